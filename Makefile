@@ -1,0 +1,31 @@
+# The quickstart's two commands (README.md) and CI's (`.ci/run`) live here so that all three stay the same.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+CONFIG ?= configs/sugoroku-demo.toml
+
+.PHONY: demo test install lint bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Builds the Rust engine (release) and installs simharness with its test tools into .venv.
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+
+# Runs the demo experiment end to end: thousands of games, Parquet under results/, a summary.
+demo: install
+	$(BIN)/simharness run $(CONFIG)
+
+# Every test: Rust unit tests, lints, then the Python suite.
+test: install lint
+	cargo test --quiet --manifest-path engine/Cargo.toml
+	$(BIN)/python -m pytest -q
+
+lint: install
+	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
+	$(BIN)/ruff check simharness tests benchmarks
+
+bench: install
+	$(BIN)/python benchmarks/run.py

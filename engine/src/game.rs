@@ -1,0 +1,213 @@
+//! The contract between a game and the harness.
+//!
+//! A game implements [`Game`] with typed rules and strategy knobs; the blanket [`GameApi`]
+//! implementation turns it into the object-safe, JSON-in/columns-out interface that the registry
+//! and the Python layer use, so adding a game touches no harness code.
+
+use crate::options::{OptionError, OptionSpec, Options, Validate};
+use crate::table::{Table, TableSchema};
+use serde_json::{json, Value};
+
+/// A named base rule set. Every game has the preset `default` (the spec's recommended defaults)
+/// implicitly; `overrides` are applied on top of the defaults.
+#[derive(Debug, Clone)]
+pub struct Preset {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub overrides: Value,
+}
+
+/// A range of games to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batch {
+    pub seed: u64,
+    pub first_game: u64,
+    pub count: u64,
+    /// Duplicate play: each deal is played once per seat rotation of the lineup (see [`Seating`]).
+    pub duplicate: bool,
+}
+
+impl Batch {
+    pub fn games(&self) -> std::ops::Range<u64> {
+        self.first_game..self.first_game + self.count
+    }
+}
+
+/// Who sits where in one game.
+///
+/// Without duplicate play, game `g` is deal `g` and seat `s` is played by lineup slot `s`. With
+/// duplicate play and `n` players, games `n·d .. n·d + n - 1` all play deal `d` (the same keyed
+/// walls and dice), rotation `r = g mod n`, and seat `s` is played by lineup slot `(s + r) mod n`:
+/// every strategy meets the same luck from every seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seating {
+    pub game: u64,
+    pub deal: u64,
+    pub rotation: u8,
+    pub players: u8,
+}
+
+impl Seating {
+    pub fn new(game: u64, players: u8, duplicate: bool) -> Self {
+        if duplicate {
+            let n = u64::from(players);
+            Seating { game, deal: game / n, rotation: (game % n) as u8, players }
+        } else {
+            Seating { game, deal: game, rotation: 0, players }
+        }
+    }
+
+    /// The lineup slot that plays `seat`.
+    pub fn player(&self, seat: u8) -> u8 {
+        (seat + self.rotation) % self.players
+    }
+}
+
+/// Ranks from final points: 1 is best; equal points are broken by seat order (lower seat first),
+/// as in Riichi's convention. Returns the rank of each seat.
+pub fn ranks(points: &[i64]) -> Vec<u8> {
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| points[b].cmp(&points[a]).then(a.cmp(&b)));
+    let mut rank = vec![0u8; points.len()];
+    for (r, &seat) in order.iter().enumerate() {
+        rank[seat] = r as u8 + 1;
+    }
+    rank
+}
+
+/// A game, typed. See `engine/src/games/sugoroku` for the module shape every game follows.
+pub trait Game: Sync + Send + 'static {
+    /// The name used in configs and on the command line.
+    const NAME: &'static str;
+    const TITLE: &'static str;
+    /// Inclusive range of player counts (the lineup's length).
+    const PLAYERS: (u8, u8);
+    /// Where the rules come from.
+    const SPEC: &'static str;
+
+    type Rules: Options + Validate;
+    type Knobs: Options + Validate;
+
+    fn presets() -> Vec<Preset> {
+        Vec::new()
+    }
+
+    /// The tables a batch returns. Every game has `games` (first columns `game`, `deal`,
+    /// `rotation`) and `players` (first columns `game`, `deal`, `seat`, `player`, `final_points`,
+    /// `rank`); a game may add more tables (e.g. `hands`).
+    fn schema() -> Vec<TableSchema>;
+
+    /// Plays `batch` with one knob set per lineup slot; the lineup is already checked against
+    /// [`Game::PLAYERS`].
+    fn play(rules: &Self::Rules, lineup: &[Self::Knobs], batch: &Batch) -> Vec<Table>;
+}
+
+/// The object-safe face of a [`Game`], with JSON options.
+pub trait GameApi: Sync + Send {
+    fn info(&self) -> Value;
+    fn rule_specs(&self) -> Vec<OptionSpec>;
+    fn knob_specs(&self) -> Vec<OptionSpec>;
+    fn presets(&self) -> Vec<Preset>;
+    fn schema(&self) -> Vec<TableSchema>;
+    /// The complete rule set for a preset plus overrides, validated.
+    fn resolve_rules(&self, preset: &str, overrides: &Value) -> Result<Value, OptionError>;
+    /// The complete knob set for overrides of the defaults, validated.
+    fn resolve_knobs(&self, knobs: &Value) -> Result<Value, OptionError>;
+    fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError>;
+}
+
+pub struct Registered<G: Game>(pub std::marker::PhantomData<G>);
+
+impl<G: Game> Registered<G> {
+    fn rules(&self, preset: &str, overrides: &Value) -> Result<G::Rules, OptionError> {
+        let base = if preset == "default" {
+            G::Rules::default()
+        } else {
+            let presets = G::presets();
+            let p = presets.iter().find(|p| p.name == preset).ok_or_else(|| {
+                let mut names = vec!["default"];
+                names.extend(presets.iter().map(|p| p.name));
+                OptionError::new("preset", format!("unknown preset \"{preset}\"; expected one of: {}", names.join(", ")))
+            })?;
+            G::Rules::from_json(&p.overrides)?
+        };
+        let rules = base.with_overrides(overrides)?;
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    fn knobs(&self, knobs: &Value) -> Result<G::Knobs, OptionError> {
+        let k = G::Knobs::from_json(knobs)?;
+        k.validate()?;
+        Ok(k)
+    }
+}
+
+impl<G: Game> GameApi for Registered<G> {
+    fn info(&self) -> Value {
+        json!({
+            "name": G::NAME,
+            "title": G::TITLE,
+            "min_players": G::PLAYERS.0,
+            "max_players": G::PLAYERS.1,
+            "spec": G::SPEC,
+        })
+    }
+
+    fn rule_specs(&self) -> Vec<OptionSpec> {
+        G::Rules::specs()
+    }
+
+    fn knob_specs(&self) -> Vec<OptionSpec> {
+        G::Knobs::specs()
+    }
+
+    fn presets(&self) -> Vec<Preset> {
+        G::presets()
+    }
+
+    fn schema(&self) -> Vec<TableSchema> {
+        G::schema()
+    }
+
+    fn resolve_rules(&self, preset: &str, overrides: &Value) -> Result<Value, OptionError> {
+        Ok(self.rules(preset, overrides)?.to_json())
+    }
+
+    fn resolve_knobs(&self, knobs: &Value) -> Result<Value, OptionError> {
+        Ok(self.knobs(knobs)?.to_json())
+    }
+
+    fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError> {
+        let (lo, hi) = G::PLAYERS;
+        if lineup.len() < usize::from(lo) || lineup.len() > usize::from(hi) {
+            return Err(OptionError::new(
+                "players",
+                format!("{} takes {lo} to {hi} players, got {}", G::NAME, lineup.len()),
+            ));
+        }
+        let rules = self.rules("default", rules)?;
+        let knobs = lineup.iter().map(|k| self.knobs(k)).collect::<Result<Vec<_>, _>>()?;
+        Ok(G::play(&rules, &knobs, batch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_seating_rotates_the_lineup_over_one_deal() {
+        let seats: Vec<_> = (8..12).map(|g| Seating::new(g, 4, true)).collect();
+        assert!(seats.iter().all(|s| s.deal == 2));
+        assert_eq!(seats.iter().map(|s| s.player(0)).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(seats[1].player(3), 0);
+        let plain = Seating::new(9, 4, false);
+        assert_eq!((plain.deal, plain.player(2)), (9, 2));
+    }
+
+    #[test]
+    fn ranks_break_ties_by_seat() {
+        assert_eq!(ranks(&[10, 30, 10, -5]), [2, 1, 3, 4]);
+    }
+}

@@ -1,0 +1,12 @@
+//! simharness engine: the rules, hand evaluation, game loops and built-in strategies of every game
+//! the harness plays, as plain Rust. The optional `python` feature adds the PyO3 layer
+//! (`simharness._engine`) that plays batches and returns columns.
+
+pub mod game;
+pub mod games;
+pub mod options;
+pub mod rng;
+pub mod table;
+
+#[cfg(feature = "python")]
+mod python;

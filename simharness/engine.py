@@ -1,0 +1,173 @@
+"""Typed access to the Rust engine.
+
+Metadata (games, rule options, presets, strategy knobs, table schemas) comes from the engine's
+declarations, so the catalogue a user reads is the one the engine enforces. Batches come back as
+polars DataFrames built from the engine's column buffers without a Python object per row.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness import _engine
+
+
+class OptionError(ValueError):
+    """A rule option, strategy knob or other engine input was wrong.
+
+    ``field`` names the offending option; ``message`` says what was expected.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as e:
+        if len(e.args) == 2 and all(isinstance(a, str) for a in e.args):
+            raise OptionError(e.args[0], e.args[1]) from None
+        raise
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    spec: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house-rule option or strategy knob as the engine declares it."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    min: float | None = None
+    max: float | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    doc: str
+    overrides: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    name: str
+    dtype: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    name: str
+    doc: str
+    columns: tuple[ColumnSpec, ...]
+
+
+@cache
+def games() -> tuple[GameInfo, ...]:
+    """Every game the engine plays."""
+    return tuple(GameInfo(**g) for g in json.loads(_engine.games_json()))
+
+
+def game_names() -> list[str]:
+    return [g.name for g in games()]
+
+
+def game_info(game: str) -> GameInfo:
+    for g in games():
+        if g.name == game:
+            return g
+    raise OptionError("game", f'unknown game "{game}"; expected one of: {", ".join(game_names())}')
+
+
+def _specs(raw: str) -> tuple[OptionSpec, ...]:
+    out = []
+    for s in json.loads(raw):
+        s["choices"] = tuple(s.get("choices", ()))
+        out.append(OptionSpec(**s))
+    return tuple(out)
+
+
+@cache
+def rule_options(game: str) -> tuple[OptionSpec, ...]:
+    """The house-rule options of ``game``, with types, defaults and meanings."""
+    return _specs(_call(_engine.rule_options_json, game))
+
+
+@cache
+def knob_options(game: str) -> tuple[OptionSpec, ...]:
+    """The strategy knobs of ``game``."""
+    return _specs(_call(_engine.knob_options_json, game))
+
+
+@cache
+def presets(game: str) -> tuple[Preset, ...]:
+    """Named base rule sets of ``game`` (``default`` is implicit: the spec's recommended defaults)."""
+    return tuple(Preset(**p) for p in json.loads(_call(_engine.presets_json, game)))
+
+
+@cache
+def schema(game: str) -> tuple[TableSchema, ...]:
+    """The tables a batch of ``game`` returns, with documented columns."""
+    return tuple(
+        TableSchema(t["name"], t["doc"], tuple(ColumnSpec(**c) for c in t["columns"]))
+        for t in json.loads(_call(_engine.schema_json, game))
+    )
+
+
+def resolve_rules(game: str, preset: str = "default", overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The complete, validated rule set for ``preset`` plus ``overrides``.
+
+    Raises :class:`OptionError` for an unknown preset or option, a bad value or a contradiction.
+    """
+    return json.loads(_call(_engine.resolve_rules, game, preset, json.dumps(overrides or {})))
+
+
+def resolve_knobs(game: str, knobs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The complete, validated strategy knob set for ``knobs`` over the defaults."""
+    return json.loads(_call(_engine.resolve_knobs, game, json.dumps(knobs or {})))
+
+
+def _frame(rows: int, columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
+    data = {name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<"))) for name, dtype, buf in columns}
+    return pl.DataFrame(data) if data else pl.DataFrame(schema={}).clear(rows)
+
+
+def play_batch(
+    game: str,
+    rules: dict[str, Any],
+    lineup: list[dict[str, Any]],
+    *,
+    seed: int,
+    first_game: int,
+    count: int,
+    duplicate: bool = False,
+) -> dict[str, pl.DataFrame]:
+    """Plays games ``first_game .. first_game + count - 1`` in Rust; one DataFrame per table.
+
+    ``rules`` is a rule set (overrides of the defaults are enough), ``lineup`` one knob set per
+    player in seat order. The result depends only on the arguments, never on how games are batched.
+    """
+    raw = _call(
+        _engine.play_batch, game, json.dumps(rules), json.dumps(lineup), seed, first_game, count, duplicate
+    )
+    return {name: _frame(rows, cols) for name, (rows, cols) in raw.items()}
