@@ -1,0 +1,1 @@
+"""Game-specific Python APIs (hand scoring, shanten) and game-specific summary metrics."""
