@@ -24,7 +24,10 @@ from simharness.errors import ConfigError
 # Games per shard when the config does not say. Large enough that Parquet and scheduling overhead is
 # small next to the games, small enough that a killed run loses little and the progress bar moves.
 DEFAULT_SHARD_SIZE = 5000
-DEFAULT_BACKEND = "loky"
+# The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
+# use every core without the start-up cost of worker processes; "loky" isolates workers in processes
+# and "dask" (with a dask.distributed client) spreads shards over a cluster.
+DEFAULT_BACKEND = "threading"
 
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"
 
