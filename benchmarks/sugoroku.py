@@ -30,8 +30,14 @@ def engine_rate(exp: config.Experiment, lineup: list[dict], games: int) -> float
     for _ in range(3):
         t = time.perf_counter()
         for first in range(0, games, exp.shard_size):
-            engine.play_batch(exp.game, rules, lineup, seed=exp.seed, first_game=first,
-                              count=min(exp.shard_size, games - first))
+            engine.play_batch(
+                exp.game,
+                rules,
+                lineup,
+                seed=exp.seed,
+                first_game=first,
+                count=min(exp.shard_size, games - first),
+            )
         best = min(best, time.perf_counter() - t)
     return games / best
 
@@ -62,13 +68,21 @@ def main() -> None:
     pipe_all = pipeline_rate(exp, args.games, jobs=-1)
 
     print(f"config {args.config}: lineup {names}, {len(exp.variants)} variants, shard size {exp.shard_size}")
-    print(f"engine alone ({names}):   {eng:>10,.0f} games/s/core  {1e6 / eng:7.2f} us/game  "
-          f"({eng / ENGINE_TARGET:.2f}x the {ENGINE_TARGET:,} target)")
-    print(f"engine alone (all default knobs): {naive:>10,.0f} games/s/core  {1e6 / naive:7.2f} us/game  "
-          f"({naive / ENGINE_TARGET:.2f}x the target)")
-    print(f"pipeline, --jobs 1:       {pipe1:>10,.0f} games/s/core  {1e6 / pipe1:7.2f} us/game  "
-          f"(pipeline/engine time per game = {eng / pipe1:.2f}, limit {PIPELINE_LIMIT})")
-    print(f"pipeline, --jobs {cores} (all): {pipe_all:>10,.0f} games/s total, {pipe_all / cores:,.0f} per core")
+    print(
+        f"engine alone ({names}):   {eng:>10,.0f} games/s/core  {1e6 / eng:7.2f} us/game  "
+        f"({eng / ENGINE_TARGET:.2f}x the {ENGINE_TARGET:,} target)"
+    )
+    print(
+        f"engine alone (all default knobs): {naive:>10,.0f} games/s/core  {1e6 / naive:7.2f} us/game  "
+        f"({naive / ENGINE_TARGET:.2f}x the target)"
+    )
+    print(
+        f"pipeline, --jobs 1:       {pipe1:>10,.0f} games/s/core  {1e6 / pipe1:7.2f} us/game  "
+        f"(pipeline/engine time per game = {eng / pipe1:.2f}, limit {PIPELINE_LIMIT})"
+    )
+    print(
+        f"pipeline, --jobs {cores} (all): {pipe_all:>10,.0f} games/s total, {pipe_all / cores:,.0f} per core"
+    )
 
 
 if __name__ == "__main__":

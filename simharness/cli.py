@@ -21,8 +21,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simharness import config, engine, runner, strategies
+from simharness import config, engine, runner, store, strategies
 from simharness.errors import UserError
+from simharness.report import cli as report_cli
 
 app = typer.Typer(
     name="simharness",
@@ -101,7 +102,10 @@ def run(
     console = Console(stderr=True, quiet=quiet)
     run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
     if not quiet:
-        out.print(f"run directory: {run_dir}")
+        from simharness.report.summary import build_summary, print_summary
+
+        print_summary(build_summary(store.open_run(run_dir)), out)
+        out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
 
 
 @app.command()
@@ -221,6 +225,10 @@ def schema(
             )
         out.print(table)
 
+
+# Statistics commands (simharness/report/cli.py); they read a run directory through simharness.store.
+for _command in (report_cli.report, report_cli.compare, report_cli.plan):
+    app.command()(_user_errors(_command))
 
 for _game in _GAME_CLIS:
     importlib.import_module(f"simharness.games.{_game}_cli").register(app, score_app)
