@@ -134,7 +134,9 @@ def schema(game: str) -> tuple[TableSchema, ...]:
     )
 
 
-def resolve_rules(game: str, preset: str = "default", overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def resolve_rules(
+    game: str, preset: str = "default", overrides: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The complete, validated rule set for ``preset`` plus ``overrides``.
 
     Raises :class:`OptionError` for an unknown preset or option, a bad value or a contradiction.
@@ -148,7 +150,10 @@ def resolve_knobs(game: str, knobs: dict[str, Any] | None = None) -> dict[str, A
 
 
 def _frame(rows: int, columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
-    data = {name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<"))) for name, dtype, buf in columns}
+    data = {
+        name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<")))
+        for name, dtype, buf in columns
+    }
     return pl.DataFrame(data) if data else pl.DataFrame(schema={}).clear(rows)
 
 
