@@ -37,13 +37,21 @@ def _frames() -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def test_scorecard_hand_worked_example() -> None:
     players, hands = _frames()
-    m = scorecard(players, None, hands, ["base"], resamples=50)["variants"]["base"]
+    # Lowest points during the game: only game 1 never went below zero.
+    players = players.with_columns(
+        lowest_points=pl.Series([0, 0, -20, 10, -5, -5, 5, 5, -10]) * (pl.col("game") != 1)
+    )
+    games = pl.DataFrame({"variant": "base", "game": [0, 1, 2], "early_end": [0, 1, 0]})
+    sc = scorecard(players, None, hands, ["base"], games=games, resamples=50)
+    m = sc["variants"]["base"]
+    assert sc["bust_source"].startswith("a player's lowest points")
     expected = {
+        "timeout_rate": 1 / 3,
         "balance": 1 - 2 / 3,
         "first_seat_win_rate": 2 / 3,
         "skill_gradient": 2 / 3,
         "draw_rate": 1 / 3,
-        "bust_rate": 1.0,
+        "bust_rate": 2 / 3,
         "spread": (30 + 15 + 15) / 3,
         "mean_abs_difference": (20 + 10 + 10) / 3,
         # shifted scores: game 0 [15, 30, 0]: 120/(2·9·15); game 1 [15, 0, 0]: 60/(2·9·5);
@@ -60,6 +68,19 @@ def test_scorecard_hand_worked_example() -> None:
     for name, value in expected.items():
         assert m[name]["estimate"] == pytest.approx(value), name
     assert "length" not in m
+    # Without a logged bust, negative finals mean nothing in a game whose median score is 0.
+    plain = scorecard(players.drop("lowest_points"), None, hands, ["base"], resamples=20)
+    assert "bust_rate" not in plain["variants"]["base"] and "timeout_rate" not in plain["variants"]["base"]
+    assert any("bust" in n for n in plain["notes"])
+
+
+def test_seat_axis_follows_turn_order_not_table_position() -> None:
+    players, _ = _frames()
+    # The first dealer sits at seat 1 in every game: turn order k is seat (1 + k) mod 3.
+    players = players.with_columns(dealer_order=(pl.col("seat") + 2) % 3)
+    m = scorecard(players, None, None, ["base"], seat_axis="dealer_order", resamples=20)
+    assert m["variants"]["base"]["first_seat_win_rate"]["estimate"] == pytest.approx(1 / 3)  # seat 1 won once
+    assert m["seat_tests"]["base"]["seat_rank_counts"]["seats"] == [0, 1, 2]
 
 
 def test_standings_accepts_long_and_delta_forms() -> None:

@@ -15,12 +15,21 @@ from simharness.report.summary import (
     optional_table,
     players_frame,
     print_summary,
+    seat_axis,
     variant_names,
 )
 from simharness.stats.balance import scorecard
 
 # Metrics shown as percentages in tables.
-PERCENT = {"first_seat_win_rate", "skill_gradient", "draw_rate", "bust_rate", "extreme_rate", "comeback"}
+PERCENT = {
+    "first_seat_win_rate",
+    "skill_gradient",
+    "draw_rate",
+    "bust_rate",
+    "timeout_rate",
+    "extreme_rate",
+    "comeback",
+}
 
 
 def build_report(run: RunLike) -> dict[str, Any]:
@@ -29,7 +38,12 @@ def build_report(run: RunLike) -> dict[str, Any]:
     players = players_frame(run)
     gl = game_lengths(run)
     summary["scorecard"] = scorecard(
-        players, gl[0] if gl else None, optional_table(run, "hands"), variant_names(run, players)
+        players,
+        gl[0] if gl else None,
+        optional_table(run, "hands"),
+        variant_names(run, players),
+        games=run.table("games"),
+        seat_axis=seat_axis(players),
     )
     return summary
 

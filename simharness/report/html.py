@@ -104,7 +104,7 @@ def figure_seat_rank(scorecard: dict[str, Any], variants: list[str]) -> str:
         ax.set_xticks(range(len(t["ranks"])), [str(r) for r in t["ranks"]])
         ax.set_yticks(range(len(t["seats"])), [str(s) for s in t["seats"]])
         ax.set_xlabel("final rank")
-        ax.set_ylabel("seat")
+        ax.set_ylabel(scorecard["seat_axis"])
         ax.set_title(v)
         fig.colorbar(im, ax=ax, fraction=0.046)
     for ax in list(axes.flat)[len(variants) :]:
@@ -217,7 +217,8 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         f"<h1>{_esc(info.get('name'))}</h1>",
         f"<p class='muted'>{_esc(info.get('game'))}, {_esc(info.get('games'))} games per variant, "
         f"seed {_esc(info.get('seed'))}, duplicate={_esc(info.get('duplicate'))}, "
-        f"simharness {_esc(prov.get('version', '?'))}, commit {_esc(prov.get('git_commit', '?'))}. "
+        f"simharness {_esc(prov.get('simharness_version', prov.get('version', '?')))}, "
+        f"commit {_esc(prov.get('git_commit', '?'))}. "
         "Every interval is 95%.</p>",
         "<h2>Headline: strategies</h2>",
     ]

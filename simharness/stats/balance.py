@@ -57,7 +57,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("balance", "Ludii Balance over seats: 1 − (max − min) seat win rate (1 = fair)", _balance),
     Metric(
         "first_seat_win_rate",
-        "Win rate of seat 0 (the first player: Ludii AdvantageP1)",
+        "Win rate of the first seat in turn order (Ludii AdvantageP1)",
         _ratio("win_seat_0", "games"),
     ),
     Metric(
@@ -66,7 +66,14 @@ METRICS: tuple[Metric, ...] = (
         _gradient,
     ),
     Metric("draw_rate", "Games whose top score is shared (a draw for first)", _ratio("draw", "games")),
-    Metric("bust_rate", "Games in which someone ends below zero points", _ratio("bust", "games")),
+    Metric(
+        "bust_rate", "Games in which someone went below zero (see bust_source)", _ratio("bust", "bust_games")
+    ),
+    Metric(
+        "timeout_rate",
+        "Games ended by a turn limit rather than by the rules (Ludii Timeouts)",
+        _ratio("timeout", "timeout_games"),
+    ),
     Metric(
         "extreme_rate",
         "Games with a final score outside the baseline variant's 1–99% range",
@@ -162,13 +169,39 @@ def standings(hands: pl.DataFrame, players_per_game: int) -> pl.DataFrame | None
     )
 
 
+BUST_NOTE = {
+    "lowest_points": "a player's lowest points during the game (players.lowest_points) below zero",
+    "games.bust": "the games table's bust column",
+    "final_points": "a final score below zero (the game plays from a positive starting stack)",
+}
+TIMEOUT_COLUMNS = ("timeout", "early_end")
+
+
+def bust_source(players: pl.DataFrame, games: pl.DataFrame | None) -> str | None:
+    """Where bust (飛び) comes from: a logged column, else negative finals, else nothing.
+
+    Negative final scores only mean a bust in games played from a positive stack (mahjong's 25,000);
+    in zero-based games such as sugoroku they are ordinary, so the fallback is used only when the
+    median final score is positive.
+    """
+    if "lowest_points" in players.columns:
+        return "lowest_points"
+    if games is not None and "bust" in games.columns:
+        return "games.bust"
+    median = players["final_points"].median()
+    return "final_points" if median is not None and float(median) > 0 else None
+
+
 def _per_game(
     players: pl.DataFrame,
+    games_table: pl.DataFrame | None,
     lengths: pl.DataFrame | None,
     stand: pl.DataFrame | None,
     strong: str | None,
     weak: str | None,
     extreme: tuple[float, float],
+    axis: str,
+    bust: str | None,
 ) -> pl.DataFrame:
     """One row per (variant, game) with every per-game quantity the metrics sum."""
     p = players.sort("variant", "game", "seat")
@@ -184,22 +217,46 @@ def _per_game(
     pair = np.abs(x[:, :, None] - x[:, None, :]).sum(axis=(1, 2))
     mean = shifted.mean(axis=1)
     win = rank == 1
+    order = p[axis].to_numpy().reshape(-1, n)
     cols: dict[str, Any] = {
         "games": np.ones(len(x)),
         "draw": ((x == top).sum(axis=1) > 1).astype(float),
-        "bust": (x < 0).any(axis=1).astype(float),
         "extreme": ((x < extreme[0]) | (x > extreme[1])).any(axis=1).astype(float),
         "spread": x.max(axis=1) - x.min(axis=1),
         "mad": pair / (n * (n - 1)),
         "gini": np.where(mean > 0, pair / (2 * n * n * np.where(mean > 0, mean, 1)), 0.0),
     }
-    for s in range(n):
-        cols[f"win_seat_{s}"] = win[:, s].astype(float)
+    for k in range(n):
+        cols[f"win_seat_{k}"] = (win & (order == k)).sum(axis=1).astype(float)
+    if bust == "lowest_points":
+        cols["bust"] = (p["lowest_points"].to_numpy().reshape(-1, n) < 0).any(axis=1).astype(float)
+    elif bust == "final_points":
+        cols["bust"] = (x < 0).any(axis=1).astype(float)
+    if "bust" in cols:
+        cols["bust_games"] = np.ones(len(x))
     for role, name in (("strong", strong), ("weak", weak)):
         mask = strat == name
         cols[f"wins_{role}"] = (win & mask).sum(axis=1).astype(float)
         cols[f"rows_{role}"] = mask.sum(axis=1).astype(float)
     out = games.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+    flags = [c for c in TIMEOUT_COLUMNS if games_table is not None and c in games_table.columns][:1]
+    if bust == "games.bust":
+        flags.append("bust")
+    if games_table is not None and flags:
+        g = games_table.select(
+            "variant",
+            "game",
+            *(
+                (pl.col(c).cast(pl.Int64) > 0)
+                .cast(pl.Float64)
+                .alias("timeout" if c in TIMEOUT_COLUMNS else c)
+                for c in flags
+            ),
+        )
+        out = out.join(g, on=["variant", "game"], how="left").with_columns(
+            *(pl.col(c).is_not_null().cast(pl.Float64).alias(f"{c}_games") for c in g.columns[2:]),
+            *(pl.col(c).fill_null(0.0) for c in g.columns[2:]),
+        )
     if lengths is not None:
         out = out.join(
             lengths.select("variant", "game", "length"), on=["variant", "game"], how="left"
@@ -288,8 +345,10 @@ def scorecard(
     hands: pl.DataFrame | None = None,
     variants: list[str] | None = None,
     *,
+    games: pl.DataFrame | None = None,
     strong: str | None = None,
     weak: str | None = None,
+    seat_axis: str = "seat",
     resamples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
@@ -297,7 +356,9 @@ def scorecard(
     """The balance scorecard of every variant, and every variant minus the first, JSON-ready.
 
     ``players`` needs ``variant, game, deal, seat, final_points, rank, strategy``; ``lengths``
-    ``variant, game, length``; ``hands`` running standings (see :func:`standings`). CIs are
+    ``variant, game, length``; ``hands`` running standings (see :func:`standings`); ``games`` the
+    games table, for a ``timeout``/``early_end`` or ``bust`` column. Seat fairness is measured along
+    ``seat_axis`` (values 0..players−1 in turn order). CIs are
     percentile intervals of a deal bootstrap (``resamples`` replicates, fixed ``seed``); differences
     use the same weights for both variants, so deals shared by CRN variants are paired, and their
     two-sided p-values are the bootstrap tail areas (resolution 2/``resamples``), adjusted by Holm
@@ -312,13 +373,20 @@ def scorecard(
     base_pts = players.filter(pl.col("variant") == base)["final_points"].to_numpy().astype(float)
     extreme = (float(np.quantile(base_pts, 0.01)), float(np.quantile(base_pts, 0.99)))
     stand = standings(hands, n) if hands is not None else None
-    per_game = _per_game(players, lengths, stand, strong, weak, extreme)
+    bust = bust_source(players.filter(pl.col("variant") == base), games)
+    per_game = _per_game(players, games, lengths, stand, strong, weak, extreme, seat_axis, bust)
+    # Metrics whose inputs this run does not have are left out rather than reported as zero.
+    needs = {
+        "length": "length_games",
+        "skill_gradient": "rows_strong",
+        "bust_rate": "bust_games",
+        "timeout_rate": "timeout_games",
+    }
     metrics = [
         m
         for m in METRICS
         if (stand is not None or not m.hand_level)
-        and (lengths is not None or m.name != "length")
-        and (strong is not None or m.name != "skill_gradient")
+        and (m.name not in needs or needs[m.name] in per_game.columns)
     ]
     sum_cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
     deal_index = per_game.select("deal").unique().sort("deal").with_row_index("di")
@@ -378,18 +446,18 @@ def scorecard(
     for v in variants:
         pv = players.filter(pl.col("variant") == v)
         table = (
-            pv.group_by("seat", "rank")
+            pv.group_by(seat_axis, "rank")
             .len()
-            .pivot(on="rank", index="seat", values="len")
-            .sort("seat")
+            .pivot(on="rank", index=seat_axis, values="len")
+            .sort(seat_axis)
             .fill_null(0)
         )
-        ranks = sorted((c for c in table.columns if c != "seat"), key=int)
+        ranks = sorted((c for c in table.columns if c != seat_axis), key=int)
         counts = table.select(ranks).to_numpy()
         wins = counts[:, ranks.index("1")] if "1" in ranks else np.zeros(len(counts))
         seat_tests[v] = {
             "seat_rank_counts": {
-                "seats": table["seat"].to_list(),
+                "seats": table[seat_axis].to_list(),
                 "ranks": [int(r) for r in ranks],
                 "counts": counts.tolist(),
             },
@@ -403,6 +471,10 @@ def scorecard(
             "lead changes, drama, decisiveness and comeback are not computed; the other metrics use "
             "final standings only."
         )
+    if bust is None:
+        notes.append(
+            "No bust rate: the run logs no lowest points or bust flag, and its scores are zero-based."
+        )
     if lengths is None:
         notes.append("No game length: the games table has no turns column and there is no hands table.")
     return {
@@ -410,6 +482,8 @@ def scorecard(
         "variants": per_variant,
         "differences": diffs,
         "seat_tests": seat_tests,
+        "seat_axis": seat_axis,
+        "bust_source": BUST_NOTE.get(bust or ""),
         "strong": strong,
         "weak": weak,
         "extreme_thresholds": list(extreme),
