@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from simharness.stats.hypotheses import benjamini_hochberg, holm, seat_advantage_test
-from simharness.stats.intervals import describe, proportion_ci
+from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
@@ -107,6 +107,10 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
                 "rows": g.height,
                 "games": g["game"].n_unique(),
                 "win_rate": proportion_ci(wins, g.height).to_dict(),
+                # Rows of one deal are dependent (a strategy in two seats, duplicate rotations).
+                "win_rate_deal_clustered": cluster_mean_ci(
+                    g["win"].cast(pl.Float64).to_numpy(), g["deal"].to_numpy()
+                ).to_dict(),
                 "points": _dist(g["final_points"].to_numpy()),
             }
         )
