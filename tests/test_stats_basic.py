@@ -118,3 +118,19 @@ def test_holm_and_bh_by_hand() -> None:
     assert benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
     withnan = holm(np.array([0.01, np.nan, 0.02]))
     assert math.isnan(withnan[1]) and withnan[0] == pytest.approx(0.02)
+
+
+def test_resample_counts_both_paths_are_the_row_bootstrap() -> None:
+    from simharness.stats.intervals import resample_counts
+
+    rng = np.random.default_rng(4)
+    counts = np.array([50, 30, 20])  # few categories: multinomial path
+    few = resample_counts(rng, counts, 4000)
+    many = resample_counts(rng, np.ones(100, dtype=np.int64), 4000)  # one row per category: index path
+    assert (few.sum(axis=1) == 100).all() and (many.sum(axis=1) == 100).all()
+    # Multinomial moments: mean n·p and variance n·p·(1 − p).
+    assert few.mean(axis=0) == pytest.approx([50, 30, 20], rel=0.02)
+    assert few.var(axis=0) == pytest.approx([25, 21, 16], rel=0.1)
+    assert many.mean() == pytest.approx(1.0, rel=0.01) and many.var(axis=0).mean() == pytest.approx(
+        0.99, rel=0.05
+    )

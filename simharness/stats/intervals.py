@@ -96,6 +96,27 @@ def bootstrap_ci(
     return Interval(est, lo, hi, n)
 
 
+def resample_counts(rng: np.random.Generator, counts: np.ndarray, size: int) -> np.ndarray:
+    """``size`` ordinary bootstrap resamples of ``counts.sum()`` rows, as counts per category.
+
+    Row ``i`` of the result has the multinomial distribution of resampling the rows with
+    replacement. Few categories: one multinomial draw each (cost per resample ∝ categories); many
+    (deals, continuous scores): resample row indices and count them (cost ∝ rows, cheap per row).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n, k = int(counts.sum()), len(counts)
+    if k * 8 < n:
+        return rng.multinomial(n, counts / n, size=size)
+    category = np.repeat(np.arange(k), counts)
+    out = np.empty((size, k), dtype=np.int64)
+    step = max(1, 4_000_000 // n)  # resamples per chunk, bounding memory at a few million indices
+    for start in range(0, size, step):
+        b = min(step, size - start)
+        cells = np.arange(b)[:, None] * k + category[rng.integers(0, n, (b, n))]
+        out[start : start + b] = np.bincount(cells.ravel(), minlength=b * k).reshape(b, k)
+    return out
+
+
 @dataclass(frozen=True)
 class Distribution:
     """Mean and quantiles of a sample, each with a percentile-bootstrap CI."""
@@ -116,17 +137,16 @@ def describe(
 
     Quantiles are the inverse empirical CDF (the smallest value with F(x) >= q; numpy's
     ``inverted_cdf``), which is always an observed score. The bootstrap resamples the *counts* of
-    the distinct values (a multinomial draw), which has exactly the distribution of an ordinary
-    row bootstrap but costs O(distinct values) per resample, so it scales to millions of rows of
-    integer scores. Assumes independent rows.
+    the distinct values (:func:`resample_counts`), which has exactly the distribution of an
+    ordinary row bootstrap without sorting a resample, so it scales to millions of rows of integer
+    scores. Assumes independent rows.
     """
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n == 0:
         return Distribution(Interval.empty(), {q: Interval.empty() for q in quantiles})
     values, counts = np.unique(x, return_counts=True)
-    rng = np.random.default_rng(seed)
-    boot = rng.multinomial(n, counts / n, size=n_resamples)
+    boot = resample_counts(np.random.default_rng(seed), counts, n_resamples)
     alpha = (1 - confidence) / 2
 
     def interval(est: float, reps: np.ndarray) -> Interval:
