@@ -101,7 +101,13 @@ def run(
     """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
     exp = config.load(config_path, games=games, seed=seed)
     console = Console(stderr=True, quiet=quiet)
-    run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+    try:
+        run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: the finished shards are kept; run the same command again to finish", err=True
+        )
+        raise typer.Exit(130) from None
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
