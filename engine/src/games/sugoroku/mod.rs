@@ -11,7 +11,7 @@
 //!
 //! Keyed chance. The course and dora of deal `d` come from `seed/TAG_SETUP/d/attempt` (attempt > 0
 //! only after an opening-pochi re-deal); the dice of seat `s` from
-//! `seed/TAG_DICE/d/s/t/r`, where `t` counts the turns in which `s` rolled (rest turns excluded)
+//! `seed/TAG_DICE/d/s/(t << 32 | r)` (one uniform draw of 36 gives both dice), where `t` counts the turns in which `s` rolled (rest turns excluded)
 //! and `r` the rolls within that turn. A player's k-th roll is therefore the same in every rule
 //! variant and at every duplicate table, however rests and the other players' luck fall.
 //! Random strategy choices use `seed/TAG_STRATEGY/d/s/decision/t/r`.

@@ -179,6 +179,9 @@ pub struct State<'r> {
     /// manzu would move from it.
     pub hidden_stop: u8,
     pub hidden_dir: Dir,
+    /// Scratch for `resolve`: the squares of the current manzu chain (kept here so that no
+    /// buffer is cleared per landing).
+    chain: [u8; TILES + 2],
 }
 
 impl<'r> State<'r> {
@@ -224,6 +227,7 @@ impl<'r> State<'r> {
             preview: false,
             hidden_stop: 0,
             hidden_dir: Dir::Forward,
+            chain: [0; TILES + 2],
         }
     }
 
@@ -496,7 +500,6 @@ impl<'r> State<'r> {
         // Loop detection (§5): the spec records (square, pending multiplier) of every manzu
         // landing. Only a chain's first landing can carry a multiplier other than 1 (manzu consume
         // it and set none), so the squares and the first multiplier identify every pair.
-        let mut chain = [0u8; TILES + 2];
         let mut chain_len = 0usize;
         let mut first_mult = 1u64;
         loop {
@@ -521,9 +524,9 @@ impl<'r> State<'r> {
                 Effect::Move(n) => {
                     let skip_first = usize::from(first_mult != 1);
                     if m_prev == 1 && chain_len > skip_first {
-                        if let Some(i) = chain[skip_first..chain_len].iter().position(|&s| s == sq) {
+                        if let Some(i) = self.chain[skip_first..chain_len].iter().position(|&s| s == sq) {
                             let stop = match self.rules.loop_rule {
-                                LoopRule::NearestGoal => chain[skip_first + i..chain_len].iter().copied().max().unwrap_or(sq),
+                                LoopRule::NearestGoal => self.chain[skip_first + i..chain_len].iter().copied().max().unwrap_or(sq),
                                 LoopRule::RepeatSquare => sq,
                             };
                             self.players[seat].pos = stop;
@@ -534,7 +537,7 @@ impl<'r> State<'r> {
                     if chain_len == 0 {
                         first_mult = m_prev;
                     }
-                    chain[chain_len] = sq;
+                    self.chain[chain_len] = sq;
                     chain_len += 1;
                     let Some(t) = self.step(sq, u64::from(n) * m_eff, manzu) else { return };
                     self.players[seat].pos = t;
