@@ -27,7 +27,7 @@ rows! {
         turns: u32,
         /// Rounds begun (seat 0 moves first in every round).
         rounds: u32,
-        /// Forward moves that overshot the goal (bounced, or were void / finished under other overshoot rules).
+        /// Forward moves that overshot the goal, whatever the overshoot rule then did (bounce, stay, finish).
         goal_bounces: u32,
         /// Manzu chains stopped by the loop rule (§5).
         loops: u32,

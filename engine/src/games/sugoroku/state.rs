@@ -463,11 +463,9 @@ impl<'r> State<'r> {
                 if t <= goal {
                     t
                 } else {
+                    self.stats.goal_bounces += 1;
                     match self.rules.overshoot {
-                        Overshoot::Bounce => {
-                            self.stats.goal_bounces += 1;
-                            (2 * goal).saturating_sub(t)
-                        }
+                        Overshoot::Bounce => (2 * goal).saturating_sub(t),
                         Overshoot::Stay => return None,
                         Overshoot::Finish => goal,
                     }
