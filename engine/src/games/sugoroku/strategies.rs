@@ -4,7 +4,7 @@
 //! each decision point G-D1…G-D4 can be taken always, never, at random or by the one-step
 //! expected-value lookahead of K4.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind};
+use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
 use super::state::{State, TILE_IDS};
 use crate::options::Validate;
@@ -113,8 +113,8 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
         let mut c = state.clone();
         c.preview = true;
         c.hidden_stop = 0;
-        let mut roll = point.roll + 1;
-        c.roll_action(seat, kind, a, sum - a, point.turn, &mut roll, &mut Lookahead);
+        let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
+        c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
         total += f64::from(ways) / 36.0 * outcome_value(knobs, &c, state, seat);
     }
     total
