@@ -6,7 +6,7 @@
 
 use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
-use super::state::{End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
+use super::state::{Effect, End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -110,6 +110,7 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
     // face-down squares), so restoring the players and counters resets it.
     let mut c = state.clone();
     c.preview = true;
+    let mut stayers = Stayers::default();
     let mut total = 0.0;
     for sum in 2u8..=12 {
         let ways = 6 - (i32::from(sum) - 7).abs();
@@ -117,7 +118,11 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
         restore(&mut c, &Moment::of(state));
         let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
         c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
-        let v = if c.hidden_stop == 0 { value(knobs, &mut c, state, seat) } else { expectation(knobs, &mut c, state, seat) };
+        let v = if c.hidden_stop == 0 {
+            value(knobs, &mut c, state, seat)
+        } else {
+            expectation(knobs, &mut c, state, seat, &mut stayers)
+        };
         total += f64::from(ways) / 36.0 * v;
     }
     total
@@ -145,18 +150,36 @@ fn restore(c: &mut State<'_>, m: &Moment) {
     c.hidden_stop = 0;
 }
 
+/// Tiles that leave the piece where it landed (everything but manzu and red 5m) change points
+/// and rests by amounts that depend only on the pending multiplier and the rests at the
+/// landing, not on the square: their summed change is computed once per such pair.
+#[derive(Default)]
+struct Stayers {
+    key: Option<(u64, u32)>,
+    count: u32,
+    delta: f64,
+}
+
 /// The expected value of an outcome that stopped on a face-down square: the average over the
 /// still-unseen tiles of resolving that square one step (further face-down squares are not
 /// expanded). Leaves the course as it found it.
-fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize) -> f64 {
+fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, stayers: &mut Stayers) -> f64 {
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
     let (landing, tile) = (Moment::of(c), c.course[sq]);
+    let at_landing = value(knobs, c, base, seat);
+    let before = landing.players[seat];
+    let key = Some((before.mult, before.rests));
+    let refresh = stayers.key != key;
+    if refresh {
+        *stayers = Stayers { key, ..Stayers::default() };
+    }
     c.up[sq] = true;
-    let mut sum = 0.0;
+    let mut movers = 0.0;
     let mut count = 0u32;
     for id in 0..TILE_IDS {
         let k = c.unseen[id];
-        if k == 0 {
+        let moves = matches!(Effect::of(id as u8), Effect::Move(_) | Effect::RedFiveM);
+        if k == 0 || !(moves || refresh) {
             continue;
         }
         restore(c, &landing);
@@ -164,12 +187,21 @@ fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize) 
         c.unseen[id] -= 1;
         c.resolve(seat, dir);
         c.unseen[id] += 1;
-        sum += f64::from(k) * value(knobs, c, base, seat);
-        count += u32::from(k);
+        if moves {
+            movers += f64::from(k) * value(knobs, c, base, seat);
+            count += u32::from(k);
+        } else {
+            let after = c.players[seat];
+            let delta = (after.points - before.points) as f64
+                - knobs.rest_value * (f64::from(after.rests) - f64::from(before.rests));
+            stayers.delta += f64::from(k) * delta;
+            stayers.count += u32::from(k);
+        }
     }
     c.course[sq] = tile;
     c.up[sq] = false;
-    sum / f64::from(count.max(1))
+    let total = movers + stayers.delta + f64::from(stayers.count) * at_landing;
+    total / f64::from((count + stayers.count).max(1))
 }
 
 /// Value = Δ own points (with the settlement if the move wins) + square_value × Δ squares toward
