@@ -674,6 +674,17 @@ fn greedy_values_a_known_course_exactly() {
     assert!((ev + 7.0).abs() < 1e-9, "{ev}");
     let greedy = Knobs::from_json(&json!({"pinzoro_reroll": "greedy"})).unwrap();
     assert!(!strategies::decide(&greedy, &st, 0, point, Key::new(1)));
+    // Unseen {1p, 2m}: the 1p gives 3 − s; the 2m moves back 2 more onto another face-down
+    // square, which is not expanded: −s − 2. EV = ½(3 − 7) + ½(−7 − 2) = −6.5.
+    st.unseen = [0; 40];
+    st.unseen[usize::from(p(1))] = 1;
+    st.unseen[usize::from(m(2))] = 1;
+    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    assert!((ev + 6.5).abs() < 1e-9, "{ev}");
+    // A pending ×2 doubles the 1p only (the 2m's move is doubled but stays face-down): ½(6 − 7) + ½(−11).
+    st.players[0].mult = 2;
+    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    assert!((ev + 6.0).abs() < 1e-9, "{ev}");
 }
 
 #[test]
