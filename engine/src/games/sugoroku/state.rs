@@ -232,7 +232,7 @@ impl<'r> State<'r> {
     }
 
     /// Sets up a game: shuffles the set with `setup.with(attempt)`, flips the dora and lays the
-    /// course, re-dealing on an opening pochi (S15). Dora tile `i` counts as flipped by seat
+    /// course, re-dealing on an opening pochi (S15; attempt k follows k consecutive ones). Dora tile `i` counts as flipped by seat
     /// `i mod n` (each player flips an equal share, §2).
     pub fn deal(&mut self, setup: Key) {
         self.players = [Player { mult: 1, max_mult: 1, ..Player::default() }; MAX_PLAYERS];
@@ -240,13 +240,12 @@ impl<'r> State<'r> {
         self.winner = None;
         self.stats = Stats::default();
         let d = self.rules.dora_count as usize;
-        let mut tiles = self.set;
         let mut consecutive = 0u32;
-        for attempt in 0u64.. {
-            tiles = self.set;
-            setup.with(attempt).stream().shuffle(&mut tiles);
+        let tiles = loop {
+            let mut tiles = self.set;
+            setup.with(u64::from(consecutive)).stream().shuffle(&mut tiles);
             if !self.rules.opening_pochi || !tiles[..d].contains(&POCHI) {
-                break;
+                break tiles;
             }
             consecutive += 1;
             self.stats.redeals += 1;
@@ -263,7 +262,7 @@ impl<'r> State<'r> {
                 p.mult = (factor * 10).min(MULT_CEILING);
                 p.max_mult = p.max_mult.max(p.mult);
             }
-        }
+        };
         self.dora = [0; KINDS];
         for &t in &tiles[..d] {
             self.dora[usize::from(dora_target(kind(t), self.rules.dora_mode))] += 1;
