@@ -17,7 +17,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-score_app = typer.Typer(help="Score one hand of a game and show every part of its value.", no_args_is_help=True)
+score_app = typer.Typer(
+    help="Score one hand of a game and show every part of its value.", no_args_is_help=True
+)
 app.add_typer(score_app, name="score")
 
 # Games that contribute commands (score GAME ..., and game-specific tools).
