@@ -27,7 +27,7 @@ rows! {
         turns: u32,
         /// Rounds begun (seat 0 moves first in every round).
         rounds: u32,
-        /// Forward moves that overshot the goal (bounced, or were void / finished under other overshoot rules).
+        /// Forward moves that overshot the goal, whatever the overshoot rule then did (bounce, stay, finish).
         goal_bounces: u32,
         /// Manzu chains stopped by the loop rule (§5).
         loops: u32,
@@ -105,7 +105,7 @@ rows! {
     }
 }
 
-/// Dice from `(deal, seat, the seat's rolling-turn number, roll number in the turn)` and decisions
+/// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
 /// from the seat's strategy with its own key.
 struct Seats<'k> {
     knobs: [&'k Knobs; MAX_PLAYERS],
@@ -115,8 +115,10 @@ struct Seats<'k> {
 
 impl Driver for Seats<'_> {
     fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)> {
-        let mut s = self.dice[seat].with(u64::from(turn)).with(u64::from(roll)).stream();
-        Some((s.die(), s.die()))
+        // One coordinate for (turn, roll) and one uniform draw of 36 for both dice: half the mixing.
+        let k = self.dice[seat].with(u64::from(turn) << 32 | u64::from(roll));
+        let x = k.stream().below(36) as u8;
+        Some((x / 6 + 1, x % 6 + 1))
     }
 
     fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
