@@ -39,8 +39,6 @@ def report(
     """Summarise a run: per variant, strategy and seat, every metric with a 95% CI."""
     from simharness.report.full import build_report
 
-    if html is not None:
-        raise typer.BadParameter("the HTML report is not available in this version yet", param_hint="--html")
     run = _open(run_dir)
     data = build_report(run)
     if html is not None:

@@ -59,24 +59,33 @@ def players_frame(run: RunLike) -> pl.DataFrame:
     return players.with_columns((pl.col("rank") == 1).alias("win"))
 
 
+def seat_axis(players: pl.DataFrame) -> str:
+    """The turn-order column for seat-advantage questions.
+
+    ``dealer_order`` (seats after the first dealer) when the game records it, since seat 0 need not
+    move first; otherwise ``seat``.
+    """
+    return "dealer_order" if "dealer_order" in players.columns else "seat"
+
+
 def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
     """Per game length (``variant``, ``game``, ``deal``, ``length``) and its unit.
 
-    Uses the ``turns`` column of the games table when the game records one, otherwise the number of
-    rows per game of the ``hands`` table; None when the run has neither.
+    In order of preference: the ``turns`` column of the games table, its ``hands`` column, the
+    number of distinct ``hand`` values (else rows) per game of the ``hands`` table; None when the
+    run has none of these.
     """
     games = run.table("games")
-    if "turns" in games.columns:
-        return games.select(
-            "variant", "game", "deal", pl.col("turns").cast(pl.Float64).alias("length")
-        ), "turns"
+    for col in ("turns", "hands"):
+        if col in games.columns:
+            return games.select("variant", "game", "deal", pl.col(col).cast(pl.Float64).alias("length")), col
     hands = optional_table(run, "hands")
     if hands is None:
         return None
-    counts = hands.group_by("variant", "game").agg(pl.len().cast(pl.Float64).alias("length"))
-    return games.select("variant", "game", "deal").join(
-        counts, on=["variant", "game"], how="left"
-    ).with_columns(pl.col("length").fill_null(0.0)), "hands"
+    count = pl.col("hand").n_unique() if "hand" in hands.columns else pl.len()
+    counts = hands.group_by("variant", "game").agg(count.cast(pl.Float64).alias("length"))
+    lengths = games.select("variant", "game", "deal").join(counts, on=["variant", "game"], how="left")
+    return lengths.with_columns(pl.col("length").fill_null(0.0)), "hands"
 
 
 def _dist(x: np.ndarray) -> dict[str, Any]:
@@ -104,14 +113,16 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
 
 
 def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
-    wins = players.filter(pl.col("win")).group_by("seat").agg(pl.len().alias("w"))
-    seats = players["seat"].unique().sort().to_list()
-    wmap = dict(zip(wins["seat"].to_list(), wins["w"].to_list(), strict=True))
+    axis = seat_axis(players)
+    wins = players.filter(pl.col("win")).group_by(axis).agg(pl.len().alias("w"))
+    seats = players[axis].unique().sort().to_list()
+    wmap = dict(zip(wins[axis].to_list(), wins["w"].to_list(), strict=True))
     block: dict[str, Any] = {
         "games": players["game"].n_unique(),
         "deals": players["deal"].n_unique(),
         "by_strategy": _group_rows(players, "strategy"),
-        "by_seat": _group_rows(players, "seat"),
+        "seat_axis": axis,
+        "by_seat": _group_rows(players.with_columns(pl.col(axis).alias("seat")), "seat"),
         "seat_test": seat_advantage_test(np.array([wmap.get(s, 0) for s in seats])).to_dict(),
         "length": None,
     }
@@ -193,11 +204,12 @@ def provenance(run: RunLike) -> dict[str, Any]:
 def build_summary(run: RunLike) -> dict[str, Any]:
     """The end-of-run summary as a JSON-ready dict.
 
-    ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (win rate with a Wilson CI; mean
-    and 5/25/50/75/95% quantiles of final points with percentile-bootstrap CIs), ``length`` (turns
-    or hands per game) and ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every
-    variant minus the first per strategy (win, final_points) and for game length, paired by deal,
-    with Holm and BH adjusted p-values. ``game_metrics``: the game module's own metrics.
+    ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
+    :func:`seat_axis`): win rate with a Wilson CI, mean and 5/25/50/75/95% quantiles of final points
+    with percentile-bootstrap CIs; ``length`` (turns or hands per game) and ``seat_test`` (χ² of
+    wins by seat vs uniform). ``differences``: every variant minus the first per strategy (win,
+    final_points) and for game length, paired by deal, with Holm and BH adjusted p-values.
+    ``game_metrics``: the game module's own metrics.
     """
     players = players_frame(run)
     variants = variant_names(run, players)
@@ -236,31 +248,28 @@ def _fmt_num(x: float | None, digits: int = 4) -> str:
     return f"{x:.2e}" if x != 0 and abs(x) < 10 ** -(digits - 1) else f"{x:.{digits}f}"
 
 
-def _group_table(title: str, key: str, rows: list[dict[str, Any]]) -> Table:
+def _group_table(title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> Table:
     t = Table(title=title, title_justify="left")
-    for col in (
-        key,
-        "n",
-        "win rate [95% CI]",
-        "mean points [95% CI]",
-        "median [95% CI]",
-        "p5 / p25 / p75 / p95",
-    ):
+    cols = [key, "n", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
+    for col in [*cols, "p5 / p25 / p75 / p95"] if wide else cols:
         t.add_column(col, justify="left" if col == key else "right")
     for r in rows:
         q = r["points"]["quantiles"]
-        spread = " / ".join(
-            f"{q[k]['estimate']:g}" if q[k]["estimate"] is not None else "–"
-            for k in ("p5", "p25", "p75", "p95")
-        )
-        t.add_row(
+        cells = [
             str(r[key]),
             str(r["rows"]),
             fmt_ci(r["win_rate"], pct=True),
             fmt_ci(r["points"]["mean"], 1),
             fmt_ci(q["p50"], 0),
-            spread,
-        )
+        ]
+        if wide:
+            cells.append(
+                " / ".join(
+                    f"{q[k]['estimate']:g}" if q[k]["estimate"] is not None else "–"
+                    for k in ("p5", "p25", "p75", "p95")
+                )
+            )
+        t.add_row(*cells)
     return t
 
 
@@ -271,14 +280,16 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     console.print(
         f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
         f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
-        f"version {prov.get('version', '?')}, commit {str(prov.get('git_commit', '?'))[:12]}"
+        f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
+        f"commit {str(prov.get('git_commit', '?'))[:12]}"
     )
+    wide = console.width >= 120  # quantile spread and BH column only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]
         console.print()
         console.rule(f"variant [bold]{v}[/bold]: {b['games']} games, {b['deals']} deals")
-        console.print(_group_table("by strategy", "strategy", b["by_strategy"]))
-        console.print(_group_table("by seat", "seat", b["by_seat"]))
+        console.print(_group_table("by strategy", "strategy", b["by_strategy"], wide))
+        console.print(_group_table(f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide))
         st = b["seat_test"]
         console.print(
             f"seat advantage: χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}), "
@@ -294,20 +305,24 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     if summary["differences"]:
         console.print()
         t = Table(title=f"differences vs {summary['variant_order'][0]}", title_justify="left")
-        for col in ("variant", "strategy", "metric", "difference [95% CI]", "paired", "p", "p Holm", "p BH"):
+        cols = ["variant", "strategy", "metric", "difference [95% CI]", "paired", "p", "p Holm"]
+        for col in [*cols, "p BH"] if wide else cols:
             t.add_column(col, justify="left" if col in ("variant", "strategy", "metric") else "right")
         for r in summary["differences"]:
             pct = r["metric"] == "win"
-            t.add_row(
+            paired = "no"
+            if r["paired"]:
+                paired = "deal" if r["efficiency"] is None else f"deal, E={r['efficiency']:.2g}"
+            cells = [
                 r["variant"],
                 r["strategy"] or "(game)",
                 r["metric"],
                 fmt_ci(r["difference"], 2, pct=pct),
-                f"deal (E={r['efficiency']:.2g})" if r["paired"] and r["efficiency"] is not None else "no",
+                paired,
                 _fmt_num(r["pvalue"]),
                 _fmt_num(r["p_holm"]),
-                _fmt_num(r["p_bh"]),
-            )
+            ]
+            t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
         console.print(t)
     if summary["game_metrics"]:
         console.print()
