@@ -125,6 +125,7 @@ def run(
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
+    runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "

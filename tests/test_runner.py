@@ -242,3 +242,23 @@ def test_duplicate_play_rotates_the_lineup_over_each_deal(tmp_path: Path) -> Non
     assert per_deal["seat"].to_list() == [[0, 1, 2, 3]] * 40
     names = ["naive", "greedy", "naive", "random"]
     assert players["strategy"].to_list() == [names[p] for p in players["player"].to_list()]
+
+
+def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None:
+    import fcntl
+
+    cfg = small_config(tmp_path)
+    run_dir = tmp_path / "out" / "small"
+    run_dir.mkdir(parents=True)
+    with open(run_dir / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(RunDirError, match="another simharness process is writing"):
+            runner.run(config.load(cfg), tmp_path / "out")
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--backend", "lokyy"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith('error: --backend: unknown joblib backend "lokyy"; expected one of: ')
+    cfg.write_text(cfg.read_text().replace("shard_size", 'backend = "threads"\nshard_size'))
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
+    assert not list(run_dir.rglob("*.parquet"))
