@@ -218,18 +218,19 @@ def run(
                 "--out for a new directory",
                 file=run_dir,
             )
+        current = manifest["provenance"]
         if old is not None:
+            # The manifest keeps when and by what the run was started; each shard records its own writer.
             commit = old["provenance"].get("git_commit")
-            if commit != manifest["provenance"]["git_commit"]:
+            manifest["provenance"] = dict(old["provenance"])
+            if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
-            manifest["provenance"] = old["provenance"]
+                manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
         shards = exp.shards()
         done = store.scan(run_dir, exp.config_hash, tables, list(exp.variants), shards)
         store.write_manifest(run_dir, manifest)
 
-        provenance = {
-            k: manifest["provenance"][k] for k in ("simharness_version", "git_commit", "config_hash", "seed")
-        }
+        provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
         work: list[tuple[_Variant, _Shard]] = []
