@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import platform
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -252,16 +252,56 @@ def run(
                     work.append((v, _Shard(first, count, missing)))
         total = exp.games * len(exp.variants)
         remaining = sum(s.count for _, s in work)
-        _execute(work, total, total - remaining, jobs, backend, console)
+        if exp.until is None:
+            _execute([work], total, total - remaining, jobs, backend, console)
+        else:
+            waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, work)
+            _execute(waves, total, total - remaining, jobs, backend, console, between)
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
     return run_dir
 
 
+def _sequential(
+    until: dict[str, Any], games: int, run_dir: Path, work: list[tuple[_Variant, _Shard]]
+) -> tuple[list[list[tuple[_Variant, _Shard]]], Callable[[int], bool], dict[str, Any]]:
+    """Waves of ``until.look_every`` games per variant and the test run between them.
+
+    Every look is replayed from the data on a resumed run (a look uses only the games before its
+    boundary), so a run stops at the same look whatever was already on disk.
+    """
+    from simharness.stats.sequential import Decision, sprt_look
+
+    step = until["look_every"]
+    bounds = [*range(step, games, step), games]
+    starts = [0, *bounds[:-1]]
+    waves = [
+        [(v, s) for v, s in work if lo <= s.first_game < hi] for lo, hi in zip(starts, bounds, strict=True)
+    ]
+    record: dict[str, Any] = {**until, "looks": [], "decision": Decision.CONTINUE.value, "games": 0}
+
+    def between(i: int) -> bool:
+        players = store.open_run(run_dir).table("players")
+        _, result = sprt_look(players, until, bounds[i])
+        record["looks"].append({"games": bounds[i], **result.to_dict()})
+        record["decision"], record["games"] = result.decision.value, bounds[i]
+        return result.decision is not Decision.CONTINUE
+
+    return waves, between, record
+
+
 def _execute(
-    work: list[tuple[_Variant, _Shard]], total: int, already: int, jobs: int, backend: str, console: Console
+    waves: list[list[tuple[_Variant, _Shard]]],
+    total: int,
+    already: int,
+    jobs: int,
+    backend: str,
+    console: Console,
+    between: Callable[[int], bool] | None = None,
 ) -> None:
+    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early."""
+    work = [w for wave in waves for w in wave]
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -276,14 +316,17 @@ def _execute(
         task = progress.add_task("playing", total=total, completed=already, rate="")
         played = 0
         with joblib.parallel_config(backend=backend, n_jobs=jobs):
-            results = joblib.Parallel(return_as="generator_unordered")(
-                joblib.delayed(_play_shard)(v, s) for v, s in work
-            )
-            for count in results:
-                played += count
-                elapsed = progress.tasks[0].elapsed or 0.0
-                rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
-                progress.update(task, advance=count, rate=rate)
+            for i, wave in enumerate(waves):
+                results = joblib.Parallel(return_as="generator_unordered")(
+                    joblib.delayed(_play_shard)(v, s) for v, s in wave
+                )
+                for count in results:
+                    played += count
+                    elapsed = progress.tasks[0].elapsed or 0.0
+                    rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
+                    progress.update(task, advance=count, rate=rate)
+                if between is not None and between(i):
+                    break
     if already and work:
         console.print(f"resumed: {already:,} of {total:,} games were already done")
     if not work:
