@@ -19,7 +19,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
+from rich.table import Column, Table
 
 from simharness import config, engine, runner, store, strategies
 from simharness.errors import UserError
@@ -56,6 +57,11 @@ def _user_errors(fn: F) -> F:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
+        except (
+            OSError
+        ) as e:  # the file system refused (permissions, a file where a folder should be, full disk)
+            typer.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
+            raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -100,7 +106,13 @@ def run(
     """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
     exp = config.load(config_path, games=games, seed=seed)
     console = Console(stderr=True, quiet=quiet)
-    run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+    try:
+        run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: the finished shards are kept; run the same command again to finish", err=True
+        )
+        raise typer.Exit(130) from None
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
@@ -113,6 +125,7 @@ def run(
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
+    runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
@@ -136,29 +149,44 @@ def list_games() -> None:
     out.print(t)
 
 
-def _options_table(specs: tuple[engine.OptionSpec, ...]) -> Table:
-    t = Table("option", "type", "default", "values", "meaning", show_lines=False)
+def _values(s: engine.OptionSpec) -> str:
+    if s.choices:
+        return " / ".join(s.choices)
+    if s.min is not None:
+        return f"{_fmt(s.min)} .. {_fmt(s.max)}" + (' or "none"' if s.type == "int|none" else "")
+    return "true / false" if s.type == "bool" else ""
+
+
+def _print_options(specs: tuple[engine.OptionSpec, ...]) -> None:
+    """One block per option: name, type, default and values on a line, the meaning indented below
+    (readable at any terminal width, unlike a five-column table)."""
     for s in specs:
-        if s.choices:
-            values = " / ".join(s.choices)
-        elif s.min is not None:
-            values = f"{_fmt(s.min)} .. {_fmt(s.max)}" + (' or "none"' if s.type == "int|none" else "")
-        else:
-            values = ""
-        t.add_row(s.name, s.type, _fmt(s.default), values, s.doc)
-    return t
+        out.print(f"[bold]{s.name}[/]  {s.type} = {escape(_fmt(s.default))}   [dim]{escape(_values(s))}[/]")
+        out.print(f"    {escape(s.doc)}")
 
 
 @app.command()
 @_user_errors
-def rules(game: GameArg) -> None:
+def rules(
+    game: GameArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
     """List every house-rule option of GAME (type, default, values, meaning) and its presets."""
-    out.print(_options_table(engine.rule_options(game)))
-    t = Table("preset", "overrides", "meaning")
-    t.add_row("default", "", "the spec's recommended defaults")
-    for p in engine.presets(game):
-        t.add_row(p.name, ", ".join(f"{k}={_fmt(v)}" for k, v in p.overrides.items()), p.doc)
-    out.print(t)
+    specs, presets = engine.rule_options(game), engine.presets(game)
+    if as_json:
+        typer.echo(
+            json.dumps({"options": [vars(s) for s in specs], "presets": [vars(p) for p in presets]}, indent=2)
+        )
+        return
+    out.print(
+        f"[bold underline]{game} house rules[/] (set them in a config's \\[rules] or \\[variants.NAME])\n"
+    )
+    _print_options(specs)
+    out.print("\n[bold underline]presets[/] (rules.preset = NAME; overrides on top of the defaults)\n")
+    out.print("[bold]default[/]\n    the spec's recommended defaults")
+    for p in presets:
+        overrides = ", ".join(f"{k} = {_fmt(v)}" for k, v in p.overrides.items())
+        out.print(f"[bold]{p.name}[/]  [dim]{escape(overrides)}[/]\n    {escape(p.doc)}")
 
 
 @app.command("strategies")
@@ -173,18 +201,27 @@ def list_strategies(
     if game is not None:
         engine.game_info(game)
     found = strategies.available(game, Path.cwd())
-    t = Table("game", "strategy", "version", "description", "file")
     for s in found:
-        t.add_row(s.game, s.path.stem, str(s.version), s.description, str(s.path))
-    out.print(t)
+        try:
+            where = s.path.relative_to(Path.cwd())
+        except ValueError:
+            where = s.path
+        out.print(
+            f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]\n    {escape(s.description)}"
+        )
+    if not found:
+        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up)")
     if not knobs:
         return
     for g in [game] if game else sorted({s.game for s in found} or set(engine.game_names())):
-        out.print(f"\n[bold]{g}[/] knobs")
-        out.print(_options_table(engine.knob_options(g)))
+        out.print(
+            f"\n[bold underline]{g} knobs[/] (set them in a script's \\[knobs] or a lineup entry's knobs)\n"
+        )
+        _print_options(engine.knob_options(g))
         scripts = [s for s in found if s.game == g]
         if scripts:
-            kt = Table("knob", *(s.path.stem for s in scripts))
+            kt = Table(*(s.path.stem for s in scripts))
+            kt.columns.insert(0, Column("knob", no_wrap=True))
             resolved = [s.resolved_knobs() for s in scripts]
             for spec in engine.knob_options(g):
                 kt.add_row(spec.name, *(_fmt(r[spec.name]) for r in resolved))
@@ -217,12 +254,11 @@ def schema(
         typer.echo(json.dumps(tables, indent=2))
         return
     for t in tables:
-        out.print(f"\n[bold]{t['name']}[/]: {t['doc']}")
+        out.print(f"\n[bold]{t['name']}[/]: {escape(t['doc'])}")
         table = Table("column", "type", "meaning")
         for c in t["columns"]:
-            table.add_row(
-                c["name"], c["dtype"], c["doc"] + (" [harness]" if c["source"] == "harness" else "")
-            )
+            added = " (added by the harness)" if c["source"] == "harness" else ""
+            table.add_row(c["name"], c["dtype"], escape(c["doc"] + added))
         out.print(table)
 
 

@@ -175,10 +175,13 @@ def _locked(run_dir: Path) -> Iterator[None]:
         yield
 
 
-def check_backend(backend: str) -> None:
+def check_backend(backend: str, *, file: Path | None = None, field: str = "backend") -> None:
+    """A joblib backend name: built in, or one joblib registers on first use (dask, ray)."""
     if backend not in BACKENDS and backend not in EXTERNAL_BACKENDS:
         known = ", ".join(sorted({*BACKENDS, *EXTERNAL_BACKENDS}))
-        raise ConfigError(f'unknown joblib backend "{backend}"; expected one of: {known}', field="backend")
+        raise ConfigError(
+            f'unknown joblib backend "{backend}"; expected one of: {known}', file=file, field=field
+        )
 
 
 def run(
@@ -195,8 +198,11 @@ def run(
     Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
     file that is not a valid shard of this one.
     """
-    backend = backend or exp.backend
-    check_backend(backend)
+    if backend is None:
+        backend = exp.backend
+        check_backend(backend, file=exp.path)
+    else:
+        check_backend(backend, field="--backend")
     console = console or Console(stderr=True)
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
@@ -212,18 +218,19 @@ def run(
                 "--out for a new directory",
                 file=run_dir,
             )
+        current = manifest["provenance"]
         if old is not None:
+            # The manifest keeps when and by what the run was started; each shard records its own writer.
             commit = old["provenance"].get("git_commit")
-            if commit != manifest["provenance"]["git_commit"]:
+            manifest["provenance"] = dict(old["provenance"])
+            if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
-            manifest["provenance"] = old["provenance"]
+                manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
         shards = exp.shards()
         done = store.scan(run_dir, exp.config_hash, tables, list(exp.variants), shards)
         store.write_manifest(run_dir, manifest)
 
-        provenance = {
-            k: manifest["provenance"][k] for k in ("simharness_version", "git_commit", "config_hash", "seed")
-        }
+        provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
         work: list[tuple[_Variant, _Shard]] = []

@@ -59,11 +59,22 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
             close = difflib.get_close_matches(str(loc[-1]), known, n=1)
             hint = f" (did you mean `{close[0]}`?)" if close else ""
             message = f"unknown key{hint}; expected one of: {', '.join(known)}"
+        elif err["type"] == "string_pattern_mismatch":  # names that become directory names
+            got = err["input"]
+            message = f"expected letters, digits and _ . + - (starting with a letter or digit), got {got!r}"
         elif err["type"] == "missing":
             message = "required but missing"
         else:
             message = f"{err['msg']}, got {err['input']!r}" if "input" in err else err["msg"]
-        more = len(e.errors()) - 1
+        # The key a misspelling was meant to be is "missing" only because of it: not another error.
+        extra = [str(x["loc"][-1]) for x in errors if x["type"] == "extra_forbidden" and x["loc"]]
+        more = sum(
+            1
+            for x in errors[1:]
+            if not (
+                x["type"] == "missing" and x["loc"] and difflib.get_close_matches(str(x["loc"][-1]), extra)
+            )
+        )
         if more:
             message += f" (and {more} more error{'s' if more > 1 else ''})"
         raise ConfigError(message, file=path, field=field) from None

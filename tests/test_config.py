@@ -163,3 +163,14 @@ def test_config_hash_tracks_everything_that_changes_data(tmp_path: Path) -> None
     assert config.load(_write(tmp_path, BASE), seed=2).config_hash != h
     assert config.load(_write(tmp_path, BASE + "payout_cap = 400\n")).config_hash != h
     assert config.load(_write(tmp_path, BASE.replace('"random"]', '"naive"]'))).config_hash != h
+
+
+def test_a_misspelt_key_is_one_error_and_other_errors_are_counted(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE.replace("games = 100", "gmaes = 100")))
+    assert "more error" not in e.value.message
+    with pytest.raises(ConfigError) as e:
+        config.load(
+            _write(tmp_path, BASE.replace("games = 100", "gmaes = 100").replace("seed = 1", 'seed = "x"'))
+        )
+    assert e.value.field == "gmaes" and e.value.message.endswith("(and 1 more error)")

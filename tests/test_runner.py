@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 from harness_helpers import SMALL, in_repo, small_config  # noqa: F401 (in_repo: a fixture)
 from polars.testing import assert_frame_equal
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from simharness import config, engine, runner, store
 from simharness.cli import app
@@ -26,7 +26,7 @@ from simharness.errors import RunDirError
 pytestmark = pytest.mark.usefixtures("in_repo")
 
 
-def _run(cfg: Path, out: Path, *extra: str) -> CliRunner:
+def _run(cfg: Path, out: Path, *extra: str) -> Result:
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", *extra])
     assert result.exit_code == 0, result.output
     return result
@@ -227,3 +227,38 @@ def test_corrupt_and_foreign_shards_are_reported_by_name_and_kept(tmp_path: Path
 def test_open_run_errors(tmp_path: Path) -> None:
     with pytest.raises(RunDirError, match="not a run directory"):
         store.open_run(tmp_path)
+
+
+def test_duplicate_play_rotates_the_lineup_over_each_deal(tmp_path: Path) -> None:
+    cfg = tmp_path / "dup.toml"
+    cfg.write_text(
+        SMALL.format(games=40, seed=3, shard_size=6).replace("shard_size", "duplicate = true\nshard_size")
+    )
+    _run(cfg, tmp_path / "out")
+    players = store.open_run(tmp_path / "out" / "small").table("players").filter(variant="cap-500")
+    assert players.n_unique("deal") == 10
+    # every deal: each lineup slot (and so each strategy in it) plays each seat exactly once
+    per_deal = players.group_by("deal", "player").agg(pl.col("seat").sort())
+    assert per_deal["seat"].to_list() == [[0, 1, 2, 3]] * 40
+    names = ["naive", "greedy", "naive", "random"]
+    assert players["strategy"].to_list() == [names[p] for p in players["player"].to_list()]
+
+
+def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None:
+    import fcntl
+
+    cfg = small_config(tmp_path)
+    run_dir = tmp_path / "out" / "small"
+    run_dir.mkdir(parents=True)
+    with open(run_dir / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(RunDirError, match="another simharness process is writing"):
+            runner.run(config.load(cfg), tmp_path / "out")
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--backend", "lokyy"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith('error: --backend: unknown joblib backend "lokyy"; expected one of: ')
+    cfg.write_text(cfg.read_text().replace("shard_size", 'backend = "threads"\nshard_size'))
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
+    assert not list(run_dir.rglob("*.parquet"))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
+import tomllib
 
 from simharness import engine
+
+STRATEGIES = Path(__file__).resolve().parents[1] / "strategies" / "sugoroku"
 
 SPEC_OPTIONS = {  # §13 of rules/sugoroku.md, minus `layout` (no effect) and `players` (the lineup)
     "dora_count", "dora_mode", "payout_cap", "progressive_over_cap", "cap_scope", "rest_rule",
@@ -71,3 +76,14 @@ def test_batch_returns_documented_zero_sum_tables() -> None:
     assert (sums["final_points"] == 0).all()
     winners = games.filter(pl.col("early_end") == 0)
     assert (winners["winner"] >= 0).all()
+
+
+def test_strategy_scripts_resolve_to_valid_knobs() -> None:
+    scripts = {p.stem: tomllib.loads(p.read_text()) for p in STRATEGIES.glob("*.toml")}
+    assert scripts.keys() >= {"naive", "always-offset", "no-back-roll", "greedy", "agreeable", "random"}
+    for stem, script in scripts.items():
+        assert (script["name"], script["game"], script["version"]) == (stem, "sugoroku", 1)
+        assert script["description"]
+        knobs = engine.resolve_knobs("sugoroku", script["knobs"])
+        assert {k: knobs[k] for k in script["knobs"]} == script["knobs"]
+    assert engine.resolve_knobs("sugoroku", {}) == engine.resolve_knobs("sugoroku", scripts["naive"]["knobs"])

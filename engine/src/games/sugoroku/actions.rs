@@ -44,6 +44,27 @@ pub struct DecisionPoint {
     pub roll: u32,
 }
 
+/// Where a turn stands in its keyed dice: the seat's rolling-turn number and the number of the
+/// last roll made in it (0 = the turn's first roll).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rolls {
+    pub turn: u32,
+    pub roll: u32,
+}
+
+impl Rolls {
+    /// The decision point `decision` at this moment of the turn.
+    pub fn at(self, decision: Decision) -> DecisionPoint {
+        DecisionPoint { decision, turn: self.turn, roll: self.roll }
+    }
+
+    /// The turn's next roll.
+    pub fn next<D: Driver>(&mut self, seat: usize, driver: &mut D) -> Option<(u8, u8)> {
+        self.roll += 1;
+        driver.dice(seat, self.turn, self.roll)
+    }
+}
+
 /// What a roll decision does when it is taken (the "yes" branch), so that a lookahead can apply it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RollKind {

@@ -11,7 +11,7 @@
 //!
 //! Keyed chance. The course and dora of deal `d` come from `seed/TAG_SETUP/d/attempt` (attempt > 0
 //! only after an opening-pochi re-deal); the dice of seat `s` from
-//! `seed/TAG_DICE/d/s/t/r`, where `t` counts the turns in which `s` rolled (rest turns excluded)
+//! `seed/TAG_DICE/d/s/(t << 32 | r)` (one uniform draw of 36 gives both dice), where `t` counts the turns in which `s` rolled (rest turns excluded)
 //! and `r` the rolls within that turn. A player's k-th roll is therefore the same in every rule
 //! variant and at every duplicate table, however rests and the other players' luck fall.
 //! Random strategy choices use `seed/TAG_STRATEGY/d/s/decision/t/r`.
@@ -19,6 +19,17 @@
 //! Turn order. Seats are numbered in turn order: seat 0 always moves first. The source picks
 //! the first player by じゃんけん; here that luck is the seat itself, which duplicate play rotates
 //! over the lineup (and the `players` table reports by seat, so first-mover advantage is visible).
+
+//! Choices where the spec is silent (each a rule option where it could matter):
+//! - rests: a player's turn number for the dice counts only turns in which it rolled;
+//! - `max_turns` counts every seat's turn, rest turns included;
+//! - G-D4 is asked of every seat at the start of a round; all must agree;
+//! - opening pochi: dora tile `i` is flipped by seat `i mod n`; a re-deal voids an earlier
+//!   flipper's ×10 (the game it was for never started); payments are capped only under
+//!   `cap_scope = everything`;
+//! - multipliers saturate at 2^32 ([`state::MULT_CEILING`]) so that uncapped points stay in i64;
+//! - the progressive tax generalises §10's 500 to whatever `payout_cap` is;
+//! - end transfers are paid pairwise, so `cap_scope = everything` caps each pair's payment.
 
 pub mod actions;
 pub mod batch;

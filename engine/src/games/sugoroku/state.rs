@@ -4,7 +4,7 @@
 //! The state is a fixed-size value (no heap), reused across the games of a batch and cheap to clone
 //! for the greedy strategy's lookahead.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind};
+use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::{DoraMode, ExtraRoll, LoopRule, Overshoot, PinzoroDoubles, RestRule, RollPermission, Rules};
 use super::scoring::Source;
 use crate::rng::Key;
@@ -179,6 +179,9 @@ pub struct State<'r> {
     /// manzu would move from it.
     pub hidden_stop: u8,
     pub hidden_dir: Dir,
+    /// Scratch for `resolve`: the squares of the current manzu chain (kept here so that no
+    /// buffer is cleared per landing).
+    chain: [u8; TILES + 2],
 }
 
 impl<'r> State<'r> {
@@ -224,11 +227,12 @@ impl<'r> State<'r> {
             preview: false,
             hidden_stop: 0,
             hidden_dir: Dir::Forward,
+            chain: [0; TILES + 2],
         }
     }
 
     /// Sets up a game: shuffles the set with `setup.with(attempt)`, flips the dora and lays the
-    /// course, re-dealing on an opening pochi (S15). Dora tile `i` counts as flipped by seat
+    /// course, re-dealing on an opening pochi (S15; attempt k follows k consecutive ones). Dora tile `i` counts as flipped by seat
     /// `i mod n` (each player flips an equal share, §2).
     pub fn deal(&mut self, setup: Key) {
         self.players = [Player { mult: 1, max_mult: 1, ..Player::default() }; MAX_PLAYERS];
@@ -236,13 +240,12 @@ impl<'r> State<'r> {
         self.winner = None;
         self.stats = Stats::default();
         let d = self.rules.dora_count as usize;
-        let mut tiles = self.set;
         let mut consecutive = 0u32;
-        for attempt in 0u64.. {
-            tiles = self.set;
-            setup.with(attempt).stream().shuffle(&mut tiles);
+        let tiles = loop {
+            let mut tiles = self.set;
+            setup.with(u64::from(consecutive)).stream().shuffle(&mut tiles);
             if !self.rules.opening_pochi || !tiles[..d].contains(&POCHI) {
-                break;
+                break tiles;
             }
             consecutive += 1;
             self.stats.redeals += 1;
@@ -259,7 +262,7 @@ impl<'r> State<'r> {
                 p.mult = (factor * 10).min(MULT_CEILING);
                 p.max_mult = p.max_mult.max(p.mult);
             }
-        }
+        };
         self.dora = [0; KINDS];
         for &t in &tiles[..d] {
             self.dora[usize::from(dora_target(kind(t), self.rules.dora_mode))] += 1;
@@ -314,131 +317,105 @@ impl<'r> State<'r> {
             p.rests_served += 1;
             return;
         }
-        let turn = p.turns_played;
+        let mut rolls = Rolls { turn: p.turns_played, roll: 0 };
         p.turns_played += 1;
-        if let Some((a, b)) = driver.dice(seat, turn, 0) {
-            let mut roll = 0;
-            self.roll_action(seat, RollKind::Turn, a, b, turn, &mut roll, driver);
+        if let Some(dice) = driver.dice(seat, rolls.turn, 0) {
+            self.roll_action(seat, RollKind::Turn, dice, &mut rolls, driver);
         }
     }
 
-    /// Applies a roll of `a`, `b` of the given kind: the turn's ordinary roll (with the pinzoro
-    /// and 6-zoro procedures of §7), the pinzoro back re-roll, or the 6-zoro extra roll. `roll`
-    /// counts the rolls of this turn (for keying the dice of further rolls).
-    #[allow(clippy::too_many_arguments)]
+    /// Applies a roll of the given kind: the turn's ordinary roll (with the pinzoro and 6-zoro
+    /// procedures of §7), the pinzoro back re-roll, or the 6-zoro extra roll. Further rolls of
+    /// the turn are drawn through `rolls`.
     pub fn roll_action<D: Driver>(
         &mut self,
         seat: usize,
         kind: RollKind,
-        mut a: u8,
-        mut b: u8,
-        turn: u32,
-        roll: &mut u32,
+        dice: (u8, u8),
+        rolls: &mut Rolls,
         driver: &mut D,
     ) {
         match kind {
-            RollKind::PinzoroBack => {
-                self.pinzoro_back(seat, a, b, turn, roll, driver);
-                return;
-            }
+            RollKind::PinzoroBack => return self.pinzoro_back(seat, dice, rolls, driver),
             RollKind::SixzoroExtra if self.rules.sixzoro_extra_roll == ExtraRoll::Plain => {
-                self.move_piece(seat, u64::from(a + b), Dir::Forward);
-                return;
+                return self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
             }
             _ => {}
         }
         // A full roll; a 6-zoro's extra roll may be a full roll again (S7), hence the loop.
+        let mut dice = dice;
         loop {
-            if (a, b) == (1, 1) {
+            if dice == (1, 1) {
                 self.players[seat].pinzoro += 1;
                 self.move_piece(seat, 2, Dir::Back);
-                if self.winner.is_some() || self.players[seat].pos == 0 {
+                if self.winner.is_some()
+                    || self.players[seat].pos == 0
+                    || self.offset(seat, rolls.at(Decision::PinzoroOffset), driver)
+                    || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)
+                {
                     return;
                 }
-                if self.offset(seat, Decision::PinzoroOffset, turn, *roll, driver) {
-                    return;
-                }
-                if !self.permitted(seat, self.rules.pinzoro_reroll, Decision::PinzoroReroll, turn, *roll, driver) {
-                    return;
-                }
-                *roll += 1;
-                if let Some((a, b)) = driver.dice(seat, turn, *roll) {
-                    self.pinzoro_back(seat, a, b, turn, roll, driver);
+                if let Some(dice) = rolls.next(seat, driver) {
+                    self.pinzoro_back(seat, dice, rolls, driver);
                 }
                 return;
             }
-            if (a, b) != (6, 6) {
-                self.move_piece(seat, u64::from(a + b), Dir::Forward);
-                return;
+            if dice != (6, 6) {
+                return self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
             }
             self.players[seat].sixzoro += 1;
             self.move_piece(seat, 12, Dir::Forward);
-            if self.winner.is_some() || self.offset(seat, Decision::SixzoroOffset, turn, *roll, driver) {
-                return;
-            }
-            if !self.permitted(seat, self.rules.sixzoro_reroll, Decision::ExtraRoll, turn, *roll, driver) {
+            if self.winner.is_some()
+                || self.offset(seat, rolls.at(Decision::SixzoroOffset), driver)
+                || !self.permitted(seat, self.rules.sixzoro_reroll, rolls.at(Decision::ExtraRoll), driver)
+            {
                 return;
             }
             self.players[seat].extra_rolls += 1;
-            *roll += 1;
-            match driver.dice(seat, turn, *roll) {
-                Some(d) if self.rules.sixzoro_extra_roll == ExtraRoll::Full => (a, b) = d,
-                Some((a, b)) => {
-                    self.move_piece(seat, u64::from(a + b), Dir::Forward);
-                    return;
-                }
+            match rolls.next(seat, driver) {
+                Some(d) if self.rules.sixzoro_extra_roll == ExtraRoll::Full => dice = d,
+                Some((a, b)) => return self.move_piece(seat, u64::from(a + b), Dir::Forward),
                 None => return,
             }
         }
     }
 
     /// The pinzoro back re-roll (§7.1 step 3), repeated on 1-1 under `pinzoro_reroll_doubles = again`.
-    fn pinzoro_back<D: Driver>(&mut self, seat: usize, mut a: u8, mut b: u8, turn: u32, roll: &mut u32, driver: &mut D) {
+    fn pinzoro_back<D: Driver>(&mut self, seat: usize, dice: (u8, u8), rolls: &mut Rolls, driver: &mut D) {
+        let mut dice = dice;
         loop {
             self.players[seat].back_rerolls += 1;
-            self.move_piece(seat, u64::from(a + b), Dir::Back);
+            self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Back);
             if self.winner.is_some()
                 || self.players[seat].pos == 0
-                || (a, b) != (1, 1)
+                || dice != (1, 1)
                 || self.rules.pinzoro_reroll_doubles != PinzoroDoubles::Again
-                || !self.permitted(seat, self.rules.pinzoro_reroll, Decision::PinzoroReroll, turn, *roll, driver)
+                || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)
             {
                 return;
             }
-            *roll += 1;
-            match driver.dice(seat, turn, *roll) {
-                Some(d) => (a, b) = d,
+            match rolls.next(seat, driver) {
+                Some(d) => dice = d,
                 None => return,
             }
         }
     }
 
     /// Asks for an optional roll unless the rules force or forbid it.
-    fn permitted<D: Driver>(
-        &self,
-        seat: usize,
-        permission: RollPermission,
-        decision: Decision,
-        turn: u32,
-        roll: u32,
-        driver: &mut D,
-    ) -> bool {
+    fn permitted<D: Driver>(&self, seat: usize, permission: RollPermission, point: DecisionPoint, driver: &mut D) -> bool {
         match permission {
             RollPermission::Always => true,
             RollPermission::Never => false,
-            RollPermission::Optional => driver.decide(self, seat, DecisionPoint { decision, turn, roll }),
+            RollPermission::Optional => driver.decide(self, seat, point),
         }
     }
 
     /// G-D3 (S8): if the move ended on a wind, the player may cancel one rest instead of the
     /// extra roll. Returns whether it did.
-    fn offset<D: Driver>(&mut self, seat: usize, decision: Decision, turn: u32, roll: u32, driver: &mut D) -> bool {
+    fn offset<D: Driver>(&mut self, seat: usize, point: DecisionPoint, driver: &mut D) -> bool {
         let p = self.players[seat];
         let on_wind = p.pos > 0 && p.pos < self.goal && Effect::of(self.course[usize::from(p.pos)]) == Effect::Rest;
-        if !self.rules.offset_allowed || !on_wind || p.rests == 0 {
-            return false;
-        }
-        if !driver.decide(self, seat, DecisionPoint { decision, turn, roll }) {
+        if !self.rules.offset_allowed || !on_wind || p.rests == 0 || !driver.decide(self, seat, point) {
             return false;
         }
         let p = &mut self.players[seat];
@@ -459,11 +436,9 @@ impl<'r> State<'r> {
                 if t <= goal {
                     t
                 } else {
+                    self.stats.goal_bounces += 1;
                     match self.rules.overshoot {
-                        Overshoot::Bounce => {
-                            self.stats.goal_bounces += 1;
-                            (2 * goal).saturating_sub(t)
-                        }
+                        Overshoot::Bounce => (2 * goal).saturating_sub(t),
                         Overshoot::Stay => return None,
                         Overshoot::Finish => goal,
                     }
@@ -496,7 +471,6 @@ impl<'r> State<'r> {
         // Loop detection (§5): the spec records (square, pending multiplier) of every manzu
         // landing. Only a chain's first landing can carry a multiplier other than 1 (manzu consume
         // it and set none), so the squares and the first multiplier identify every pair.
-        let mut chain = [0u8; TILES + 2];
         let mut chain_len = 0usize;
         let mut first_mult = 1u64;
         loop {
@@ -521,9 +495,9 @@ impl<'r> State<'r> {
                 Effect::Move(n) => {
                     let skip_first = usize::from(first_mult != 1);
                     if m_prev == 1 && chain_len > skip_first {
-                        if let Some(i) = chain[skip_first..chain_len].iter().position(|&s| s == sq) {
+                        if let Some(i) = self.chain[skip_first..chain_len].iter().position(|&s| s == sq) {
                             let stop = match self.rules.loop_rule {
-                                LoopRule::NearestGoal => chain[skip_first + i..chain_len].iter().copied().max().unwrap_or(sq),
+                                LoopRule::NearestGoal => self.chain[skip_first + i..chain_len].iter().copied().max().unwrap_or(sq),
                                 LoopRule::RepeatSquare => sq,
                             };
                             self.players[seat].pos = stop;
@@ -534,7 +508,7 @@ impl<'r> State<'r> {
                     if chain_len == 0 {
                         first_mult = m_prev;
                     }
-                    chain[chain_len] = sq;
+                    self.chain[chain_len] = sq;
                     chain_len += 1;
                     let Some(t) = self.step(sq, u64::from(n) * m_eff, manzu) else { return };
                     self.players[seat].pos = t;

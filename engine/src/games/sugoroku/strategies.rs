@@ -4,9 +4,9 @@
 //! each decision point G-D1…G-D4 can be taken always, never, at random or by the one-step
 //! expected-value lookahead of K4.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind};
+use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
-use super::state::{State, TILE_IDS};
+use super::state::{Effect, End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -106,49 +106,107 @@ impl Driver for Lookahead {
 /// Expected value of taking a roll of `kind` now, over the 36 dice outcomes. Outcomes are grouped
 /// by sum: a sum of 2 or 12 can only be 1-1 or 6-6, and no other double is special.
 pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind, point: DecisionPoint) -> f64 {
+    // One scratch state for all outcomes. A lookahead never turns a tile over (it stops on
+    // face-down squares), so restoring the players and counters resets it.
+    let mut c = state.clone();
+    c.preview = true;
+    let mut stayers = Stayers::default();
     let mut total = 0.0;
     for sum in 2u8..=12 {
         let ways = 6 - (i32::from(sum) - 7).abs();
         let a = sum.saturating_sub(6).max(1);
-        let mut c = state.clone();
-        c.preview = true;
-        c.hidden_stop = 0;
-        let mut roll = point.roll + 1;
-        c.roll_action(seat, kind, a, sum - a, point.turn, &mut roll, &mut Lookahead);
-        total += f64::from(ways) / 36.0 * outcome_value(knobs, &c, state, seat);
+        restore(&mut c, &Moment::of(state));
+        let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
+        c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
+        let v = if c.hidden_stop == 0 {
+            value(knobs, &mut c, state, seat)
+        } else {
+            expectation(knobs, &mut c, state, seat, &mut stayers)
+        };
+        total += f64::from(ways) / 36.0 * v;
     }
     total
 }
 
-/// The value of a lookahead outcome; a face-down landing square is the expectation over the
-/// still-unseen tiles, resolved one step (further face-down squares are not expanded).
-fn outcome_value(knobs: &Knobs, c: &State<'_>, base: &State<'_>, seat: usize) -> f64 {
-    if c.hidden_stop == 0 {
-        return value(knobs, c.clone(), base, seat);
+/// What a lookahead changes: everything but the course.
+struct Moment {
+    players: [Player; MAX_PLAYERS],
+    stats: Stats,
+    end: End,
+    winner: Option<usize>,
+}
+
+impl Moment {
+    fn of(s: &State<'_>) -> Self {
+        Moment { players: s.players, stats: s.stats, end: s.end, winner: s.winner }
     }
-    let sq = usize::from(c.hidden_stop);
-    let mut sum = 0.0;
+}
+
+fn restore(c: &mut State<'_>, m: &Moment) {
+    c.players = m.players;
+    c.stats = m.stats;
+    c.end = m.end;
+    c.winner = m.winner;
+    c.hidden_stop = 0;
+}
+
+/// Tiles that leave the piece where it landed (everything but manzu and red 5m) change points
+/// and rests by amounts that depend only on the pending multiplier and the rests at the
+/// landing, not on the square: their summed change is computed once per such pair.
+#[derive(Default)]
+struct Stayers {
+    key: Option<(u64, u32)>,
+    count: u32,
+    delta: f64,
+}
+
+/// The expected value of an outcome that stopped on a face-down square: the average over the
+/// still-unseen tiles of resolving that square one step (further face-down squares are not
+/// expanded). Leaves the course as it found it.
+fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, stayers: &mut Stayers) -> f64 {
+    let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
+    let (landing, tile) = (Moment::of(c), c.course[sq]);
+    let at_landing = value(knobs, c, base, seat);
+    let before = landing.players[seat];
+    let key = Some((before.mult, before.rests));
+    let refresh = stayers.key != key;
+    if refresh {
+        *stayers = Stayers { key, ..Stayers::default() };
+    }
+    c.up[sq] = true;
+    let mut movers = 0.0;
     let mut count = 0u32;
     for id in 0..TILE_IDS {
         let k = c.unseen[id];
-        if k == 0 {
+        let moves = matches!(Effect::of(id as u8), Effect::Move(_) | Effect::RedFiveM);
+        if k == 0 || !(moves || refresh) {
             continue;
         }
-        let mut h = c.clone();
-        h.hidden_stop = 0;
-        h.course[sq] = id as u8;
-        h.up[sq] = true;
-        h.unseen[id] -= 1;
-        h.resolve(seat, c.hidden_dir);
-        sum += f64::from(k) * value(knobs, h, base, seat);
-        count += u32::from(k);
+        restore(c, &landing);
+        c.course[sq] = id as u8;
+        c.unseen[id] -= 1;
+        c.resolve(seat, dir);
+        c.unseen[id] += 1;
+        if moves {
+            movers += f64::from(k) * value(knobs, c, base, seat);
+            count += u32::from(k);
+        } else {
+            let after = c.players[seat];
+            let delta = (after.points - before.points) as f64
+                - knobs.rest_value * (f64::from(after.rests) - f64::from(before.rests));
+            stayers.delta += f64::from(k) * delta;
+            stayers.count += u32::from(k);
+        }
     }
-    sum / f64::from(count.max(1))
+    c.course[sq] = tile;
+    c.up[sq] = false;
+    let total = movers + stayers.delta + f64::from(stayers.count) * at_landing;
+    total / f64::from((count + stayers.count).max(1))
 }
 
 /// Value = Δ own points (with the settlement if the move wins) + square_value × Δ squares toward
-/// the goal − rest_value × Δ rests (§14 K4).
-fn value(knobs: &Knobs, mut c: State<'_>, base: &State<'_>, seat: usize) -> f64 {
+/// the goal − rest_value × Δ rests (§14 K4). Settles `c` if `seat` won.
+fn value(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize) -> f64 {
     c.settle();
     let (now, then) = (&c.players[seat], &base.players[seat]);
     (now.points - then.points) as f64 + knobs.square_value * (f64::from(now.pos) - f64::from(then.pos))

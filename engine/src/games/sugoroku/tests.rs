@@ -583,6 +583,14 @@ fn sg_12_dragons_stack_and_sg_13_hard_cap() {
     land(&mut st, 30);
     assert_eq!(points(&st), [-1500, 500, 500, 500]);
     assert_eq!(st.stats.largest_payment, 500);
+    // cap_scope = receipts leaves payments uncapped.
+    let r = rules(json!({"cap_scope": "receipts"}));
+    let mut st = course(&r, 4, SOUTH);
+    put(&mut st, 30, s(9));
+    st.dora[usize::from(s(9))] = 2;
+    st.players[0].mult = 40;
+    land(&mut st, 30);
+    assert_eq!(points(&st), [-4320, 1440, 1440, 1440]);
 }
 
 #[test]
@@ -666,6 +674,48 @@ fn greedy_values_a_known_course_exactly() {
     assert!((ev + 7.0).abs() < 1e-9, "{ev}");
     let greedy = Knobs::from_json(&json!({"pinzoro_reroll": "greedy"})).unwrap();
     assert!(!strategies::decide(&greedy, &st, 0, point, Key::new(1)));
+    // Unseen {1p, 2m}: the 1p gives 3 − s; the 2m moves back 2 more onto another face-down
+    // square, which is not expanded: −s − 2. EV = ½(3 − 7) + ½(−7 − 2) = −6.5.
+    st.unseen = [0; 40];
+    st.unseen[usize::from(p(1))] = 1;
+    st.unseen[usize::from(m(2))] = 1;
+    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    assert!((ev + 6.5).abs() < 1e-9, "{ev}");
+    // A pending ×2 doubles the 1p only (the 2m's move is doubled but stays face-down): ½(6 − 7) + ½(−11).
+    st.players[0].mult = 2;
+    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    assert!((ev + 6.0).abs() < 1e-9, "{ev}");
+}
+
+#[test]
+fn greedy_offsets_only_when_the_rest_is_worth_more_than_the_roll() {
+    let r = Rules::default();
+    let greedy = Knobs::from_json(&json!({"offset": "greedy"})).unwrap();
+    let point = DecisionPoint { decision: Decision::PinzoroOffset, turn: 0, roll: 0 };
+    // Behind the piece: all 9s (a back roll loses 27 + 7 squares) or all 9p (gains 27 − 7).
+    for (fill, offsets) in [(s(9), true), (p(9), false)] {
+        let mut st = course(&r, 4, fill);
+        put(&mut st, 48, EAST);
+        st.up = [true; 137];
+        st.players[0].pos = 48;
+        st.players[0].rests = 1;
+        assert_eq!(strategies::decide(&greedy, &st, 0, point, Key::new(1)), offsets);
+    }
+}
+
+#[test]
+fn greedy_agrees_to_end_only_when_behind_in_the_race() {
+    let r = Rules::default();
+    let greedy = Knobs::from_json(&json!({"agree_end": "greedy"})).unwrap();
+    let point = DecisionPoint { decision: Decision::AgreeEnd, turn: 0, roll: 0 };
+    let mut st = course(&r, 3, SOUTH);
+    st.up = [true; 137];
+    for (i, pos) in [95u8, 112, 113].into_iter().enumerate() {
+        st.players[i].pos = pos;
+    }
+    // Seat 0 would pay 17 + 18 = 35 in the settlement; a roll is worth at most 12 − 3 squares.
+    assert!(strategies::decide(&greedy, &st, 0, point, Key::new(1)));
+    assert!(!strategies::decide(&greedy, &st, 2, point, Key::new(1)));
 }
 
 // ---- invariants and determinism over whole games ----
