@@ -125,6 +125,8 @@ def test_resume_after_lost_shards_and_a_leftover_temp_file(tmp_path: Path) -> No
         run_dir / "players" / "variant=cap-500" / "part-0000000250.parquet",
         run_dir / "players" / "variant=no-cap" / "part-0000000000.parquet",
     ]
+    kept = run_dir / "games" / "variant=no-cap" / "part-0000000150.parquet"
+    kept_stat = kept.stat()
     half = lost[0].read_bytes()[:200]
     for p in lost:
         p.unlink()
@@ -132,11 +134,11 @@ def test_resume_after_lost_shards_and_a_leftover_temp_file(tmp_path: Path) -> No
     tmp.write_bytes(half)  # a write the kill interrupted
     manifest = json.loads((run_dir / "manifest.json").read_text())
     (run_dir / "manifest.json").write_text(json.dumps({**manifest, "complete": False}))
-    result = _run(cfg, out)
+    _run(cfg, out)
     assert all(p.exists() for p in lost) and not tmp.exists()
+    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == (kept_stat.st_ino, kept_stat.st_mtime_ns)
     assert store.open_run(run_dir).complete
     _assert_same(tmp_path / "ref" / "small", run_dir)
-    del result
 
 
 def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
