@@ -22,7 +22,6 @@ from simharness.stats.paired import paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-RESAMPLES = 1000
 
 
 class RunLike(Protocol):
@@ -90,7 +89,7 @@ def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
 
 
 def _dist(x: np.ndarray) -> dict[str, Any]:
-    d = describe(x, QUANTILES, n_resamples=RESAMPLES)
+    d = describe(x, QUANTILES)
     return {
         "mean": d.mean.to_dict(),
         "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in d.quantiles.items()},
@@ -210,11 +209,11 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     """The end-of-run summary as a JSON-ready dict.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): win rate with a Wilson CI, mean and 5/25/50/75/95% quantiles of final points
-    with percentile-bootstrap CIs; ``length`` (turns or hands per game) and ``seat_test`` (χ² of
-    wins by seat vs uniform). ``differences``: every variant minus the first per strategy (win,
-    final_points) and for game length, paired by deal, with Holm and BH adjusted p-values.
-    ``game_metrics``: the game module's own metrics.
+    :func:`seat_axis`): win rate with a Wilson CI, mean (t interval) and 5/25/50/75/95% quantiles of
+    final points (exact percentile-bootstrap intervals); ``length`` (turns or hands per game) and
+    ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every variant minus the first
+    per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
+    p-values. ``game_metrics``: the game module's own metrics.
     """
     players = players_frame(run)
     variants = variant_names(run, players)
