@@ -142,3 +142,12 @@ def test_resample_counts_both_paths_are_the_row_bootstrap() -> None:
     assert many.mean() == pytest.approx(1.0, rel=0.01) and many.var(axis=0).mean() == pytest.approx(
         0.99, rel=0.05
     )
+
+
+def test_friedman_by_hand() -> None:
+    from simharness.stats.hypotheses import friedman
+
+    # Every block ranks the treatments 1 < 2 < 3: χ² = 12/(nk(k+1))·ΣR² − 3n(k+1) = 6 and W = 1.
+    r = friedman(np.array([[1.0, 2, 3], [1, 2, 3], [1, 2, 3]]))
+    assert r.statistic == pytest.approx(6.0) and r.effect == pytest.approx(1.0) and r.df == 2
+    assert math.isnan(friedman(np.ones((5, 3))).pvalue)

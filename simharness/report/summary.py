@@ -16,7 +16,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
-from simharness.stats.hypotheses import benjamini_hochberg, holm, seat_advantage_test
+from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
 from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
@@ -175,6 +175,22 @@ def _differences(
     return out
 
 
+def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]:
+    """With three or more variants: a Friedman test per strategy and metric over the shared deals."""
+    out = []
+    for s in players["strategy"].unique().sort().to_list():
+        mine = players.filter(pl.col("strategy") == s)
+        for metric in ("win", "final_points"):
+            wide = None
+            for v in variants:
+                d = per_deal(mine.filter(pl.col("variant") == v), metric).select("deal", pl.col("y").alias(v))
+                wide = d if wide is None else wide.join(d, on="deal")
+            if wide is not None:
+                r = friedman(wide.select(variants).to_numpy())
+                out.append({"strategy": s, "metric": metric, **r.to_dict()})
+    return out
+
+
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
     """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
     game = run.manifest.get("game")
@@ -213,7 +229,8 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     final points (exact percentile-bootstrap intervals); ``length`` (turns or hands per game) and
     ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every variant minus the first
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
-    p-values. ``game_metrics``: the game module's own metrics.
+    p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
+    deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
     """
     players = players_frame(run)
     variants = variant_names(run, players)
@@ -229,6 +246,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "variant_order": variants,
         "variants": blocks,
         "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
+        "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
         "game_metrics": game_metrics(run),
         "sequential": sequential_block(run, players),
     }
@@ -350,6 +368,11 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             ]
             t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
         console.print(t)
+    for o in summary.get("omnibus", []):
+        console.print(
+            f"all variants, {o['strategy']} {o['metric']}: Friedman χ²={_fmt_num(o['statistic'], 2)}, "
+            f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
+        )
     seq = summary.get("sequential")
     if seq:
         r, e = seq["result"], seq["estimate"]
