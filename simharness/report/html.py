@@ -334,6 +334,14 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
             )
         )
         parts.append(_figure(figure_forest(report), "Forest plot: variant minus baseline, 95% CIs"))
+    if report.get("omnibus"):
+        rows = [
+            [o["strategy"], o["metric"], str(o["n"])]
+            + [f"{o[k]:.3g}" if o[k] is not None else "–" for k in ("statistic", "pvalue", "effect")]
+            for o in report["omnibus"]
+        ]
+        parts.append("<h3>All variants at once (Friedman, blocks = shared deals)</h3>")
+        parts.append(_table(["strategy", "metric", "deals", "χ²", "p", "Kendall's W"], rows))
     seq = report.get("sequential")
     if seq:
         r, e = seq["result"], seq["estimate"]
