@@ -8,6 +8,8 @@
 
 use crate::game::GameApi;
 
+pub mod riichi;
+
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![]
