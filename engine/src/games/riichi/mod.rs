@@ -5,3 +5,11 @@
 
 pub mod shanten;
 pub mod tiles;
+pub mod agari;
+pub mod fu;
+pub mod rules;
+pub mod scoring;
+pub mod yaku;
+
+#[cfg(test)]
+mod vectors;
