@@ -353,8 +353,7 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
     candidates(p, s, rules, &mut cands);
     if cands.is_empty() {
         let n = shanten::shanten(&p.facts.concealed);
-        let what = if n >= 1 { format!("{n}-shanten") } else { "tenpai".to_owned() };
-        return Err(ScoreError::NoWin(format!("not a complete hand: with the winning tile it is {what}")));
+        return Err(ScoreError::NoWin(format!("not a complete hand: shanten {n} with the winning tile")));
     }
     let need = min_han(rules, w.honba);
     let count = |inds: &[Tile]| inds.iter().map(|t| p.dora_counts[usize::from(dora_of(t.kind))]).sum::<u8>();
