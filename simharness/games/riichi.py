@@ -33,6 +33,7 @@ __all__ = [
     "shanten",
     "shanten_batch",
     "shanten_forms",
+    "split_tiles",
     "ukeire",
     "waits",
     "yaku_names",
@@ -110,6 +111,11 @@ def ukeire(hand: str, visible: str = "") -> dict[str, int]:
     """Tiles that lower the shanten of a 3n+1-tile hand, with how many are still unseen given
     ``visible`` tiles (discards, melds, dora indicators)."""
     return dict(_call(_engine.riichi_ukeire, hand, visible))
+
+
+def split_tiles(hand: str) -> list[str]:
+    """The tiles of an MPSZ string, one name each (``0m`` for a red five)."""
+    return list(_call(_engine.riichi_tiles, hand))
 
 
 def waits(hand: str) -> list[str]:
@@ -207,13 +213,15 @@ def score_hand(
     chiihou: bool = False,
     renhou: bool = False,
     rules: str = "tenhou",
-    **rule_overrides: Any,
+    rule_overrides: Mapping[str, Any] | None = None,
+    **more_overrides: Any,
 ) -> HandScore:
     """Scores a winning hand.
 
     ``hand`` holds the concealed tiles with or without ``win``; ``dora``/``ura`` are indicator
     tiles; winds are ``E S W N`` (seat East = dealer); ``deposits`` counts riichi sticks the winner
-    collects. ``rules`` is a preset and ``rule_overrides`` any scoring rule. Raises
+    collects. ``rules`` is a preset; scoring rules are overridden by keyword or, for a rule whose
+    name is also a flag (``renhou``), through ``rule_overrides``. Raises
     :class:`HandNotWinning` when the hand cannot win and :class:`OptionError` for bad input.
     """
     req = _request(
@@ -222,7 +230,8 @@ def score_hand(
         double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
         tenhou=tenhou, chiihou=chiihou, renhou=renhou,
     )  # fmt: skip
-    raw = json.loads(_engine_call(_engine.riichi_score, json.dumps(req), rules, json.dumps(rule_overrides)))
+    overrides = {**(rule_overrides or {}), **more_overrides}
+    raw = json.loads(_engine_call(_engine.riichi_score, json.dumps(req), rules, json.dumps(overrides)))
     return _score(raw)
 
 

@@ -99,6 +99,13 @@ fn riichi_ukeire(hand: &str, visible: &str) -> PyResult<Vec<(String, u8)>> {
     Ok(shanten::ukeire(&c, &v).into_iter().map(|(k, left)| (Tile { kind: k, red: false }.name(), left)).collect())
 }
 
+/// The tiles of an MPSZ string, one name each (`0m` for a red five).
+#[pyfunction]
+fn riichi_tiles(hand: &str) -> PyResult<Vec<String>> {
+    let tiles = parse_tiles(hand).map_err(|e| option_error(OptionError::new("hand", e)))?;
+    Ok(tiles.into_iter().map(Tile::name).collect())
+}
+
 /// Kinds that complete a 3n+1-tile hand (MPSZ names).
 #[pyfunction]
 fn riichi_waits(hand: &str) -> PyResult<Vec<String>> {
@@ -251,6 +258,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_shanten_hands, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_ukeire, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_waits, m)?)?;
+    m.add_function(wrap_pyfunction!(riichi_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_score, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_score_batch, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_catalogue_json, m)?)?;
