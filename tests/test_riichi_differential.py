@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
-from riichi_hands import RandomWin, random_win
+from riichi_hands import RandomWin, arrays, random_win
 
 from simharness.games import riichi
 
@@ -39,6 +40,7 @@ SETTINGS: dict[str, tuple[dict[str, Any], OptionalRules]] = {
                       kazoe_limit=HandConstants.KAZOE_SANBAIMAN, kiriage=True),
     ),
 }  # fmt: skip
+
 
 def theirs(h: RandomWin, options: OptionalRules) -> tuple[int, ...] | None:
     r = HandCalculator.estimate_hand_value(**h.mahjong_args(options))
@@ -68,6 +70,10 @@ def test_agrees_with_the_mahjong_package(setting: str) -> None:
         if ours != other:
             disagreements.append(f"{h.request()}: ours {ours}, mahjong {other}")
     assert wins > HANDS // 2, "the generator must produce mostly winning hands"
+    # The array form (Tenhou meld codes) scores the same hands identically.
+    fast = riichi.score_arrays(**arrays(hands, riichi.flag_bits()), **ours_rules)
+    np.testing.assert_array_equal(fast.points, batch.points)
+    assert fast.errors.keys() == batch.errors.keys()
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n".join(disagreements[:20])
 
 

@@ -25,9 +25,11 @@ __all__ = [
     "HandScore",
     "Payments",
     "ScoreBatch",
+    "flag_bits",
     "presets",
     "resolve_rules",
     "rule_options",
+    "score_arrays",
     "score_batch",
     "score_hand",
     "shanten",
@@ -273,11 +275,74 @@ def score_batch(
     :func:`score_hand` (``hand``, ``win``, ``melds``, flags, ...), and may carry its own ``rules``
     preset and ``rule_overrides``. Failures do not stop the batch: see :attr:`ScoreBatch.errors`."""
     text = json.dumps([dict(r) for r in requests])
-    cols, errors = _call(_engine.riichi_score_batch, text, rules, json.dumps(rule_overrides))
+    return _batch(_call(_engine.riichi_score_batch, text, rules, json.dumps(rule_overrides)))
+
+
+def _batch(raw: tuple[list[tuple[str, str, bytes]], list[tuple[int, str, str]]]) -> ScoreBatch:
+    cols, errors = raw
     arrays = {
         name: np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<")) for name, dtype, data in cols
     }
     return ScoreBatch(**arrays, errors={row: (field, msg) for row, field, msg in errors})
+
+
+def flag_bits() -> dict[str, int]:
+    """Bit of each situational flag in the ``flags`` column of :func:`score_arrays`."""
+    return {name: 1 << i for i, name in enumerate(_catalogue()["flags"])}
+
+
+def _column(name: str, value: np.ndarray | None, n: int, width: int, dtype: str, fill: int) -> bytes:
+    shape = (n, width) if width > 1 else (n,)
+    if value is None:
+        return np.full(shape, fill, dtype=dtype).tobytes()
+    arr = np.asarray(value)
+    if arr.shape != shape:
+        raise OptionError(name, f"expected shape {shape}, got {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
+
+
+def score_arrays(
+    tiles: np.ndarray,
+    win: np.ndarray,
+    *,
+    melds: np.ndarray | None = None,
+    flags: np.ndarray | None = None,
+    round_wind: np.ndarray | None = None,
+    seat_wind: np.ndarray | None = None,
+    dora: np.ndarray | None = None,
+    ura: np.ndarray | None = None,
+    honba: np.ndarray | None = None,
+    deposits: np.ndarray | None = None,
+    rules: str = "tenhou",
+    **rule_overrides: Any,
+) -> ScoreBatch:
+    """Scores many hands given as arrays, the fast batch form (no per-hand Python work).
+
+    ``tiles`` (n, 14): concealed tile ids 0–135 (``kind * 4 + copy``; 16, 52, 88 are the red fives)
+    including the winning tile, −1 for none; ``win`` (n,): the winning tile id; ``melds`` (n, 4):
+    Tenhou meld codes (:meth:`simharness.games.mjlog.Meld.make`), −1 for none; ``flags`` (n,):
+    situational flags as bits (:func:`flag_bits`); ``round_wind``/``seat_wind`` (n,): 0–3 = E S W N
+    (default E, i.e. the dealer); ``dora``/``ura`` (n, 5): indicator ids, −1 for none;
+    ``honba``/``deposits`` (n,).
+    """
+    n = len(win)
+    raw = _call(
+        _engine.riichi_score_arrays,
+        n,
+        _column("tiles", tiles, n, 14, "int16", -1),
+        _column("win", win, n, 1, "int16", -1),
+        _column("melds", melds, n, 4, "int32", -1),
+        _column("flags", flags, n, 1, "uint16", 0),
+        _column("round_wind", round_wind, n, 1, "uint8", 0),
+        _column("seat_wind", seat_wind, n, 1, "uint8", 0),
+        _column("dora", dora, n, 5, "int16", -1),
+        _column("ura", ura, n, 5, "int16", -1),
+        _column("honba", honba, n, 1, "uint16", 0),
+        _column("deposits", deposits, n, 1, "uint16", 0),
+        rules,
+        json.dumps(rule_overrides),
+    )
+    return _batch(raw)
 
 
 def format_score(s: HandScore) -> str:

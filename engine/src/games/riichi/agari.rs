@@ -55,11 +55,19 @@ pub struct Decomposition {
 /// Every way to split concealed counts into `melds` sets plus one pair.
 pub fn decompositions(c: &Counts, melds: usize, out: &mut Vec<Decomposition>) {
     out.clear();
+    for_each_decomposition(c, melds, &mut |d| out.push(*d));
+}
+
+/// Calls `visit` with every way to split concealed counts into `melds` sets plus one pair.
+pub fn for_each_decomposition(c: &Counts, melds: usize, visit: &mut impl FnMut(&Decomposition)) {
     if shanten::standard(c, melds) != -1 {
         return;
     }
     let mut h = *c;
-    for pair in 0..KINDS {
+    // The pair sits in the one suit whose tile count is 2 mod 3.
+    let suit_tiles = |s: usize| c[s * 9..(s * 9 + 9).min(KINDS)].iter().map(|&x| u32::from(x)).sum::<u32>();
+    let pair_suit = (0..4).find(|&s| suit_tiles(s) % 3 == 2).unwrap_or(0);
+    for pair in pair_suit * 9..(pair_suit * 9 + 9).min(KINDS) {
         if h[pair] < 2 {
             continue;
         }
@@ -69,15 +77,15 @@ pub fn decompositions(c: &Counts, melds: usize, out: &mut Vec<Decomposition>) {
             sets: [Set { kind: SetKind::Sequence, base: 0, concealed: true, called: false }; 4],
             n: 0,
         };
-        split(&mut h, 0, melds, &mut d, out);
+        split(&mut h, 0, melds, &mut d, visit);
         h[pair] += 2;
     }
 }
 
-fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, out: &mut Vec<Decomposition>) {
+fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, visit: &mut impl FnMut(&Decomposition)) {
     let Some(i) = (from..KINDS).find(|&k| h[k] > 0) else {
         if d.n == melds {
-            out.push(*d);
+            visit(d);
         }
         return;
     };
@@ -88,7 +96,7 @@ fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, out: 
         h[i] -= 3;
         d.sets[d.n] = Set { kind: SetKind::Triplet, base: i as Kind, concealed: true, called: false };
         d.n += 1;
-        split(h, i, melds, d, out);
+        split(h, i, melds, d, visit);
         d.n -= 1;
         h[i] += 3;
     }
@@ -98,7 +106,7 @@ fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, out: 
         h[i + 2] -= 1;
         d.sets[d.n] = Set { kind: SetKind::Sequence, base: i as Kind, concealed: true, called: false };
         d.n += 1;
-        split(h, i, melds, d, out);
+        split(h, i, melds, d, visit);
         d.n -= 1;
         h[i] += 1;
         h[i + 1] += 1;
