@@ -208,23 +208,11 @@ fn atozuke_off_rejects_kataagari() {
 }
 
 #[test]
-#[ignore]
-fn profile_scoring() {
-    let text = std::fs::read_to_string("/tmp/reqs.json").unwrap();
-    let t = std::time::Instant::now();
-    let v: Value = serde_json::from_str(&text).unwrap();
-    let list = v.as_array().unwrap();
-    eprintln!("json parse {:?}/hand", t.elapsed() / list.len() as u32);
-    let rules = super::rules::resolve("tenhou", &json!({})).unwrap();
-    let t = std::time::Instant::now();
-    let reqs: Vec<_> = list.iter().map(|r| request(r, &rules).unwrap()).collect();
-    eprintln!("request {:?}/hand", t.elapsed() / list.len() as u32);
-    let t = std::time::Instant::now();
-    let mut n = 0;
-    for _ in 0..5 {
-        for (w, r) in &reqs {
-            n += score(w, r).map(|s| s.points).unwrap_or(0) as u64;
-        }
-    }
-    eprintln!("score {:?}/hand {n}", t.elapsed() / (5 * list.len() as u32));
+fn kansaki_needs_the_first_call_in_a_yaku() {
+    let rules = json!({"atozuke": false, "kansaki": true});
+    let chi_first = json!({"hand": "567p789s8s", "win": "8s", "melds": ["chi:234m", "pon:777z"], "seat_wind": "S",
+                           "rule_overrides": rules});
+    let e = sc(chi_first.clone()).unwrap_err();
+    assert!(e.to_string().contains("first call"), "{e}");
+    assert_eq!(ok(with(chi_first, json!({"melds": ["pon:777z", "chi:234m"]}))).points, 1000);
 }
