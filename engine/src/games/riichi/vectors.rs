@@ -216,3 +216,26 @@ fn kansaki_needs_the_first_call_in_a_yaku() {
     assert!(e.to_string().contains("first call"), "{e}");
     assert_eq!(ok(with(chi_first, json!({"melds": ["pon:777z", "chi:234m"]}))).points, 1000);
 }
+
+#[test]
+fn local_and_counting_rules() {
+    // 大車輪 (off by default: ryanpeikou + chinitsu + tanyao + pinfu-free reading).
+    let hand = json!({"hand": "2233445566778p8p", "win": "8p", "seat_wind": "S"});
+    let s = ok(hand.clone());
+    assert_eq!((s.yakuman, s.limit), (0, Limit::Sanbaiman), "{:?}", names(&s));
+    let s = ok(with(hand, json!({"rule_overrides": {"daisharin": true}})));
+    assert_eq!((names(&s), s.points), (vec!["daisharin"], 32000));
+    // Yakuman as 13 han: daisangen 13 + three dragons 3 + sanankou 2 + dora 1 → kazoe yakuman.
+    let dsg = json!({"hand": "555666777z234m1p", "win": "1p", "seat_wind": "S", "dora": "1m",
+                     "rule_overrides": {"yakuman_as_13_han": true}});
+    let s = ok(dsg);
+    assert_eq!((s.han, s.yakuman, s.limit, s.points), (19, 0, Limit::KazoeYakuman, 32000));
+    // Double wind pair: 4 fu by default, 2 under the option (EMA-style).
+    let pair = json!({"hand": "222m567p678s345s1z", "win": "1z", "seat_wind": "E", "tsumo": true});
+    assert_eq!(ok(pair.clone()).fu, 40, "20 + 2 + 4 + 4 + 2 = 32 → 40");
+    assert_eq!(ok(with(pair, json!({"rule_overrides": {"double_wind_pair_fu": 2}}))).fu, 30, "30");
+    // Seven pairs as 1 han 50 fu.
+    let s = ok(json!({"hand": "11m44p77s22z55z99s3m", "win": "3m", "seat_wind": "S",
+                      "rule_overrides": {"chiitoitsu_fu": "50fu_1han"}}));
+    assert_eq!((s.han, s.fu, s.points), (1, 50, 1600));
+}
