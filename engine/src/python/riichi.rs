@@ -282,7 +282,9 @@ fn array_input(
     ids("dora", dora, &mut w.dora)?;
     ids("ura", ura, &mut w.ura)?;
     let win_id = i16::from_le_bytes(win);
-    w.win = Some(Tile::from_id(win_id.max(0) as u16).ok_or_else(|| bad("win", format!("tile id {win_id} is not 0-135")))?);
+    w.win = Some(
+        u16::try_from(win_id).ok().and_then(Tile::from_id).ok_or_else(|| bad("win", format!("tile id {win_id} is not 0-135")))?,
+    );
     w.honba = u32::from(honba);
     w.deposits = u32::from(deposits);
     w.melds.clear();

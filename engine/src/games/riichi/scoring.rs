@@ -184,6 +184,11 @@ struct Prepared {
 
 fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, ScoreError> {
     let win = w.win.ok_or_else(|| input("win", "the winning tile is required"))?;
+    for (field, inds) in [("dora", &w.dora), ("ura", &w.ura)] {
+        if inds.len() > 5 {
+            return Err(input(field, format!("at most 5 indicators (one plus four kan dora), got {}", inds.len())));
+        }
+    }
     let k = w.melds.len();
     if k > 4 {
         return Err(input("melds", format!("at most 4 melds, got {k}")));
@@ -516,7 +521,11 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
     for (key, value) in obj {
         let flag = || value.as_bool().ok_or_else(|| input(key, format!("expected true or false, got {value}")));
         let count = || {
-            value.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| input(key, format!("expected a non-negative integer, got {value}")))
+            value
+                .as_u64()
+                .filter(|&n| n <= 65535)
+                .map(|n| n as u32)
+                .ok_or_else(|| input(key, format!("expected an integer from 0 to 65535, got {value}")))
         };
         let s = &mut w.situation;
         match key.as_str() {
