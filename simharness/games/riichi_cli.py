@@ -26,6 +26,11 @@ def _rule_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def _split_melds(values: list[str]) -> list[str]:
+    """Melds from repeated options, each possibly holding several separated by spaces or commas."""
+    return [m for v in values for m in v.replace(",", " ").split()]
+
+
 def _fail(message: str, code: int) -> typer.Exit:
     typer.echo(message, err=True)
     return typer.Exit(code)
@@ -113,7 +118,7 @@ def score_riichi(
                 "hand" if hand is None else "--win", "a hand and --win are required (or --batch FILE)"
             )
         s = riichi.score_hand(
-            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=melds or (), dora=dora, ura=ura,
+            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []), dora=dora, ura=ura,
             round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
             double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
             tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,

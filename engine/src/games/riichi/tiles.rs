@@ -16,7 +16,6 @@ pub type Counts = [u8; KINDS];
 pub const EAST: Kind = 27;
 pub const HAKU: Kind = 31;
 pub const HATSU: Kind = 32;
-pub const CHUN: Kind = 33;
 
 /// The 13 terminal and honor kinds (幺九牌), in kind order.
 pub const YAOCHU: [Kind; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
@@ -195,10 +194,6 @@ impl Meld {
     /// The lowest kind of the meld (the first tile of a sequence).
     pub fn base(&self) -> Kind {
         self.tiles.iter().map(|t| t.kind).min().unwrap_or(0)
-    }
-
-    pub fn is_sequence(&self) -> bool {
-        self.kind == MeldKind::Chi
     }
 
     /// The called tile (none for ankan).

@@ -109,10 +109,6 @@ impl Yaku {
             Yaku::ALL.get(bit).copied()
         })
     }
-
-    pub fn by_name(name: &str) -> Option<Yaku> {
-        Yaku::ALL.iter().copied().find(|y| y.name() == name)
-    }
 }
 
 /// How the hand was won and the table situation (spec §9.3's situational yaku are flags).
