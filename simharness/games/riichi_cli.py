@@ -118,7 +118,8 @@ def score_riichi(
                 "hand" if hand is None else "--win", "a hand and --win are required (or --batch FILE)"
             )
         s = riichi.score_hand(
-            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []), dora=dora, ura=ura,
+            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []),
+            dora=dora, ura=ura,
             round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
             double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
             tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,
