@@ -9,6 +9,7 @@ use crate::games::riichi::yaku::Situation;
 use crate::games::riichi::{agari, rules, shanten};
 use crate::options::{OptionError, Options};
 use pyo3::exceptions::PyValueError;
+use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use serde_json::{json, Value};
@@ -52,23 +53,28 @@ fn riichi_shanten_forms(hand: &str) -> PyResult<(i8, Option<i8>, Option<i8>)> {
     Ok((shanten::standard(&c, melds), full.then(|| shanten::chiitoitsu(&c)), full.then(|| shanten::kokushi(&c))))
 }
 
-/// Shanten of many hands given as an `(n, 34)` array of `uint8` counts (its raw bytes); returns
-/// `n` `int8` values. A row whose tile count no hand has gets −2.
+/// Shanten of many hands given as a C-contiguous `(n, 34)` `uint8` array of counts, read in place
+/// through the buffer protocol; returns `n` `int8` values. A row whose tile count no hand has, or
+/// with more than 4 of a kind, gets −2.
 #[pyfunction]
-fn riichi_shanten_counts<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    if !data.len().is_multiple_of(KINDS) {
-        return Err(option_error(OptionError::new("hands", format!("expected rows of 34 counts, got {} bytes", data.len()))));
+fn riichi_shanten_counts<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let buf = PyBuffer::<u8>::get(counts)
+        .map_err(|e| option_error(OptionError::new("hands", format!("expected a uint8 array of tile counts: {e}"))))?;
+    if !buf.is_c_contiguous() || !buf.len_bytes().is_multiple_of(KINDS) {
+        return Err(option_error(OptionError::new("hands", "expected a C-contiguous (n, 34) array of uint8 counts")));
     }
-    let out: Vec<u8> = py.detach(|| {
-        data.chunks_exact(KINDS)
-            .map(|row| {
-                let c: Counts = row.try_into().expect("chunk of 34");
-                let n: usize = row.iter().map(|&x| usize::from(x)).sum();
-                let valid = row.iter().all(|&x| x <= 4) && shanten::melds_needed(n).is_ok();
-                (if valid { shanten::shanten(&c) } else { -2 }) as u8
-            })
-            .collect()
-    });
+    // SAFETY: the buffer is C-contiguous with `len_bytes` bytes of u8 and stays alive (and exported)
+    // while `buf` lives; the GIL is held and no Python code runs until the slice is dropped.
+    let data = unsafe { std::slice::from_raw_parts(buf.buf_ptr().cast::<u8>(), buf.len_bytes()) };
+    let out: Vec<u8> = data
+        .chunks_exact(KINDS)
+        .map(|row| {
+            let c: Counts = row.try_into().expect("chunk of 34");
+            let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+            let valid = c.iter().all(|&x| x <= 4) && shanten::melds_needed(n).is_ok();
+            (if valid { shanten::shanten(&c) } else { -2 }) as u8
+        })
+        .collect();
     Ok(PyBytes::new(py, &out))
 }
 
