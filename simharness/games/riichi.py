@@ -148,6 +148,7 @@ class HandScore:
     dora: int
     aka: int
     ura: int
+    nuki: int
     limit: str
     form: str
     wait: str | None
@@ -171,6 +172,7 @@ def _request(
     seat_wind: str = "E",
     honba: int = 0,
     deposits: int = 0,
+    nukidora: int = 0,
     double_riichi: bool = False,
     haitei: bool = False,
     houtei: bool = False,
@@ -186,7 +188,8 @@ def _request(
     return {
         "hand": hand, "win": win, "tsumo": tsumo, "riichi": riichi, "ippatsu": ippatsu,
         "melds": list(melds), "dora": tiles(dora), "ura": tiles(ura), "round_wind": round_wind,
-        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "double_riichi": double_riichi,
+        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "nukidora": nukidora,
+        "double_riichi": double_riichi,
         "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan, "tenhou": tenhou,
         "chiihou": chiihou, "renhou": renhou,
     }  # fmt: skip
@@ -206,6 +209,7 @@ def score_hand(
     seat_wind: str = "E",
     honba: int = 0,
     deposits: int = 0,
+    nukidora: int = 0,
     double_riichi: bool = False,
     haitei: bool = False,
     houtei: bool = False,
@@ -222,13 +226,14 @@ def score_hand(
 
     ``hand`` holds the concealed tiles with or without ``win``; ``dora``/``ura`` are indicator
     tiles; winds are ``E S W N`` (seat East = dealer); ``deposits`` counts riichi sticks the winner
-    collects. ``rules`` is a preset; scoring rules are overridden by keyword or, for a rule whose
-    name is also a flag (``renhou``), through ``rule_overrides``. Raises
+    collects; ``nukidora`` counts extracted flowers or sanma Norths as dora han. ``rules`` is a
+    preset; scoring rules are overridden by keyword or, for a rule whose name is also a flag
+    (``renhou``), through ``rule_overrides``. Raises
     :class:`HandNotWinning` when the hand cannot win and :class:`OptionError` for bad input.
     """
     req = _request(
         hand, win, tsumo=tsumo, riichi=riichi, ippatsu=ippatsu, melds=melds, dora=dora, ura=ura,
-        round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
+        round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
         double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
         tenhou=tenhou, chiihou=chiihou, renhou=renhou,
     )  # fmt: skip
@@ -355,7 +360,7 @@ def format_score(s: HandScore) -> str:
     for name, han in s.yaku:
         lines.append(f"  {name:<18} {f'x{han}' if s.yakuman else f'{han} han'}")
     if not s.yakuman:
-        for label, n in (("dora", s.dora), ("aka", s.aka), ("ura", s.ura)):
+        for label, n in (("dora", s.dora), ("aka", s.aka), ("ura", s.ura), ("nukidora", s.nuki)):
             if n:
                 lines.append(f"  {label:<18} {n} han")
     who = "dealer" if s.dealer else "non-dealer"

@@ -81,6 +81,9 @@ def score_riichi(
     deposits: Annotated[
         int, typer.Option("--deposits", min=0, help="Riichi sticks the winner collects.")
     ] = 0,
+    nukidora: Annotated[
+        int, typer.Option("--nukidora", min=0, help="Extracted flowers or sanma Norths (each a dora).")
+    ] = 0,
     rules: Annotated[str, typer.Option("--rules", help="Rule preset.")] = "tenhou",
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="A rule override KEY=VALUE, repeatable.")
@@ -120,7 +123,7 @@ def score_riichi(
         s = riichi.score_hand(
             hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []),
             dora=dora, ura=ura,
-            round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
+            round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
             double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
             tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,
         )  # fmt: skip

@@ -125,7 +125,7 @@ fn score_json(s: &Score, rules: &rules::Rules) -> Value {
     json!({
         "han": s.han, "fu": s.fu, "points": s.points, "basic": s.basic,
         "yaku": s.yaku(rules).iter().map(|(y, h)| json!([y.name(), h])).collect::<Vec<_>>(),
-        "yakuman": s.yakuman, "dora": s.dora, "aka": s.aka, "ura": s.ura, "limit": s.limit.name(),
+        "yakuman": s.yakuman, "dora": s.dora, "aka": s.aka, "ura": s.ura, "nuki": s.nuki, "limit": s.limit.name(),
         "form": format!("{:?}", s.form).to_lowercase(),
         "wait": s.wait.map(|w| format!("{w:?}").to_lowercase()),
         "closed": s.closed, "dealer": s.dealer, "tsumo": s.tsumo,
@@ -180,7 +180,7 @@ fn columns(results: impl ExactSizeIterator<Item = Result<Score, ScoreError>>) ->
                 s.points,
                 s.yakuman,
                 s.yaku_mask,
-                s.dora + s.aka + s.ura,
+                s.dora + s.aka + s.ura + s.nuki,
                 s.limit as u8,
                 s.payments.ron,
                 s.payments.tsumo_dealer,

@@ -24,6 +24,9 @@ pub struct WinInput {
     pub honba: u32,
     /// Riichi sticks on the table that the winner collects (this hand's included).
     pub deposits: u32,
+    /// Nukidora han: extracted flowers or sanma Norths, the flower-indicator bonus included
+    /// (spec §1.4, §14).
+    pub nukidora: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +82,8 @@ pub struct Score {
     pub dora: u8,
     pub aka: u8,
     pub ura: u8,
+    /// Nukidora han that count.
+    pub nuki: u8,
     pub limit: Limit,
     /// Basic points (fu × 2^(han+2), or the limit's).
     pub basic: u32,
@@ -362,7 +367,7 @@ struct Valued {
     han: u32,
     basic: u32,
     limit: Limit,
-    dora: (u8, u8, u8),
+    dora: (u8, u8, u8, u8),
 }
 
 fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> Result<Valued, ScoreError> {
@@ -380,8 +385,8 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
         if !enough_yaku(&c.y, need) || !c.kansaki_ok {
             return;
         }
-        let counted = if c.y.yakuman > 0 { (0, 0, 0) } else { (dora, aka, ura) };
-        let han = u32::from(c.y.han) + u32::from(counted.0 + counted.1 + counted.2);
+        let counted = if c.y.yakuman > 0 { (0, 0, 0, 0) } else { (dora, aka, ura, w.nukidora) };
+        let han = u32::from(c.y.han) + u32::from(counted.0 + counted.1 + counted.2) + u32::from(counted.3);
         let (mut basic, mut limit) = basic_points(han, c.fu, c.y.yakuman, rules);
         if c.y.mask & Yaku::RenhouMangan.bit() != 0 {
             let (b, l) = if rules.renhou == Renhou::Baiman { (4000, Limit::Baiman) } else { (2000, Limit::Mangan) };
@@ -444,6 +449,7 @@ fn finish(p: &Prepared, w: &WinInput, rules: &Rules, v: Valued) -> Score {
         dora: v.dora.0,
         aka: v.dora.1,
         ura: v.dora.2,
+        nuki: v.dora.3,
         limit: v.limit,
         basic: v.basic,
         points,
@@ -505,7 +511,7 @@ fn tiles_field(field: &str, v: &serde_json::Value) -> Result<Vec<Tile>, ScoreErr
 /// The keys of a scoring request (see [`request`]).
 pub const REQUEST_KEYS: &[&str] = &[
     "hand", "win", "melds", "tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan",
-    "tenhou", "chiihou", "renhou", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "rules",
+    "tenhou", "chiihou", "renhou", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "nukidora", "rules",
     "rule_overrides",
 ];
 
@@ -562,6 +568,9 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
             "seat_wind" => s.seat_wind = wind(key, value)?,
             "honba" => w.honba = count()?,
             "deposits" => w.deposits = count()?,
+            "nukidora" => {
+                w.nukidora = count()?.try_into().ok().filter(|&n| n <= 8).ok_or_else(|| input(key, "expected 0 to 8"))?
+            }
             "rules" => preset = Some(value.as_str().ok_or_else(|| input(key, "expected a preset name"))?),
             "rule_overrides" => overrides = Some(value),
             other => return Err(ScoreError::Input(crate::options::unknown_key(other, REQUEST_KEYS))),

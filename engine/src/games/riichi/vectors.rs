@@ -239,3 +239,11 @@ fn local_and_counting_rules() {
                       "rule_overrides": {"chiitoitsu_fu": "50fu_1han"}}));
     assert_eq!((s.han, s.fu, s.points), (1, 50, 1600));
 }
+
+#[test]
+fn nukidora_count_as_dora_not_as_yaku() {
+    let s = ok(with(tv1(), json!({"nukidora": 2})));
+    assert_eq!((s.han, s.nuki, s.points), (4, 2, 7700));
+    let e = sc(json!({"hand": "123m456p789s1122z", "win": "2z", "nukidora": 3})).unwrap_err();
+    assert!(e.to_string().starts_with("no yaku"), "{e}");
+}
