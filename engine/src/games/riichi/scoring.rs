@@ -264,7 +264,8 @@ fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, Score
 fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
     let s = &w.situation;
     let has_kan = w.melds.iter().any(|m| m.kind.is_kan());
-    let rules: [(bool, &str, &str); 13] = [
+    let first_turn = s.tenhou || s.chiihou || s.renhou;
+    let rules: [(bool, &str, &str); 15] = [
         ((s.riichi || s.double_riichi) && !closed, "riichi", "riichi needs a closed hand (only ankan melds)"),
         (s.ippatsu && !(s.riichi || s.double_riichi), "ippatsu", "ippatsu needs riichi"),
         (s.haitei && !s.tsumo, "haitei", "haitei is a tsumo on the last tile"),
@@ -273,6 +274,8 @@ fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
         (s.rinshan && !has_kan, "rinshan", "rinshan needs a kan among the melds"),
         (s.rinshan && s.haitei, "rinshan", "a replacement tile is never haitei"),
         (s.chankan && s.tsumo, "chankan", "chankan is a ron"),
+        (s.chankan && s.houtei, "chankan", "a robbed kan tile is never houtei"),
+        (first_turn && (s.riichi || s.double_riichi), "riichi", "no riichi before a first-turn win"),
         (s.tenhou && !(s.dealer() && s.tsumo && w.melds.is_empty()), "tenhou", "tenhou is the dealer's tsumo with no meld"),
         (s.chiihou && (s.dealer() || !s.tsumo || !w.melds.is_empty()), "chiihou", "chiihou is a non-dealer's tsumo with no meld"),
         (s.renhou && (s.dealer() || s.tsumo || !w.melds.is_empty()), "renhou", "renhou is a non-dealer's ron with no meld"),
