@@ -116,24 +116,29 @@ pub trait GameApi: Sync + Send {
     fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError>;
 }
 
+/// The rule set of `preset` (`default` = the declared defaults) with `overrides`, validated.
+/// Also used by hand evaluators that are not yet a registered [`Game`].
+pub fn resolve_preset<R: Options + Validate>(presets: &[Preset], preset: &str, overrides: &Value) -> Result<R, OptionError> {
+    let base = if preset == "default" {
+        R::default()
+    } else {
+        let p = presets.iter().find(|p| p.name == preset).ok_or_else(|| {
+            let mut names = vec!["default"];
+            names.extend(presets.iter().map(|p| p.name));
+            OptionError::new("preset", format!("unknown preset \"{preset}\"; expected one of: {}", names.join(", ")))
+        })?;
+        R::from_json(&p.overrides)?
+    };
+    let rules = base.with_overrides(overrides)?;
+    rules.validate()?;
+    Ok(rules)
+}
+
 pub struct Registered<G: Game>(pub std::marker::PhantomData<G>);
 
 impl<G: Game> Registered<G> {
     fn rules(&self, preset: &str, overrides: &Value) -> Result<G::Rules, OptionError> {
-        let base = if preset == "default" {
-            G::Rules::default()
-        } else {
-            let presets = G::presets();
-            let p = presets.iter().find(|p| p.name == preset).ok_or_else(|| {
-                let mut names = vec!["default"];
-                names.extend(presets.iter().map(|p| p.name));
-                OptionError::new("preset", format!("unknown preset \"{preset}\"; expected one of: {}", names.join(", ")))
-            })?;
-            G::Rules::from_json(&p.overrides)?
-        };
-        let rules = base.with_overrides(overrides)?;
-        rules.validate()?;
-        Ok(rules)
+        resolve_preset(&G::presets(), preset, overrides)
     }
 
     fn knobs(&self, knobs: &Value) -> Result<G::Knobs, OptionError> {

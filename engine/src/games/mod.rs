@@ -10,6 +10,8 @@ use crate::game::{GameApi, Registered};
 
 pub mod sugoroku;
 
+pub mod riichi;
+
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData))]

@@ -1,0 +1,203 @@
+"""Riichi commands: ``simharness score riichi`` (hand value) and ``simharness shanten``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from simharness.engine import OptionError
+from simharness.games import riichi
+
+
+def _rule_overrides(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise OptionError("--rule", f'expected KEY=VALUE (e.g. kuitan=false), got "{item}"')
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _split_melds(values: list[str]) -> list[str]:
+    """Melds from repeated options, each possibly holding several separated by spaces or commas."""
+    return [m for v in values for m in v.replace(",", " ").split()]
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def _jsonl(path: Path) -> list[Any]:
+    rows = []
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        raise OptionError("--batch", f"cannot read {path}: {e.strerror}") from None
+    for n, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise OptionError("--batch", f"{path}:{n}: not JSON ({e.msg})") from None
+    return rows
+
+
+def score_riichi(
+    hand: Annotated[
+        str | None, typer.Argument(help="Concealed tiles in MPSZ, with or without the winning tile.")
+    ] = None,
+    win: Annotated[str | None, typer.Option("--win", help="The winning tile (e.g. 2z, 0p).")] = None,
+    tsumo: Annotated[bool, typer.Option("--tsumo/--ron", help="Won by self-draw or on a discard.")] = False,
+    riichi_: Annotated[bool, typer.Option("--riichi", help="Riichi declared.")] = False,
+    double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Riichi on the first turn.")] = False,
+    ippatsu: Annotated[bool, typer.Option("--ippatsu")] = False,
+    haitei: Annotated[bool, typer.Option("--haitei", help="Tsumo on the last wall tile.")] = False,
+    houtei: Annotated[bool, typer.Option("--houtei", help="Ron on the last discard.")] = False,
+    rinshan: Annotated[bool, typer.Option("--rinshan", help="Tsumo on a kan replacement tile.")] = False,
+    chankan: Annotated[bool, typer.Option("--chankan", help="Ron on a tile added to a kan.")] = False,
+    tenhou: Annotated[bool, typer.Option("--tenhou", help="Dealer's win on the initial deal.")] = False,
+    chiihou: Annotated[bool, typer.Option("--chiihou", help="Non-dealer's tsumo on the first draw.")] = False,
+    renhou: Annotated[bool, typer.Option("--renhou", help="Non-dealer's ron before the first draw.")] = False,
+    melds: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--melds", help="A called meld, repeatable: chi:324m, pon:555z@2, kan:5505p@1, ankan:1111z."
+        ),
+    ] = None,
+    dora: Annotated[str, typer.Option("--dora", help="Dora indicator tiles (MPSZ).")] = "",
+    ura: Annotated[str, typer.Option("--ura", help="Ura indicator tiles (MPSZ).")] = "",
+    round_wind: Annotated[str, typer.Option("--round", help="Round wind: E, S, W, N.")] = "E",
+    seat_wind: Annotated[str, typer.Option("--seat", help="Seat wind: E (dealer), S, W, N.")] = "E",
+    honba: Annotated[int, typer.Option("--honba", min=0)] = 0,
+    deposits: Annotated[
+        int, typer.Option("--deposits", min=0, help="Riichi sticks the winner collects.")
+    ] = 0,
+    nukidora: Annotated[
+        int, typer.Option("--nukidora", min=0, help="Extracted flowers or sanma Norths (each a dora).")
+    ] = 0,
+    rules: Annotated[str, typer.Option("--rules", help="Rule preset.")] = "tenhou",
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", help="A rule override KEY=VALUE, repeatable.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", help="JSONL file: one request object per line (keys as score_hand)."),
+    ] = None,
+) -> None:
+    """Score a winning Riichi hand: han, fu, yaku, dora, limit and payments."""
+    try:
+        overrides = _rule_overrides(rule or [])
+        if batch is not None:
+            requests = _jsonl(batch)
+            result = riichi.score_batch(requests, rules=rules, **overrides)
+            names = riichi.yaku_names()
+            for row in range(len(result)):
+                if row in result.errors:
+                    field, message = result.errors[row]
+                    out: dict[str, Any] = {"row": row, "error": message, "field": field}
+                else:
+                    mask = int(result.yaku_mask[row])
+                    out = {
+                        "row": row, "han": int(result.han[row]), "fu": int(result.fu[row]),
+                        "points": int(result.points[row]), "yakuman": int(result.yakuman[row]),
+                        "yaku": [n for i, n in enumerate(names) if mask >> i & 1],
+                        "ron": int(result.ron[row]), "tsumo_dealer": int(result.tsumo_dealer[row]),
+                        "tsumo_non_dealer": int(result.tsumo_non_dealer[row]),
+                    }  # fmt: skip
+                typer.echo(json.dumps(out))
+            return
+        if hand is None or win is None:
+            raise OptionError(
+                "hand" if hand is None else "--win", "a hand and --win are required (or --batch FILE)"
+            )
+        s = riichi.score_hand(
+            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []),
+            dora=dora, ura=ura,
+            round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
+            double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
+            tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,
+        )  # fmt: skip
+    except riichi.HandNotWinning as e:
+        raise _fail(f"cannot win: {e}", 1) from None
+    except OptionError as e:
+        raise _fail(f"error: {e}", 2) from None
+    if as_json:
+        typer.echo(json.dumps(asdict(s)))
+    else:
+        typer.echo(riichi.format_score(s))
+
+
+def shanten_cmd(
+    hand: Annotated[
+        str | None, typer.Argument(help="Concealed tiles in MPSZ (13/14 tiles, fewer after calls).")
+    ] = None,
+    visible: Annotated[
+        str, typer.Option("--visible", help="Tiles seen elsewhere (discards, melds, dora).")
+    ] = "",
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    batch: Annotated[
+        Path | None, typer.Option("--batch", help='JSONL file: a hand per line, as "MPSZ" or {"hand": ...}.')
+    ] = None,
+) -> None:
+    """Shanten of a hand and the tiles that improve it (with how many are left)."""
+    try:
+        if batch is not None:
+            rows = _jsonl(batch)
+            hands = [r["hand"] if isinstance(r, dict) else str(r) for r in rows]
+            for h, n in zip(hands, riichi.shanten_batch(hands), strict=True):
+                typer.echo(json.dumps({"hand": h, "shanten": int(n)}))
+            return
+        if hand is None:
+            raise OptionError("hand", "a hand is required (or --batch FILE)")
+        out = _shanten_report(hand, visible)
+    except OptionError as e:
+        raise _fail(f"error: {e}", 2) from None
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    forms = ", ".join(f"{k} {v}" for k, v in out["forms"].items() if v is not None)
+    typer.echo(f"shanten {out['shanten']}  ({forms})")
+    if "ukeire" in out:
+        total = sum(out["ukeire"].values())
+        typer.echo(
+            f"improving tiles ({total} left): " + " ".join(f"{t}:{n}" for t, n in out["ukeire"].items())
+        )
+    for discard, tiles in out.get("discards", {}).items():
+        total = sum(tiles.values())
+        typer.echo(f"discard {discard}: {total} left  " + " ".join(f"{t}:{n}" for t, n in tiles.items()))
+
+
+def _shanten_report(hand: str, visible: str) -> dict[str, Any]:
+    std, chiitoi, kokushi = riichi.shanten_forms(hand)
+    out: dict[str, Any] = {
+        "hand": hand,
+        "shanten": riichi.shanten(hand),
+        "forms": {"standard": std, "chiitoitsu": chiitoi, "kokushi": kokushi},
+    }
+    tiles = riichi.split_tiles(hand)
+    if len(tiles) % 3 == 1:
+        out["ukeire"] = riichi.ukeire(hand, visible)
+    elif out["shanten"] >= 0:
+        # 3n+2 tiles: the discards that keep the lowest shanten, each with its improving tiles.
+        best: dict[str, dict[str, int]] = {}
+        for i, t in enumerate(tiles):
+            rest = "".join(tiles[:i] + tiles[i + 1 :])
+            if t not in best and riichi.shanten(rest) == out["shanten"]:
+                best[t] = riichi.ukeire(rest, visible)
+        out["discards"] = dict(sorted(best.items(), key=lambda kv: -sum(kv[1].values())))
+    return out
+
+
+def register(app: typer.Typer, score_app: typer.Typer) -> None:
+    score_app.command("riichi")(score_riichi)
+    app.command("shanten")(shanten_cmd)
