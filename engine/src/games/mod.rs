@@ -6,11 +6,15 @@
 //!
 //! [`Game`]: crate::game::Game
 
-use crate::game::GameApi;
+use crate::game::{GameApi, Registered};
+
+pub mod suzume;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
-    vec![]
+    vec![
+        Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
+    ]
 }
 
 /// The game called `name`.

@@ -13,6 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 
+mod suzume;
+
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
 }
@@ -130,5 +132,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    suzume::register(m)?;
     Ok(())
 }

@@ -1,0 +1,219 @@
+//! Strategy knobs and the policy that turns them into decisions (spec §13).
+//!
+//! The spec's strategies are knob combinations (scripts in `strategies/suzume/`):
+//! S1 fastest = defaults; S2 max-points = `discard = "max_points"`, `min_win_score = 8`;
+//! S3 tsumo-only = `ron = false`; S4 defensive = `fold = true`; S5 dealer-push =
+//! max-points with `min_win_score = 6` and `dealer_fastest = true`; S0 random = `discard = "random"`.
+
+use super::actions::{View, WinKind};
+use super::rules::Rules;
+use super::scoring::{self, Parts, Shape, Tables, CHUN};
+use crate::options::Validate;
+use crate::rng::Stream;
+use crate::{option_enum, options};
+
+option_enum! {
+    /// How the discard is chosen when not folding.
+    pub enum DiscardRule {
+        /// S1: minimise the distance to a win, then maximise the winning/improving tiles.
+        Fastest = "fastest",
+        /// S2: among near-fastest discards, maximise the best reachable hand value.
+        MaxPoints = "max_points",
+        /// S0: a uniformly random tile of the six.
+        Random = "random"
+    }
+}
+
+options! {
+    /// Suzume-jong strategy knobs.
+    pub struct Knobs {
+        /// Discard rule when attacking.
+        discard: DiscardRule = DiscardRule::Fastest;
+        /// Declare ron when legal (false: the spec's S3 NeverRon).
+        ron: bool = true;
+        /// Declare tsumo when legal (false only makes sense for experiments on declining).
+        tsumo: bool = true;
+        /// Declare a win only if its score (dealer bonus included) is at least this (S2's T).
+        min_win_score: u16 = 0, range(0, 100);
+        /// Accept any legal win once the stock holds at most one tile per player (S2's last
+        /// go-around).
+        relax_last_lap: bool = true;
+        /// max_points: consider discards whose distance is at most this much above the fastest.
+        value_slack: u8 = 1, range(0, 4);
+        /// max_points: take a slower discard only if its best reachable score is at least this
+        /// much higher.
+        value_gain: u16 = 5, range(0, 100);
+        /// S4 Fold: stop attacking when far from a win late in the hand; discard the tiles the
+        /// most opponents cannot ron.
+        fold: bool = false;
+        /// Fold once the stock is at most this many tiles per player (S4's S = 2N).
+        fold_stock_per_player: u8 = 2, range(0, 20);
+        /// Keep attacking while the distance to a win is at most this (1 = ready).
+        fold_need: u8 = 1, range(0, 6);
+        /// S5: as dealer, discard like `fastest` and accept every legal win.
+        dealer_fastest: bool = false;
+    }
+}
+
+impl Validate for Knobs {
+    fn validate(&self) -> Result<(), crate::options::OptionError> {
+        if !self.tsumo && !self.ron {
+            return Err(crate::options::OptionError::new(
+                "tsumo+ron",
+                "a strategy that declares neither tsumo nor ron can never win; expected at least one true",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A strategy ready to play: knobs plus the rules it plays under (for hand values).
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub knobs: Knobs,
+    pub rules: Rules,
+}
+
+/// One discard candidate: the first tile of each distinct (kind, red) in the hand.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    index: usize,
+    kind: u8,
+    need: u8,
+    ukeire: u16,
+    safe: u8,
+    keep: u8,
+}
+
+impl Candidate {
+    /// S1's order: lower need, more ukeire, safer, lower keep value, lower kind. Smaller is better.
+    fn fastest_key(&self) -> (u8, std::cmp::Reverse<u16>, std::cmp::Reverse<u8>, u8, u8) {
+        (self.need, std::cmp::Reverse(self.ukeire), std::cmp::Reverse(self.safe), self.keep, self.kind)
+    }
+}
+
+impl Policy {
+    pub fn new(knobs: Knobs, rules: Rules) -> Self {
+        Policy { knobs, rules }
+    }
+
+    fn attacking_fast(&self, view: &View) -> bool {
+        self.knobs.dealer_fastest && view.seat == view.dealer
+    }
+
+    /// D1/D3: declare this legal win?
+    pub fn accept_win(&self, view: &View, parts: &Parts, kind: WinKind) -> bool {
+        let allowed = match kind {
+            WinKind::Tsumo => self.knobs.tsumo,
+            WinKind::Ron => self.knobs.ron,
+        };
+        allowed
+            && (parts.score >= self.knobs.min_win_score
+                || self.attacking_fast(view)
+                || (self.knobs.relax_last_lap && view.stock <= view.players))
+    }
+
+    /// D2: the index in `view.hand` of the tile to discard.
+    pub fn discard(&self, view: &View, rng: &mut Stream) -> usize {
+        let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
+        let mut len = 0;
+        let tables = Tables::get();
+        let mut done = 0u32; // bit per (kind, red) already seen
+        for (i, t) in view.hand.iter().enumerate() {
+            let red = view.red & (1 << t.kind()) != 0 && t.is_red_number();
+            let bit = 1u32 << (t.kind() * 2 + u8::from(red));
+            if done & bit != 0 {
+                continue;
+            }
+            done |= bit;
+            let s5 = tables.remove(view.state, t.kind());
+            let mut improve = tables.improve(s5);
+            let mut ukeire = 0u16;
+            while improve != 0 {
+                ukeire += u16::from(view.unseen(improve.trailing_zeros() as u8));
+                improve &= improve - 1;
+            }
+            let keep = u8::from(red) + u8::from(Some(t.kind()) == view.dora) + u8::from(t.kind() == CHUN);
+            cands[len] = Candidate { index: i, kind: t.kind(), need: tables.need(s5), ukeire, safe: view.safe_count(t.kind()), keep };
+            len += 1;
+        }
+        let cands = &cands[..len];
+        let min_need = cands.iter().map(|c| c.need).min().unwrap_or(0);
+        let k = &self.knobs;
+        if k.fold && min_need > k.fold_need && view.stock <= usize::from(k.fold_stock_per_player) * view.players {
+            return cands
+                .iter()
+                .min_by_key(|c| (std::cmp::Reverse(c.safe), view.unseen(c.kind), c.fastest_key()))
+                .map_or(0, |c| c.index);
+        }
+        let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
+        match rule {
+            DiscardRule::Random => rng.below(view.hand.len() as u64) as usize,
+            DiscardRule::Fastest => cands.iter().min_by_key(|c| c.fastest_key()).map_or(0, |c| c.index),
+            DiscardRule::MaxPoints => self.max_points(view, cands, min_need),
+        }
+    }
+
+    /// S2: the best discard of each distance level by reachable score; a slower level wins only
+    /// when it gains at least `value_gain`.
+    fn max_points(&self, view: &View, cands: &[Candidate], min_need: u8) -> usize {
+        let mut chosen: Option<(u16, &Candidate)> = None;
+        for level in min_need..=min_need.saturating_add(self.knobs.value_slack) {
+            let best = cands
+                .iter()
+                .filter(|c| c.need == level)
+                .map(|c| (self.best_reachable(view, c), c))
+                .min_by_key(|(score, c)| (std::cmp::Reverse(*score), c.fastest_key()));
+            if let Some((score, c)) = best {
+                match chosen {
+                    None => chosen = Some((score, c)),
+                    Some((s, _)) if score >= s + self.knobs.value_gain => chosen = Some((score, c)),
+                    _ => {}
+                }
+            }
+        }
+        chosen.map_or(0, |(_, c)| c.index)
+    }
+
+    /// The spec's `best_reachable_score`: the highest score of a complete hand at the distance
+    /// `need` from the hand left by discarding `c`, drawing only unseen copies. A missing number
+    /// is assumed drawn as its red copy when that copy is unseen, or plain (whichever scores more).
+    fn best_reachable(&self, view: &View, c: &Candidate) -> u16 {
+        let tables = Tables::get();
+        let s5 = tables.remove(view.state, c.kind);
+        let held = &tables.counts[usize::from(s5)];
+        let discarded_red = view.hand[c.index].is_red_number() && view.red & (1 << c.kind) != 0;
+        let held_red = if discarded_red { view.red & !(1 << c.kind) } else { view.red };
+        let mut best = 0;
+        for t in &tables.targets {
+            let mut overlap = 0u8;
+            let mut feasible = true;
+            let mut red_missing = 0u16;
+            for (k, (&h, &want)) in held.iter().zip(&t.counts).enumerate() {
+                let have = h.min(want);
+                overlap += have;
+                let missing = want - have;
+                if missing > 0 {
+                    feasible &= missing <= view.unseen(k as u8);
+                    if self.rules.red_tiles && view.red_unseen(k as u8) {
+                        red_missing |= 1 << k;
+                    }
+                }
+            }
+            if !feasible || 6 - overlap != c.need {
+                continue;
+            }
+            let in_target = (0..9).filter(|&k| t.counts[k] > 0).fold(0u16, |m, k| m | 1 << k);
+            let red = held_red & in_target;
+            let shape = Shape { sets: t.sets };
+            let dealer = view.seat == view.dealer;
+            for r in [red, red | red_missing] {
+                let p = scoring::value(shape, &t.counts, r, view.dora, dealer, &self.rules);
+                if p.legal {
+                    best = best.max(p.score);
+                }
+            }
+        }
+        best
+    }
+}
