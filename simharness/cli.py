@@ -21,7 +21,7 @@ score_app = typer.Typer(help="Score one hand of a game and show every part of it
 app.add_typer(score_app, name="score")
 
 # Games that contribute commands (score GAME ..., and game-specific tools).
-_GAME_CLIS: tuple[str, ...] = ()
+_GAME_CLIS: tuple[str, ...] = ("suzume",)
 
 for _game in _GAME_CLIS:
     importlib.import_module(f"simharness.games.{_game}_cli").register(app, score_app)
