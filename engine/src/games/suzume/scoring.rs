@@ -122,10 +122,10 @@ pub struct Tables {
     remove: Vec<[State; KINDS]>,
     /// For 6-tile states: the winning split, if any.
     shape: Vec<Option<Shape>>,
-    /// For 5-tile states: the spec's `need` (6 − best overlap with a target; 1 = ready).
-    need: Vec<u8>,
-    /// For 5-tile states: kinds whose draw lowers `need` (for a ready hand: the winning kinds).
-    improve: Vec<u16>,
+    /// For 5-tile states: the spec's `need` (6 − best overlap with a target; 1 = ready) in bits
+    /// 16.., and the kinds whose draw lowers `need` (for a ready hand: the winning kinds) in bits
+    /// 0..16; one word so that a discard candidate costs one read.
+    five: Vec<u32>,
     pub targets: Vec<Target>,
 }
 
@@ -225,7 +225,8 @@ impl Tables {
                 }
             }
         }
-        Tables { counts, add, remove, shape, need, improve, targets }
+        let five = need.iter().zip(&improve).map(|(&n, &i)| u32::from(n) << 16 | u32::from(i)).collect();
+        Tables { counts, add, remove, shape, five, targets }
     }
 
     #[inline]
@@ -240,13 +241,19 @@ impl Tables {
     pub fn shape(&self, s6: State) -> Option<Shape> {
         self.shape[usize::from(s6)]
     }
+    /// `need` and the improving kinds of a 5-tile state.
+    #[inline]
+    pub fn five(&self, s5: State) -> (u8, u16) {
+        let w = self.five[usize::from(s5)];
+        ((w >> 16) as u8, w as u16)
+    }
     #[inline]
     pub fn need(&self, s5: State) -> u8 {
-        self.need[usize::from(s5)]
+        self.five(s5).0
     }
     #[inline]
     pub fn improve(&self, s5: State) -> u16 {
-        self.improve[usize::from(s5)]
+        self.five(s5).1
     }
     /// The state of a multiset given by its counts (at most 6 tiles, at most 4 of a kind).
     pub fn state_of(&self, counts: &[u8; KINDS]) -> State {

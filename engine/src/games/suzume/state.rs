@@ -48,6 +48,8 @@ struct Seat {
     len: usize,
     state: State,
     red: u16,
+    /// With 5 tiles: the kinds that complete the hand (a fast filter before the win checks).
+    waits: u16,
 }
 
 impl Seat {
@@ -69,7 +71,13 @@ impl Seat {
         if t.is_red_number() {
             self.red &= !(1 << t.kind());
         }
+        self.refresh_waits();
         t
+    }
+
+    fn refresh_waits(&mut self) {
+        let (need, improve) = Tables::get().five(self.state);
+        self.waits = if need == 1 { improve } else { 0 };
     }
 }
 
@@ -118,13 +126,14 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
     let mut rng: [Stream; MAX_PLAYERS] = std::array::from_fn(|s| strategy_key.with(s as u64).stream());
     let mut mistakes_rng = key.with(TAG_MISTAKE).with(setup.deal).with(setup.hand).stream();
 
-    let mut seats = [Seat { tiles: [Tile(0); 6], len: 0, state: 0, red: 0 }; MAX_PLAYERS];
+    let mut seats = [Seat { tiles: [Tile(0); 6], len: 0, state: 0, red: 0, waits: 0 }; MAX_PLAYERS];
     for i in 0..n {
         let s = (setup.dealer + i) % n;
         for _ in 0..5 {
             let t = stock.draw();
             seats[s].add(t, rules.red_tiles);
         }
+        seats[s].refresh_waits();
     }
     let red_of = |t: Tile| rules.red_tiles && t.is_red_number();
     let mut seen = [0u8; KINDS];
@@ -156,9 +165,10 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
         }
         let t = stock.draw();
         result.turn += 1;
+        let ready = seats[turn].waits & (1 << t.kind()) != 0;
         seats[turn].add(t, rules.red_tiles);
         let me = seats[turn];
-        let win = tsumo_win(me.state, me.red, dora, turn == setup.dealer, rules);
+        let win = if ready { tsumo_win(me.state, me.red, dora, turn == setup.dealer, rules) } else { None };
         if win.is_none() && rules.mistake_rate > 0.0 && mistakes_rng.unit() < rules.mistake_rate {
             scoring::settle_mistake(points, turn, rules);
             result.mistakes[turn] += 1;
@@ -203,6 +213,9 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
             for i in 1..n {
                 let p = (turn + i) % n;
                 let s = seats[p];
+                if s.waits & (1 << kind) == 0 {
+                    continue;
+                }
                 let Some(parts) = ron_win(s.state, s.red, tile, discarded[p], dora, p == setup.dealer, rules) else {
                     continue;
                 };

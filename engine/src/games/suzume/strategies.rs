@@ -7,7 +7,7 @@
 
 use super::actions::{View, WinKind};
 use super::rules::Rules;
-use super::scoring::{self, Parts, Shape, Tables, CHUN};
+use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -86,9 +86,14 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// S1's order: lower need, more ukeire, safer, lower keep value, lower kind. Smaller is better.
-    fn fastest_key(&self) -> (u8, std::cmp::Reverse<u16>, std::cmp::Reverse<u8>, u8, u8) {
-        (self.need, std::cmp::Reverse(self.ukeire), std::cmp::Reverse(self.safe), self.keep, self.kind)
+    /// S1's order packed into one integer: lower need, more ukeire, safer, lower keep value,
+    /// lower kind. Smaller is better.
+    fn fastest_key(&self) -> u64 {
+        u64::from(self.need) << 40
+            | u64::from(u16::MAX - self.ukeire) << 24
+            | u64::from(u8::MAX - self.safe) << 16
+            | u64::from(self.keep) << 8
+            | u64::from(self.kind)
     }
 }
 
@@ -115,38 +120,48 @@ impl Policy {
 
     /// D2: the index in `view.hand` of the tile to discard.
     pub fn discard(&self, view: &View, rng: &mut Stream) -> usize {
+        let k = &self.knobs;
+        let folding_possible = k.fold && view.stock <= usize::from(k.fold_stock_per_player) * view.players;
+        let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
+        if rule == DiscardRule::Random && !folding_possible {
+            return rng.below(view.hand.len() as u64) as usize;
+        }
+        let tables = Tables::get();
+        let counts = &tables.counts[usize::from(view.state)];
+        let mut unseen = [0u8; KINDS];
+        for (u, (&seen, &held)) in unseen.iter_mut().zip(view.seen.iter().zip(counts)) {
+            *u = 4u8.saturating_sub(seen + held);
+        }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
         let mut len = 0;
-        let tables = Tables::get();
         let mut done = 0u32; // bit per (kind, red) already seen
         for (i, t) in view.hand.iter().enumerate() {
-            let red = view.red & (1 << t.kind()) != 0 && t.is_red_number();
-            let bit = 1u32 << (t.kind() * 2 + u8::from(red));
+            let kind = t.kind();
+            let red = view.red & (1 << kind) != 0 && t.is_red_number();
+            let bit = 1u32 << (kind * 2 + u8::from(red));
             if done & bit != 0 {
                 continue;
             }
             done |= bit;
-            let s5 = tables.remove(view.state, t.kind());
-            let mut improve = tables.improve(s5);
+            let s5 = tables.remove(view.state, kind);
+            let (need, mut improve) = tables.five(s5);
             let mut ukeire = 0u16;
             while improve != 0 {
-                ukeire += u16::from(view.unseen(improve.trailing_zeros() as u8));
+                ukeire += u16::from(unseen[improve.trailing_zeros() as usize]);
                 improve &= improve - 1;
             }
-            let keep = u8::from(red) + u8::from(Some(t.kind()) == view.dora) + u8::from(t.kind() == CHUN);
-            cands[len] = Candidate { index: i, kind: t.kind(), need: tables.need(s5), ukeire, safe: view.safe_count(t.kind()), keep };
+            let keep = u8::from(red) + u8::from(Some(kind) == view.dora) + u8::from(kind == CHUN);
+            cands[len] = Candidate { index: i, kind, need, ukeire, safe: view.safe_count(kind), keep };
             len += 1;
         }
         let cands = &cands[..len];
         let min_need = cands.iter().map(|c| c.need).min().unwrap_or(0);
-        let k = &self.knobs;
-        if k.fold && min_need > k.fold_need && view.stock <= usize::from(k.fold_stock_per_player) * view.players {
+        if folding_possible && min_need > k.fold_need {
             return cands
                 .iter()
-                .min_by_key(|c| (std::cmp::Reverse(c.safe), view.unseen(c.kind), c.fastest_key()))
+                .min_by_key(|c| (std::cmp::Reverse(c.safe), unseen[usize::from(c.kind)], c.fastest_key()))
                 .map_or(0, |c| c.index);
         }
-        let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
         match rule {
             DiscardRule::Random => rng.below(view.hand.len() as u64) as usize,
             DiscardRule::Fastest => cands.iter().min_by_key(|c| c.fastest_key()).map_or(0, |c| c.index),
