@@ -126,6 +126,11 @@ pub struct Tables {
     /// 16.., and the kinds whose draw lowers `need` (for a ready hand: the winning kinds) in bits
     /// 0..16; one word so that a discard candidate costs one read.
     five: Vec<u32>,
+    /// For 6-tile states (indexed from `six_base`): for each kind in the hand, `kind << 24 |` the
+    /// `five` word of the hand without one tile of it; unused slots are `u32::MAX`. A discard
+    /// decision reads one row instead of one row per candidate.
+    six: Vec<[u32; 6]>,
+    six_base: usize,
     pub targets: Vec<Target>,
 }
 
@@ -225,8 +230,19 @@ impl Tables {
                 }
             }
         }
-        let five = need.iter().zip(&improve).map(|(&n, &i)| u32::from(n) << 16 | u32::from(i)).collect();
-        Tables { counts, add, remove, shape, five, targets }
+        let five: Vec<u32> = need.iter().zip(&improve).map(|(&n, &i)| u32::from(n) << 16 | u32::from(i)).collect();
+        let six_base = counts.iter().position(|c| size(c) == 6).unwrap_or(n);
+        let six = (six_base..n)
+            .map(|s| {
+                let mut row = [u32::MAX; 6];
+                let present = (0..KINDS).filter(|&k| remove[s][k] != NONE);
+                for (slot, k) in row.iter_mut().zip(present) {
+                    *slot = (k as u32) << 24 | five[usize::from(remove[s][k])];
+                }
+                row
+            })
+            .collect();
+        Tables { counts, add, remove, shape, five, six, six_base, targets }
     }
 
     #[inline]
@@ -241,6 +257,13 @@ impl Tables {
     pub fn shape(&self, s6: State) -> Option<Shape> {
         self.shape[usize::from(s6)]
     }
+    /// For a 6-tile state: per kind held, `kind << 24 | need << 16 | improving kinds` of the hand
+    /// after discarding one tile of that kind (see [`Tables::five`]); unused slots are `u32::MAX`.
+    #[inline]
+    pub fn discards(&self, s6: State) -> &[u32; 6] {
+        &self.six[usize::from(s6) - self.six_base]
+    }
+
     /// `need` and the improving kinds of a 5-tile state.
     #[inline]
     pub fn five(&self, s5: State) -> (u8, u16) {

@@ -129,8 +129,18 @@ impl Policy {
         let tables = Tables::get();
         let counts = &tables.counts[usize::from(view.state)];
         let mut unseen = [0u8; KINDS];
-        for (u, (&seen, &held)) in unseen.iter_mut().zip(view.seen.iter().zip(counts)) {
+        // Bit planes of the unseen counts (plane j: kinds with more than j unseen copies), so
+        // that the unseen copies of a set of kinds are four popcounts.
+        let mut planes = [0u16; 4];
+        for (k, (u, (&seen, &held))) in unseen.iter_mut().zip(view.seen.iter().zip(counts)).enumerate() {
             *u = 4u8.saturating_sub(seen + held);
+            for (j, plane) in planes.iter_mut().enumerate() {
+                *plane |= u16::from(usize::from(*u) > j) << k;
+            }
+        }
+        let mut after = [0u32; KINDS];
+        for &e in tables.discards(view.state).iter().take_while(|&&e| e != u32::MAX) {
+            after[(e >> 24) as usize] = e;
         }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
         let mut len = 0;
@@ -143,15 +153,11 @@ impl Policy {
                 continue;
             }
             done |= bit;
-            let s5 = tables.remove(view.state, kind);
-            let (need, mut improve) = tables.five(s5);
-            let mut ukeire = 0u16;
-            while improve != 0 {
-                ukeire += u16::from(unseen[improve.trailing_zeros() as usize]);
-                improve &= improve - 1;
-            }
+            let e = after[usize::from(kind)];
+            let improve = e as u16;
+            let ukeire = planes.iter().map(|&p| (p & improve).count_ones() as u16).sum();
             let keep = u8::from(red) + u8::from(Some(kind) == view.dora) + u8::from(kind == CHUN);
-            cands[len] = Candidate { index: i, kind, need, ukeire, safe: view.safe_count(kind), keep };
+            cands[len] = Candidate { index: i, kind, need: (e >> 16) as u8, ukeire, safe: view.safe_count(kind), keep };
             len += 1;
         }
         let cands = &cands[..len];
