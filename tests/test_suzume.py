@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import tomllib
 from pathlib import Path
 
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from simharness import config, store, tomlfile
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema
 from simharness.games.suzume import score_hand, summary_metrics
@@ -24,7 +24,8 @@ def test_score_hand_spec_vectors() -> None:
     r = score_hand("2345r55", "5r", dora="3")
     assert (r["legal"], r["points"], r["set_points"], r["red"], r["dora_points"], r["tanyao"]) == (
         True, 6, 3, 1, 1, 1)
-    assert score_hand("2345r55", "5", dora="3", dealer=True, ron=True)["payments"] == {"discarder": 8, "total": 8}
+    ron = score_hand("2345r55", "5", dora="3", dealer=True, ron=True)
+    assert ron["payments"] == {"discarder": 8, "total": 8}
     assert score_hand("2345r55", "5", dora="3", dealer=True)["payments"]["each"] == 3
     sr = score_hand("1r2r3r4r5r6r", "6r", dora="5", dealer=True)
     assert (sr["yakuman"], sr["yakuman_points"], sr["points"], sr["red"]) == ("super_red", 20, 24, 0)
@@ -90,7 +91,7 @@ def test_cli_prints_parts_and_json() -> None:
 
 
 def test_batch_tables_match_the_schema_and_are_consistent() -> None:
-    knobs = [resolve_knobs("suzume", {}), resolve_knobs("suzume", {"discard": "random"}), resolve_knobs("suzume")]
+    knobs = [resolve_knobs("suzume", k) for k in ({}, {"discard": "random"}, {"fold": True})]
     out = play_batch("suzume", {"min_points": 0}, knobs, seed=3, first_game=0, count=30)
     for t in schema("suzume"):
         assert out[t.name].columns == [c.name for c in t.columns]
@@ -112,7 +113,7 @@ def _variants(cfg: dict) -> list[dict]:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("suzume-*.toml")), ids=lambda p: p.name)
 def test_configs_resolve(path: Path) -> None:
-    cfg = tomllib.loads(path.read_text())
+    cfg = tomlfile.load(path)
     assert cfg["game"] == "suzume"
     n = len(cfg["players"])
     assert n == int(path.stem.removeprefix("suzume-").removesuffix("p"))
@@ -122,7 +123,7 @@ def test_configs_resolve(path: Path) -> None:
     for v in _variants(cfg):
         resolve_rules("suzume", preset, {**rules, **v})
     for name in cfg["players"]:
-        script = tomllib.loads((ROOT / "strategies" / "suzume" / f"{name}.toml").read_text())
+        script = tomlfile.load(ROOT / "strategies" / "suzume" / f"{name}.toml")
         assert script["name"] == name and script["game"] == "suzume"
         resolve_knobs("suzume", script.get("knobs", {}))
 
@@ -149,11 +150,39 @@ def test_summary_metrics_long_form() -> None:
     m = summary_metrics(FakeRun({k: pl.concat(v) for k, v in tables.items()}))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["variant"], r["strategy"], r["metric"]): r for r in m.iter_rows(named=True)}
-    win = get[("min5", "fastest", "win_rate")]
-    assert win["n"] == 200 * 8 and win["lo"] < win["estimate"] < win["hi"]
-    assert get[("min5", "fastest", "win_rate")]["estimate"] > get[("min5", "random", "win_rate")]["estimate"]
+    win = get[("min5", "fastest", "hand_win_rate")]
+    assert win["n"] == 200 and win["lo"] < win["estimate"] < win["hi"]
+    players = tables["players"][0]
+    assert win["estimate"] == pytest.approx(players.filter(pl.col("player") == 0)["wins"].sum() / (200 * 8))
+    assert win["estimate"] > get[("min5", "random", "hand_win_rate")]["estimate"]
     draws0 = get[("min0", "all", "exhaustive_draw_rate")]["estimate"]
-    assert draws0 < get[("min5", "all", "exhaustive_draw_rate")]["estimate"], "the minimum makes draws likelier"
+    draws5 = get[("min5", "all", "exhaustive_draw_rate")]["estimate"]
+    assert draws0 < draws5, "the minimum makes draws likelier"
     assert get[("min5", "fastest", "mean_hand_value")]["estimate"] >= 5
-    assert {"tsumo_share", "deal_in_rate", "yakuman_rate", "mean_final_points_dealer_order_1"} <= {
-        k[2] for k in get}
+    assert {"tsumo_share", "deal_in_rate", "yakuman_rate", "multi_ron_rate"} <= {k[2] for k in get}
+
+
+def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 4-player config through `simharness run`, small: same tables with 1 or 2 workers, equal
+    to one engine batch, and the summary carries the game's metrics."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "configs" / "suzume-4p.toml").read_text()
+    text = text.replace("games = 20000", "games = 48\nshard_size = 12")
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(text)
+    runs = {}
+    for jobs in ("1", "2"):
+        out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path / jobs), "--quiet", "--jobs", jobs,
+                                  "--backend", "threading"])
+        assert out.exit_code == 0, out.output
+        run = store.open_run(tmp_path / jobs / "suzume-4p")
+        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
+    for t in runs["1"]:
+        assert runs["1"][t].equals(runs["2"][t]), t
+    exp = config.load(cfg)
+    whole = play_batch("suzume", exp.variants["beginner"], [s.knobs for s in exp.lineup], seed=exp.seed,
+                       first_game=0, count=48, duplicate=True)
+    assert runs["1"]["hands"].filter(variant="beginner").drop("variant").equals(whole["hands"])
+    metrics = summary_metrics(store.open_run(tmp_path / "1" / "suzume-4p"))
+    assert set(metrics["variant"]) == {"min5", "beginner", "no-chun-red"}
+    assert set(metrics["strategy"]) == {"fastest", "max-points", "defensive", "tsumo-only", "all"}

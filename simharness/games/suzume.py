@@ -8,14 +8,13 @@ hand scored here scores the same in a simulation. ``summary_metrics`` turns a ru
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Protocol
 
 import polars as pl
-from scipy import stats
 
 from simharness import _engine
 from simharness.engine import _call
+from simharness.stats.intervals import Interval, cluster_mean_ci
 
 GAME = "suzume"
 
@@ -55,39 +54,28 @@ class Run(Protocol):
     def table(self, name: str) -> pl.DataFrame: ...
 
 
-def _wilson(successes: int, trials: int) -> tuple[float, float, float]:
-    if trials == 0:
-        return math.nan, math.nan, math.nan
-    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=0.95, method="wilson")
-    return successes / trials, float(ci.low), float(ci.high)
-
-
-def _mean_ci(values: pl.Series) -> tuple[float, float, float]:
-    n = values.len()
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(values.mean())  # type: ignore[arg-type]
-    if n < 2:
-        return mean, math.nan, math.nan
-    half = float(stats.t.ppf(0.975, n - 1)) * float(values.std()) / math.sqrt(n)  # type: ignore[arg-type]
-    return mean, mean - half, mean + half
-
-
-def _row(variant: str, strategy: str, metric: str, est: tuple[float, float, float], n: int) -> dict[str, Any]:
+def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
     return {"variant": variant, "strategy": strategy, "metric": metric,
-            "estimate": est[0], "lo": est[1], "hi": est[2], "n": n}
+            "estimate": ci.estimate, "lo": ci.lo, "hi": ci.hi, "n": ci.n}
+
+
+def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
+    return cluster_mean_ci(values.cast(pl.Float64).to_numpy(), deals.to_numpy())
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
-    """Long-form metrics (columns variant, strategy, metric, estimate, lo, hi, n), 95% intervals.
+    """Long-form hand-level metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
-    Per variant and strategy: ``win_rate`` and ``deal_in_rate`` (per hand played), ``tsumo_share``
-    (of wins), ``mean_hand_value`` (points of a win, dealer bonus included), ``yakuman_rate`` (per
-    hand played), ``mean_final_points`` and ``first_place_rate``. Per variant (strategy ``all``):
-    ``exhaustive_draw_rate``, ``multi_ron_rate`` (per hand) and ``mean_final_points_dealer_order_<k>``
-    (seat advantage: k seats after the first dealer). Proportions use Wilson intervals, means
-    t intervals; both treat hands as independent, which understates the width a little since the
-    hands of one game share the players' point totals.
+    Per variant and strategy: ``hand_win_rate`` and ``deal_in_rate`` (per hand played; a deal-in
+    is a discard ronned by anyone), ``tsumo_share`` (of wins; ron share = 1 − it),
+    ``mean_hand_value`` (points of a win, dealer bonus included, before the 0-floor) and
+    ``yakuman_rate`` (yakuman wins per hand played). Per variant (strategy ``all``):
+    ``exhaustive_draw_rate`` and ``multi_ron_rate`` (per hand). Game wins, final point
+    distributions and seat advantage (by ``dealer_order``) are in the harness's own summary.
+
+    Intervals are 95% cluster-robust (``simharness.stats.intervals.cluster_mean_ci``) with the
+    deal as cluster, since the hands of one game, and the duplicate tables of one deal, are not
+    independent; ``n`` is the number of deals.
     """
     players = run.table("players")
     hands = run.table("hands")
@@ -96,37 +84,20 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
     )
     rows: list[dict[str, Any]] = []
-    per_strategy = players.group_by("variant", "strategy").agg(
-        pl.col("hands").cast(pl.Int64).sum().alias("hands"),
-        pl.col("wins").cast(pl.Int64).sum(),
-        pl.col("tsumo_wins").cast(pl.Int64).sum(),
-        pl.col("deal_ins").cast(pl.Int64).sum(),
-        pl.col("yakuman").cast(pl.Int64).sum(),
-        (pl.col("rank") == 1).cast(pl.Int64).sum().alias("firsts"),
-        pl.len().alias("games"),
-    ).sort("variant", "strategy")
-    for r in per_strategy.iter_rows(named=True):
-        v, s = r["variant"], r["strategy"]
-        rows.append(_row(v, s, "win_rate", _wilson(r["wins"], r["hands"]), r["hands"]))
-        rows.append(_row(v, s, "deal_in_rate", _wilson(r["deal_ins"], r["hands"]), r["hands"]))
-        rows.append(_row(v, s, "tsumo_share", _wilson(r["tsumo_wins"], r["wins"]), r["wins"]))
-        rows.append(_row(v, s, "yakuman_rate", _wilson(r["yakuman"], r["hands"]), r["hands"]))
-        rows.append(_row(v, s, "first_place_rate", _wilson(r["firsts"], r["games"]), r["games"]))
-        mine = players.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(_row(v, s, "mean_final_points", _mean_ci(mine["final_points"]), mine.height))
-        values = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))["points"]
-        rows.append(_row(v, s, "mean_hand_value", _mean_ci(values.cast(pl.Float64)), values.len()))
-    for v in sorted(hands["variant"].unique().to_list()):
-        first = hands.filter((pl.col("variant") == v) & (pl.col("claim") == 0))
-        n = first.height
-        draws = int((first["claims"] == 0).sum())
-        multi = int((first["claims"] > 1).sum())
-        rows.append(_row(v, "all", "exhaustive_draw_rate", _wilson(draws, n), n))
-        rows.append(_row(v, "all", "multi_ron_rate", _wilson(multi, n), n))
-        mine = players.filter(pl.col("variant") == v)
-        for k in sorted(mine["dealer_order"].unique().to_list()):
-            pts = mine.filter(pl.col("dealer_order") == k)["final_points"].cast(pl.Float64)
-            rows.append(_row(v, "all", f"mean_final_points_dealer_order_{k}", _mean_ci(pts), pts.len()))
+    for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
+        per_hand = mine.select(
+            "deal",
+            *(pl.col(c).cast(pl.Float64) / pl.col("hands") for c in ("wins", "deal_ins", "yakuman")),
+        )
+        rows.append(_row(v, s, "hand_win_rate", _by_deal(per_hand["wins"], per_hand["deal"])))
+        rows.append(_row(v, s, "deal_in_rate", _by_deal(per_hand["deal_ins"], per_hand["deal"])))
+        rows.append(_row(v, s, "yakuman_rate", _by_deal(per_hand["yakuman"], per_hand["deal"])))
+        won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
+        rows.append(_row(v, s, "tsumo_share", _by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(_row(v, s, "mean_hand_value", _by_deal(won["points"], won["deal"])))
+    for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
+        rows.append(_row(v, "all", "exhaustive_draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(_row(v, "all", "multi_ron_rate", _by_deal(first["claims"] > 1, first["deal"])))
     schema = {"variant": pl.String, "strategy": pl.String, "metric": pl.String,
               "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}
-    return pl.DataFrame(rows, schema=schema)
+    return pl.DataFrame(rows, schema=schema, orient="row")

@@ -8,11 +8,13 @@
 
 use crate::game::{GameApi, Registered};
 
+pub mod sugoroku;
 pub mod suzume;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![
+        Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
     ]
 }
