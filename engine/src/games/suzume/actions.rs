@@ -25,6 +25,9 @@ pub struct View<'a> {
     pub seen_red: u16,
     /// Per seat, a bit per kind in that seat's discard row (furiten and safety).
     pub discarded: &'a [u16; MAX_PLAYERS],
+    /// Per seat, how many of its latest discards in a row were the tile it had just drawn
+    /// (ツモ切り, seen at the table): a public hint that the hand is ready.
+    pub streak: &'a [u8; MAX_PLAYERS],
     /// The dora kind, if the rules flip one.
     pub dora: Option<u8>,
     /// Tiles left in the stock.
@@ -46,6 +49,20 @@ impl View<'_> {
     /// Whether the red copy of a number kind could still be drawn.
     pub fn red_unseen(&self, kind: u8) -> bool {
         kind < 9 && (self.seen_red | self.red) & (1 << kind) == 0
+    }
+
+    /// Opponents whose tsumogiri streak is at least `streak` (none when `streak` is 0), as a
+    /// seat mask.
+    pub fn ready_opponents(&self, streak: u8) -> u8 {
+        if streak == 0 {
+            return 0;
+        }
+        (0..self.players).filter(|&p| p != self.seat && self.streak[p] >= streak).fold(0, |m, p| m | 1 << p)
+    }
+
+    /// How many of the opponents in the seat mask `seats` cannot ron `kind`.
+    pub fn safe_against(&self, seats: u8, kind: u8) -> u8 {
+        (0..self.players).filter(|&p| seats & (1 << p) != 0 && self.discarded[p] & (1 << kind) != 0).count() as u8
     }
 
     /// The spec's `safe_vs` summed over opponents: how many cannot ron `kind` (it is in their

@@ -150,6 +150,7 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
     };
     let mut discarded = [0u16; MAX_PLAYERS];
     let mut discard_ids = 0u64;
+    let mut streak = [0u8; MAX_PLAYERS];
     let mut result = HandResult {
         kind: None,
         wins: [None; MAX_PLAYERS - 1],
@@ -183,6 +184,7 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
             seen: &seen,
             seen_red,
             discarded: &discarded,
+            streak: &streak,
             dora,
             stock: stock.left(),
             points,
@@ -205,6 +207,8 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
         }
         discarded[turn] |= 1 << kind;
         discard_ids |= 1 << tile.0;
+        let tsumogiri = kind == t.kind() && red_of(tile) == red_of(t);
+        streak[turn] = if tsumogiri { streak[turn].saturating_add(1) } else { 0 };
 
         if stock.left() > 0 || rules.last_discard_ron {
             let mut claims = [(0usize, 0u16); MAX_PLAYERS];
@@ -231,6 +235,7 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
                     seen: &seen,
                     seen_red,
                     discarded: &discarded,
+                    streak: &streak,
                     dora,
                     stock: stock.left(),
                     points,

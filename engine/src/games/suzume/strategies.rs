@@ -2,7 +2,8 @@
 //!
 //! The spec's strategies are knob combinations (scripts in `strategies/suzume/`):
 //! S1 fastest = defaults; S2 max-points = `discard = "max_points"`, `min_win_score = 8`;
-//! S3 tsumo-only = `ron = false`; S4 defensive = `fold = true`; S5 dealer-push =
+//! S3 tsumo-only = `ron = false`; S4 defensive = `fold = true` (plus `ready_streak`, a public
+//! tell the spec does not use); S5 dealer-push =
 //! max-points with `min_win_score = 6` and `dealer_fastest = true`; S0 random = `discard = "random"`.
 
 use super::actions::{View, WinKind};
@@ -50,6 +51,10 @@ options! {
         fold_stock_per_player: u8 = 2, range(0, 20);
         /// Keep attacking while the distance to a win is at most this (1 = ready).
         fold_need: u8 = 1, range(0, 6);
+        /// With `fold`: also fold, whatever the stock, once an opponent has discarded the tile it
+        /// just drew this many turns in a row (ツモ切り, a public sign of a ready hand), preferring
+        /// tiles that opponent cannot ron. 0 ignores the sign.
+        ready_streak: u8 = 0, range(0, 20);
         /// S5: as dealer, discard like `fastest` and accept every legal win.
         dealer_fastest: bool = false;
     }
@@ -121,7 +126,8 @@ impl Policy {
     /// D2: the index in `view.hand` of the tile to discard.
     pub fn discard(&self, view: &View, rng: &mut Stream) -> usize {
         let k = &self.knobs;
-        let folding_possible = k.fold && view.stock <= usize::from(k.fold_stock_per_player) * view.players;
+        let ready = if k.fold { view.ready_opponents(k.ready_streak) } else { 0 };
+        let folding_possible = k.fold && (ready != 0 || view.stock <= usize::from(k.fold_stock_per_player) * view.players);
         let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
         if rule == DiscardRule::Random && !folding_possible {
             return rng.below(view.hand.len() as u64) as usize;
@@ -165,7 +171,10 @@ impl Policy {
         if folding_possible && min_need > k.fold_need {
             return cands
                 .iter()
-                .min_by_key(|c| (std::cmp::Reverse(c.safe), unseen[usize::from(c.kind)], c.fastest_key()))
+                .min_by_key(|c| {
+                    let vs_ready = view.safe_against(ready, c.kind);
+                    (std::cmp::Reverse(vs_ready), std::cmp::Reverse(c.safe), unseen[usize::from(c.kind)], c.fastest_key())
+                })
                 .map_or(0, |c| c.index);
         }
         match rule {

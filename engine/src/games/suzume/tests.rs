@@ -431,6 +431,7 @@ fn strategies_decide_as_specified() {
         seen: &seen,
         seen_red: 0,
         discarded: &discarded,
+        streak: &[0; 5],
         dora: Some(5),
         stock: 10,
         points: &[40, 40, 40, 40],
@@ -451,6 +452,15 @@ fn strategies_decide_as_specified() {
     let fview = super::actions::View { hand: &far, state: Tables::get().state_of(&fh.counts()), red: 0, discarded: &discarded, stock: 8, ..view };
     assert_eq!(far[fold.discard(&fview, &mut rng)].kind(), 8);
     assert_ne!(far[policy.discard(&fview, &mut rng)].kind(), 8, "the fastest rule does not fold");
+    // Early in the hand S4 attacks; the tsumogiri sign makes it fold against the signalling seat
+    // (seat 2 has discarded a 1, seats 0 and 3 have discarded 9s).
+    let discarded = [kinds("9"), 0, kinds("1"), kinds("9"), 0];
+    let early = super::actions::View { stock: 20, discarded: &discarded, ..fview };
+    assert_ne!(far[fold.discard(&early, &mut rng)].kind(), 0);
+    let signal = Policy::new(knobs(json!({"fold": true, "ready_streak": 3})), r.clone());
+    assert_ne!(far[signal.discard(&early, &mut rng)].kind(), 0, "no opponent shows the sign yet");
+    let showing = super::actions::View { streak: &[0, 0, 3, 1, 0], ..early };
+    assert_eq!(far[signal.discard(&showing, &mut rng)].kind(), 0, "safe against the seat showing the sign");
     let random = Policy::new(knobs(json!({"discard": "random"})), r);
     let picks: std::collections::HashSet<usize> = (0..200).map(|_| random.discard(&view, &mut rng)).collect();
     assert_eq!(picks.len(), 6);
@@ -476,6 +486,7 @@ fn max_points_prefers_value_when_the_gain_is_large() {
         seen: &seen,
         seen_red: 0,
         discarded: &discarded,
+        streak: &[0; 5],
         dora: Some(10),
         stock: 15,
         points: &[40, 40, 40, 40],
