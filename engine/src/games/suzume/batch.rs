@@ -3,7 +3,7 @@
 use super::actions::WinKind;
 use super::rules::{FirstDealer, Rules};
 use super::scoring::MAX_PLAYERS;
-use super::state::{first_dealer, play_hand, HandResult, HandSetup};
+use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup};
 use super::strategies::{Knobs, Policy};
 use super::Suzume;
 use crate::game::{ranks, Batch, Game, Preset, Seating};
@@ -175,9 +175,10 @@ pub fn play_game(
         ..Default::default()
     });
     let count = rules.laps as usize * n;
+    let keys = DealKeys::new(seed, seating.deal);
     for h in 0..count {
         let dealer = (first + h) % n;
-        let setup = HandSetup { rules, policies: &by_seat[..n], dealer, seed, deal: seating.deal, hand: h as u64 };
+        let setup = HandSetup { rules, policies: &by_seat[..n], dealer, keys, hand: h as u64 };
         let r = play_hand(&setup, points);
         record(&r, h, dealer, &seating, &mut game, &mut stats, hands);
         for (s, &p) in points.iter().enumerate() {

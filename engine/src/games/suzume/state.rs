@@ -105,13 +105,31 @@ pub struct HandResult {
     pub mistakes: [u8; MAX_PLAYERS],
 }
 
-/// The deal-independent context of one hand.
+/// The keys of one deal (seed and deal index), refined per hand by the hand index.
+#[derive(Debug, Clone, Copy)]
+pub struct DealKeys {
+    wall: Key,
+    strategy: Key,
+    mistake: Key,
+}
+
+impl DealKeys {
+    pub fn new(seed: u64, deal: u64) -> Self {
+        let key = Key::new(seed);
+        DealKeys {
+            wall: key.with(TAG_WALL).with(deal),
+            strategy: key.with(TAG_STRATEGY).with(deal),
+            mistake: key.with(TAG_MISTAKE).with(deal),
+        }
+    }
+}
+
+/// The context of one hand.
 pub struct HandSetup<'a> {
     pub rules: &'a Rules,
     pub policies: &'a [&'a Policy],
     pub dealer: usize,
-    pub seed: u64,
-    pub deal: u64,
+    pub keys: DealKeys,
     pub hand: u64,
 }
 
@@ -120,11 +138,10 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
     let rules = setup.rules;
     let n = points.len();
     let tables = Tables::get();
-    let key = Key::new(setup.seed);
-    let mut stock = Stock::new(key.with(TAG_WALL).with(setup.deal).with(setup.hand));
-    let strategy_key = key.with(TAG_STRATEGY).with(setup.deal).with(setup.hand);
+    let mut stock = Stock::new(setup.keys.wall.with(setup.hand));
+    let strategy_key = setup.keys.strategy.with(setup.hand);
     let mut rng: [Stream; MAX_PLAYERS] = std::array::from_fn(|s| strategy_key.with(s as u64).stream());
-    let mut mistakes_rng = key.with(TAG_MISTAKE).with(setup.deal).with(setup.hand).stream();
+    let mut mistakes_rng = setup.keys.mistake.with(setup.hand).stream();
 
     let mut seats = [Seat { tiles: [Tile(0); 6], len: 0, state: 0, red: 0, waits: 0 }; MAX_PLAYERS];
     for i in 0..n {

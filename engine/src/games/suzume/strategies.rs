@@ -133,6 +133,30 @@ impl Policy {
             return rng.below(view.hand.len() as u64) as usize;
         }
         let tables = Tables::get();
+        let mut after = [0u32; KINDS];
+        let mut min_need = u8::MAX;
+        for &e in tables.discards(view.state).iter().take_while(|&&e| e != u32::MAX) {
+            after[(e >> 24) as usize] = e;
+            min_need = min_need.min((e >> 16) as u8);
+        }
+        let folding = folding_possible && min_need > k.fold_need;
+        // S1 ranks by need first, so only the kinds of least need are candidates; when there is
+        // one such kind, its plain copy (lower keep value) is the choice without counting tiles.
+        let fastest = rule == DiscardRule::Fastest && !folding;
+        let mut fastest_kinds = 0u16;
+        if fastest {
+            for (kind, &e) in after.iter().enumerate() {
+                if e != 0 && (e >> 16) as u8 == min_need {
+                    fastest_kinds |= 1 << kind;
+                }
+            }
+            if fastest_kinds.count_ones() == 1 {
+                let kind = fastest_kinds.trailing_zeros() as u8;
+                let mut of_kind = view.hand.iter().enumerate().filter(|(_, t)| t.kind() == kind);
+                let first = of_kind.clone().next().map_or(0, |(i, _)| i);
+                return of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i);
+            }
+        }
         let counts = &tables.counts[usize::from(view.state)];
         let mut unseen = [0u8; KINDS];
         // Bit planes of the unseen counts (plane j: kinds with more than j unseen copies), so
@@ -144,10 +168,6 @@ impl Policy {
                 *plane |= u16::from(usize::from(*u) > j) << k;
             }
         }
-        let mut after = [0u32; KINDS];
-        for &e in tables.discards(view.state).iter().take_while(|&&e| e != u32::MAX) {
-            after[(e >> 24) as usize] = e;
-        }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
         let mut len = 0;
         let mut done = 0u32; // bit per (kind, red) already seen
@@ -155,7 +175,7 @@ impl Policy {
             let kind = t.kind();
             let red = view.red & (1 << kind) != 0 && t.is_red_number();
             let bit = 1u32 << (kind * 2 + u8::from(red));
-            if done & bit != 0 {
+            if done & bit != 0 || (fastest && fastest_kinds & (1 << kind) == 0) {
                 continue;
             }
             done |= bit;
@@ -167,8 +187,7 @@ impl Policy {
             len += 1;
         }
         let cands = &cands[..len];
-        let min_need = cands.iter().map(|c| c.need).min().unwrap_or(0);
-        if folding_possible && min_need > k.fold_need {
+        if folding {
             return cands
                 .iter()
                 .min_by_key(|c| {
