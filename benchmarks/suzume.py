@@ -32,7 +32,7 @@ def measure(games: int, repeat: int, lineup: list[dict[str, object]]) -> tuple[f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     fastest = resolve_knobs("suzume", {"discard": "fastest"})
     play_batch("suzume", {}, [fastest] * 4, seed=1, first_game=0, count=100)  # builds the hand tables

@@ -37,7 +37,7 @@ pub struct View<'a> {
 
 impl View<'_> {
     pub fn counts(&self) -> &'static [u8; KINDS] {
-        &Tables::get().counts[usize::from(self.state)]
+        Tables::get().counts(self.state)
     }
 
     /// The spec's `unseen(k)`: copies of `kind` neither in the player's hand nor on the table.
@@ -87,7 +87,7 @@ pub fn tsumo_win(state: u16, red: u16, dora: Option<u8>, dealer: bool, rules: &R
     let tables = Tables::get();
     tables
         .shape(state)
-        .map(|shape| value(shape, &tables.counts[usize::from(state)], red, dora, dealer, rules))
+        .map(|shape| value(shape, tables.counts(state), red, dora, dealer, rules))
         .filter(|p| p.legal)
 }
 

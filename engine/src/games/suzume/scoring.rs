@@ -115,17 +115,26 @@ impl Shape {
 pub type State = u16;
 const NONE: State = u16::MAX;
 
-/// Precomputed facts about every multiset of at most 6 tiles.
-pub struct Tables {
-    pub counts: Vec<[u8; KINDS]>,
-    add: Vec<[State; KINDS]>,
-    remove: Vec<[State; KINDS]>,
-    /// For 6-tile states: the winning split, if any.
-    shape: Vec<Option<Shape>>,
+/// What the game loop reads about one state, in one cache line: a draw reads the row of the
+/// 5-tile hand (add), a discard the row of the 6-tile hand (counts, remove) and then the `five`
+/// word of the new 5-tile hand, which is the row the next draw reads.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Row {
+    add: [State; KINDS],
+    remove: [State; KINDS],
     /// For 5-tile states: the spec's `need` (6 − best overlap with a target; 1 = ready) in bits
     /// 16.., and the kinds whose draw lowers `need` (for a ready hand: the winning kinds) in bits
-    /// 0..16; one word so that a discard candidate costs one read.
-    five: Vec<u32>,
+    /// 0..16.
+    five: u32,
+    counts: [u8; KINDS],
+}
+
+/// Precomputed facts about every multiset of at most 6 tiles.
+pub struct Tables {
+    rows: Vec<Row>,
+    /// For 6-tile states: the winning split, if any.
+    shape: Vec<Option<Shape>>,
     /// For 6-tile states (indexed from `six_base`): for each kind in the hand, `kind << 24 |` the
     /// `five` word of the hand without one tile of it; unused slots are `u32::MAX`. A discard
     /// decision reads one row instead of one row per candidate.
@@ -242,16 +251,22 @@ impl Tables {
                 row
             })
             .collect();
-        Tables { counts, add, remove, shape, five, six, six_base, targets }
+        let rows = (0..n).map(|s| Row { add: add[s], remove: remove[s], five: five[s], counts: counts[s] }).collect();
+        Tables { rows, shape, six, six_base, targets }
     }
 
     #[inline]
     pub fn add(&self, s: State, kind: u8) -> State {
-        self.add[usize::from(s)][usize::from(kind)]
+        self.rows[usize::from(s)].add[usize::from(kind)]
     }
     #[inline]
     pub fn remove(&self, s: State, kind: u8) -> State {
-        self.remove[usize::from(s)][usize::from(kind)]
+        self.rows[usize::from(s)].remove[usize::from(kind)]
+    }
+    /// Tiles of each kind in state `s`.
+    #[inline]
+    pub fn counts(&self, s: State) -> &[u8; KINDS] {
+        &self.rows[usize::from(s)].counts
     }
     #[inline]
     pub fn shape(&self, s6: State) -> Option<Shape> {
@@ -267,7 +282,7 @@ impl Tables {
     /// `need` and the improving kinds of a 5-tile state.
     #[inline]
     pub fn five(&self, s5: State) -> (u8, u16) {
-        let w = self.five[usize::from(s5)];
+        let w = self.rows[usize::from(s5)].five;
         ((w >> 16) as u8, w as u16)
     }
     #[inline]

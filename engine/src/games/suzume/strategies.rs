@@ -157,7 +157,7 @@ impl Policy {
                 return of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i);
             }
         }
-        let counts = &tables.counts[usize::from(view.state)];
+        let counts = tables.counts(view.state);
         let mut unseen = [0u8; KINDS];
         // Bit planes of the unseen counts (plane j: kinds with more than j unseen copies), so
         // that the unseen copies of a set of kinds are four popcounts.
@@ -230,7 +230,7 @@ impl Policy {
     fn best_reachable(&self, view: &View, c: &Candidate) -> u16 {
         let tables = Tables::get();
         let s5 = tables.remove(view.state, c.kind);
-        let held = &tables.counts[usize::from(s5)];
+        let held = tables.counts(s5);
         let discarded_red = view.hand[c.index].is_red_number() && view.red & (1 << c.kind) != 0;
         let held_red = if discarded_red { view.red & !(1 << c.kind) } else { view.red };
         let mut best = 0;
