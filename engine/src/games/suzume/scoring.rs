@@ -17,6 +17,8 @@ pub const CHUN: u8 = 10;
 /// 11 kinds × 4 copies.
 pub const TILES: usize = 44;
 pub const MAX_PLAYERS: usize = 5;
+/// Complete shapes: 7 sequences and 11 triplets make 171 pairs, 11 of which need 6 of a kind.
+pub const TARGETS: usize = 160;
 
 /// One physical tile, `0..44`: kind `id / 4`, copy `id % 4`; copy 0 of a number is its red copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,6 +94,8 @@ impl Set {
 pub struct Target {
     pub sets: [Set; 2],
     pub counts: [u8; KINDS],
+    /// The kinds it uses (bit per kind), for loops over at most 4 kinds instead of 11.
+    pub kinds: u16,
 }
 
 /// The shape of a complete hand: its split into two sets. Every complete 6-tile multiset has
@@ -140,6 +144,10 @@ pub struct Tables {
     /// decision reads one row instead of one row per candidate.
     six: Vec<[u32; 6]>,
     six_base: usize,
+    /// For 5-tile states: the indices of the targets at distance `need` (the nearest complete
+    /// shapes), as ranges `nearest_at[s]..nearest_at[s + 1]` of `nearest`.
+    nearest: Vec<u8>,
+    nearest_at: Vec<u32>,
     pub targets: Vec<Target>,
 }
 
@@ -199,7 +207,8 @@ impl Tables {
                 a.add_to(&mut c);
                 b.add_to(&mut c);
                 if c.iter().all(|&x| x <= 4) {
-                    targets.push(Target { sets: [a, b], counts: c });
+                    let kinds = (0..KINDS).filter(|&k| c[k] > 0).fold(0, |m, k| m | 1 << k);
+                    targets.push(Target { sets: [a, b], counts: c, kinds });
                 }
             }
         }
@@ -251,8 +260,17 @@ impl Tables {
                 row
             })
             .collect();
+        let mut nearest = Vec::new();
+        let mut nearest_at = vec![0u32];
+        for (s, c) in counts.iter().enumerate() {
+            if size(c) == 5 {
+                let overlap = |t: &Target| (0..KINDS).map(|k| c[k].min(t.counts[k])).sum::<u8>();
+                nearest.extend((0..targets.len()).filter(|&i| 6 - overlap(&targets[i]) == need[s]).map(|i| i as u8));
+            }
+            nearest_at.push(nearest.len() as u32);
+        }
         let rows = (0..n).map(|s| Row { add: add[s], remove: remove[s], five: five[s], counts: counts[s] }).collect();
-        Tables { rows, shape, six, six_base, targets }
+        Tables { rows, shape, six, six_base, nearest, nearest_at, targets }
     }
 
     #[inline]
@@ -262,6 +280,11 @@ impl Tables {
     #[inline]
     pub fn remove(&self, s: State, kind: u8) -> State {
         self.rows[usize::from(s)].remove[usize::from(kind)]
+    }
+    /// For a 5-tile state: the indices in `targets` of the complete shapes at distance `need`.
+    pub fn nearest(&self, s5: State) -> &[u8] {
+        let s = usize::from(s5);
+        &self.nearest[self.nearest_at[s] as usize..self.nearest_at[s + 1] as usize]
     }
     /// Tiles of each kind in state `s`.
     #[inline]
@@ -357,7 +380,12 @@ const SIMPLES: u16 = 0b1_1111_1110;
 /// holds, `dora` the kind of the flipped tile (None when the rules flip none).
 pub fn value(shape: Shape, counts: &[u8; KINDS], red: u16, dora: Option<u8>, dealer: bool, rules: &Rules) -> Parts {
     let present: u16 = (0..KINDS).filter(|&k| counts[k] > 0).fold(0, |m, k| m | 1 << k);
-    let numbers: u32 = counts[..9].iter().map(|&c| u32::from(c)).sum();
+    value_of(shape, counts, present, red, dora, dealer, rules)
+}
+
+/// [`value`] for a caller that already knows the kinds present (a bit per kind).
+pub fn value_of(shape: Shape, counts: &[u8; KINDS], present: u16, red: u16, dora: Option<u8>, dealer: bool, rules: &Rules) -> Parts {
+    let numbers = 6 - u32::from(counts[usize::from(HATSU)]) - u32::from(counts[usize::from(CHUN)]);
     let yakuman = if present & !GREEN == 0 && red == 0 && rules.all_green_value > 0 {
         Yakuman::AllGreen
     } else if present & !TERMINALS == 0 && rules.chinyao_value > 0 {

@@ -8,7 +8,7 @@
 
 use super::actions::{View, WinKind};
 use super::rules::Rules;
-use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS};
+use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS, TARGETS};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -71,6 +71,9 @@ impl Validate for Knobs {
         Ok(())
     }
 }
+
+/// Per target: the red sets its best reachable score was last computed for, and that score.
+type Memo = [((u16, u16), u16); TARGETS];
 
 /// A strategy ready to play: knobs plus the rules it plays under (for hand values).
 #[derive(Debug, Clone)]
@@ -199,19 +202,20 @@ impl Policy {
         match rule {
             DiscardRule::Random => rng.below(view.hand.len() as u64) as usize,
             DiscardRule::Fastest => cands.iter().min_by_key(|c| c.fastest_key()).map_or(0, |c| c.index),
-            DiscardRule::MaxPoints => self.max_points(view, cands, min_need),
+            DiscardRule::MaxPoints => self.max_points(view, cands, &unseen, min_need),
         }
     }
 
     /// S2: the best discard of each distance level by reachable score; a slower level wins only
     /// when it gains at least `value_gain`.
-    fn max_points(&self, view: &View, cands: &[Candidate], min_need: u8) -> usize {
+    fn max_points(&self, view: &View, cands: &[Candidate], unseen: &[u8; KINDS], min_need: u8) -> usize {
+        let mut memo: Memo = [((u16::MAX, u16::MAX), 0); TARGETS];
         let mut chosen: Option<(u16, &Candidate)> = None;
         for level in min_need..=min_need.saturating_add(self.knobs.value_slack) {
             let best = cands
                 .iter()
                 .filter(|c| c.need == level)
-                .map(|c| (self.best_reachable(view, c), c))
+                .map(|c| (self.best_reachable(view, c, unseen, &mut memo), c))
                 .min_by_key(|(score, c)| (std::cmp::Reverse(*score), c.fastest_key()));
             if let Some((score, c)) = best {
                 match chosen {
@@ -225,43 +229,51 @@ impl Policy {
     }
 
     /// The spec's `best_reachable_score`: the highest score of a complete hand at the distance
-    /// `need` from the hand left by discarding `c`, drawing only unseen copies. A missing number
+    /// `need` from the hand left by discarding `c` (its nearest targets), drawing only unseen copies. A missing number
     /// is assumed drawn as its red copy when that copy is unseen, or plain (whichever scores more).
-    fn best_reachable(&self, view: &View, c: &Candidate) -> u16 {
+    fn best_reachable(&self, view: &View, c: &Candidate, unseen: &[u8; KINDS], memo: &mut Memo) -> u16 {
         let tables = Tables::get();
+        let red_unseen = if self.rules.red_tiles { !(view.seen_red | view.red) & 0x1FF } else { 0 };
         let s5 = tables.remove(view.state, c.kind);
         let held = tables.counts(s5);
         let discarded_red = view.hand[c.index].is_red_number() && view.red & (1 << c.kind) != 0;
         let held_red = if discarded_red { view.red & !(1 << c.kind) } else { view.red };
+        let dealer = view.seat == view.dealer;
         let mut best = 0;
-        for t in &tables.targets {
-            let mut overlap = 0u8;
+        for &i in tables.nearest(s5) {
+            let (t, slot) = (&tables.targets[usize::from(i)], &mut memo[usize::from(i)]);
             let mut feasible = true;
             let mut red_missing = 0u16;
-            for (k, (&h, &want)) in held.iter().zip(&t.counts).enumerate() {
-                let have = h.min(want);
-                overlap += have;
-                let missing = want - have;
-                if missing > 0 {
-                    feasible &= missing <= view.unseen(k as u8);
-                    if self.rules.red_tiles && view.red_unseen(k as u8) {
-                        red_missing |= 1 << k;
-                    }
+            let mut kinds = t.kinds;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as u8;
+                kinds &= kinds - 1;
+                let want = t.counts[usize::from(k)];
+                let have = held[usize::from(k)].min(want);
+                if want > have {
+                    feasible &= want - have <= unseen[usize::from(k)];
+                    red_missing |= red_unseen & (1 << k);
                 }
             }
-            if !feasible || 6 - overlap != c.need {
+            if !feasible {
                 continue;
             }
-            let in_target = (0..9).filter(|&k| t.counts[k] > 0).fold(0u16, |m, k| m | 1 << k);
-            let red = held_red & in_target;
-            let shape = Shape { sets: t.sets };
-            let dealer = view.seat == view.dealer;
-            for r in [red, red | red_missing] {
-                let p = scoring::value(shape, &t.counts, r, view.dora, dealer, &self.rules);
-                if p.legal {
-                    best = best.max(p.score);
-                }
+            // The value depends on the candidate only through these two red sets, which most
+            // candidates share: reuse the last one computed for this target.
+            let red = held_red & t.kinds & 0x1FF;
+            let key = (red, red | red_missing);
+            if slot.0 != key {
+                let shape = Shape { sets: t.sets };
+                let score = [key.0, key.1]
+                    .iter()
+                    .map(|&r| scoring::value_of(shape, &t.counts, t.kinds, r, view.dora, dealer, &self.rules))
+                    .filter(|p| p.legal)
+                    .map(|p| p.score)
+                    .max()
+                    .unwrap_or(0);
+                *slot = (key, score);
             }
+            best = best.max(slot.1);
         }
         best
     }

@@ -387,6 +387,7 @@ fn every_complete_hand_has_exactly_one_split() {
     assert!(seen.values().all(|&c| c == 1));
     // 7 sequences and 11 triplets: 18·19/2 pairs minus the 11 six-of-a-kind pairs.
     assert_eq!(t.targets.len(), 18 * 19 / 2 - 11);
+    assert_eq!(t.targets.len(), scoring::TARGETS);
 }
 
 #[test]
