@@ -42,6 +42,12 @@ def main() -> None:
           f"(best of {args.repeat}; the batch includes building the result columns)")
     print(f"  {gps:,.0f} games/s/core, {hands / seconds:,.0f} hands/s/core")
     print(f"  ratio to target {TARGET_GAMES_PER_SECOND:,} games/s/core: {gps / TARGET_GAMES_PER_SECOND:.2f}")
+    # For information: the 4-player config's lineup, where max-points evaluates reachable hands.
+    mixed = [resolve_knobs("suzume", k) for k in (
+        {}, {"discard": "max_points", "min_win_score": 8}, {"fold": True, "ready_streak": 3}, {"ron": False})]
+    games = max(1, args.games // 10)
+    seconds, _, _ = measure(games, 1, mixed)
+    print(f"  mixed lineup (fastest, max-points, defensive, tsumo-only): {games / seconds:,.0f} games/s/core")
 
 
 if __name__ == "__main__":
