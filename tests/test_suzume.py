@@ -71,8 +71,11 @@ def test_bad_rules_and_players_are_errors() -> None:
     with pytest.raises(OptionError) as e:
         score_hand("123999", "1", rules={"min_pionts": 0})
     assert e.value.field == "min_pionts" and "min_points" in e.value.message
-    with pytest.raises(OptionError, match="players"):
-        score_hand("123999", "1", players=6)
+    for players in (1, 6, 300, -1):
+        with pytest.raises(OptionError, match="expected 2 to 5 players"):
+            score_hand("123999", "1", players=players)
+    out = runner.invoke(app, ["score", "suzume", "123999", "--win", "1", "--players", "300"])
+    assert out.exit_code == 2 and "players: expected 2 to 5 players, got 300" in out.output
     out = runner.invoke(app, ["score", "suzume", "123999", "--win", "1", "--rule", "min_points"])
     assert out.exit_code != 0 and "KEY=VALUE" in out.output
 

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 #[pyfunction]
 #[pyo3(signature = (hand, win, ron=false, dealer=false, dora=None, players=4, rules="{}"))]
 #[allow(clippy::too_many_arguments)]
-fn suzume_score(hand: &str, win: &str, ron: bool, dealer: bool, dora: Option<&str>, players: u8, rules: &str) -> PyResult<String> {
+fn suzume_score(hand: &str, win: &str, ron: bool, dealer: bool, dora: Option<&str>, players: i64, rules: &str) -> PyResult<String> {
     let rules = Rules::from_json(&parse_json("rules", rules)?).map_err(option_error)?;
     rules.validate().map_err(option_error)?;
     Ok(score_report(hand, win, ron, dora, dealer, players, &rules).map_err(option_error)?.to_string())

@@ -615,11 +615,12 @@ pub fn score_hand(hand: &str, win: &str, dora: Option<&str>, dealer: bool, rules
 
 /// The `score` command's report: the hand, whether it wins and why not, the points and every
 /// part, and who pays what (tsumo: each of the `players − 1` others; ron: the discarder).
-pub fn score_report(hand: &str, win: &str, ron: bool, dora: Option<&str>, dealer: bool, players: u8, rules: &Rules) -> Result<serde_json::Value, OptionError> {
+pub fn score_report(hand: &str, win: &str, ron: bool, dora: Option<&str>, dealer: bool, players: i64, rules: &Rules) -> Result<serde_json::Value, OptionError> {
     use serde_json::json;
     if !(2..=5).contains(&players) {
         return Err(OptionError::new("players", format!("expected 2 to 5 players, got {players}")));
     }
+    let players = players as u8;
     let s = score_hand(hand, win, dora, dealer, rules)?;
     let mut out = json!({
         "hand": s.hand.iter().map(|t| t.notation()).collect::<Vec<_>>(),
