@@ -266,12 +266,16 @@ fn invariants_over_random_games() {
         json!({"mistake_rate": 0.05, "red_tiles": false, "dora": false, "last_discard_ron": false}),
         json!({"first_dealer": "seat0", "laps": 2, "all_green_value": 0, "super_red_value": 40}),
     ];
+    let mut mistakes = 0;
+    let mut last_discard_rons = 0;
     for (vi, v) in variants.iter().enumerate() {
         let r = Rules::from_json(v).unwrap();
         r.validate().unwrap();
         for n in 2..=5usize {
             for lineup in lineups(n) {
-                let l = run(&r, &lineup, 12, 100 + vi as u64);
+                let l = run(&r, &lineup, 40, 100 + vi as u64);
+                mistakes += l.games.iter().map(|g| u32::from(g.mistakes)).sum::<u32>();
+                last_discard_rons += l.hands.iter().filter(|h| h.outcome == 2 && h.stock_left == 0).count();
                 for g in &l.games {
                     let ps: Vec<_> = l.players.iter().filter(|p| p.game == g.game).collect();
                     let total: i64 = ps.iter().map(|p| p.final_points).sum();
@@ -291,7 +295,9 @@ fn invariants_over_random_games() {
                         };
                         assert!(h.received <= owed, "{h:?}");
                         assert!(r.multi_ron == MultiRon::All || h.claims <= 1);
+                        assert!(r.last_discard_ron || !(h.outcome == 2 && h.stock_left == 0), "A3 off: {h:?}");
                     }
+                    assert!(r.mistake_rate > 0.0 || g.mistakes == 0);
                     // Points move only by wins and mistakes: received − dealt-in − tsumo payments.
                     let received: i64 = ps.iter().map(|p| p.points_received).sum();
                     let dealt: i64 = ps.iter().map(|p| p.points_dealt_in).sum();
@@ -302,6 +308,8 @@ fn invariants_over_random_games() {
             }
         }
     }
+    assert!(mistakes > 0, "mistake injection happens");
+    assert!(last_discard_rons > 0, "the final discard is ronned sometimes (A3)");
 }
 
 #[test]
