@@ -21,8 +21,10 @@ rows! {
         rotation: u8,
         /// Seat of the first dealer (the wind-marker holder).
         first_dealer: u8,
-        /// Hands played (laps × players).
+        /// Hands played (laps × players): fixed by the rules.
         hands: u16,
+        /// Stock draws over the game (after the deals): the game's length in turns.
+        turns: u32,
         /// Hands that ended in an exhaustive draw (流局).
         draws: u16,
         /// Hands won by tsumo.
@@ -206,6 +208,7 @@ fn record(
     hands: &mut Vec<HandRow>,
 ) {
     let slot = |seat: u8| seating.player(seat) as i8;
+    game.turns += u32::from(r.turn);
     let mut row = HandRow {
         game: seating.game,
         deal: seating.deal,

@@ -286,6 +286,8 @@ fn invariants_over_random_games() {
                     assert_eq!(usize::from(wins), hs.iter().filter(|h| h.claims > 0).count());
                     assert_eq!(usize::from(g.draws), hs.iter().filter(|h| h.claims == 0).count());
                     assert_eq!(hs.iter().filter(|h| h.claim == 0).count(), r.laps as usize * n);
+                    let turns: u32 = hs.iter().filter(|h| h.claim == 0).map(|h| u32::from(h.turn)).sum();
+                    assert_eq!(g.turns, turns);
                     for h in &hs {
                         assert!(h.claims == 0 || h.base >= r.min_points, "illegal win logged: {h:?}");
                         let owed = if h.outcome == 1 {
