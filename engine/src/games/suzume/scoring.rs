@@ -374,7 +374,7 @@ const GREEN: u16 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9;
 /// 1, 9, 發, 中.
 const TERMINALS: u16 = 1 | 1 << 8 | 1 << 9 | 1 << 10;
 /// 2..8.
-const SIMPLES: u16 = 0b1_1111_1110;
+const SIMPLES: u16 = 0b1111_1110;
 
 /// The value of a complete hand: `counts` its kinds, `red` a bit per number kind whose red copy it
 /// holds, `dora` the kind of the flipped tile (None when the rules flip none).

@@ -62,6 +62,9 @@ fn sz_5_and_6_exactly_the_minimum() {
     assert_eq!((p.base, p.chanta, p.legal), (5, 2, true));
     let p = parts("3333r45", "8", false, &rules()).unwrap();
     assert_eq!((p.base, p.red, p.tanyao, p.legal), (5, 1, 1, true));
+    // A 9 (or a 1) rules tanyao out; found by the differential test below.
+    let p = parts("66r678r9r", "3", false, &rules()).unwrap();
+    assert_eq!((p.tanyao, p.chanta, p.base), (0, 0, 6));
 }
 
 #[test]
@@ -531,4 +534,87 @@ fn bad_hands_get_clear_errors() {
     assert_eq!(err("123456", "7", None).field, "win");
     assert_eq!(err("FFFFC1", "F", Some("F")).field, "dora");
     assert!(score_hand("FFFF23", "F", None, false, &r).unwrap().parts.is_none());
+}
+
+/// An independent reading of §5.1 and §6 on physical tiles: try every split of the 6 tiles into
+/// two groups of 3, score each valid split by the spec's formula, keep the best.
+fn reference_score(tiles: &[Tile; 6], dora: u8, dealer: bool) -> Option<(u16, bool)> {
+    let is_set = |g: [Tile; 3]| {
+        let mut k = g.map(Tile::kind);
+        k.sort_unstable();
+        (k[0] == k[1] && k[1] == k[2]) || (k[2] < 9 && k[1] == k[0] + 1 && k[2] == k[1] + 1)
+    };
+    let yao = |k: u8| k == 0 || k >= 8;
+    let mut best: Option<(u16, bool)> = None;
+    for mask in 0u32..64 {
+        if mask.count_ones() != 3 || mask & 1 == 0 {
+            continue;
+        }
+        let (a, b): (Vec<Tile>, Vec<Tile>) = (0..6).map(|i| (mask >> i & 1 == 1, tiles[i])).fold((vec![], vec![]), |mut acc, (inside, t)| {
+            if inside { acc.0.push(t) } else { acc.1.push(t) }
+            acc
+        });
+        let (a, b) = ([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
+        if !is_set(a) || !is_set(b) {
+            continue;
+        }
+        let pts = |g: [Tile; 3]| if g[0].kind() == g[1].kind() { 2u16 } else { 1 };
+        let sets = pts(a) + pts(b);
+        let red = |t: &Tile| t.is_red_number() || t.kind() == 10;
+        let all_green = tiles.iter().all(|t| [1, 2, 3, 5, 7, 9].contains(&t.kind()) && !t.is_red_number());
+        let chinyao = tiles.iter().all(|t| yao(t.kind()));
+        let super_red = tiles.iter().all(red);
+        let base = if all_green {
+            sets + 10
+        } else if chinyao {
+            sets + 15
+        } else if super_red {
+            sets + 20
+        } else {
+            let n_red = tiles.iter().filter(|t| red(t)).count() as u16;
+            let n_dora = tiles.iter().filter(|t| t.kind() == dora).count() as u16;
+            let tanyao = u16::from(tiles.iter().all(|t| (1..=7).contains(&t.kind())));
+            let chanta = if a.iter().any(|t| yao(t.kind())) && b.iter().any(|t| yao(t.kind())) { 2 } else { 0 };
+            sets + n_red + n_dora + tanyao + chanta
+        };
+        let score = base + if dealer { 2 } else { 0 };
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, base >= 5));
+        }
+    }
+    best
+}
+
+#[test]
+fn engine_scoring_agrees_with_an_independent_reference() {
+    let t = Tables::get();
+    let mut stream = crate::rng::Key::new(99).stream();
+    let mut wins = 0;
+    for i in 0..40_000u32 {
+        // Half random hands, half hands built on a random complete shape (so that wins are common).
+        let mut ids: Vec<u8> = (0..44).collect();
+        stream.shuffle(&mut ids);
+        let tiles: [Tile; 6] = if i % 2 == 0 {
+            std::array::from_fn(|j| Tile(ids[j]))
+        } else {
+            let target = &t.targets[stream.below(t.targets.len() as u64) as usize];
+            let mut picked = Vec::new();
+            for k in 0..11u8 {
+                let mut copies: Vec<u8> = ids.iter().copied().filter(|id| id / 4 == k).collect();
+                copies.truncate(usize::from(target.counts[usize::from(k)]));
+                picked.extend(copies.into_iter().map(Tile));
+            }
+            std::array::from_fn(|j| picked[j])
+        };
+        let dora = stream.below(11) as u8;
+        let dealer = stream.below(2) == 1;
+        let h = Hand { tiles: tiles.to_vec() };
+        let s = t.state_of(&h.counts());
+        let engine = t.shape(s).map(|shape| scoring::value(shape, &h.counts(), h.red_mask(), Some(dora), dealer, &rules()));
+        let reference = reference_score(&tiles, dora, dealer);
+        assert_eq!(engine.map(|p| (p.score, p.legal)), reference, "{:?} dora {dora} dealer {dealer} {engine:?}", tiles.map(Tile::notation));
+        assert_eq!(tsumo_win(s, h.red_mask(), Some(dora), dealer, &rules()).map(|p| p.score), reference.filter(|r| r.1).map(|r| r.0));
+        wins += usize::from(reference.is_some());
+    }
+    assert!(wins > 15_000, "{wins}");
 }
