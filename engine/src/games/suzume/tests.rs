@@ -618,3 +618,62 @@ fn engine_scoring_agrees_with_an_independent_reference() {
     }
     assert!(wins > 15_000, "{wins}");
 }
+
+/// Two sets by recursive removal from the lowest kind: a different algorithm from the tables.
+fn two_sets(c: &mut [u8; 11], sets: u8) -> bool {
+    let Some(k) = c.iter().position(|&x| x > 0) else { return sets == 2 };
+    if c[k] >= 3 {
+        c[k] -= 3;
+        let ok = two_sets(c, sets + 1);
+        c[k] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if k + 2 < 9 && c[k + 1] > 0 && c[k + 2] > 0 {
+        (k..k + 3).for_each(|i| c[i] -= 1);
+        let ok = two_sets(c, sets + 1);
+        (k..k + 3).for_each(|i| c[i] += 1);
+        return ok;
+    }
+    false
+}
+
+#[test]
+fn ready_hands_and_their_waits_agree_with_a_recursive_check() {
+    let t = Tables::get();
+    let mut stream = crate::rng::Key::new(5).stream();
+    let mut ready = 0;
+    for _ in 0..20_000 {
+        let mut ids: Vec<u8> = (0..44).collect();
+        stream.shuffle(&mut ids);
+        let mut c = [0u8; 11];
+        ids[..5].iter().for_each(|&id| c[usize::from(id / 4)] += 1);
+        let s = t.state_of(&c);
+        let mut waits = 0u16;
+        for k in 0..11 {
+            if c[k] < 4 {
+                c[k] += 1;
+                if two_sets(&mut c, 0) {
+                    waits |= 1 << k;
+                }
+                c[k] -= 1;
+            }
+        }
+        let (need, improve) = t.five(s);
+        assert_eq!(need == 1, waits != 0, "{c:?}");
+        if need == 1 {
+            assert_eq!(improve, waits, "{c:?}");
+            ready += 1;
+        }
+        // Drawing an improving kind and throwing the best tile really lowers the distance.
+        for k in 0..11u8 {
+            if improve & (1 << k) != 0 && need > 1 {
+                let s6 = t.add(s, k);
+                let best = t.discards(s6).iter().take_while(|&&e| e != u32::MAX).map(|&e| (e >> 16) as u8).min();
+                assert_eq!(best, Some(need - 1), "{c:?} + {k}");
+            }
+        }
+    }
+    assert!(ready > 500, "{ready}");
+}
