@@ -36,19 +36,20 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
-    pub fn counts(&self) -> &'static [u8; KINDS] {
-        Tables::get().counts(self.state)
+    /// The spec's `unseen(k)` for every kind: copies neither in the player's hand nor on the
+    /// table.
+    pub fn unseen(&self) -> [u8; KINDS] {
+        let held = Tables::get().counts(self.state);
+        std::array::from_fn(|k| 4u8.saturating_sub(self.seen[k] + held[k]))
     }
 
-    /// The spec's `unseen(k)`: copies of `kind` neither in the player's hand nor on the table.
-    pub fn unseen(&self, kind: u8) -> u8 {
-        let k = usize::from(kind);
-        4u8.saturating_sub(self.seen[k] + self.counts()[k])
-    }
-
-    /// Whether the red copy of a number kind could still be drawn.
-    pub fn red_unseen(&self, kind: u8) -> bool {
-        kind < 9 && (self.seen_red | self.red) & (1 << kind) == 0
+    /// A bit per number kind whose red copy could still be drawn (none without red tiles).
+    pub fn red_unseen(&self, red_tiles: bool) -> u16 {
+        if red_tiles {
+            !(self.seen_red | self.red) & 0x1FF
+        } else {
+            0
+        }
     }
 
     /// Opponents whose tsumogiri streak is at least `streak` (none when `streak` is 0), as a

@@ -308,14 +308,6 @@ impl Tables {
         let w = self.rows[usize::from(s5)].five;
         ((w >> 16) as u8, w as u16)
     }
-    #[inline]
-    pub fn need(&self, s5: State) -> u8 {
-        self.five(s5).0
-    }
-    #[inline]
-    pub fn improve(&self, s5: State) -> u16 {
-        self.five(s5).1
-    }
     /// The state of a multiset given by its counts (at most 6 tiles, at most 4 of a kind).
     pub fn state_of(&self, counts: &[u8; KINDS]) -> State {
         let mut s = 0;

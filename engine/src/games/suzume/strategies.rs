@@ -160,15 +160,13 @@ impl Policy {
                 return of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i);
             }
         }
-        let counts = tables.counts(view.state);
-        let mut unseen = [0u8; KINDS];
+        let unseen = view.unseen();
         // Bit planes of the unseen counts (plane j: kinds with more than j unseen copies), so
         // that the unseen copies of a set of kinds are four popcounts.
         let mut planes = [0u16; 4];
-        for (k, (u, (&seen, &held))) in unseen.iter_mut().zip(view.seen.iter().zip(counts)).enumerate() {
-            *u = 4u8.saturating_sub(seen + held);
+        for (k, &u) in unseen.iter().enumerate() {
             for (j, plane) in planes.iter_mut().enumerate() {
-                *plane |= u16::from(usize::from(*u) > j) << k;
+                *plane |= u16::from(usize::from(u) > j) << k;
             }
         }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
@@ -233,7 +231,7 @@ impl Policy {
     /// is assumed drawn as its red copy when that copy is unseen, or plain (whichever scores more).
     fn best_reachable(&self, view: &View, c: &Candidate, unseen: &[u8; KINDS], memo: &mut Memo) -> u16 {
         let tables = Tables::get();
-        let red_unseen = if self.rules.red_tiles { !(view.seen_red | view.red) & 0x1FF } else { 0 };
+        let red_unseen = view.red_unseen(self.rules.red_tiles);
         let s5 = tables.remove(view.state, c.kind);
         let held = tables.counts(s5);
         let discarded_red = view.hand[c.index].is_red_number() && view.red & (1 << c.kind) != 0;

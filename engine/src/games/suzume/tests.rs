@@ -138,7 +138,7 @@ fn sz_13_and_src_2_furiten_on_own_discards() {
     let off = Rules { furiten: false, ..rules() };
     assert!(ron_win(s, red, plain3, own, Some(5), false, &off).is_some());
     // The wait of a ready hand is what the discard policies count as winning tiles.
-    assert_eq!((Tables::get().need(s), Tables::get().improve(s)), (1, kinds("36")));
+    assert_eq!(Tables::get().five(s), (1, kinds("36")));
 }
 
 #[test]
