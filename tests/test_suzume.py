@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from simharness import config, store, tomlfile
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema
-from simharness.games.suzume import score_hand, summary_metrics
+from simharness.games.suzume import YAKUMAN, score_hand, summary_metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -162,7 +162,12 @@ def test_summary_metrics_long_form() -> None:
     draws5 = get[("min5", "all", "exhaustive_draw_rate")]["estimate"]
     assert draws0 < draws5, "the minimum makes draws likelier"
     assert get[("min5", "fastest", "mean_hand_value")]["estimate"] >= 5
-    assert {"tsumo_share", "deal_in_rate", "yakuman_rate", "multi_ron_rate"} <= {k[2] for k in get}
+    metrics = {k[2] for k in get}
+    assert {"tsumo_share", "deal_in_rate", "yakuman_rate", "multi_ron_rate", "chinyao_rate"} <= metrics
+    for v in ("min5", "min0"):
+        per_type = sum(get[(v, "all", f"{y}_rate")]["estimate"] for y in YAKUMAN.values())
+        per_strategy = sum(get[(v, s, "yakuman_rate")]["estimate"] for s in names)
+        assert per_type == pytest.approx(per_strategy), "each hand is played by every strategy once"
 
 
 def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

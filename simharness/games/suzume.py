@@ -70,8 +70,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     is a discard ronned by anyone), ``tsumo_share`` (of wins; ron share = 1 − it),
     ``mean_hand_value`` (points of a win, dealer bonus included, before the 0-floor) and
     ``yakuman_rate`` (yakuman wins per hand played). Per variant (strategy ``all``):
-    ``exhaustive_draw_rate`` and ``multi_ron_rate`` (per hand). Game wins, final point
-    distributions and seat advantage (by ``dealer_order``) are in the harness's own summary.
+    ``exhaustive_draw_rate``, ``multi_ron_rate`` and ``<yakuman>_rate`` for each yakuman of
+    :data:`YAKUMAN` (per hand). Game wins, final point distributions and seat advantage (by
+    ``dealer_order``) are in the harness's own summary.
 
     Intervals are 95% cluster-robust (``simharness.stats.intervals.cluster_mean_ci``) with the
     deal as cluster, since the hands of one game, and the duplicate tables of one deal, are not
@@ -98,6 +99,10 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
         rows.append(_row(v, "all", "exhaustive_draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
         rows.append(_row(v, "all", "multi_ron_rate", _by_deal(first["claims"] > 1, first["deal"])))
+        per_hand = hands.filter(pl.col("variant") == v).group_by("deal", "game", "hand").agg(
+            *((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
+        for name in YAKUMAN.values():
+            rows.append(_row(v, "all", f"{name}_rate", _by_deal(per_hand[name], per_hand["deal"])))
     schema = {"variant": pl.String, "strategy": pl.String, "metric": pl.String,
               "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}
     return pl.DataFrame(rows, schema=schema, orient="row")
