@@ -302,6 +302,14 @@ impl Tables {
         &self.six[usize::from(s6) - self.six_base]
     }
 
+    /// [`Tables::five`] of the hand left by discarding one `kind` from the 6-tile state `s6`,
+    /// read from the row a discard decision has just read (no new cache line).
+    #[inline]
+    pub fn five_after(&self, s6: State, kind: u8) -> (u8, u16) {
+        let e = self.discards(s6).iter().copied().find(|&e| (e >> 24) as u8 == kind).unwrap_or(u32::MAX);
+        ((e >> 16) as u8, e as u16)
+    }
+
     /// `need` and the improving kinds of a 5-tile state.
     #[inline]
     pub fn five(&self, s5: State) -> (u8, u16) {

@@ -67,14 +67,17 @@ impl Seat {
         let t = self.tiles[index];
         self.len -= 1;
         self.tiles[index] = self.tiles[self.len];
-        self.state = Tables::get().remove(self.state, t.kind());
+        let tables = Tables::get();
+        let (need, improve) = tables.five_after(self.state, t.kind());
+        self.waits = if need == 1 { improve } else { 0 };
+        self.state = tables.remove(self.state, t.kind());
         if t.is_red_number() {
             self.red &= !(1 << t.kind());
         }
-        self.refresh_waits();
         t
     }
 
+    /// After the deal (a discard sets `waits` itself).
     fn refresh_waits(&mut self) {
         let (need, improve) = Tables::get().five(self.state);
         self.waits = if need == 1 { improve } else { 0 };

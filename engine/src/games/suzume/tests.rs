@@ -666,6 +666,12 @@ fn ready_hands_and_their_waits_agree_with_a_recursive_check() {
             assert_eq!(improve, waits, "{c:?}");
             ready += 1;
         }
+        for k in 0..11u8 {
+            let s6 = t.add(s, k);
+            if s6 != u16::MAX {
+                assert_eq!(t.five_after(s6, k), t.five(s), "the row of a 6-tile hand knows its 5-tile hands");
+            }
+        }
         // Drawing an improving kind and throwing the best tile really lowers the distance.
         for k in 0..11u8 {
             if improve & (1 << k) != 0 && need > 1 {
