@@ -9,12 +9,16 @@
 use crate::game::{GameApi, Registered};
 
 pub mod sugoroku;
+pub mod suzume;
 
 pub mod riichi;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
-    vec![Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData))]
+    vec![
+        Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
+        Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
+    ]
 }
 
 /// The game called `name`.

@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 
 mod riichi;
+mod suzume;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
@@ -133,5 +134,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     riichi::register(m)?;
+    suzume::register(m)?;
     Ok(())
 }

@@ -1,0 +1,105 @@
+//! Decision points (spec §10) and what a player may look at when taking them.
+//!
+//! D1: after one's own draw with a legal win, TSUMO or decline. D2: which of the 6 tiles to
+//! discard. D3: after an opponent's discard that one may legally ron, RON or pass. A [`View`] holds
+//! only public information plus the player's own hand.
+
+use super::rules::Rules;
+use super::scoring::{value, Parts, Tables, Tile, KINDS, MAX_PLAYERS};
+
+/// The information of §10 for one player at one decision.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a> {
+    pub seat: usize,
+    pub players: usize,
+    pub dealer: usize,
+    /// The player's tiles: 6 at D1/D2 (after the draw), 6 at D3 (the 5 held plus the discard).
+    pub hand: &'a [Tile],
+    /// The kind multiset of `hand` (an index into [`Tables`]).
+    pub state: u16,
+    /// A bit per number kind whose red copy is in `hand`.
+    pub red: u16,
+    /// Copies of each kind visible on the table: every discard row and the dora tile.
+    pub seen: &'a [u8; KINDS],
+    /// A bit per number kind whose red copy is visible on the table.
+    pub seen_red: u16,
+    /// Per seat, a bit per kind in that seat's discard row (furiten and safety).
+    pub discarded: &'a [u16; MAX_PLAYERS],
+    /// Per seat, how many of its latest discards in a row were the tile it had just drawn
+    /// (ツモ切り, seen at the table): a public hint that the hand is ready.
+    pub streak: &'a [u8; MAX_PLAYERS],
+    /// The dora kind, if the rules flip one.
+    pub dora: Option<u8>,
+    /// Tiles left in the stock.
+    pub stock: usize,
+    pub points: &'a [i64],
+}
+
+impl View<'_> {
+    /// The spec's `unseen(k)` for every kind: copies neither in the player's hand nor on the
+    /// table.
+    pub fn unseen(&self) -> [u8; KINDS] {
+        let held = Tables::get().counts(self.state);
+        std::array::from_fn(|k| 4u8.saturating_sub(self.seen[k] + held[k]))
+    }
+
+    /// A bit per number kind whose red copy could still be drawn (none without red tiles).
+    pub fn red_unseen(&self, red_tiles: bool) -> u16 {
+        if red_tiles {
+            !(self.seen_red | self.red) & 0x1FF
+        } else {
+            0
+        }
+    }
+
+    /// Opponents whose tsumogiri streak is at least `streak` (none when `streak` is 0), as a
+    /// seat mask.
+    pub fn ready_opponents(&self, streak: u8) -> u8 {
+        if streak == 0 {
+            return 0;
+        }
+        (0..self.players).filter(|&p| p != self.seat && self.streak[p] >= streak).fold(0, |m, p| m | 1 << p)
+    }
+
+    /// How many of the opponents in the seat mask `seats` cannot ron `kind`.
+    pub fn safe_against(&self, seats: u8, kind: u8) -> u8 {
+        (0..self.players).filter(|&p| seats & (1 << p) != 0 && self.discarded[p] & (1 << kind) != 0).count() as u8
+    }
+
+    /// The spec's `safe_vs` summed over opponents: how many cannot ron `kind` (it is in their
+    /// discard row, so they are furiten on it).
+    #[inline]
+    pub fn safe_count(&self, kind: u8) -> u8 {
+        let all: u16 = self.discarded[..self.players].iter().map(|&d| (d >> kind) & 1).sum();
+        (all - ((self.discarded[self.seat] >> kind) & 1)) as u8
+    }
+}
+
+/// A win a player may declare (D1 or D3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinKind {
+    Tsumo,
+    Ron,
+}
+
+/// D1: the value of a tsumo on the 6-tile hand `state`/`red`, if it is a legal win (two sets and
+/// the minimum of §5.4).
+pub fn tsumo_win(state: u16, red: u16, dora: Option<u8>, dealer: bool, rules: &Rules) -> Option<Parts> {
+    let tables = Tables::get();
+    tables
+        .shape(state)
+        .map(|shape| value(shape, tables.counts(state), red, dora, dealer, rules))
+        .filter(|p| p.legal)
+}
+
+/// D3: the value of a ron on `tile` by the 5-tile hand `state`/`red` whose owner's discard row
+/// holds the kinds `own_discards`, if it is a legal win (shape, furiten of §5.3, minimum).
+pub fn ron_win(state: u16, red: u16, tile: Tile, own_discards: u16, dora: Option<u8>, dealer: bool, rules: &Rules) -> Option<Parts> {
+    let kind = tile.kind();
+    if rules.furiten && own_discards & (1 << kind) != 0 {
+        return None;
+    }
+    let state = Tables::get().add(state, kind);
+    let red = if rules.red_tiles && tile.is_red_number() { red | 1 << kind } else { red };
+    tsumo_win(state, red, dora, dealer, rules)
+}

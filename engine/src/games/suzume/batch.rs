@@ -1,0 +1,318 @@
+//! Plays a batch of Suzume-jong games and fills the `games`, `players` and `hands` tables.
+
+use super::actions::WinKind;
+use super::rules::{FirstDealer, Rules};
+use super::scoring::MAX_PLAYERS;
+use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup};
+use super::strategies::{Knobs, Policy};
+use super::Suzume;
+use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::rows;
+use crate::table::{Rows, Table, TableSchema};
+
+rows! {
+    /// One row per game.
+    pub struct GameRow => "games" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal index: the key of every stock and of the first dealer (shared by duplicate tables).
+        deal: u64,
+        /// Duplicate play: seat `s` is played by lineup slot `(s + rotation) mod players`.
+        rotation: u8,
+        /// Seat of the first dealer (the wind-marker holder).
+        first_dealer: u8,
+        /// Hands played (laps × players): fixed by the rules.
+        hands: u16,
+        /// Stock draws over the game (after the deals): the game's length in turns.
+        turns: u32,
+        /// Hands that ended in an exhaustive draw (流局).
+        draws: u16,
+        /// Hands won by tsumo.
+        tsumo_hands: u16,
+        /// Hands won by ron (one or more winners).
+        ron_hands: u16,
+        /// Hands where two or more players ronned the same discard.
+        multi_ron_hands: u16,
+        /// Yakuman wins (every winning claim counts).
+        yakuman: u16,
+        /// Mistaken-win penalties (mistake injection only).
+        mistakes: u16,
+    }
+}
+
+rows! {
+    /// One row per player per game.
+    pub struct PlayerRow => "players" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal index.
+        deal: u64,
+        /// Seat in turn order (the next player is seat + 1 mod players).
+        seat: u8,
+        /// The lineup slot playing this seat.
+        player: u8,
+        /// Points at the end of the game (stick total; no uma or oka).
+        final_points: i64,
+        /// Rank by final points, 1 = best; ties broken by seat order.
+        rank: u8,
+        /// Seats after the first dealer in turn order (0 = the first dealer): the seat-advantage axis.
+        dealer_order: u8,
+        /// Hands played (laps × players).
+        hands: u16,
+        /// Winning claims (tsumo + ron).
+        wins: u16,
+        /// Tsumo wins.
+        tsumo_wins: u16,
+        /// Ron wins.
+        ron_wins: u16,
+        /// Discards ronned by at least one player (放銃): counted once per hand.
+        deal_ins: u16,
+        /// Yakuman wins.
+        yakuman: u16,
+        /// Sum of the scores of this player's wins (dealer bonus included, before the 0-floor).
+        points_scored: i64,
+        /// Points actually received from wins (after the 0-floor).
+        points_received: i64,
+        /// Points paid as discarder on ron.
+        points_dealt_in: i64,
+        /// Mistaken-win penalties incurred (mistake injection only).
+        mistakes: u16,
+        /// Lowest point total reached during the game (after any hand).
+        lowest_points: i64,
+    }
+}
+
+rows! {
+    /// One row per hand outcome: an exhaustive draw is one row with `claims = 0`; a tsumo is one
+    /// row; a ron with several winners is one row per winner (`claim` 0, 1, ... in turn order from
+    /// the discarder, all with the same `hand`), so per-hand rates count `claim == 0` rows.
+    pub struct HandRow => "hands" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal index.
+        deal: u64,
+        /// Hand index within the game (0-based; hand h is dealt by seat (first_dealer + h) mod players).
+        hand: u16,
+        /// Index of this winning claim within the hand (0 for the first or only row).
+        claim: u8,
+        /// Number of winners of the hand (0 = exhaustive draw, 2+ = multiple ron).
+        claims: u8,
+        /// The dealer's seat.
+        dealer: u8,
+        /// 0 = exhaustive draw, 1 = tsumo, 2 = ron.
+        outcome: u8,
+        /// The winner's seat, -1 for a draw.
+        winner: i8,
+        /// The winner's lineup slot, -1 for a draw.
+        winner_player: i8,
+        /// The discarder's seat on ron, else -1.
+        discarder: i8,
+        /// The discarder's lineup slot on ron, else -1.
+        discarder_player: i8,
+        /// Stock draws taken in the hand when it ended (the turn of the win).
+        turn: u16,
+        /// Tiles left in the stock when it ended.
+        stock_left: u8,
+        /// Set points (sequence 1, triplet 2 each).
+        set_points: u16,
+        /// Sequences in the winning hand (0, 1 or 2).
+        sequences: u8,
+        /// Red-tile bonus points (0 on yakuman).
+        red: u16,
+        /// Dora bonus points (0 on yakuman).
+        dora: u16,
+        /// Tanyao bonus points.
+        tanyao: u16,
+        /// Chanta bonus points.
+        chanta: u16,
+        /// Yakuman: 0 none, 1 All Green, 2 Chinyao, 3 Super Red.
+        yakuman: u8,
+        /// Yakuman points.
+        yakuman_points: u16,
+        /// Dealer bonus points.
+        dealer_bonus: u16,
+        /// Base (checked against the minimum): points minus dealer bonus.
+        base: u16,
+        /// The hand's score: what the winner is owed (tsumo: split among payers).
+        points: u16,
+        /// Points actually received after rounding and the 0-floor.
+        received: i64,
+    }
+}
+
+pub fn schema() -> Vec<TableSchema> {
+    vec![GameRow::schema(), PlayerRow::schema(), HandRow::schema()]
+}
+
+pub fn presets() -> Vec<Preset> {
+    super::rules::presets()
+}
+
+/// Plays one game; appends its rows.
+pub fn play_game(
+    rules: &Rules,
+    policies: &[Policy],
+    seed: u64,
+    seating: Seating,
+    games: &mut Vec<GameRow>,
+    players: &mut Vec<PlayerRow>,
+    hands: &mut Vec<HandRow>,
+) {
+    let n = usize::from(seating.players);
+    let by_seat: [&Policy; MAX_PLAYERS] = std::array::from_fn(|s| &policies[usize::from(seating.player((s % n) as u8))]);
+    let first = match rules.first_dealer {
+        FirstDealer::Random => first_dealer(seed, seating.deal, n),
+        FirstDealer::Seat0 => 0,
+    };
+    let mut points = [i64::from(rules.starting_points); MAX_PLAYERS];
+    let points = &mut points[..n];
+    let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, first_dealer: first as u8, ..Default::default() };
+    let mut stats: [PlayerRow; MAX_PLAYERS] = std::array::from_fn(|s| PlayerRow {
+        game: seating.game,
+        deal: seating.deal,
+        seat: s as u8,
+        player: seating.player((s % n) as u8),
+        dealer_order: ((s + n - first) % n) as u8,
+        lowest_points: i64::from(rules.starting_points),
+        ..Default::default()
+    });
+    let count = rules.laps as usize * n;
+    let keys = DealKeys::new(seed, seating.deal);
+    for h in 0..count {
+        let dealer = (first + h) % n;
+        let setup = HandSetup { rules, policies: &by_seat[..n], dealer, keys, hand: h as u64 };
+        let r = play_hand(&setup, points);
+        record(&r, h, dealer, &seating, &mut game, &mut stats, hands);
+        for (s, &p) in points.iter().enumerate() {
+            stats[s].lowest_points = stats[s].lowest_points.min(p);
+        }
+    }
+    game.hands = count as u16;
+    games.push(game);
+    let rank = ranks(points);
+    for s in 0..n {
+        stats[s].final_points = points[s];
+        stats[s].rank = rank[s];
+        stats[s].hands = count as u16;
+        players.push(stats[s]);
+    }
+}
+
+fn record(
+    r: &HandResult,
+    h: usize,
+    dealer: usize,
+    seating: &Seating,
+    game: &mut GameRow,
+    stats: &mut [PlayerRow; MAX_PLAYERS],
+    hands: &mut Vec<HandRow>,
+) {
+    let slot = |seat: u8| seating.player(seat) as i8;
+    game.turns += u32::from(r.turn);
+    let mut row = HandRow {
+        game: seating.game,
+        deal: seating.deal,
+        hand: h as u16,
+        dealer: dealer as u8,
+        winner: -1,
+        winner_player: -1,
+        discarder: r.discarder.map_or(-1, |d| d as i8),
+        discarder_player: r.discarder.map_or(-1, slot),
+        turn: r.turn,
+        stock_left: r.stock_left,
+        ..Default::default()
+    };
+    for (s, &m) in r.mistakes.iter().enumerate() {
+        stats[s].mistakes += u16::from(m);
+        game.mistakes += u16::from(m);
+    }
+    let claims = r.wins.iter().flatten().count();
+    match r.kind {
+        None => {
+            game.draws += 1;
+            hands.push(row);
+            return;
+        }
+        Some(WinKind::Tsumo) => game.tsumo_hands += 1,
+        Some(WinKind::Ron) => {
+            game.ron_hands += 1;
+            if claims > 1 {
+                game.multi_ron_hands += 1;
+            }
+            let d = usize::from(r.discarder.unwrap_or(0));
+            stats[d].deal_ins += 1;
+        }
+    }
+    row.claims = claims as u8;
+    row.outcome = if r.kind == Some(WinKind::Tsumo) { 1 } else { 2 };
+    for (i, w) in r.wins.iter().flatten().enumerate() {
+        let p = &w.parts;
+        let s = &mut stats[usize::from(w.seat)];
+        s.wins += 1;
+        match r.kind {
+            Some(WinKind::Tsumo) => s.tsumo_wins += 1,
+            _ => s.ron_wins += 1,
+        }
+        s.points_scored += i64::from(p.score);
+        s.points_received += w.received;
+        if let Some(d) = r.discarder {
+            stats[usize::from(d)].points_dealt_in += w.received;
+        }
+        let yakuman = p.yakuman as u8;
+        if yakuman > 0 {
+            stats[usize::from(w.seat)].yakuman += 1;
+            game.yakuman += 1;
+        }
+        hands.push(HandRow {
+            claim: i as u8,
+            winner: w.seat as i8,
+            winner_player: slot(w.seat),
+            set_points: p.set_points,
+            sequences: p.shape.sets.iter().filter(|s| matches!(s, super::scoring::Set::Sequence(_))).count() as u8,
+            red: p.red,
+            dora: p.dora,
+            tanyao: p.tanyao,
+            chanta: p.chanta,
+            yakuman,
+            yakuman_points: p.yakuman_points,
+            dealer_bonus: p.dealer_bonus,
+            base: p.base,
+            points: p.score,
+            received: w.received,
+            ..row
+        });
+    }
+}
+
+pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
+    let n = lineup.len() as u8;
+    let count = batch.count as usize;
+    let mut games = Vec::with_capacity(count);
+    let mut players = Vec::with_capacity(count * usize::from(n));
+    let mut hands = Vec::with_capacity(count * usize::from(n) * rules.laps as usize);
+    for g in batch.games() {
+        let seating = Seating::new(g, n, batch.duplicate);
+        play_game(rules, &policies, batch.seed, seating, &mut games, &mut players, &mut hands);
+    }
+    vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hands)]
+}
+
+impl Game for Suzume {
+    const NAME: &'static str = "suzume";
+    const TITLE: &'static str = "Suzume-jong (すずめ雀)";
+    const PLAYERS: (u8, u8) = (2, 5);
+    const SPEC: &'static str = "rules/suzume.md";
+    type Rules = Rules;
+    type Knobs = Knobs;
+
+    fn presets() -> Vec<Preset> {
+        presets()
+    }
+    fn schema() -> Vec<TableSchema> {
+        schema()
+    }
+    fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        play(rules, lineup, batch)
+    }
+}

@@ -1,0 +1,76 @@
+"""`simharness score suzume HAND --win TILE ...`: one hand's points and every part of them."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from simharness.engine import OptionError
+from simharness.games.suzume import score_hand
+
+
+def parse_rule(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as JSON when it is JSON (5, true, 0.1), else as a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise OptionError("rule", f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _render(r: dict[str, Any]) -> str:
+    who = "dealer" if r["dealer"] else "non-dealer"
+    dora = r["dora"] or "none"
+    lines = [f"{' '.join(r['hand'])}  won on {r['win']} by {r['win_type']}, {who}, dora {dora}, "
+             f"{r['players']} players"]
+    if "sets" not in r:
+        lines.append(f"not a win: {r['reason']}")
+        return "\n".join(lines)
+    for s in r["sets"]:
+        lines.append(f"  {s['tiles']:<6} {s['kind']:<10} +{s['points']}")
+    parts = [("yakuman " + r["yakuman"], r["yakuman_points"])] if r["yakuman"] else [
+        ("red tiles", r["red"]), ("dora", r["dora_points"]), ("tanyao", r["tanyao"]), ("chanta", r["chanta"])]
+    for name, pts in parts:
+        if pts:
+            lines.append(f"  {name:<17} +{pts}")
+    lines.append(f"  base {r['base']} (counts toward the minimum)")
+    if r["dealer_bonus"]:
+        lines.append(f"  {'dealer bonus':<17} +{r['dealer_bonus']}")
+    lines.append(f"points {r['points']}")
+    if r["legal"]:
+        p = r["payments"]
+        if r["win_type"] == "ron":
+            lines.append(f"the discarder pays {p['discarder']}")
+        else:
+            lines.append(f"each of {p['payers']} others pays {p['each']} (winner receives {p['total']})")
+    else:
+        lines.append(f"not a legal win: {r['reason']}")
+    return "\n".join(lines)
+
+
+def score_command(
+    hand: Annotated[str, typer.Argument(help="6 tiles, e.g. 1r2r3rCCC (1-9, r = red, F = 發, C = 中).")],
+    win: Annotated[str, typer.Option("--win", help="The winning tile (one of the 6).")],
+    ron: Annotated[bool, typer.Option("--ron/--tsumo", help="Won on a discard or by own draw.")] = False,
+    dealer: Annotated[bool, typer.Option("--dealer", help="The winner is the dealer.")] = False,
+    dora: Annotated[str | None, typer.Option("--dora", help="The flipped dora tile.")] = None,
+    players: Annotated[int, typer.Option("--players", help="Players (2-5), for tsumo payments.")] = 4,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win."""
+    try:
+        rules = dict(parse_rule(r) for r in rule or [])
+        result = score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
+    except OptionError as e:
+        typer.echo(f"error: {e.field}: {e.message}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(result) if as_json else _render(result))
+
+
+def register(app: typer.Typer, score_app: typer.Typer) -> None:
+    score_app.command("suzume")(score_command)
