@@ -63,8 +63,21 @@ def test_describe_quantile_intervals_equal_a_monte_carlo_bootstrap() -> None:
         step = np.diff(values).max()
         assert abs(iv.lo - lo) <= step and abs(iv.hi - hi) <= step, q
         assert iv.lo <= iv.estimate <= iv.hi
-    se = x.std(ddof=1) / math.sqrt(len(x))
-    assert d.mean.hi - d.mean.lo == pytest.approx(2 * 1.96 * se, rel=0.01)
+    # The mean's interval is a bootstrap: it matches scipy's percentile bootstrap up to Monte Carlo
+    # noise, and leans right with the right-skewed sample (a t interval would be symmetric).
+    ref = stats.bootstrap((x,), np.mean, method="percentile", n_resamples=20000, rng=np.random.default_rng(3))
+    width = ref.confidence_interval.high - ref.confidence_interval.low
+    assert d.mean.estimate == pytest.approx(x.mean())
+    assert d.mean.lo == pytest.approx(ref.confidence_interval.low, abs=0.05 * width)
+    assert d.mean.hi == pytest.approx(ref.confidence_interval.high, abs=0.05 * width)
+
+
+def test_bootstrap_mean_interval_is_asymmetric_for_heavy_tails() -> None:
+    rng = np.random.default_rng(4)
+    x = np.round(rng.pareto(2.2, 20000) * 100)  # a few huge scores, as an uncapped payout gives
+    d = describe(x)
+    assert d.mean.hi - d.mean.estimate > 1.1 * (d.mean.estimate - d.mean.lo)
+    assert d.mean.lo < d.mean.estimate < d.mean.hi
 
 
 def test_bootstrap_bca_close_to_t_interval_and_degenerate_sample() -> None:

@@ -225,7 +225,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     """The end-of-run summary as a JSON-ready dict.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): win rate with a Wilson CI, mean (t interval) and 5/25/50/75/95% quantiles of
+    :func:`seat_axis`): win rate with a Wilson CI, mean (Poisson bootstrap) and 5/25/50/75/95% quantiles of
     final points (exact percentile-bootstrap intervals); ``length`` (turns or hands per game) and
     ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every variant minus the first
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
