@@ -83,6 +83,15 @@ def figure_ecdf(players: pl.DataFrame, variants: list[str]) -> str:
         ax.set_xlabel("final points")
         ax.set_ylabel("P(score ≤ x)")
         ax.legend(fontsize=8)
+    # A few extreme scores (uncapped payouts) would squash every curve into a vertical line: show the
+    # central 99% of all scores (sharex: one limit sets every panel), and say so on the axis.
+    points = players["final_points"].to_numpy().astype(float)
+    lo, hi = np.quantile(points, [0.005, 0.995]) if len(points) else (0.0, 0.0)
+    if lo < hi and (points.min() < lo or points.max() > hi):
+        pad = 0.05 * (hi - lo)
+        axes.flat[0].set_xlim(lo - pad, hi + pad)
+        for ax in axes.flat:
+            ax.set_xlabel("final points (central 99%; tails beyond the axis)")
     for ax in list(axes.flat)[len(variants) :]:
         ax.set_visible(False)
     return _png(fig)
