@@ -6,7 +6,7 @@
 
 use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
-use super::state::{Effect, End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
+use super::state::{Effect, End, Player, State, MAX_PLAYERS, TILE_IDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -110,12 +110,13 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
     // face-down squares), so restoring the players and counters resets it.
     let mut c = state.clone();
     c.preview = true;
+    let start = Moment::of(state, seat);
     let mut stayers = Stayers::default();
     let mut total = 0.0;
     for sum in 2u8..=12 {
         let ways = 6 - (i32::from(sum) - 7).abs();
         let a = sum.saturating_sub(6).max(1);
-        restore(&mut c, &Moment::of(state));
+        restore(&mut c, &start);
         let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
         c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
         let v = if c.hidden_stop == 0 {
@@ -128,23 +129,36 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
     total
 }
 
-/// What a lookahead changes: everything but the course.
+/// What a lookahead changes and reads back. Only `seat` moves; the others change only in points
+/// (transfers) and, if `seat` wins, in their settlement records, which nothing in the lookahead
+/// reads. The course is left as found, and the game counters (`stats`) are only written, never
+/// read, so the scratch state's may drift. Restoring runs once per tile per outcome, so it copies
+/// this much and no more.
 struct Moment {
-    players: [Player; MAX_PLAYERS],
-    stats: Stats,
+    seat: usize,
+    player: Player,
+    points: [i64; MAX_PLAYERS],
     end: End,
     winner: Option<usize>,
 }
 
 impl Moment {
-    fn of(s: &State<'_>) -> Self {
-        Moment { players: s.players, stats: s.stats, end: s.end, winner: s.winner }
+    fn of(s: &State<'_>, seat: usize) -> Self {
+        Moment {
+            seat,
+            player: s.players[seat],
+            points: std::array::from_fn(|j| s.players[j].points),
+            end: s.end,
+            winner: s.winner,
+        }
     }
 }
 
 fn restore(c: &mut State<'_>, m: &Moment) {
-    c.players = m.players;
-    c.stats = m.stats;
+    for (p, &points) in c.players.iter_mut().zip(&m.points) {
+        p.points = points;
+    }
+    c.players[m.seat] = m.player;
     c.end = m.end;
     c.winner = m.winner;
     c.hidden_stop = 0;
@@ -165,9 +179,9 @@ struct Stayers {
 /// expanded). Leaves the course as it found it.
 fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, stayers: &mut Stayers) -> f64 {
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
-    let (landing, tile) = (Moment::of(c), c.course[sq]);
+    let (landing, tile) = (Moment::of(c, seat), c.course[sq]);
     let at_landing = value(knobs, c, base, seat);
-    let before = landing.players[seat];
+    let before = landing.player;
     let key = Some((before.mult, before.rests));
     let refresh = stayers.key != key;
     if refresh {
