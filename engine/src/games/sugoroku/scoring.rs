@@ -74,11 +74,16 @@ impl State<'_> {
 
     /// End-of-game transfers after a win (§9): winner bonus, distance settlement and (penalty4)
     /// rest chips. An early end settles nothing (S14). Records each part per player.
+    // Inlined so that the greedy lookahead, which calls this after every simulated move and
+    // rarely wins, pays only for the check.
+    #[inline]
     pub fn settle(&mut self) {
-        let Some(w) = self.winner else { return };
-        if self.end != End::Goal {
-            return;
+        if let (Some(w), End::Goal) = (self.winner, self.end) {
+            self.settle_win(w);
         }
+    }
+
+    fn settle_win(&mut self, w: usize) {
         let n = self.n;
         let bonus = i64::from(self.rules.winner_bonus);
         for j in (0..n).filter(|&j| j != w) {
