@@ -52,12 +52,12 @@ impl State<'_> {
     pub fn transfer(&mut self, seat: usize, amount: i64, source: Source) -> i64 {
         let (x, was_capped) = capped(self.rules, amount.abs(), amount > 0, source);
         let signed = if amount > 0 { x } else { -x };
-        for (j, p) in self.players[..self.n].iter_mut().enumerate() {
-            if j != seat {
-                p.points -= signed;
-            }
+        // Everyone pays (or receives) once and `seat` gets all n shares back: the same sums
+        // without a seat test in the loop, which runs for most landings.
+        for p in &mut self.players[..self.n] {
+            p.points -= signed;
         }
-        self.players[seat].points += signed * (self.n as i64 - 1);
+        self.players[seat].points += signed * self.n as i64;
         self.stats.largest_payment = self.stats.largest_payment.max(x);
         self.stats.capped_payments += u32::from(was_capped);
         signed
