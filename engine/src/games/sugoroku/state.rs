@@ -162,6 +162,8 @@ pub struct State<'r> {
     pub goal: u8,
     /// The tile set to deal from (special tiles already in place of plain copies).
     set: [u8; TILES],
+    /// Copies of each tile id in `set`.
+    set_counts: [u8; TILE_IDS],
     /// Tile id on each course square 1..=L (index 0 is the start).
     pub course: [u8; TILES + 1],
     pub up: [bool; TILES + 1],
@@ -209,6 +211,10 @@ impl<'r> State<'r> {
                 next_copy[k] -= 1;
             }
         }
+        let mut set_counts = [0u8; TILE_IDS];
+        for &t in &set {
+            set_counts[usize::from(t)] += 1;
+        }
         let len = (TILES - rules.dora_count as usize) as u8;
         State {
             rules,
@@ -216,6 +222,7 @@ impl<'r> State<'r> {
             len,
             goal: len + 1,
             set,
+            set_counts,
             course: [0; TILES + 1],
             up: [false; TILES + 1],
             dora: [0; KINDS],
@@ -267,11 +274,12 @@ impl<'r> State<'r> {
         for &t in &tiles[..d] {
             self.dora[usize::from(dora_target(kind(t), self.rules.dora_mode))] += 1;
         }
-        self.unseen = [0; TILE_IDS];
-        for (sq, &t) in tiles[d..].iter().enumerate() {
-            self.course[sq + 1] = t;
-            self.unseen[usize::from(t)] += 1;
+        // Unseen = the whole set minus the dora: a pass over the 20 dora, not the 116 course tiles.
+        self.unseen = self.set_counts;
+        for &t in &tiles[..d] {
+            self.unseen[usize::from(t)] -= 1;
         }
+        self.course[1..=tiles.len() - d].copy_from_slice(&tiles[d..]);
         self.up = [false; TILES + 1];
     }
 
