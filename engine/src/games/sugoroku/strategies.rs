@@ -6,7 +6,7 @@
 
 use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
-use super::state::{Effect, End, Player, State, MAX_PLAYERS, TILE_IDS};
+use super::state::{Effect, End, State, MAX_PLAYERS, TILE_IDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -130,14 +130,17 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
     total
 }
 
-/// What a lookahead changes and reads back. Only `seat` moves; the others change only in points
-/// (transfers) and, if `seat` wins, in their settlement records, which nothing in the lookahead
-/// reads. The course is left as found, and the game counters (`stats`) are only written, never
-/// read, so the scratch state's may drift. Restoring runs once per tile per outcome, so it copies
-/// this much and no more.
+/// What a lookahead changes and reads back. Only `seat` moves, and of its player only the
+/// position, pending multiplier, rests and points are ever read (the rest are counters, only
+/// written); the others change only in points (transfers) and, if `seat` wins, in their
+/// settlement records, which nothing in the lookahead reads. The course is left as found, and the
+/// game counters (`stats`) are only written, never read, so the scratch state's may drift.
+/// Restoring runs once per tile per outcome, so it copies this much and no more.
 struct Moment {
     seat: usize,
-    player: Player,
+    pos: u8,
+    mult: u64,
+    rests: u32,
     points: [i64; MAX_PLAYERS],
     end: End,
     winner: Option<usize>,
@@ -145,9 +148,12 @@ struct Moment {
 
 impl Moment {
     fn of(s: &State<'_>, seat: usize) -> Self {
+        let p = &s.players[seat];
         Moment {
             seat,
-            player: s.players[seat],
+            pos: p.pos,
+            mult: p.mult,
+            rests: p.rests,
             points: std::array::from_fn(|j| s.players[j].points),
             end: s.end,
             winner: s.winner,
@@ -159,7 +165,8 @@ fn restore(c: &mut State<'_>, m: &Moment) {
     for (p, &points) in c.players.iter_mut().zip(&m.points) {
         p.points = points;
     }
-    c.players[m.seat] = m.player;
+    let p = &mut c.players[m.seat];
+    (p.pos, p.mult, p.rests) = (m.pos, m.mult, m.rests);
     c.end = m.end;
     c.winner = m.winner;
     c.hidden_stop = 0;
@@ -226,7 +233,7 @@ fn expectation(
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
     let (landing, tile) = (Moment::of(c, seat), c.course[sq]);
     let at_landing = value(knobs, c, base, seat);
-    let before = landing.player;
+    let (mult, rests, points) = (landing.mult, landing.rests, landing.points[seat]);
     // Resolves the landing square as if tile `id` lay there, from the landing.
     let resolve_as = |c: &mut State<'_>, id: u8| {
         let k = c.unseen[usize::from(id)];
@@ -238,14 +245,13 @@ fn expectation(
         k
     };
     c.up[sq] = true;
-    let key = Some((before.mult, before.rests));
+    let key = Some((mult, rests));
     if stayers.key != key {
         *stayers = Stayers { key, ..Stayers::default() };
         for &id in unseen.stayers() {
             let k = resolve_as(c, id);
             let after = c.players[seat];
-            let delta = (after.points - before.points) as f64
-                - knobs.rest_value * (f64::from(after.rests) - f64::from(before.rests));
+            let delta = (after.points - points) as f64 - knobs.rest_value * (f64::from(after.rests) - f64::from(rests));
             stayers.delta += f64::from(k) * delta;
             stayers.count += u32::from(k);
         }
