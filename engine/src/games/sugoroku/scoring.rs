@@ -52,12 +52,12 @@ impl State<'_> {
     pub fn transfer(&mut self, seat: usize, amount: i64, source: Source) -> i64 {
         let (x, was_capped) = capped(self.rules, amount.abs(), amount > 0, source);
         let signed = if amount > 0 { x } else { -x };
-        for (j, p) in self.players[..self.n].iter_mut().enumerate() {
-            if j != seat {
-                p.points -= signed;
-            }
+        // Everyone pays (or receives) once and `seat` gets all n shares back: the same sums
+        // without a seat test in the loop, which runs for most landings.
+        for p in &mut self.players[..self.n] {
+            p.points -= signed;
         }
-        self.players[seat].points += signed * (self.n as i64 - 1);
+        self.players[seat].points += signed * self.n as i64;
         self.stats.largest_payment = self.stats.largest_payment.max(x);
         self.stats.capped_payments += u32::from(was_capped);
         signed
@@ -74,11 +74,16 @@ impl State<'_> {
 
     /// End-of-game transfers after a win (§9): winner bonus, distance settlement and (penalty4)
     /// rest chips. An early end settles nothing (S14). Records each part per player.
+    // Inlined so that the greedy lookahead, which calls this after every simulated move and
+    // rarely wins, pays only for the check.
+    #[inline]
     pub fn settle(&mut self) {
-        let Some(w) = self.winner else { return };
-        if self.end != End::Goal {
-            return;
+        if let (Some(w), End::Goal) = (self.winner, self.end) {
+            self.settle_win(w);
         }
+    }
+
+    fn settle_win(&mut self, w: usize) {
         let n = self.n;
         let bonus = i64::from(self.rules.winner_bonus);
         for j in (0..n).filter(|&j| j != w) {

@@ -162,6 +162,8 @@ pub struct State<'r> {
     pub goal: u8,
     /// The tile set to deal from (special tiles already in place of plain copies).
     set: [u8; TILES],
+    /// Copies of each tile id in `set`.
+    set_counts: [u8; TILE_IDS],
     /// Tile id on each course square 1..=L (index 0 is the start).
     pub course: [u8; TILES + 1],
     pub up: [bool; TILES + 1],
@@ -209,6 +211,10 @@ impl<'r> State<'r> {
                 next_copy[k] -= 1;
             }
         }
+        let mut set_counts = [0u8; TILE_IDS];
+        for &t in &set {
+            set_counts[usize::from(t)] += 1;
+        }
         let len = (TILES - rules.dora_count as usize) as u8;
         State {
             rules,
@@ -216,6 +222,7 @@ impl<'r> State<'r> {
             len,
             goal: len + 1,
             set,
+            set_counts,
             course: [0; TILES + 1],
             up: [false; TILES + 1],
             dora: [0; KINDS],
@@ -267,11 +274,12 @@ impl<'r> State<'r> {
         for &t in &tiles[..d] {
             self.dora[usize::from(dora_target(kind(t), self.rules.dora_mode))] += 1;
         }
-        self.unseen = [0; TILE_IDS];
-        for (sq, &t) in tiles[d..].iter().enumerate() {
-            self.course[sq + 1] = t;
-            self.unseen[usize::from(t)] += 1;
+        // Unseen = the whole set minus the dora: a pass over the 20 dora, not the 116 course tiles.
+        self.unseen = self.set_counts;
+        for &t in &tiles[..d] {
+            self.unseen[usize::from(t)] -= 1;
         }
+        self.course[1..=tiles.len() - d].copy_from_slice(&tiles[d..]);
         self.up = [false; TILES + 1];
     }
 
@@ -496,13 +504,7 @@ impl<'r> State<'r> {
                     let skip_first = usize::from(first_mult != 1);
                     if m_prev == 1 && chain_len > skip_first {
                         if let Some(i) = self.chain[skip_first..chain_len].iter().position(|&s| s == sq) {
-                            let stop = match self.rules.loop_rule {
-                                LoopRule::NearestGoal => self.chain[skip_first + i..chain_len].iter().copied().max().unwrap_or(sq),
-                                LoopRule::RepeatSquare => sq,
-                            };
-                            self.players[seat].pos = stop;
-                            self.stats.loops += 1;
-                            return;
+                            return self.stop_loop(seat, skip_first + i, chain_len);
                         }
                     }
                     if chain_len == 0 {
@@ -520,16 +522,7 @@ impl<'r> State<'r> {
                         return;
                     }
                 }
-                Effect::RedFiveM => {
-                    let p = &mut self.players[seat];
-                    p.pos = 0;
-                    p.red5m_returns += 1;
-                    if m_eff > 1 {
-                        let laps = (m_eff - 1) as i64;
-                        self.transfer(seat, -(i64::from(self.rules.lap_penalty) * laps), Source::Square);
-                    }
-                    return;
-                }
+                Effect::RedFiveM => return self.red_five_m(seat, m_eff),
                 Effect::Receive(v) => {
                     self.transfer(seat, i64::from(v) * m_eff as i64, Source::Square);
                     return;
@@ -546,14 +539,44 @@ impl<'r> State<'r> {
                     self.set_mult(seat, m_eff.saturating_mul(2).min(MULT_CEILING));
                     return;
                 }
-                Effect::Pochi => {
-                    self.players[seat].pochi_landings += 1;
-                    self.transfer(seat, 50 * m_prev as i64, Source::Square);
-                    self.set_mult(seat, 10);
-                    return;
-                }
+                Effect::Pochi => return self.pochi(seat, m_prev),
             }
         }
+    }
+
+    // The rare outcomes of `resolve` live out of line (`#[cold]`) so that its hot loop, which
+    // the greedy lookahead runs about 80 times per decision, keeps fewer registers live.
+
+    /// A manzu chain came back to the square at `chain[from]` (§5): stop per `loop_rule`.
+    #[cold]
+    fn stop_loop(&mut self, seat: usize, from: usize, chain_len: usize) {
+        let sq = self.chain[from];
+        let stop = match self.rules.loop_rule {
+            LoopRule::NearestGoal => self.chain[from..chain_len].iter().copied().max().unwrap_or(sq),
+            LoopRule::RepeatSquare => sq,
+        };
+        self.players[seat].pos = stop;
+        self.stats.loops += 1;
+    }
+
+    /// Red 5m: back to the start; every lap the multiplier adds costs `lap_penalty`.
+    #[cold]
+    fn red_five_m(&mut self, seat: usize, m_eff: u64) {
+        let p = &mut self.players[seat];
+        p.pos = 0;
+        p.red5m_returns += 1;
+        if m_eff > 1 {
+            let laps = (m_eff - 1) as i64;
+            self.transfer(seat, -(i64::from(self.rules.lap_penalty) * laps), Source::Square);
+        }
+    }
+
+    /// 白ポッチ: 50 × the pending multiplier from each, and ×10 on the next landing.
+    #[cold]
+    fn pochi(&mut self, seat: usize, m_prev: u64) {
+        self.players[seat].pochi_landings += 1;
+        self.transfer(seat, 50 * m_prev as i64, Source::Square);
+        self.set_mult(seat, 10);
     }
 
     fn set_mult(&mut self, seat: usize, m: u64) {

@@ -6,7 +6,7 @@
 
 use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
 use super::rules::RollPermission;
-use super::state::{Effect, End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
+use super::state::{Effect, End, State, MAX_PLAYERS, TILE_IDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -110,49 +110,108 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
     // face-down squares), so restoring the players and counters resets it.
     let mut c = state.clone();
     c.preview = true;
+    let start = Moment::of(state, seat);
+    let unseen = Unseen::of(state);
     let mut stayers = Stayers::default();
     let mut total = 0.0;
     for sum in 2u8..=12 {
         let ways = 6 - (i32::from(sum) - 7).abs();
         let a = sum.saturating_sub(6).max(1);
-        restore(&mut c, &Moment::of(state));
+        restore(&mut c, &start);
         let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
         c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
         let v = if c.hidden_stop == 0 {
             value(knobs, &mut c, state, seat)
         } else {
-            expectation(knobs, &mut c, state, seat, &mut stayers)
+            expectation(knobs, &mut c, state, seat, &unseen, &mut stayers)
         };
         total += f64::from(ways) / 36.0 * v;
     }
     total
 }
 
-/// What a lookahead changes: everything but the course.
+/// What a lookahead changes and reads back. Only `seat` moves, and of its player only the
+/// position, pending multiplier, rests and points are ever read (the rest are counters, only
+/// written); the others change only in points (transfers) and, if `seat` wins, in their
+/// settlement records, which nothing in the lookahead reads. The course is left as found, and the
+/// game counters (`stats`) are only written, never read, so the scratch state's may drift.
+/// Restoring runs once per tile per outcome, so it copies this much and no more.
 struct Moment {
-    players: [Player; MAX_PLAYERS],
-    stats: Stats,
+    seat: usize,
+    pos: u8,
+    mult: u64,
+    rests: u32,
+    points: [i64; MAX_PLAYERS],
     end: End,
     winner: Option<usize>,
 }
 
 impl Moment {
-    fn of(s: &State<'_>) -> Self {
-        Moment { players: s.players, stats: s.stats, end: s.end, winner: s.winner }
+    fn of(s: &State<'_>, seat: usize) -> Self {
+        let p = &s.players[seat];
+        Moment {
+            seat,
+            pos: p.pos,
+            mult: p.mult,
+            rests: p.rests,
+            points: std::array::from_fn(|j| s.players[j].points),
+            end: s.end,
+            winner: s.winner,
+        }
     }
 }
 
 fn restore(c: &mut State<'_>, m: &Moment) {
-    c.players = m.players;
-    c.stats = m.stats;
+    for (p, &points) in c.players.iter_mut().zip(&m.points) {
+        p.points = points;
+    }
+    let p = &mut c.players[m.seat];
+    (p.pos, p.mult, p.rests) = (m.pos, m.mult, m.rests);
     c.end = m.end;
     c.winner = m.winner;
     c.hidden_stop = 0;
 }
 
-/// Tiles that leave the piece where it landed (everything but manzu and red 5m) change points
-/// and rests by amounts that depend only on the pending multiplier and the rests at the
-/// landing, not on the square: their summed change is computed once per such pair.
+/// The still-face-down tile ids, in id order, split by whether they move the piece on (manzu,
+/// red 5m) or leave it where it landed. A lookahead never turns a tile over, so the split is made
+/// once per roll instead of scanning every id for every outcome.
+struct Unseen {
+    ids: [u8; TILE_IDS],
+    movers: usize,
+    len: usize,
+}
+
+impl Unseen {
+    fn of(s: &State<'_>) -> Self {
+        let mut u = Unseen { ids: [0; TILE_IDS], movers: 0, len: 0 };
+        for movers in [true, false] {
+            for id in (0..TILE_IDS as u8).filter(|&id| s.unseen[usize::from(id)] > 0 && moves(id) == movers) {
+                u.ids[u.len] = id;
+                u.len += 1;
+            }
+            if movers {
+                u.movers = u.len;
+            }
+        }
+        u
+    }
+
+    fn movers(&self) -> &[u8] {
+        &self.ids[..self.movers]
+    }
+
+    fn stayers(&self) -> &[u8] {
+        &self.ids[self.movers..self.len]
+    }
+}
+
+fn moves(id: u8) -> bool {
+    matches!(Effect::of(id), Effect::Move(_) | Effect::RedFiveM)
+}
+
+/// Tiles that leave the piece where it landed change points and rests by amounts that depend
+/// only on the pending multiplier and the rests at the landing, not on the square: their summed
+/// change is computed once per such pair.
 #[derive(Default)]
 struct Stayers {
     key: Option<(u64, u32)>,
@@ -163,40 +222,46 @@ struct Stayers {
 /// The expected value of an outcome that stopped on a face-down square: the average over the
 /// still-unseen tiles of resolving that square one step (further face-down squares are not
 /// expanded). Leaves the course as it found it.
-fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, stayers: &mut Stayers) -> f64 {
+fn expectation(
+    knobs: &Knobs,
+    c: &mut State<'_>,
+    base: &State<'_>,
+    seat: usize,
+    unseen: &Unseen,
+    stayers: &mut Stayers,
+) -> f64 {
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
-    let (landing, tile) = (Moment::of(c), c.course[sq]);
+    let (landing, tile) = (Moment::of(c, seat), c.course[sq]);
     let at_landing = value(knobs, c, base, seat);
-    let before = landing.players[seat];
-    let key = Some((before.mult, before.rests));
-    let refresh = stayers.key != key;
-    if refresh {
-        *stayers = Stayers { key, ..Stayers::default() };
-    }
-    c.up[sq] = true;
-    let mut movers = 0.0;
-    let mut count = 0u32;
-    for id in 0..TILE_IDS {
-        let k = c.unseen[id];
-        let moves = matches!(Effect::of(id as u8), Effect::Move(_) | Effect::RedFiveM);
-        if k == 0 || !(moves || refresh) {
-            continue;
-        }
+    let (mult, rests, points) = (landing.mult, landing.rests, landing.points[seat]);
+    // Resolves the landing square as if tile `id` lay there, from the landing.
+    let resolve_as = |c: &mut State<'_>, id: u8| {
+        let k = c.unseen[usize::from(id)];
         restore(c, &landing);
-        c.course[sq] = id as u8;
-        c.unseen[id] -= 1;
+        c.course[sq] = id;
+        c.unseen[usize::from(id)] -= 1;
         c.resolve(seat, dir);
-        c.unseen[id] += 1;
-        if moves {
-            movers += f64::from(k) * value(knobs, c, base, seat);
-            count += u32::from(k);
-        } else {
+        c.unseen[usize::from(id)] += 1;
+        k
+    };
+    c.up[sq] = true;
+    let key = Some((mult, rests));
+    if stayers.key != key {
+        *stayers = Stayers { key, ..Stayers::default() };
+        for &id in unseen.stayers() {
+            let k = resolve_as(c, id);
             let after = c.players[seat];
-            let delta = (after.points - before.points) as f64
-                - knobs.rest_value * (f64::from(after.rests) - f64::from(before.rests));
+            let delta = (after.points - points) as f64 - knobs.rest_value * (f64::from(after.rests) - f64::from(rests));
             stayers.delta += f64::from(k) * delta;
             stayers.count += u32::from(k);
         }
+    }
+    let mut movers = 0.0;
+    let mut count = 0u32;
+    for &id in unseen.movers() {
+        let k = resolve_as(c, id);
+        movers += f64::from(k) * value(knobs, c, base, seat);
+        count += u32::from(k);
     }
     c.course[sq] = tile;
     c.up[sq] = false;
