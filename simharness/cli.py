@@ -3,13 +3,28 @@
 Harness commands are defined here; each game with hand-level tools adds its own subcommands from
 ``simharness/games/<game>_cli.py`` through a ``register(app, score_app)`` function, so that games
 stay in their own modules.
+
+A wrong input (config, option, run directory) ends with a one-paragraph message on stderr and exit
+status 2, never a traceback.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Column, Table
+
+from simharness import config, engine, runner, store, strategies
+from simharness.errors import UserError
+from simharness.report import cli as report_cli
 
 app = typer.Typer(
     name="simharness",
@@ -17,11 +32,233 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-score_app = typer.Typer(help="Score one hand of a game and show every part of its value.", no_args_is_help=True)
+score_app = typer.Typer(
+    help="Score one hand of a game and show every part of its value.", no_args_is_help=True
+)
 app.add_typer(score_app, name="score")
 
 # Games that contribute commands (score GAME ..., and game-specific tools).
 _GAME_CLIS: tuple[str, ...] = ("riichi",)
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _user_errors(fn: F) -> F:
+    """Turns bad input into a one-paragraph message and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (UserError, engine.OptionError) as e:
+            text = e.describe() if isinstance(e, UserError) else str(e)
+            typer.echo(f"error: {text}", err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+ConfigArg = Annotated[
+    Path, typer.Argument(help="The experiment config (TOML); see README.md for the format.")
+]
+GamesOpt = Annotated[
+    int | None, typer.Option("--games", "-n", min=1, help="Games per variant (overrides `games`).")
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Master seed (overrides `seed`).")]
+GameArg = Annotated[str, typer.Argument(help="A game name (see `simharness games`).")]
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
+
+
+@app.command()
+@_user_errors
+def run(
+    config_path: ConfigArg,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel workers; -1 = all cores.")] = -1,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Parent of the run directory <out>/<name>.")
+    ] = Path("results"),
+    games: GamesOpt = None,
+    seed: SeedOpt = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            help="joblib backend (loky, threading, multiprocessing, dask, ...); overrides `backend`."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
+    exp = config.load(config_path, games=games, seed=seed)
+    console = Console(stderr=True, quiet=quiet)
+    try:
+        run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: the finished shards are kept; run the same command again to finish", err=True
+        )
+        raise typer.Exit(130) from None
+    if not quiet:
+        from simharness.report.summary import build_summary, print_summary
+
+        print_summary(build_summary(store.open_run(run_dir)), out)
+        out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
+
+
+@app.command()
+@_user_errors
+def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
+    """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
+    exp = config.load(config_path, games=games, seed=seed)
+    out.print(f"{config_path}: ok")
+    out.print(
+        f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
+        f"{len(exp.shards())} shards of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
+    )
+    base = engine.resolve_rules(exp.game)
+    for name, rules in exp.variants.items():
+        diff = {k: v for k, v in rules.items() if base.get(k) != v}
+        shown = ", ".join(f"{k}={_fmt(v)}" for k, v in diff.items()) or "the defaults"
+        out.print(f"  variant {name}: {shown}")
+    for s in exp.lineup:
+        out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games the engine plays."""
+    t = Table("game", "title", "players", "rules")
+    for g in engine.games():
+        t.add_row(g.name, g.title, f"{g.min_players}-{g.max_players}", g.spec)
+    out.print(t)
+
+
+def _values(s: engine.OptionSpec) -> str:
+    if s.choices:
+        return " / ".join(s.choices)
+    if s.min is not None:
+        return f"{_fmt(s.min)} .. {_fmt(s.max)}" + (' or "none"' if s.type == "int|none" else "")
+    return "true / false" if s.type == "bool" else ""
+
+
+def _print_options(specs: tuple[engine.OptionSpec, ...]) -> None:
+    """One block per option: name, type, default and values on a line, the meaning indented below
+    (readable at any terminal width, unlike a five-column table)."""
+    for s in specs:
+        out.print(f"[bold]{s.name}[/]  {s.type} = {escape(_fmt(s.default))}   [dim]{escape(_values(s))}[/]")
+        out.print(f"    {escape(s.doc)}")
+
+
+@app.command()
+@_user_errors
+def rules(
+    game: GameArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """List every house-rule option of GAME (type, default, values, meaning) and its presets."""
+    specs, presets = engine.rule_options(game), engine.presets(game)
+    if as_json:
+        typer.echo(
+            json.dumps({"options": [vars(s) for s in specs], "presets": [vars(p) for p in presets]}, indent=2)
+        )
+        return
+    out.print(
+        f"[bold underline]{game} house rules[/] (set them in a config's \\[rules] or \\[variants.NAME])\n"
+    )
+    _print_options(specs)
+    out.print("\n[bold underline]presets[/] (rules.preset = NAME; overrides on top of the defaults)\n")
+    out.print("[bold]default[/]\n    the spec's recommended defaults")
+    for p in presets:
+        overrides = ", ".join(f"{k} = {_fmt(v)}" for k, v in p.overrides.items())
+        out.print(f"[bold]{p.name}[/]  [dim]{escape(overrides)}[/]\n    {escape(p.doc)}")
+
+
+@app.command("strategies")
+@_user_errors
+def list_strategies(
+    game: Annotated[str | None, typer.Argument(help="Only this game's strategies.")] = None,
+    knobs: Annotated[
+        bool, typer.Option("--knobs", "-k", help="Also list every knob and each script's values.")
+    ] = False,
+) -> None:
+    """List the strategy scripts strategies/<game>/<name>.toml found from the current directory up."""
+    if game is not None:
+        engine.game_info(game)
+    found = strategies.available(game, Path.cwd())
+    for s in found:
+        try:
+            where = s.path.relative_to(Path.cwd())
+        except ValueError:
+            where = s.path
+        out.print(
+            f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]\n    {escape(s.description)}"
+        )
+    if not found:
+        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up)")
+    if not knobs:
+        return
+    for g in [game] if game else sorted({s.game for s in found} or set(engine.game_names())):
+        out.print(
+            f"\n[bold underline]{g} knobs[/] (set them in a script's \\[knobs] or a lineup entry's knobs)\n"
+        )
+        _print_options(engine.knob_options(g))
+        scripts = [s for s in found if s.game == g]
+        if scripts:
+            kt = Table(*(s.path.stem for s in scripts))
+            kt.columns.insert(0, Column("knob", no_wrap=True))
+            resolved = [s.resolved_knobs() for s in scripts]
+            for spec in engine.knob_options(g):
+                kt.add_row(spec.name, *(_fmt(r[spec.name]) for r in resolved))
+            out.print(kt)
+
+
+# Columns the harness adds to the engine's tables.
+HARNESS_COLUMNS = {
+    "*": [("variant", "string", "The rule variant (the hive partition `variant=<v>` of the run directory).")],
+    "players": [
+        ("strategy", "string", "The strategy name of the lineup slot in `player` (from the config).")
+    ],
+}
+
+
+@app.command()
+@_user_errors
+def schema(
+    game: GameArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Document the tables a run of GAME writes: every column with its type and meaning."""
+    tables = []
+    for t in engine.schema(game):
+        cols = [{"name": c.name, "dtype": c.dtype, "doc": c.doc, "source": "engine"} for c in t.columns]
+        for name, dtype, doc in HARNESS_COLUMNS["*"] + HARNESS_COLUMNS.get(t.name, []):
+            cols.append({"name": name, "dtype": dtype, "doc": doc, "source": "harness"})
+        tables.append({"name": t.name, "doc": t.doc, "columns": cols})
+    if as_json:
+        typer.echo(json.dumps(tables, indent=2))
+        return
+    for t in tables:
+        out.print(f"\n[bold]{t['name']}[/]: {escape(t['doc'])}")
+        table = Table("column", "type", "meaning")
+        for c in t["columns"]:
+            added = " (added by the harness)" if c["source"] == "harness" else ""
+            table.add_row(c["name"], c["dtype"], escape(c["doc"] + added))
+        out.print(table)
+
+
+# Statistics commands (simharness/report/cli.py); they read a run directory through simharness.store.
+for _command in (report_cli.report, report_cli.compare, report_cli.plan):
+    app.command()(_user_errors(_command))
 
 for _game in _GAME_CLIS:
     importlib.import_module(f"simharness.games.{_game}_cli").register(app, score_app)

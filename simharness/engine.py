@@ -134,7 +134,9 @@ def schema(game: str) -> tuple[TableSchema, ...]:
     )
 
 
-def resolve_rules(game: str, preset: str = "default", overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def resolve_rules(
+    game: str, preset: str = "default", overrides: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The complete, validated rule set for ``preset`` plus ``overrides``.
 
     Raises :class:`OptionError` for an unknown preset or option, a bad value or a contradiction.
@@ -147,9 +149,12 @@ def resolve_knobs(game: str, knobs: dict[str, Any] | None = None) -> dict[str, A
     return json.loads(_call(_engine.resolve_knobs, game, json.dumps(knobs or {})))
 
 
-def _frame(rows: int, columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
-    data = {name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<"))) for name, dtype, buf in columns}
-    return pl.DataFrame(data) if data else pl.DataFrame(schema={}).clear(rows)
+def _frame(columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
+    data = {
+        name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<")))
+        for name, dtype, buf in columns
+    }
+    return pl.DataFrame(data)
 
 
 def play_batch(
@@ -170,4 +175,4 @@ def play_batch(
     raw = _call(
         _engine.play_batch, game, json.dumps(rules), json.dumps(lineup), seed, first_game, count, duplicate
     )
-    return {name: _frame(rows, cols) for name, (rows, cols) in raw.items()}
+    return {name: _frame(cols) for name, (_rows, cols) in raw.items()}

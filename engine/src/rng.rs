@@ -66,13 +66,16 @@ impl Stream {
     /// Uniform integer in `0..n` (Lemire's multiply-and-reject, unbiased). `n` must be positive.
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        // The threshold is below n, so a low word of at least n is always accepted; the division
+        // is only paid in the rare case that needs it (same draws, same results).
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u64
     }
 
     /// Uniform float in `[0, 1)` with 53 random bits.

@@ -6,13 +6,15 @@
 //!
 //! [`Game`]: crate::game::Game
 
-use crate::game::GameApi;
+use crate::game::{GameApi, Registered};
+
+pub mod sugoroku;
 
 pub mod riichi;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
-    vec![]
+    vec![Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData))]
 }
 
 /// The game called `name`.

@@ -1,0 +1,230 @@
+//! `impl Game`: plays a batch with keyed chance and fills the `games` and `players` tables.
+
+use super::actions::{DecisionPoint, Driver};
+use super::rules::{self, Rules};
+use super::state::{End, State, MAX_PLAYERS};
+use super::strategies::{self, Knobs};
+use super::{Sugoroku, TAG_DICE, TAG_SETUP, TAG_STRATEGY};
+use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::rng::Key;
+use crate::rows;
+use crate::table::{Rows, Table, TableSchema};
+
+rows! {
+    /// One row per game.
+    pub struct GameRow => "games" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal (keyed course, dora and dice) the game was played on; equals `game` unless duplicate play.
+        deal: u64,
+        /// Duplicate play: seat s is played by lineup slot (s + rotation) mod players; 0 otherwise.
+        rotation: u8,
+        /// Seat that landed exactly on the goal; -1 if the game ended early (no winner).
+        winner: i8,
+        /// 0 = a goal, 1 = max_turns reached, 2 = ended by agreement (G-D4). 1 and 2 settle nothing.
+        early_end: u8,
+        /// Player-turns played, rest turns included.
+        turns: u32,
+        /// Rounds begun (seat 0 moves first in every round).
+        rounds: u32,
+        /// Forward moves that overshot the goal, whatever the overshoot rule then did (bounce, stay, finish).
+        goal_bounces: u32,
+        /// Manzu chains stopped by the loop rule (§5).
+        loops: u32,
+        /// Re-deals caused by an opening pochi (S15).
+        redeals: u32,
+        /// Largest amount one in-game payment moved per opponent, after the cap (end settlement excluded).
+        largest_single_payment: i64,
+        /// In-game payments reduced by the payout cap (or taxed by the progressive rule).
+        capped_payments: u32,
+        /// Pinzoro (1-1) procedures over all players.
+        pinzoro: u32,
+        /// 6-zoro (6-6) procedures over all players.
+        sixzoro: u32,
+        /// Rests cancelled by offset (相殺) over all players.
+        offsets: u32,
+        /// Course squares turned face up during the game.
+        revealed: u32,
+        /// Course length (136 − dora_count); the goal is position course_length + 1.
+        course_length: u8,
+    }
+}
+
+rows! {
+    /// One row per player per game. final_points = points_before_settlement + winner_bonus +
+    /// settlement + rest_chips.
+    pub struct PlayerRow => "players" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal the game was played on.
+        deal: u64,
+        /// Seat = turn order: seat 0 moves first.
+        seat: u8,
+        /// Lineup slot (strategy) playing this seat.
+        player: u8,
+        /// Points at the end, settlement included; the players of a game sum to zero.
+        final_points: i64,
+        /// 1 = most final points; ties broken by seat.
+        rank: u8,
+        /// Points from square effects, rest penalties and opening-pochi payments, before the end settlement.
+        points_before_settlement: i64,
+        /// Winner bonus received (winner) or paid (others); 0 after an early end.
+        winner_bonus: i64,
+        /// Distance settlement (総馬身) received or paid; 0 after an early end.
+        settlement: i64,
+        /// Rest chips (penalty4) received by the winner or paid by resting players; 0 otherwise.
+        rest_chips: i64,
+        /// Position at the end: 0 = start, course_length + 1 = goal.
+        final_position: u8,
+        /// Squares from the goal at the end.
+        goal_distance: u8,
+        /// Turns in which the player rolled.
+        turns_played: u32,
+        /// Turns skipped for rests.
+        rests_served: u32,
+        /// Rests still outstanding at the end.
+        rests_left: u32,
+        /// Pinzoro (1-1) procedures.
+        pinzoro: u32,
+        /// 6-zoro (6-6) procedures.
+        sixzoro: u32,
+        /// Pinzoro back re-rolls taken (G-D1).
+        back_rerolls: u32,
+        /// 6-zoro extra rolls taken (G-D2).
+        extra_rolls: u32,
+        /// Rests cancelled by offset (G-D3).
+        offsets: u32,
+        /// Landings on a red 5m (back to start).
+        red5m_returns: u32,
+        /// Landings on a pochi.
+        pochi_landings: u32,
+        /// Pochi this player flipped as dora under opening_pochi.
+        opening_pochi_flips: u32,
+        /// Largest pending multiplier the player held.
+        max_multiplier: u64,
+    }
+}
+
+/// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
+/// from the seat's strategy with its own key.
+struct Seats<'k> {
+    knobs: [&'k Knobs; MAX_PLAYERS],
+    dice: [Key; MAX_PLAYERS],
+    choice: [Key; MAX_PLAYERS],
+}
+
+impl Driver for Seats<'_> {
+    fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)> {
+        // One coordinate for (turn, roll) and one uniform draw of 36 for both dice: half the mixing.
+        let k = self.dice[seat].with(u64::from(turn) << 32 | u64::from(roll));
+        let x = k.stream().below(36) as u8;
+        Some((x / 6 + 1, x % 6 + 1))
+    }
+
+    fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
+        strategies::decide(self.knobs[seat], state, seat, point, self.choice[seat])
+    }
+}
+
+impl Game for Sugoroku {
+    const NAME: &'static str = "sugoroku";
+    const TITLE: &'static str = "Mahjong sugoroku (麻雀すごろく)";
+    const PLAYERS: (u8, u8) = (2, 5);
+    const SPEC: &'static str = "rules/sugoroku.md";
+
+    type Rules = Rules;
+    type Knobs = Knobs;
+
+    fn presets() -> Vec<Preset> {
+        rules::presets()
+    }
+
+    fn schema() -> Vec<TableSchema> {
+        vec![GameRow::schema(), PlayerRow::schema()]
+    }
+
+    fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        let n = lineup.len();
+        let mut state = State::new(rules, n);
+        let mut games = Vec::with_capacity(batch.count as usize);
+        let mut players = Vec::with_capacity(batch.count as usize * n);
+        let root = Key::new(batch.seed);
+        for game in batch.games() {
+            let seating = Seating::new(game, n as u8, batch.duplicate);
+            let mut seats = Seats {
+                knobs: [&lineup[0]; MAX_PLAYERS],
+                dice: [root; MAX_PLAYERS],
+                choice: [root; MAX_PLAYERS],
+            };
+            for seat in 0..n {
+                seats.knobs[seat] = &lineup[usize::from(seating.player(seat as u8))];
+                seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
+                seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
+            }
+            state.deal(root.with(TAG_SETUP).with(seating.deal));
+            state.play(&mut seats);
+            let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+            state.settle();
+            games.push(game_row(&state, &seating));
+            let finals: Vec<i64> = state.players[..n].iter().map(|p| p.points).collect();
+            let rank = ranks(&finals);
+            for (seat, p) in state.players[..n].iter().enumerate() {
+                players.push(PlayerRow {
+                    game,
+                    deal: seating.deal,
+                    seat: seat as u8,
+                    player: seating.player(seat as u8),
+                    final_points: p.points,
+                    rank: rank[seat],
+                    points_before_settlement: accumulated[seat],
+                    winner_bonus: p.bonus,
+                    settlement: p.distance_settlement,
+                    rest_chips: p.rest_chips,
+                    final_position: p.pos,
+                    goal_distance: state.goal - p.pos,
+                    turns_played: p.turns_played,
+                    rests_served: p.rests_served,
+                    rests_left: p.rests,
+                    pinzoro: p.pinzoro,
+                    sixzoro: p.sixzoro,
+                    back_rerolls: p.back_rerolls,
+                    extra_rolls: p.extra_rolls,
+                    offsets: p.offsets,
+                    red5m_returns: p.red5m_returns,
+                    pochi_landings: p.pochi_landings,
+                    opening_pochi_flips: p.opening_pochi_flips,
+                    max_multiplier: p.max_mult,
+                });
+            }
+        }
+        vec![GameRow::table(&games), PlayerRow::table(&players)]
+    }
+}
+
+fn game_row(state: &State<'_>, seating: &Seating) -> GameRow {
+    let ps = &state.players[..state.n];
+    let total = |f: fn(&super::state::Player) -> u32| ps.iter().map(f).sum();
+    GameRow {
+        game: seating.game,
+        deal: seating.deal,
+        rotation: seating.rotation,
+        winner: state.winner.map_or(-1, |w| w as i8),
+        early_end: match state.end {
+            End::MaxTurns => 1,
+            End::Agreement => 2,
+            End::Goal | End::Running => 0,
+        },
+        turns: state.stats.turns,
+        rounds: state.stats.rounds,
+        goal_bounces: state.stats.goal_bounces,
+        loops: state.stats.loops,
+        redeals: state.stats.redeals,
+        largest_single_payment: state.stats.largest_payment,
+        capped_payments: state.stats.capped_payments,
+        pinzoro: total(|p| p.pinzoro),
+        sixzoro: total(|p| p.sixzoro),
+        offsets: total(|p| p.offsets),
+        revealed: state.stats.revealed,
+        course_length: state.len,
+    }
+}

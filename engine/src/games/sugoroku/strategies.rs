@@ -1,0 +1,214 @@
+//! Strategy knobs and the policy that turns them into decisions (§12, §14).
+//!
+//! The source calls the game's skill "真ゼロ" (truly zero); these knobs let a designer test that:
+//! each decision point G-D1…G-D4 can be taken always, never, at random or by the one-step
+//! expected-value lookahead of K4.
+
+use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
+use super::rules::RollPermission;
+use super::state::{Effect, End, Player, State, Stats, MAX_PLAYERS, TILE_IDS};
+use crate::options::Validate;
+use crate::rng::Key;
+use crate::{option_enum, options};
+
+option_enum! {
+    /// How a decision point is answered.
+    pub enum Choice {
+        /// Always take the option.
+        Always = "always",
+        /// Never take it.
+        Never = "never",
+        /// Take it when the one-step expected value says so (K4).
+        Greedy = "greedy",
+        /// Take it with the decision's probability knob.
+        Random = "random",
+    }
+}
+
+options! {
+    /// Knobs of a sugoroku strategy. The defaults are K1 (naive dice play).
+    pub struct Knobs {
+        /// G-D1: the optional back re-roll after a pinzoro.
+        pinzoro_reroll: Choice = Choice::Always;
+        /// G-D2: the optional extra roll after a 6-zoro.
+        sixzoro_reroll: Choice = Choice::Always;
+        /// G-D3: cancel one rest (相殺) instead of the extra roll when a pinzoro or 6-zoro lands on a wind.
+        offset: Choice = Choice::Never;
+        /// G-D4: agree to end the game early (no settlement) when every piece is near the goal.
+        agree_end: Choice = Choice::Never;
+        /// Probability of the back re-roll when pinzoro_reroll = random.
+        pinzoro_reroll_p: f64 = 0.5, range(0, 1);
+        /// Probability of the extra roll when sixzoro_reroll = random.
+        sixzoro_reroll_p: f64 = 0.5, range(0, 1);
+        /// Probability of offsetting when offset = random.
+        offset_p: f64 = 0.5, range(0, 1);
+        /// Probability of agreeing when agree_end = random.
+        agree_end_p: f64 = 0.5, range(0, 1);
+        /// Greedy: points one square toward the goal is worth (1 = the 総馬身 rate).
+        square_value: f64 = 1.0, range(0, 1000);
+        /// Greedy: points one rest costs (about one turn's value).
+        rest_value: f64 = 3.0, range(0, 1000);
+    }
+}
+
+impl Validate for Knobs {}
+
+/// Whether `seat`, playing `knobs`, takes the option at `point`. `key` is the seat's strategy key
+/// (its own tag, never the dice keys).
+pub fn decide(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint, key: Key) -> bool {
+    let (choice, p) = match point.decision {
+        Decision::PinzoroReroll => (knobs.pinzoro_reroll, knobs.pinzoro_reroll_p),
+        Decision::ExtraRoll => (knobs.sixzoro_reroll, knobs.sixzoro_reroll_p),
+        Decision::PinzoroOffset | Decision::SixzoroOffset => (knobs.offset, knobs.offset_p),
+        Decision::AgreeEnd => (knobs.agree_end, knobs.agree_end_p),
+    };
+    match choice {
+        Choice::Always => true,
+        Choice::Never => false,
+        Choice::Random => {
+            key.with(point.decision.code()).with(u64::from(point.turn)).with(u64::from(point.roll)).stream().unit() < p
+        }
+        Choice::Greedy => greedy(knobs, state, seat, point),
+    }
+}
+
+/// K4: compare the one-step expected values of the options (§14).
+fn greedy(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
+    let ev = |kind| roll_value(knobs, state, seat, kind, point);
+    // What an offset gives up: the roll, if the player would (or must) take it.
+    let forgone = |permission, kind| match permission {
+        RollPermission::Always => ev(kind),
+        RollPermission::Never => 0.0,
+        RollPermission::Optional => ev(kind).max(0.0),
+    };
+    match point.decision {
+        Decision::PinzoroReroll => ev(RollKind::PinzoroBack) > 0.0,
+        Decision::ExtraRoll => ev(RollKind::SixzoroExtra) > 0.0,
+        Decision::PinzoroOffset => knobs.rest_value > forgone(state.rules.pinzoro_reroll, RollKind::PinzoroBack),
+        Decision::SixzoroOffset => knobs.rest_value > forgone(state.rules.sixzoro_reroll, RollKind::SixzoroExtra),
+        // Ending now forfeits the settlement the race would bring and the next roll's value.
+        Decision::AgreeEnd => state.projected_settlement(seat) as f64 + ev(RollKind::Turn) < 0.0,
+    }
+}
+
+/// The lookahead's driver: no further dice, every nested option declined.
+struct Lookahead;
+
+impl Driver for Lookahead {
+    fn dice(&mut self, _: usize, _: u32, _: u32) -> Option<(u8, u8)> {
+        None
+    }
+    fn decide(&mut self, _: &State<'_>, _: usize, _: DecisionPoint) -> bool {
+        false
+    }
+}
+
+/// Expected value of taking a roll of `kind` now, over the 36 dice outcomes. Outcomes are grouped
+/// by sum: a sum of 2 or 12 can only be 1-1 or 6-6, and no other double is special.
+pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind, point: DecisionPoint) -> f64 {
+    // One scratch state for all outcomes. A lookahead never turns a tile over (it stops on
+    // face-down squares), so restoring the players and counters resets it.
+    let mut c = state.clone();
+    c.preview = true;
+    let mut stayers = Stayers::default();
+    let mut total = 0.0;
+    for sum in 2u8..=12 {
+        let ways = 6 - (i32::from(sum) - 7).abs();
+        let a = sum.saturating_sub(6).max(1);
+        restore(&mut c, &Moment::of(state));
+        let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
+        c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
+        let v = if c.hidden_stop == 0 {
+            value(knobs, &mut c, state, seat)
+        } else {
+            expectation(knobs, &mut c, state, seat, &mut stayers)
+        };
+        total += f64::from(ways) / 36.0 * v;
+    }
+    total
+}
+
+/// What a lookahead changes: everything but the course.
+struct Moment {
+    players: [Player; MAX_PLAYERS],
+    stats: Stats,
+    end: End,
+    winner: Option<usize>,
+}
+
+impl Moment {
+    fn of(s: &State<'_>) -> Self {
+        Moment { players: s.players, stats: s.stats, end: s.end, winner: s.winner }
+    }
+}
+
+fn restore(c: &mut State<'_>, m: &Moment) {
+    c.players = m.players;
+    c.stats = m.stats;
+    c.end = m.end;
+    c.winner = m.winner;
+    c.hidden_stop = 0;
+}
+
+/// Tiles that leave the piece where it landed (everything but manzu and red 5m) change points
+/// and rests by amounts that depend only on the pending multiplier and the rests at the
+/// landing, not on the square: their summed change is computed once per such pair.
+#[derive(Default)]
+struct Stayers {
+    key: Option<(u64, u32)>,
+    count: u32,
+    delta: f64,
+}
+
+/// The expected value of an outcome that stopped on a face-down square: the average over the
+/// still-unseen tiles of resolving that square one step (further face-down squares are not
+/// expanded). Leaves the course as it found it.
+fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, stayers: &mut Stayers) -> f64 {
+    let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
+    let (landing, tile) = (Moment::of(c), c.course[sq]);
+    let at_landing = value(knobs, c, base, seat);
+    let before = landing.players[seat];
+    let key = Some((before.mult, before.rests));
+    let refresh = stayers.key != key;
+    if refresh {
+        *stayers = Stayers { key, ..Stayers::default() };
+    }
+    c.up[sq] = true;
+    let mut movers = 0.0;
+    let mut count = 0u32;
+    for id in 0..TILE_IDS {
+        let k = c.unseen[id];
+        let moves = matches!(Effect::of(id as u8), Effect::Move(_) | Effect::RedFiveM);
+        if k == 0 || !(moves || refresh) {
+            continue;
+        }
+        restore(c, &landing);
+        c.course[sq] = id as u8;
+        c.unseen[id] -= 1;
+        c.resolve(seat, dir);
+        c.unseen[id] += 1;
+        if moves {
+            movers += f64::from(k) * value(knobs, c, base, seat);
+            count += u32::from(k);
+        } else {
+            let after = c.players[seat];
+            let delta = (after.points - before.points) as f64
+                - knobs.rest_value * (f64::from(after.rests) - f64::from(before.rests));
+            stayers.delta += f64::from(k) * delta;
+            stayers.count += u32::from(k);
+        }
+    }
+    c.course[sq] = tile;
+    c.up[sq] = false;
+    let total = movers + stayers.delta + f64::from(stayers.count) * at_landing;
+    total / f64::from((count + stayers.count).max(1))
+}
+
+/// Value = Δ own points (with the settlement if the move wins) + square_value × Δ squares toward
+/// the goal − rest_value × Δ rests (§14 K4). Settles `c` if `seat` won.
+fn value(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize) -> f64 {
+    c.settle();
+    let (now, then) = (&c.players[seat], &base.players[seat]);
+    (now.points - then.points) as f64 + knobs.square_value * (f64::from(now.pos) - f64::from(then.pos))
+        - knobs.rest_value * (f64::from(now.rests) - f64::from(then.rests))
+}

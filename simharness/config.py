@@ -1,0 +1,266 @@
+"""Experiment configs: a TOML file → a validated, fully resolved :class:`Experiment`.
+
+Everything that can be wrong with a config is found here, before any game runs: the file's own
+structure (pydantic), then every variant's rules and every lineup slot's knobs through the engine,
+whose errors are re-labelled with the file and the config path of the offending value
+(``rules.payout_cap``, ``variants.no-cap.payout_cap``, ``players[1].knobs.x``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from simharness import engine, strategies, tomlfile
+from simharness.errors import ConfigError
+
+# Games per shard when the config does not say. Large enough that Parquet and scheduling overhead is
+# small next to the games, small enough that a killed run loses little and the progress bar moves.
+DEFAULT_SHARD_SIZE = 5000
+# The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
+# use every core without the start-up cost of worker processes; "loky" isolates workers in processes
+# and "dask" (with a dask.distributed client) spreads shards over a cluster.
+DEFAULT_BACKEND = "threading"
+
+_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"
+
+
+class PlayerEntry(BaseModel):
+    """One lineup slot: a strategy script, optionally with knob overrides and its own label."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    strategy: str = Field(min_length=1)
+    label: str | None = Field(default=None, min_length=1)
+    knobs: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, v: Any) -> Any:
+        return {"strategy": v} if isinstance(v, str) else v
+
+
+class ExperimentFile(BaseModel):
+    """The structure of an experiment TOML file."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(pattern=_NAME, description="run directory name under --out")
+    game: str = Field(min_length=1)
+    games: int = Field(gt=0, description="games per variant")
+    seed: int = Field(ge=0, lt=2**64)
+    description: str = ""
+    duplicate: bool = False
+    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0)
+    backend: str = Field(default=DEFAULT_BACKEND, min_length=1)
+    players: list[PlayerEntry] = Field(min_length=1)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    grid: dict[str, list[Any]] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A lineup slot as played: ``strategy`` is the name the players table shows for it."""
+
+    slot: int
+    strategy: str
+    script: str
+    version: int
+    knobs: dict[str, Any]
+    path: str
+
+
+@dataclass(frozen=True)
+class Experiment:
+    path: Path
+    name: str
+    game: str
+    description: str
+    games: int
+    seed: int
+    duplicate: bool
+    shard_size: int
+    backend: str
+    preset: str
+    variants: dict[str, dict[str, Any]]
+    lineup: list[Slot]
+    raw: dict[str, Any] = field(repr=False)
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that determines the data; two runs with equal identity write equal shards."""
+        return {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "shard_size": self.shard_size,
+            "variants": self.variants,
+            "lineup": [{"strategy": s.strategy, "knobs": s.knobs} for s in self.lineup],
+        }
+
+    @property
+    def config_hash(self) -> str:
+        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def shards(self) -> list[tuple[int, int]]:
+        """``(first_game, count)`` of every shard of one variant."""
+        return [(g, min(self.shard_size, self.games - g)) for g in range(0, self.games, self.shard_size)]
+
+
+def load(path: Path | str, *, games: int | None = None, seed: int | None = None) -> Experiment:
+    """Reads, validates and resolves the experiment at ``path``; ``games``/``seed`` override the file's.
+
+    Raises :class:`ConfigError` naming the file, the field and what was expected.
+    """
+    path = Path(path)
+    data = tomlfile.load(path)
+    rules = data.get("rules")
+    if isinstance(rules, dict) and "players" in rules:
+        # `players = [...]` written after the [rules] header lands in that table in TOML.
+        if "players" in data:
+            raise ConfigError(
+                "players is given twice (top level and in [rules]); keep one",
+                file=path,
+                field="rules.players",
+            )
+        data = {
+            **data,
+            "rules": {k: v for k, v in rules.items() if k != "players"},
+            "players": rules["players"],
+        }
+    if games is not None:
+        data["games"] = games
+    if seed is not None:
+        data["seed"] = seed
+    f: ExperimentFile = tomlfile.validate(ExperimentFile, data, path)
+
+    def fail(field: str, message: str) -> ConfigError:
+        return ConfigError(message, file=path, field=field)
+
+    try:
+        info = engine.game_info(f.game)
+    except engine.OptionError as e:
+        raise fail("game", e.message) from None
+    n = len(f.players)
+    if not info.min_players <= n <= info.max_players:
+        raise fail("players", f"{f.game} takes {info.min_players} to {info.max_players} players, got {n}")
+    if f.duplicate and f.games % n:
+        raise fail("games", f"with duplicate = true, expected a multiple of the {n} players, got {f.games}")
+
+    preset = f.rules.get("preset", "default")
+    if not isinstance(preset, str):
+        raise fail("rules.preset", f"expected a preset name, got {preset!r}")
+    base = {k: v for k, v in f.rules.items() if k != "preset"}
+    variants = {
+        name: _resolve(f.game, preset, base, over, where, path)
+        for name, (over, where) in _variant_overrides(f, path).items()
+    }
+    lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
+    return Experiment(
+        path=path,
+        name=f.name,
+        game=f.game,
+        description=f.description,
+        games=f.games,
+        seed=f.seed,
+        duplicate=f.duplicate,
+        shard_size=f.shard_size,
+        backend=f.backend,
+        preset=preset,
+        variants=variants,
+        lineup=lineup,
+        raw=data,
+    )
+
+
+def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[str, Any], str]]:
+    """Each variant's overrides of [rules], from [variants.*] and the combinations of [grid], with
+    the config path they were written under."""
+    out: dict[str, tuple[dict[str, Any], str]] = {}
+    for name, over in f.variants.items():
+        if not re.match(_NAME, name):
+            raise ConfigError(
+                "a variant name may use letters, digits and _ . + - only", file=path, field=f"variants.{name}"
+            )
+        out[name] = (over, f"variants.{name}")
+    if f.grid:
+        for key, values in f.grid.items():
+            if not values:
+                raise ConfigError("expected a non-empty list of values", file=path, field=f"grid.{key}")
+        for combo in itertools.product(*f.grid.values()):
+            over = dict(zip(f.grid, combo, strict=True))
+            name = "+".join(f"{k}-{_label(v)}" for k, v in over.items())
+            if not re.match(_NAME, name):
+                raise ConfigError(
+                    f'the combination gives the variant name "{name}", which may use letters, '
+                    "digits and _ . + - only",
+                    file=path,
+                    field="grid",
+                )
+            if name in out:
+                raise ConfigError(
+                    f'the grid makes a variant "{name}" that [variants] already defines',
+                    file=path,
+                    field="grid",
+                )
+            out[name] = (over, "grid")
+    return out or {"base": ({}, "rules")}
+
+
+def _label(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _resolve(
+    game: str, preset: str, base: dict[str, Any], over: dict[str, Any], where: str, path: Path
+) -> dict[str, Any]:
+    try:
+        return engine.resolve_rules(game, preset, {**base, **over})
+    except engine.OptionError as e:
+        # A contradiction names several options ("a+b"): blame the variant if it set any of them.
+        parts = e.field.split("+")
+        if e.field == "preset":
+            field = "rules.preset"
+        elif any(p in over for p in parts) or not any(p in base for p in parts):
+            field = f"{where}.{e.field}"
+        else:
+            field = f"rules.{e.field}"
+        raise ConfigError(e.message, file=path, field=field) from None
+
+
+def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
+    where = f"players[{i}]"
+    try:
+        script_path = strategies.find(game, p.strategy, path.parent)
+        script = strategies.load(script_path)
+    except ConfigError as e:
+        if e.file is None:
+            raise ConfigError(
+                e.message, file=path, field=f"{where}.strategy" if e.field is None else e.field
+            ) from None
+        raise
+    if script.game != game:
+        raise ConfigError(
+            f'the strategy "{p.strategy}" is for {script.game}, not {game} ({script_path})',
+            file=path,
+            field=where,
+        )
+    try:
+        knobs = script.resolved_knobs(p.knobs, field=f"{where}.knobs")
+    except ConfigError as e:
+        if e.file is None:
+            raise ConfigError(e.message, file=path, field=e.field) from None
+        raise
+    label = p.label or script.name
+    if p.knobs and p.label is None:
+        label += "(" + ",".join(f"{k}={_label(v)}" for k, v in p.knobs.items()) + ")"
+    return Slot(i, label, script.name, script.version, knobs, str(script_path))

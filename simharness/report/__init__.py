@@ -1,0 +1,1 @@
+"""Run summaries and reports: terminal tables, JSON and a self-contained HTML page."""

@@ -1,0 +1,124 @@
+"""Command functions for the CLI (``report``, ``compare``, ``plan``); ``simharness/cli.py`` registers them.
+
+Heavy imports (the store, matplotlib) happen inside the commands so that ``simharness --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+
+def _console() -> Console:
+    return Console()
+
+
+def _dump(data: Any) -> None:
+    typer.echo(jsonlib.dumps(data, indent=2, allow_nan=False, default=str))
+
+
+def _open(run_dir: Path) -> Any:
+    from simharness.store import open_run
+
+    return open_run(run_dir)
+
+
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (results/<name>).")],
+    json: Annotated[
+        bool, typer.Option("--json", help="Print every number as JSON instead of tables.")
+    ] = False,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
+    ] = None,
+) -> None:
+    """Summarise a run: per variant, strategy and seat, every metric with a 95% CI."""
+    from simharness.report.full import build_report
+
+    run = _open(run_dir)
+    data = build_report(run)
+    if html is not None:
+        from simharness.report.html import write_html
+
+        write_html(run, data, html)
+    if json:
+        _dump(data)
+        return
+    from simharness.report.full import print_report
+
+    print_report(data, _console())
+    if html is not None:
+        _console().print(f"HTML report: {html}")
+
+
+def compare(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (results/<name>).")],
+    a: Annotated[str, typer.Option("--a", help="Strategy A (the candidate).")],
+    b: Annotated[str, typer.Option("--b", help="Strategy B (the reference).")],
+    metric: Annotated[str, typer.Option(help="win, final_points or rank.")] = "win",
+    variant: Annotated[str | None, typer.Option(help="Variant (default: the first).")] = None,
+    mu0: Annotated[float, typer.Option(help="SPRT H0: mean paired difference A − B.")] = 0.0,
+    mu1: Annotated[
+        float | None, typer.Option(help="SPRT H1 (default: H0 + 5% of the SD of the per-deal differences).")
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Paired comparison of two strategies on shared deals: difference, clustered CI, pairing gain, SPRT."""
+    from simharness.report.compare import compare_strategies, print_comparison
+
+    run = _open(run_dir)
+    try:
+        result = compare_strategies(
+            run, a, b, metric=metric, variant=variant, mu0=mu0, mu1=mu1, alpha=alpha, beta=beta
+        )
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    if json:
+        _dump(result)
+    else:
+        print_comparison(result, _console())
+
+
+def plan(
+    effect: Annotated[float, typer.Option(help="Difference in win rate to detect, e.g. 0.01.")],
+    baseline: Annotated[float, typer.Option(help="Baseline win rate, e.g. 0.25.")],
+    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    power: Annotated[float, typer.Option(help="Power (1 − β).")] = 0.8,
+    paired_efficiency: Annotated[
+        float | None, typer.Option(help="Pairing efficiency E from `simharness compare` (games ÷ E).")
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Games needed to detect a win-rate difference: vs a known rate, two arms, paired, and SPRT."""
+    from rich.table import Table
+
+    from simharness.stats.power import plan as make_plan
+
+    try:
+        p = make_plan(effect, baseline, alpha, power, paired_efficiency)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    if json:
+        _dump(p.to_dict())
+        return
+    t = Table(
+        title=f"{baseline:g} → {baseline + effect:g} at α={alpha:g} (two-sided), power {power:g}",
+        title_justify="left",
+    )
+    t.add_column("design")
+    t.add_column("games", justify="right")
+    t.add_row("vs a known baseline rate", f"{p.one_sample:,}")
+    t.add_row("two independent arms (per arm)", f"{p.two_arms_per_arm:,}")
+    if p.paired_deals is not None:
+        t.add_row(f"paired, E = {paired_efficiency:g} (deals)", f"{p.paired_deals:,}")
+    t.add_row(
+        f"SPRT vs known rate, expected at H0 (α={alpha:g}, β={1 - power:g})", f"{p.sprt_expected_h0:,.0f}"
+    )
+    t.add_row("SPRT vs known rate, expected at H1", f"{p.sprt_expected_h1:,.0f}")
+    _console().print(t)

@@ -1,0 +1,96 @@
+"""The full report: the summary plus the balance scorecard, as data and as terminal tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from simharness.report.summary import (
+    RunLike,
+    build_summary,
+    fmt_ci,
+    game_lengths,
+    optional_table,
+    players_frame,
+    print_summary,
+    seat_axis,
+    variant_names,
+)
+from simharness.stats.balance import scorecard
+
+# Metrics shown as percentages in tables.
+PERCENT = {
+    "first_seat_win_rate",
+    "skill_gradient",
+    "draw_rate",
+    "bust_rate",
+    "timeout_rate",
+    "extreme_rate",
+    "comeback",
+}
+
+
+def build_report(run: RunLike) -> dict[str, Any]:
+    """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``)."""
+    summary = build_summary(run)
+    players = players_frame(run)
+    gl = game_lengths(run)
+    summary["scorecard"] = scorecard(
+        players,
+        gl[0] if gl else None,
+        optional_table(run, "hands"),
+        variant_names(run, players),
+        games=run.table("games"),
+        seat_axis=seat_axis(players),
+    )
+    return summary
+
+
+def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[str]]]:
+    """(metric, doc, per-variant cells, difference-vs-baseline cells) formatted for tables."""
+    sc = report["scorecard"]
+    variants = report["variant_order"]
+    diffs = {(d["variant"], d["metric"]): d for d in sc["differences"]}
+    rows = []
+    for m in sc["metrics"]:
+        pct = m["name"] in PERCENT
+        cells = [fmt_ci(sc["variants"][v][m["name"]], 3, pct=pct) for v in variants]
+        dcells = []
+        for v in variants[1:]:
+            d = diffs.get((v, m["name"]))
+            if d is None:
+                dcells.append("–")
+                continue
+            p = d["p_holm"]
+            dcells.append(fmt_ci(d["difference"], 3, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})"))
+        rows.append((m["name"], m["doc"], cells, dcells))
+    return rows
+
+
+def print_report(report: dict[str, Any], console: Console) -> None:
+    print_summary(report, console)
+    sc = report["scorecard"]
+    variants = report["variant_order"]
+    console.print()
+    t = Table(title="balance scorecard [95% CI, deal bootstrap]", title_justify="left")
+    t.add_column("metric")
+    for v in variants:
+        t.add_column(v, justify="right")
+    for v in variants[1:]:
+        t.add_column(f"{v} − {variants[0]}", justify="right")
+    for name, _doc, cells, dcells in scorecard_rows(report):
+        t.add_row(name, *cells, *dcells)
+    console.print(t)
+    if sc["strong"]:
+        console.print(f"skill gradient: {sc['strong']} (strong) vs {sc['weak']} (weak)")
+    for v in variants:
+        c = sc["seat_tests"][v]["seat_by_rank"]
+        if c["statistic"] is not None:
+            console.print(
+                f"{v}: seat × rank χ²={c['statistic']:.2f} (df {c['df']:.0f}), p={c['pvalue']:.3g}, "
+                f"Cramér's V={c['effect']:.3f}"
+            )
+    for note in sc["notes"]:
+        console.print(f"[dim]{note}")

@@ -1,0 +1,344 @@
+"""A self-contained HTML report: tables, matplotlib figures embedded as base64 PNG, provenance and JSON.
+
+matplotlib is imported here only (Agg backend), so the CLI starts without it. The page loads no
+network resources; a tiny inline script records how many figures decoded (``data-figures-loaded``
+on ``<body>``), which the rendering test in headless Chromium reads back.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness.report.full import PERCENT, scorecard_rows
+from simharness.report.summary import RunLike, fmt_ci, game_lengths, players_frame
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1200px;color:#222;
+padding:0 1em}
+h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f4f4f4}
+td:first-child,th:first-child,td:last-child{text-align:left}
+.good{background:#e3f4e3}.warn{background:#fff4d6}.bad{background:#fbe0e0}
+figure{margin:1em 0}figure img{max-width:100%}figcaption{color:#555;font-size:.9em}
+pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:.8em}.muted{color:#666}
+"""
+
+SCRIPT = """
+window.addEventListener('error', function () {
+  var n = Number(document.body.getAttribute('data-js-errors') || '0');
+  document.body.setAttribute('data-js-errors', String(n + 1));
+});
+window.addEventListener('load', function () {
+  try {
+    JSON.parse(document.getElementById('report-data').textContent);
+    document.body.setAttribute('data-json', 'ok');
+  } catch (e) {
+    document.body.setAttribute('data-json', 'invalid');
+  }
+  var imgs = document.querySelectorAll('figure img');
+  var ok = 0;
+  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) { ok++; } });
+  document.body.setAttribute('data-figures-loaded', String(ok));
+  document.body.setAttribute('data-figures-total', String(imgs.length));
+});
+"""
+
+
+def _png(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _grid(n: int, cols: int) -> tuple[int, int]:
+    return math.ceil(n / cols), min(n, cols)
+
+
+def figure_ecdf(players: pl.DataFrame, variants: list[str]) -> str:
+    """Final-score ECDF per strategy, one panel per variant (ECDFs compare better than histograms)."""
+    import matplotlib.pyplot as plt
+
+    rows, cols = _grid(len(variants), 3)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.4 * rows), squeeze=False, sharex=True)
+    for ax, v in zip(axes.flat, variants, strict=False):
+        pv = players.filter(pl.col("variant") == v)
+        for s in pv["strategy"].unique().sort().to_list():
+            x = np.sort(pv.filter(pl.col("strategy") == s)["final_points"].to_numpy().astype(float))
+            grid = np.quantile(x, np.linspace(0, 1, 1001)) if len(x) > 2000 else x
+            ax.step(grid, np.searchsorted(x, grid, side="right") / len(x), where="post", label=s)
+        ax.set_title(v)
+        ax.set_xlabel("final points")
+        ax.set_ylabel("P(score ≤ x)")
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(variants) :]:
+        ax.set_visible(False)
+    return _png(fig)
+
+
+def figure_seat_rank(scorecard: dict[str, Any], variants: list[str]) -> str:
+    """Share of each final rank by starting seat (rows sum to 1); uniform is 1/players everywhere."""
+    import matplotlib.pyplot as plt
+
+    rows, cols = _grid(len(variants), 3)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.4 * rows), squeeze=False)
+    for ax, v in zip(axes.flat, variants, strict=False):
+        t = scorecard["seat_tests"][v]["seat_rank_counts"]
+        counts = np.asarray(t["counts"], dtype=float)
+        share = counts / counts.sum(axis=1, keepdims=True)
+        im = ax.imshow(share, cmap="RdBu_r", vmin=0, vmax=2 / len(t["ranks"]))
+        for (i, j), val in np.ndenumerate(share):
+            ax.text(j, i, f"{val:.1%}", ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(len(t["ranks"])), [str(r) for r in t["ranks"]])
+        ax.set_yticks(range(len(t["seats"])), [str(s) for s in t["seats"]])
+        ax.set_xlabel("final rank")
+        ax.set_ylabel(scorecard["seat_axis"])
+        ax.set_title(v)
+        fig.colorbar(im, ax=ax, fraction=0.046)
+    for ax in list(axes.flat)[len(variants) :]:
+        ax.set_visible(False)
+    return _png(fig)
+
+
+def figure_survival(lengths: pl.DataFrame, unit: str, variants: list[str]) -> str:
+    """P(game lasts more than L turns/hands) per variant."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for v in variants:
+        x = np.sort(lengths.filter(pl.col("variant") == v)["length"].to_numpy())
+        if len(x) == 0:
+            continue
+        # Start one unit before the shortest game, where every game is still running.
+        grid = np.concatenate([[x[0] - 1], np.unique(x)])
+        ax.step(grid, 1 - np.searchsorted(x, grid, side="right") / len(x), where="post", label=v)
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("P(length > L)")
+    ax.set_ylim(0, 1.02)
+    ax.legend()
+    return _png(fig)
+
+
+def figure_forest(report: dict[str, Any]) -> str | None:
+    """Variant effects vs the baseline with 95% CIs: one panel per metric (each in its own unit)."""
+    import matplotlib.pyplot as plt
+
+    panels: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for d in report["differences"]:
+        label = d["variant"] + (f" · {d['strategy']}" if d["strategy"] else "")
+        panels.setdefault(f"{d['metric']} (by strategy)" if d["strategy"] else d["metric"], []).append(
+            (label, d["difference"])
+        )
+    for d in report["scorecard"]["differences"]:
+        if d["metric"] != "length":
+            panels.setdefault(d["metric"], []).append((d["variant"], d["difference"]))
+    panels = {k: [(lbl, iv) for lbl, iv in v if iv["estimate"] is not None] for k, v in panels.items()}
+    panels = {k: v for k, v in panels.items() if v}
+    if not panels:
+        return None
+    rows, cols = _grid(len(panels), 4)
+    height = max(len(v) for v in panels.values())
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, (0.35 * height + 1.2) * rows), squeeze=False)
+    for ax, (name, items) in zip(axes.flat, panels.items(), strict=False):
+        y = np.arange(len(items))[::-1]
+        est = np.array([iv["estimate"] for _, iv in items])
+        lo = np.array([iv["lo"] if iv["lo"] is not None else iv["estimate"] for _, iv in items])
+        hi = np.array([iv["hi"] if iv["hi"] is not None else iv["estimate"] for _, iv in items])
+        ax.errorbar(est, y, xerr=[est - lo, hi - est], fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=1, ls="--")
+        ax.set_yticks(y, [lbl for lbl, _ in items], fontsize=8)
+        ax.set_title(name, fontsize=9)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def _table(header: list[str], rows: list[list[str]], classes: list[list[str]] | None = None) -> str:
+    out = ["<table><thead><tr>", *(f"<th>{_esc(h)}</th>" for h in header), "</tr></thead><tbody>"]
+    for i, r in enumerate(rows):
+        out.append("<tr>")
+        for j, c in enumerate(r):
+            cls = classes[i][j] if classes else ""
+            out.append(f'<td class="{cls}">{_esc(c)}</td>' if cls else f"<td>{_esc(c)}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _traffic(metric: str, iv: dict[str, Any]) -> str:
+    """Green/amber/red for the metrics with a conventional target: fair seats, no runaway first player."""
+    e = iv.get("estimate")
+    if e is None:
+        return ""
+    if metric == "balance":
+        return "good" if e >= 0.95 else "warn" if e >= 0.9 else "bad"
+    return ""
+
+
+def _figure(b64: str | None, caption: str) -> str:
+    if b64 is None:
+        return ""
+    return (
+        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{b64}">'
+        f"<figcaption>{_esc(caption)}</figcaption></figure>"
+    )
+
+
+def render_html(run: RunLike, report: dict[str, Any]) -> str:
+    """The report page as one HTML string."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    variants = report["variant_order"]
+    players = players_frame(run)
+    gl = game_lengths(run)
+    info = report["run"]
+    prov = info.get("provenance") or {}
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>simharness report: {_esc(info.get('name'))}</title><style>{CSS}</style></head><body>",
+        f"<h1>{_esc(info.get('name'))}</h1>",
+        f"<p class='muted'>{_esc(info.get('game'))}, {_esc(info.get('games'))} games per variant, "
+        f"seed {_esc(info.get('seed'))}, duplicate={_esc(info.get('duplicate'))}, "
+        f"simharness {_esc(prov.get('simharness_version', prov.get('version', '?')))}, "
+        f"commit {_esc(prov.get('git_commit', '?'))}. "
+        "Every interval is 95%.</p>",
+        "<h2>Headline: strategies</h2>",
+    ]
+    header = ["variant", "strategy", "n", "win rate", "mean points", "median", "p5", "p95"]
+    rows = []
+    for v in variants:
+        for r in report["variants"][v]["by_strategy"]:
+            q = r["points"]["quantiles"]
+            rows.append(
+                [
+                    v,
+                    r["strategy"],
+                    str(r["rows"]),
+                    fmt_ci(r["win_rate"], pct=True),
+                    fmt_ci(r["points"]["mean"], 1),
+                    fmt_ci(q["p50"], 0),
+                    fmt_ci(q["p5"], 0),
+                    fmt_ci(q["p95"], 0),
+                ]
+            )
+    parts.append(_table(header, rows))
+    parts.append("<h2>Seats</h2>")
+    rows = []
+    for v in variants:
+        b = report["variants"][v]
+        for r in b["by_seat"]:
+            rows.append(
+                [
+                    v,
+                    str(r["seat"]),
+                    str(r["rows"]),
+                    fmt_ci(r["win_rate"], pct=True),
+                    fmt_ci(r["points"]["mean"], 1),
+                ]
+            )
+    parts.append(_table(["variant", "seat", "n", "win rate", "mean points"], rows))
+    rows = []
+    for v in variants:
+        st = report["scorecard"]["seat_tests"][v]
+        w, c = st["wins_vs_uniform"], st["seat_by_rank"]
+        rows.append(
+            [
+                v,
+                f"{w['statistic']:.2f}" if w["statistic"] is not None else "–",
+                f"{w['pvalue']:.3g}" if w["pvalue"] is not None else "–",
+                f"{c['effect']:.3f}" if c["effect"] is not None else "–",
+                f"{c['pvalue']:.3g}" if c["pvalue"] is not None else "–",
+            ]
+        )
+    parts.append(_table(["variant", "χ² wins vs uniform", "p", "Cramér's V seat × rank", "p"], rows))
+    parts.append(
+        _figure(figure_seat_rank(report["scorecard"], variants), "Final rank share by starting seat")
+    )
+    parts.append("<h2>Final scores</h2>")
+    parts.append(_figure(figure_ecdf(players, variants), "Empirical CDF of final points by strategy"))
+    if gl is not None:
+        parts.append("<h2>Game length</h2>")
+        parts.append(_figure(figure_survival(gl[0], gl[1], variants), f"Survival of game length ({gl[1]})"))
+    parts.append("<h2>Balance scorecard</h2>")
+    sc = report["scorecard"]
+    header = ["metric", *variants, *(f"{v} − {variants[0]}" for v in variants[1:]), "meaning"]
+    rows, classes = [], []
+    for name, doc, cells, dcells in scorecard_rows(report):
+        rows.append([name, *cells, *dcells, doc])
+        classes.append(
+            ["", *(_traffic(name, sc["variants"][v][name]) for v in variants), *([""] * len(dcells)), ""]
+        )
+    parts.append(_table(header, rows, classes))
+    if sc["strong"]:
+        parts.append(
+            f"<p>Skill gradient: <b>{_esc(sc['strong'])}</b> (strongest in {_esc(variants[0])}) vs "
+            f"<b>{_esc(sc['weak'])}</b> (weakest). Percent metrics: {_esc(', '.join(sorted(PERCENT)))}. "
+            "Differences: deal bootstrap (paired across variants), Holm-adjusted p.</p>"
+        )
+    parts.extend(f"<p class='muted'>{_esc(n)}</p>" for n in sc["notes"])
+    if report["differences"]:
+        parts.append(f"<h2>Variant effects vs {_esc(variants[0])}</h2>")
+        rows = []
+        for d in report["differences"]:
+            pct = d["metric"] == "win"
+            rows.append(
+                [
+                    d["variant"],
+                    d["strategy"] or "(game)",
+                    d["metric"],
+                    fmt_ci(d["difference"], 3, pct=pct),
+                    "by deal" if d["paired"] else "no",
+                    f"{d['efficiency']:.2f}" if d["efficiency"] is not None else "–",
+                    *(f"{d[k]:.3g}" if d[k] is not None else "–" for k in ("pvalue", "p_holm", "p_bh")),
+                ]
+            )
+        parts.append(
+            _table(
+                ["variant", "strategy", "metric", "difference", "paired", "E", "p", "p Holm", "p BH"], rows
+            )
+        )
+        parts.append(_figure(figure_forest(report), "Forest plot: variant minus baseline, 95% CIs"))
+    if report["game_metrics"]:
+        parts.append("<h2>Game-specific metrics</h2>")
+        rows = [
+            [
+                str(r.get("variant")),
+                str(r.get("strategy")),
+                str(r.get("metric")),
+                fmt_ci({"estimate": r.get("estimate"), "lo": r.get("lo"), "hi": r.get("hi")}, 4),
+                str(r.get("n")),
+            ]
+            for r in report["game_metrics"]
+        ]
+        parts.append(_table(["variant", "strategy", "metric", "estimate", "n"], rows))
+    parts.append("<h2>Provenance</h2>")
+    parts.append(f"<pre>{_esc(json.dumps(run.manifest, indent=2, default=str))}</pre>")
+    data = json.dumps(report, allow_nan=False, default=str).replace("</", "<\\/")
+    parts.append(f'<script type="application/json" id="report-data">{data}</script>')
+    parts.append(f"<script>{SCRIPT}</script></body></html>")
+    return "".join(parts)
+
+
+def write_html(run: RunLike, report: dict[str, Any], path: Path) -> None:
+    """Write the report page to ``path`` (parent directories are created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(run, report), encoding="utf-8")

@@ -1,0 +1,340 @@
+"""End-of-run summary: the headline numbers of a run, as JSON-ready data and as terminal tables.
+
+Reads a run only through ``simharness.store`` (``Run.manifest`` and ``Run.table``). Every number
+carries a 95% CI; see ``simharness.stats`` for what each interval assumes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+from simharness.stats.hypotheses import benjamini_hochberg, holm, seat_advantage_test
+from simharness.stats.intervals import describe, proportion_ci
+from simharness.stats.paired import paired_difference, per_deal, row_variance
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+RESAMPLES = 1000
+
+
+class RunLike(Protocol):
+    """What the report needs from ``simharness.store.Run``."""
+
+    path: Path
+    manifest: dict[str, Any]
+
+    def table(self, name: str) -> pl.DataFrame: ...
+
+
+def optional_table(run: RunLike, name: str) -> pl.DataFrame | None:
+    """The table ``name`` if the run wrote it (a directory of that name in the run directory)."""
+    if not (Path(run.path) / name).is_dir():
+        return None
+    return run.table(name)
+
+
+def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
+    """Variants in manifest order (the first is the baseline of every comparison)."""
+    declared = list(run.manifest.get("variants") or {})
+    present = set(players["variant"].unique().to_list())
+    ordered = [v for v in declared if v in present]
+    return ordered + sorted(present - set(ordered))
+
+
+def players_frame(run: RunLike) -> pl.DataFrame:
+    """The players table with ``win`` (rank 1) and ``strategy`` (from the lineup if not stored)."""
+    players = run.table("players")
+    if "strategy" not in players.columns:
+        slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
+        players = players.with_columns(
+            pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
+        )
+    return players.with_columns((pl.col("rank") == 1).alias("win"))
+
+
+def seat_axis(players: pl.DataFrame) -> str:
+    """The turn-order column for seat-advantage questions.
+
+    ``dealer_order`` (seats after the first dealer) when the game records it, since seat 0 need not
+    move first; otherwise ``seat``.
+    """
+    return "dealer_order" if "dealer_order" in players.columns else "seat"
+
+
+def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
+    """Per game length (``variant``, ``game``, ``deal``, ``length``) and its unit.
+
+    In order of preference: the ``turns`` column of the games table, its ``hands`` column, the
+    number of distinct ``hand`` values (else rows) per game of the ``hands`` table; None when the
+    run has none of these.
+    """
+    games = run.table("games")
+    for col in ("turns", "hands"):
+        if col in games.columns:
+            return games.select("variant", "game", "deal", pl.col(col).cast(pl.Float64).alias("length")), col
+    hands = optional_table(run, "hands")
+    if hands is None:
+        return None
+    count = pl.col("hand").n_unique() if "hand" in hands.columns else pl.len()
+    counts = hands.group_by("variant", "game").agg(count.cast(pl.Float64).alias("length"))
+    lengths = games.select("variant", "game", "deal").join(counts, on=["variant", "game"], how="left")
+    return lengths.with_columns(pl.col("length").fill_null(0.0)), "hands"
+
+
+def _dist(x: np.ndarray) -> dict[str, Any]:
+    d = describe(x, QUANTILES, n_resamples=RESAMPLES)
+    return {
+        "mean": d.mean.to_dict(),
+        "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in d.quantiles.items()},
+    }
+
+
+def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
+    rows = []
+    for (k,), g in players.sort(key).group_by(key, maintain_order=True):
+        wins = int(g["win"].sum())
+        rows.append(
+            {
+                key: k,
+                "rows": g.height,
+                "games": g["game"].n_unique(),
+                "win_rate": proportion_ci(wins, g.height).to_dict(),
+                "points": _dist(g["final_points"].to_numpy()),
+            }
+        )
+    return rows
+
+
+def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
+    axis = seat_axis(players)
+    wins = players.filter(pl.col("win")).group_by(axis).agg(pl.len().alias("w"))
+    seats = players[axis].unique().sort().to_list()
+    wmap = dict(zip(wins[axis].to_list(), wins["w"].to_list(), strict=True))
+    block: dict[str, Any] = {
+        "games": players["game"].n_unique(),
+        "deals": players["deal"].n_unique(),
+        "by_strategy": _group_rows(players, "strategy"),
+        "seat_axis": axis,
+        "by_seat": _group_rows(players.with_columns(pl.col(axis).alias("seat")), "seat"),
+        "seat_test": seat_advantage_test(np.array([wmap.get(s, 0) for s in seats])).to_dict(),
+        "length": None,
+    }
+    if lengths is not None and lengths.height:
+        block["length"] = {"unit": unit, **_dist(lengths["length"].to_numpy())}
+    return block
+
+
+def _differences(
+    players: pl.DataFrame, lengths: pl.DataFrame | None, variants: list[str]
+) -> list[dict[str, Any]]:
+    """Main metrics of every variant minus the first, paired by deal where deals are shared."""
+    base = variants[0]
+    out: list[dict[str, Any]] = []
+
+    def add(variant: str, strategy: str | None, metric: str, a: pl.DataFrame, b: pl.DataFrame) -> None:
+        r = paired_difference(
+            per_deal(a, metric),
+            per_deal(b, metric),
+            row_var=(row_variance(a, metric), row_variance(b, metric)),
+        )
+        out.append(
+            {"variant": variant, "baseline": base, "strategy": strategy, "metric": metric, **r.to_dict()}
+        )
+
+    strategies = players["strategy"].unique().sort().to_list()
+    for v in variants[1:]:
+        for s in strategies:
+            a = players.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
+            b = players.filter((pl.col("variant") == base) & (pl.col("strategy") == s))
+            if a.height and b.height:
+                add(v, s, "win", a, b)
+                add(v, s, "final_points", a, b)
+        if lengths is not None:
+            add(
+                v,
+                None,
+                "length",
+                lengths.filter(pl.col("variant") == v),
+                lengths.filter(pl.col("variant") == base),
+            )
+    ps = np.array([r["pvalue"] if r["pvalue"] is not None else math.nan for r in out], dtype=float)
+    for r, h, bh in zip(out, holm(ps), benjamini_hochberg(ps), strict=True):
+        r["p_holm"] = None if math.isnan(h) else float(h)
+        r["p_bh"] = None if math.isnan(bh) else float(bh)
+    return out
+
+
+def game_metrics(run: RunLike) -> list[dict[str, Any]]:
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
+    game = run.manifest.get("game")
+    try:
+        module = importlib.import_module(f"simharness.games.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"simharness.games.{game}":
+            raise
+        return []
+    fn = getattr(module, "summary_metrics", None)
+    if fn is None:
+        return []
+    frame: pl.DataFrame = fn(run)
+    return [
+        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
+        for row in frame.to_dicts()
+    ]
+
+
+def provenance(run: RunLike) -> dict[str, Any]:
+    m = run.manifest
+    return {
+        "path": str(run.path),
+        **{k: m.get(k) for k in ("game", "name", "seed", "games", "duplicate")},
+        "lineup": m.get("lineup", []),
+        "variants": m.get("variants", {}),
+        "provenance": m.get("provenance", {}),
+    }
+
+
+def build_summary(run: RunLike) -> dict[str, Any]:
+    """The end-of-run summary as a JSON-ready dict.
+
+    ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
+    :func:`seat_axis`): win rate with a Wilson CI, mean and 5/25/50/75/95% quantiles of final points
+    with percentile-bootstrap CIs; ``length`` (turns or hands per game) and ``seat_test`` (χ² of
+    wins by seat vs uniform). ``differences``: every variant minus the first per strategy (win,
+    final_points) and for game length, paired by deal, with Holm and BH adjusted p-values.
+    ``game_metrics``: the game module's own metrics.
+    """
+    players = players_frame(run)
+    variants = variant_names(run, players)
+    gl = game_lengths(run)
+    lengths, unit = gl if gl is not None else (None, None)
+    blocks = {}
+    for v in variants:
+        pv = players.filter(pl.col("variant") == v)
+        lv = lengths.filter(pl.col("variant") == v) if lengths is not None else None
+        blocks[v] = _variant_block(pv, lv, unit)
+    return {
+        "run": provenance(run),
+        "variant_order": variants,
+        "variants": blocks,
+        "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
+        "game_metrics": game_metrics(run),
+    }
+
+
+def fmt_ci(iv: dict[str, Any] | None, digits: int = 3, pct: bool = False) -> str:
+    """``estimate [lo, hi]`` for an interval dict; percentages when ``pct``."""
+    if not iv or iv.get("estimate") is None:
+        return "–"
+    scale, suffix = (100.0, "%") if pct else (1.0, "")
+    d = 1 if pct else digits
+
+    def f(x: float | None) -> str:
+        return "?" if x is None else f"{x * scale:.{d}f}"
+
+    return f"{f(iv['estimate'])}{suffix} [{f(iv['lo'])}, {f(iv['hi'])}]"
+
+
+def _fmt_num(x: float | None, digits: int = 4) -> str:
+    if x is None:
+        return "–"
+    return f"{x:.2e}" if x != 0 and abs(x) < 10 ** -(digits - 1) else f"{x:.{digits}f}"
+
+
+def _group_table(title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> Table:
+    t = Table(title=title, title_justify="left")
+    cols = [key, "n", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
+    for col in [*cols, "p5 / p25 / p75 / p95"] if wide else cols:
+        t.add_column(col, justify="left" if col == key else "right")
+    for r in rows:
+        q = r["points"]["quantiles"]
+        cells = [
+            str(r[key]),
+            str(r["rows"]),
+            fmt_ci(r["win_rate"], pct=True),
+            fmt_ci(r["points"]["mean"], 1),
+            fmt_ci(q["p50"], 0),
+        ]
+        if wide:
+            cells.append(
+                " / ".join(
+                    f"{q[k]['estimate']:g}" if q[k]["estimate"] is not None else "–"
+                    for k in ("p5", "p25", "p75", "p95")
+                )
+            )
+        t.add_row(*cells)
+    return t
+
+
+def print_summary(summary: dict[str, Any], console: Console) -> None:
+    """Print the summary as rich tables: per variant by strategy and by seat, then the comparisons."""
+    run = summary["run"]
+    prov = run.get("provenance") or {}
+    console.print(
+        f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
+        f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
+        f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
+        f"commit {str(prov.get('git_commit', '?'))[:12]}"
+    )
+    wide = console.width >= 120  # quantile spread and BH column only when they fit
+    for v in summary["variant_order"]:
+        b = summary["variants"][v]
+        console.print()
+        console.rule(f"variant [bold]{v}[/bold]: {b['games']} games, {b['deals']} deals")
+        console.print(_group_table("by strategy", "strategy", b["by_strategy"], wide))
+        console.print(_group_table(f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide))
+        st = b["seat_test"]
+        console.print(
+            f"seat advantage: χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}), "
+            f"p={_fmt_num(st['pvalue'])}, Cohen's w={_fmt_num(st['effect'], 3)}"
+        )
+        if b["length"]:
+            ln = b["length"]
+            q = ln["quantiles"]
+            console.print(
+                f"game length ({ln['unit']}): mean {fmt_ci(ln['mean'], 2)}, median {fmt_ci(q['p50'], 0)}, "
+                f"p95 {fmt_ci(q['p95'], 0)}"
+            )
+    if summary["differences"]:
+        console.print()
+        t = Table(title=f"differences vs {summary['variant_order'][0]}", title_justify="left")
+        cols = ["variant", "strategy", "metric", "difference [95% CI]", "paired", "p", "p Holm"]
+        for col in [*cols, "p BH"] if wide else cols:
+            t.add_column(col, justify="left" if col in ("variant", "strategy", "metric") else "right")
+        for r in summary["differences"]:
+            pct = r["metric"] == "win"
+            paired = "no"
+            if r["paired"]:
+                paired = "deal" if r["efficiency"] is None else f"deal, E={r['efficiency']:.2g}"
+            cells = [
+                r["variant"],
+                r["strategy"] or "(game)",
+                r["metric"],
+                fmt_ci(r["difference"], 2, pct=pct),
+                paired,
+                _fmt_num(r["pvalue"]),
+                _fmt_num(r["p_holm"]),
+            ]
+            t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
+        console.print(t)
+    if summary["game_metrics"]:
+        console.print()
+        t = Table(title="game metrics", title_justify="left")
+        for col in ("variant", "strategy", "metric", "estimate [95% CI]", "n"):
+            t.add_column(col)
+        for r in summary["game_metrics"]:
+            t.add_row(
+                str(r.get("variant")),
+                str(r.get("strategy")),
+                str(r.get("metric")),
+                fmt_ci({"estimate": r.get("estimate"), "lo": r.get("lo"), "hi": r.get("hi")}, 4),
+                str(r.get("n")),
+            )
+        console.print(t)

@@ -1,0 +1,283 @@
+"""Running an experiment: shards, joblib, resume.
+
+The games of each variant are cut into shards of ``shard_size`` games (a property of the experiment,
+never of ``--jobs``); each shard is one call into the engine and one Parquet file per table, written
+by the worker that played it. Because chance is keyed by game coordinates, a shard's data depends
+only on the experiment and the shard, so any number of workers, any backend and any number of
+interruptions give the same files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import platform
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import joblib
+import polars as pl
+from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from simharness import __version__, _engine, engine, store
+from simharness.config import Experiment
+from simharness.errors import ConfigError, RunDirError
+
+
+@dataclass(frozen=True)
+class _Variant:
+    """What a worker needs to play and write shards of one variant (small and picklable)."""
+
+    run_dir: Path
+    game: str
+    name: str
+    rules: dict[str, Any]
+    knobs: list[dict[str, Any]]
+    strategies: list[str]
+    seed: int
+    duplicate: bool
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class _Shard:
+    first_game: int
+    count: int
+    tables: tuple[str, ...]  # the tables still missing for this shard
+
+
+def _with_strategy(df: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """Adds ``strategy`` (the lineup slot's strategy name) right after ``player``."""
+    strategy = pl.col("player").replace_strict(list(range(len(names))), names, return_dtype=pl.String)
+    cols = df.columns
+    at = cols.index("player") + 1
+    return df.with_columns(strategy=strategy).select(*cols[:at], "strategy", *cols[at:])
+
+
+def _play_shard(v: _Variant, s: _Shard) -> int:
+    frames = engine.play_batch(
+        v.game, v.rules, v.knobs, seed=v.seed, first_game=s.first_game, count=s.count, duplicate=v.duplicate
+    )
+    for table in s.tables:
+        df = frames[table]
+        if table == "players":
+            df = _with_strategy(df, v.strategies)
+        meta = {
+            **v.provenance,
+            "table": table,
+            "variant": v.name,
+            "rules": v.rules,
+            "first_game": s.first_game,
+            "count": s.count,
+        }
+        store.write_shard(store.shard_path(v.run_dir, table, v.name, s.first_game), df, meta)
+    return s.count
+
+
+def git_commit() -> str | None:
+    """The commit of the simharness source tree (``+dirty`` with uncommitted changes), if it is a checkout."""
+    src = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(src), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(src), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
+    return {
+        "format": store.FORMAT,
+        "name": exp.name,
+        "game": exp.game,
+        "description": exp.description,
+        "seed": exp.seed,
+        "games": exp.games,
+        "duplicate": exp.duplicate,
+        "shard_size": exp.shard_size,
+        "preset": exp.preset,
+        "variants": exp.variants,
+        "lineup": [
+            {
+                "slot": s.slot,
+                "strategy": s.strategy,
+                "script": s.script,
+                "version": s.version,
+                "knobs": s.knobs,
+            }
+            for s in exp.lineup
+        ],
+        "tables": tables,
+        "config_hash": exp.config_hash,
+        "config_path": str(exp.path),
+        "config": exp.raw,
+        "provenance": {
+            "simharness_version": __version__,
+            "engine_version": _engine.__version__,
+            "git_commit": git_commit(),
+            "config_hash": exp.config_hash,
+            "seed": exp.seed,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        },
+        "complete": False,
+    }
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    keys = ["game", "games", "seed", "duplicate", "shard_size", "variants", "lineup"]
+    out = [k for k in keys if old.get(k) != new.get(k)]
+    if "variants" in out and isinstance(old.get("variants"), dict):
+        ov, nv = old["variants"], new["variants"]
+        out.remove("variants")
+        out += [f"variants.{v}" for v in dict.fromkeys([*ov, *nv]) if ov.get(v) != nv.get(v)]
+    return out
+
+
+@contextlib.contextmanager
+def _locked(run_dir: Path) -> Iterator[None]:
+    """Only one process writes a run directory at a time (a second one would clear the first's temp files)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with open(run_dir / ".lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunDirError(
+                "another simharness process is writing this run directory", file=run_dir
+            ) from None
+        yield
+
+
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS and backend not in EXTERNAL_BACKENDS:
+        known = ", ".join(sorted({*BACKENDS, *EXTERNAL_BACKENDS}))
+        raise ConfigError(f'unknown joblib backend "{backend}"; expected one of: {known}', field="backend")
+
+
+def run(
+    exp: Experiment,
+    out: Path,
+    *,
+    jobs: int = -1,
+    backend: str | None = None,
+    force: bool = False,
+    console: Console | None = None,
+) -> Path:
+    """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
+
+    Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
+    file that is not a valid shard of this one.
+    """
+    backend = backend or exp.backend
+    check_backend(backend)
+    console = console or Console(stderr=True)
+    run_dir = out / exp.name
+    tables = [t.name for t in engine.schema(exp.game)]
+    manifest = manifest_for(exp, tables)
+    with _locked(run_dir):
+        if force:
+            store.clear(run_dir)
+        old = store.read_manifest(run_dir)
+        if old is not None and old.get("config_hash") != exp.config_hash:
+            changed = ", ".join(_changed(old, manifest)) or "the config"
+            raise RunDirError(
+                f"holds a run of a different config (changed: {changed}); use --force to replace it or "
+                "--out for a new directory",
+                file=run_dir,
+            )
+        if old is not None:
+            commit = old["provenance"].get("git_commit")
+            if commit != manifest["provenance"]["git_commit"]:
+                console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
+            manifest["provenance"] = old["provenance"]
+        shards = exp.shards()
+        done = store.scan(run_dir, exp.config_hash, tables, list(exp.variants), shards)
+        store.write_manifest(run_dir, manifest)
+
+        provenance = {
+            k: manifest["provenance"][k] for k in ("simharness_version", "git_commit", "config_hash", "seed")
+        }
+        provenance["game"] = exp.game
+        provenance["lineup"] = manifest["lineup"]
+        work: list[tuple[_Variant, _Shard]] = []
+        for name, rules in exp.variants.items():
+            v = _Variant(
+                run_dir,
+                exp.game,
+                name,
+                rules,
+                [s.knobs for s in exp.lineup],
+                [s.strategy for s in exp.lineup],
+                exp.seed,
+                exp.duplicate,
+                provenance,
+            )
+            for first, count in shards:
+                missing = tuple(t for t in tables if (t, name, first) not in done)
+                if missing:
+                    work.append((v, _Shard(first, count, missing)))
+        total = exp.games * len(exp.variants)
+        remaining = sum(s.count for _, s in work)
+        _execute(work, total, total - remaining, jobs, backend, console)
+        manifest["complete"] = True
+        manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        store.write_manifest(run_dir, manifest)
+    return run_dir
+
+
+def _execute(
+    work: list[tuple[_Variant, _Shard]], total: int, already: int, jobs: int, backend: str, console: Console
+) -> None:
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False, disable=not work) as progress:
+        task = progress.add_task("playing", total=total, completed=already, rate="")
+        played = 0
+        with joblib.parallel_config(backend=backend, n_jobs=jobs):
+            results = joblib.Parallel(return_as="generator_unordered")(
+                joblib.delayed(_play_shard)(v, s) for v, s in work
+            )
+            for count in results:
+                played += count
+                elapsed = progress.tasks[0].elapsed or 0.0
+                rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
+                progress.update(task, advance=count, rate=rate)
+    if already and work:
+        console.print(f"resumed: {already:,} of {total:,} games were already done")
+    if not work:
+        console.print(f"nothing to do: all {total:,} games are already done")

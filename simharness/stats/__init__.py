@@ -1,0 +1,6 @@
+"""Statistics for simharness runs (polars + scipy).
+
+``intervals``: proportion, bootstrap and cluster-robust CIs; ``hypotheses``: tests, effect sizes and
+multiplicity control; ``paired``: comparisons on shared deals; ``sequential``: GSPRT and stopping-
+aware estimates; ``power``: sample-size planning; ``balance``: the house-rule balance scorecard.
+"""

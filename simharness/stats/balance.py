@@ -1,0 +1,493 @@
+"""The house-rule balance scorecard: how fair, decisive, dramatic and skill-rewarding a rule variant is.
+
+Every metric is a function of per-deal sums of per-game quantities, so one deal-level bootstrap
+gives all CIs (clustered by deal: duplicate tables and CRN variants share luck within a deal) and,
+with the same resampling weights for every variant, paired CIs of the differences between variants.
+
+Hand-level metrics (lead changes, drama, decisiveness, comeback) need running standings from a
+``hands`` table in one of these forms (see :func:`standings`): wide ``points_<seat>`` running totals,
+long ``seat`` + ``points`` running totals, or wide ``delta_<seat>`` per-hand changes. Without such a
+table those metrics are absent (null) and the scorecard says so; every other metric uses only the
+final standings of the ``players`` table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness.stats.hypotheses import benjamini_hochberg, contingency_test, holm, seat_advantage_test
+from simharness.stats.intervals import Interval
+
+Sums = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    doc: str
+    fn: Callable[[Sums], np.ndarray]
+    hand_level: bool = False
+
+
+def _ratio(num: str, den: str) -> Callable[[Sums], np.ndarray]:
+    def f(s: Sums) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(s[den] > 0, s[num] / s[den], np.nan)
+
+    return f
+
+
+def _balance(s: Sums) -> np.ndarray:
+    seats = sorted(k for k in s if k.startswith("win_seat_"))
+    rates = np.stack([_ratio(k, "games")(s) for k in seats])
+    return 1 - (rates.max(axis=0) - rates.min(axis=0))
+
+
+def _gradient(s: Sums) -> np.ndarray:
+    return _ratio("wins_strong", "rows_strong")(s) - _ratio("wins_weak", "rows_weak")(s)
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("balance", "Ludii Balance over seats: 1 − (max − min) seat win rate (1 = fair)", _balance),
+    Metric(
+        "first_seat_win_rate",
+        "Win rate of the first seat in turn order (Ludii AdvantageP1)",
+        _ratio("win_seat_0", "games"),
+    ),
+    Metric(
+        "skill_gradient",
+        "Win rate of the strong minus the weak strategy (Jaffe's restricted play)",
+        _gradient,
+    ),
+    Metric("draw_rate", "Games whose top score is shared (a draw for first)", _ratio("draw", "games")),
+    Metric(
+        "bust_rate", "Games in which someone went below zero (see bust_source)", _ratio("bust", "bust_games")
+    ),
+    Metric(
+        "timeout_rate",
+        "Games ended by a turn limit rather than by the rules (Ludii Timeouts)",
+        _ratio("timeout", "timeout_games"),
+    ),
+    Metric(
+        "extreme_rate",
+        "Games with a final score outside the baseline variant's 1–99% range",
+        _ratio("extreme", "games"),
+    ),
+    Metric("length", "Mean game length (turns or hands)", _ratio("length", "length_games")),
+    Metric("spread", "Mean top-minus-bottom final score", _ratio("spread", "games")),
+    Metric(
+        "mean_abs_difference",
+        "Mean absolute difference of final scores between two players of a game",
+        _ratio("mad", "games"),
+    ),
+    Metric(
+        "gini",
+        "Gini of final scores within a game (scores shifted to be non-negative)",
+        _ratio("gini", "games"),
+    ),
+    Metric(
+        "lead_changes",
+        "Changes of the points leader per game (between hands)",
+        _ratio("lead_changes", "hand_games"),
+        True,
+    ),
+    Metric("lead_change_rate", "Lead changes per hand", _ratio("lead_changes", "hand_transitions"), True),
+    Metric(
+        "winner_led_fraction",
+        "Fraction of hands after which the eventual winner led",
+        _ratio("winner_led", "hand_games"),
+        True,
+    ),
+    Metric(
+        "drama",
+        "Mean deficit of the eventual winner to the leader over the hands (points)",
+        _ratio("drama", "hand_games"),
+        True,
+    ),
+    Metric(
+        "max_drama",
+        "Largest deficit of the eventual winner (points)",
+        _ratio("max_drama", "hand_games"),
+        True,
+    ),
+    Metric(
+        "decisiveness",
+        "Fraction of the game elapsed before the winner leads for good (low = decided early)",
+        _ratio("decided", "hand_games"),
+        True,
+    ),
+    Metric(
+        "comeback",
+        "P(win | last place at the half-game checkpoint)",
+        _ratio("comeback_wins", "comeback_eligible"),
+        True,
+    ),
+)
+
+
+def standings(hands: pl.DataFrame, players_per_game: int) -> pl.DataFrame | None:
+    """Running standings per hand in long form (``variant, game, hand, seat, points``) or None.
+
+    Recognises ``points_<seat>`` (running totals), ``seat`` + ``points`` (long running totals) and
+    ``delta_<seat>`` (per-hand changes, accumulated here from zero). Hands are ordered by ``hand``
+    if present, else by row order within a game.
+    """
+    h = (
+        hands
+        if "hand" in hands.columns
+        else hands.with_columns(pl.int_range(pl.len()).over("variant", "game").alias("hand"))
+    )
+    wide_points = [f"points_{s}" for s in range(players_per_game)]
+    wide_delta = [f"delta_{s}" for s in range(players_per_game)]
+    keys = ["variant", "game", "hand"]
+    if all(c in h.columns for c in wide_points):
+        long = h.select(*keys, *wide_points).unpivot(index=keys, variable_name="seat", value_name="points")
+    elif {"seat", "points"} <= set(h.columns):
+        return h.select(*keys, pl.col("seat").cast(pl.Int64), pl.col("points").cast(pl.Float64))
+    elif all(c in h.columns for c in wide_delta):
+        long = (
+            h.sort(keys)
+            .select(
+                *keys,
+                *(
+                    pl.col(c).cum_sum().over("variant", "game").alias(f"points_{i}")
+                    for i, c in enumerate(wide_delta)
+                ),
+            )
+            .unpivot(index=keys, variable_name="seat", value_name="points")
+        )
+    else:
+        return None
+    return long.with_columns(
+        pl.col("seat").str.extract(r"_(\d+)$").cast(pl.Int64), pl.col("points").cast(pl.Float64)
+    )
+
+
+BUST_NOTE = {
+    "lowest_points": "a player's lowest points during the game (players.lowest_points) below zero",
+    "games.bust": "the games table's bust column",
+    "final_points": "a final score below zero (the game plays from a positive starting stack)",
+}
+TIMEOUT_COLUMNS = ("timeout", "early_end")
+
+
+def bust_source(players: pl.DataFrame, games: pl.DataFrame | None) -> str | None:
+    """Where bust (飛び) comes from: a logged column, else negative finals, else nothing.
+
+    Negative final scores only mean a bust in games played from a positive stack (mahjong's 25,000);
+    in zero-based games such as sugoroku they are ordinary, so the fallback is used only when the
+    median final score is positive.
+    """
+    if "lowest_points" in players.columns:
+        return "lowest_points"
+    if games is not None and "bust" in games.columns:
+        return "games.bust"
+    median = players["final_points"].median()
+    return "final_points" if median is not None and float(median) > 0 else None
+
+
+def _per_game(
+    players: pl.DataFrame,
+    games_table: pl.DataFrame | None,
+    lengths: pl.DataFrame | None,
+    stand: pl.DataFrame | None,
+    strong: str | None,
+    weak: str | None,
+    extreme: tuple[float, float],
+    axis: str,
+    bust: str | None,
+) -> pl.DataFrame:
+    """One row per (variant, game) with every per-game quantity the metrics sum."""
+    p = players.sort("variant", "game", "seat")
+    n = int(p.group_by("variant", "game").len()["len"].max())
+    games = p.select("variant", "game", "deal").unique(["variant", "game"], maintain_order=True)
+    if p.height != games.height * n:
+        raise ValueError("players: expected the same number of players in every game")
+    x = p["final_points"].to_numpy().astype(float).reshape(-1, n)
+    rank = p["rank"].to_numpy().reshape(-1, n)
+    strat = p["strategy"].to_numpy().reshape(-1, n)
+    top = x.max(axis=1, keepdims=True)
+    shifted = x - np.minimum(0, x.min(axis=1, keepdims=True))
+    pair = np.abs(x[:, :, None] - x[:, None, :]).sum(axis=(1, 2))
+    mean = shifted.mean(axis=1)
+    win = rank == 1
+    order = p[axis].to_numpy().reshape(-1, n)
+    cols: dict[str, Any] = {
+        "games": np.ones(len(x)),
+        "draw": ((x == top).sum(axis=1) > 1).astype(float),
+        "extreme": ((x < extreme[0]) | (x > extreme[1])).any(axis=1).astype(float),
+        "spread": x.max(axis=1) - x.min(axis=1),
+        "mad": pair / (n * (n - 1)),
+        "gini": np.where(mean > 0, pair / (2 * n * n * np.where(mean > 0, mean, 1)), 0.0),
+    }
+    for k in range(n):
+        cols[f"win_seat_{k}"] = (win & (order == k)).sum(axis=1).astype(float)
+    if bust == "lowest_points":
+        cols["bust"] = (p["lowest_points"].to_numpy().reshape(-1, n) < 0).any(axis=1).astype(float)
+    elif bust == "final_points":
+        cols["bust"] = (x < 0).any(axis=1).astype(float)
+    if "bust" in cols:
+        cols["bust_games"] = np.ones(len(x))
+    for role, name in (("strong", strong), ("weak", weak)):
+        mask = strat == name
+        cols[f"wins_{role}"] = (win & mask).sum(axis=1).astype(float)
+        cols[f"rows_{role}"] = mask.sum(axis=1).astype(float)
+    out = games.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
+    flags = [c for c in TIMEOUT_COLUMNS if games_table is not None and c in games_table.columns][:1]
+    if bust == "games.bust":
+        flags.append("bust")
+    if games_table is not None and flags:
+        g = games_table.select(
+            "variant",
+            "game",
+            *(
+                (pl.col(c).cast(pl.Int64) > 0)
+                .cast(pl.Float64)
+                .alias("timeout" if c in TIMEOUT_COLUMNS else c)
+                for c in flags
+            ),
+        )
+        out = out.join(g, on=["variant", "game"], how="left").with_columns(
+            *(pl.col(c).is_not_null().cast(pl.Float64).alias(f"{c}_games") for c in g.columns[2:]),
+            *(pl.col(c).fill_null(0.0) for c in g.columns[2:]),
+        )
+    if lengths is not None:
+        out = out.join(
+            lengths.select("variant", "game", "length"), on=["variant", "game"], how="left"
+        ).with_columns(
+            pl.col("length").is_not_null().cast(pl.Float64).alias("length_games"),
+            pl.col("length").fill_null(0.0),
+        )
+    if stand is not None:
+        out = out.join(_hand_metrics(stand, p, n), on=["variant", "game"], how="left").fill_null(0.0)
+    return out
+
+
+def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:
+    """Lead changes, drama, decisiveness and comeback per game from running standings."""
+    winners = players.filter(pl.col("rank") == 1).select(
+        "variant", "game", pl.col("seat").cast(pl.Int64).alias("w")
+    )
+    s = stand.sort("variant", "game", "hand", "seat")
+    g = s.select("variant", "game", "hand").unique(maintain_order=True)
+    counts = g.group_by("variant", "game", maintain_order=True).len()
+    games = counts.select("variant", "game").join(winners, on=["variant", "game"], how="left")
+    hmax = int(counts["len"].max())
+    k = counts["len"].to_numpy()
+    offsets = np.repeat(np.arange(len(k)), k)
+    pos = np.concatenate([np.arange(m) for m in k])
+    pts = np.full((len(k), hmax, n), np.nan)
+    pts[offsets, pos] = s["points"].to_numpy().reshape(-1, n)
+    valid = ~np.isnan(pts[:, :, 0])
+    w = games["w"].fill_null(0).to_numpy()
+    leader = pts == np.nanmax(np.where(valid[:, :, None], pts, -np.inf), axis=2, keepdims=True)
+    changed = (leader[:, 1:] != leader[:, :-1]).any(axis=2) & valid[:, 1:]
+    rows = np.arange(len(k))
+    w_led = leader[rows, :, w] & valid
+    best = np.where(valid, np.nanmax(np.where(valid[:, :, None], pts, -np.inf), axis=2), 0.0)
+    deficit = np.where(valid, best - np.where(valid, pts[rows, :, w], 0.0), 0.0)
+    not_led = valid & ~w_led
+    last_not = np.where(not_led.any(axis=1), hmax - 1 - np.argmax(not_led[:, ::-1], axis=1), -1)
+    half = np.maximum(0, (k + 1) // 2 - 1)
+    at_half = pts[rows, half]
+    last = at_half == at_half.min(axis=1, keepdims=True)
+    enough = k >= 2
+    return games.select("variant", "game").with_columns(
+        hand_games=pl.Series(np.ones(len(k))),
+        hand_transitions=pl.Series(np.maximum(k - 1, 0).astype(float)),
+        lead_changes=pl.Series(changed.sum(axis=1).astype(float)),
+        winner_led=pl.Series(w_led.sum(axis=1) / k),
+        drama=pl.Series(deficit.sum(axis=1) / k),
+        max_drama=pl.Series(deficit.max(axis=1)),
+        decided=pl.Series((last_not + 1) / k),
+        comeback_eligible=pl.Series(np.where(enough, last.sum(axis=1), 0).astype(float)),
+        comeback_wins=pl.Series(np.where(enough, last[rows, w], False).astype(float)),
+    )
+
+
+def pick_strategies(players: pl.DataFrame, baseline: str) -> tuple[str | None, str | None]:
+    """Strong and weak strategy for the skill gradient: highest and lowest win rate in ``baseline``."""
+    rates = (
+        players.filter(pl.col("variant") == baseline)
+        .group_by("strategy")
+        .agg((pl.col("rank") == 1).mean().alias("r"))
+        .sort("r", "strategy", descending=[True, False])
+    )
+    if rates.height < 2:
+        return None, None
+    return rates["strategy"][0], rates["strategy"][-1]
+
+
+def _bootstrap(deal_sums: dict[str, np.ndarray], deals: int, resamples: int, seed: int) -> dict[str, Sums]:
+    """Replicate sums per variant under one set of deal-resampling weights (paired across variants)."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[np.ndarray]] = {v: [] for v in deal_sums}
+    chunk = max(1, min(resamples, 4_000_000 // max(deals, 1)))
+    done = 0
+    while done < resamples:
+        b = min(chunk, resamples - done)
+        w = rng.multinomial(deals, np.full(deals, 1 / deals), size=b).astype(float)
+        for v, m in deal_sums.items():
+            out[v].append(w @ m)
+        done += b
+    return {v: np.concatenate(parts) for v, parts in out.items()}
+
+
+def scorecard(
+    players: pl.DataFrame,
+    lengths: pl.DataFrame | None = None,
+    hands: pl.DataFrame | None = None,
+    variants: list[str] | None = None,
+    *,
+    games: pl.DataFrame | None = None,
+    strong: str | None = None,
+    weak: str | None = None,
+    seat_axis: str = "seat",
+    resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, Any]:
+    """The balance scorecard of every variant, and every variant minus the first, JSON-ready.
+
+    ``players`` needs ``variant, game, deal, seat, final_points, rank, strategy``; ``lengths``
+    ``variant, game, length``; ``hands`` running standings (see :func:`standings`); ``games`` the
+    games table, for a ``timeout``/``early_end`` or ``bust`` column. Seat fairness is measured along
+    ``seat_axis`` (values 0..players−1 in turn order). CIs are
+    percentile intervals of a deal bootstrap (``resamples`` replicates, fixed ``seed``); differences
+    use the same weights for both variants, so deals shared by CRN variants are paired, and their
+    two-sided p-values are the bootstrap tail areas (resolution 2/``resamples``), adjusted by Holm
+    and Benjamini-Hochberg over the whole table. Assumes deals are independent.
+    """
+    variants = variants or sorted(players["variant"].unique().to_list())
+    base = variants[0]
+    n = int(players.group_by("variant", "game").len()["len"].max())
+    if strong is None or weak is None:
+        auto_strong, auto_weak = pick_strategies(players, base)
+        strong, weak = strong or auto_strong, weak or auto_weak
+    base_pts = players.filter(pl.col("variant") == base)["final_points"].to_numpy().astype(float)
+    extreme = (float(np.quantile(base_pts, 0.01)), float(np.quantile(base_pts, 0.99)))
+    stand = standings(hands, n) if hands is not None else None
+    bust = bust_source(players.filter(pl.col("variant") == base), games)
+    per_game = _per_game(players, games, lengths, stand, strong, weak, extreme, seat_axis, bust)
+    # Metrics whose inputs this run does not have are left out rather than reported as zero.
+    needs = {
+        "length": "length_games",
+        "skill_gradient": "rows_strong",
+        "bust_rate": "bust_games",
+        "timeout_rate": "timeout_games",
+    }
+    metrics = [
+        m
+        for m in METRICS
+        if (stand is not None or not m.hand_level)
+        and (m.name not in needs or needs[m.name] in per_game.columns)
+    ]
+    sum_cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
+    deal_index = per_game.select("deal").unique().sort("deal").with_row_index("di")
+    deal_sums: dict[str, np.ndarray] = {}
+    totals: dict[str, Sums] = {}
+    for v in variants:
+        pv = per_game.filter(pl.col("variant") == v).join(deal_index, on="deal")
+        agg = pv.group_by("di").agg(pl.col(c).sum() for c in sum_cols)
+        m = np.zeros((deal_index.height, len(sum_cols)))
+        m[agg["di"].to_numpy()] = agg.select(sum_cols).to_numpy()
+        deal_sums[v] = m
+        totals[v] = {c: m[:, i].sum(keepdims=True) for i, c in enumerate(sum_cols)}
+    reps = _bootstrap(deal_sums, deal_index.height, resamples, seed)
+    rep_sums = {v: {c: r[:, i] for i, c in enumerate(sum_cols)} for v, r in reps.items()}
+    a = (1 - confidence) / 2
+
+    def interval(est: float, draws: np.ndarray, count: int) -> Interval:
+        draws = draws[np.isfinite(draws)]
+        if not math.isfinite(est) or len(draws) == 0:
+            return Interval(est, math.nan, math.nan, count)
+        lo, hi = np.quantile(draws, [a, 1 - a])
+        return Interval(est, float(lo), float(hi), count)
+
+    per_variant: dict[str, dict[str, Any]] = {}
+    for v in variants:
+        games_v = int(totals[v]["games"][0])
+        per_variant[v] = {
+            m.name: interval(float(m.fn(totals[v])[0]), m.fn(rep_sums[v]), games_v).to_dict() for m in metrics
+        }
+    diffs: list[dict[str, Any]] = []
+    for v in variants[1:]:
+        for m in metrics:
+            est = float(m.fn(totals[v])[0] - m.fn(totals[base])[0])
+            d = m.fn(rep_sums[v]) - m.fn(rep_sums[base])
+            d = d[np.isfinite(d)]
+            p = math.nan
+            if len(d) and math.isfinite(est):
+                # A bootstrap tail area of 0 only means "below the resolution": report 1/resamples.
+                p = min(1.0, max(1 / len(d), 2 * min((d <= 0).mean(), (d >= 0).mean())))
+            count = int(totals[v]["games"][0])
+            diffs.append(
+                {
+                    "variant": v,
+                    "baseline": base,
+                    "metric": m.name,
+                    "difference": interval(est, d, count).to_dict(),
+                    "pvalue": p,
+                }
+            )
+    ps = np.array([r["pvalue"] for r in diffs], dtype=float)
+    for r, h, bh in zip(diffs, holm(ps), benjamini_hochberg(ps), strict=True):
+        r["p_holm"] = None if math.isnan(h) else float(h)
+        r["p_bh"] = None if math.isnan(bh) else float(bh)
+        if isinstance(r["pvalue"], float) and math.isnan(r["pvalue"]):
+            r["pvalue"] = None
+    seat_tests: dict[str, Any] = {}
+    for v in variants:
+        pv = players.filter(pl.col("variant") == v)
+        table = (
+            pv.group_by(seat_axis, "rank")
+            .len()
+            .pivot(on="rank", index=seat_axis, values="len")
+            .sort(seat_axis)
+            .fill_null(0)
+        )
+        ranks = sorted((c for c in table.columns if c != seat_axis), key=int)
+        counts = table.select(ranks).to_numpy()
+        wins = counts[:, ranks.index("1")] if "1" in ranks else np.zeros(len(counts))
+        seat_tests[v] = {
+            "seat_rank_counts": {
+                "seats": table[seat_axis].to_list(),
+                "ranks": [int(r) for r in ranks],
+                "counts": counts.tolist(),
+            },
+            "wins_vs_uniform": seat_advantage_test(wins).to_dict(),
+            "seat_by_rank": contingency_test(counts).to_dict(),
+        }
+    notes = []
+    if stand is None:
+        notes.append(
+            "No hand-level standings (hands table with points_<seat>, seat+points or delta_<seat>): "
+            "lead changes, drama, decisiveness and comeback are not computed; the other metrics use "
+            "final standings only."
+        )
+    if bust is None:
+        notes.append(
+            "No bust rate: the run logs no lowest points or bust flag, and its scores are zero-based."
+        )
+    if lengths is None:
+        notes.append("No game length: the games table has no turns column and there is no hands table.")
+    return {
+        "metrics": [{"name": m.name, "doc": m.doc} for m in metrics],
+        "variants": per_variant,
+        "differences": diffs,
+        "seat_tests": seat_tests,
+        "seat_axis": seat_axis,
+        "bust_source": BUST_NOTE.get(bust or ""),
+        "strong": strong,
+        "weak": weak,
+        "extreme_thresholds": list(extreme),
+        "hand_level": stand is not None,
+        "resamples": resamples,
+        "notes": notes,
+    }

@@ -1,0 +1,114 @@
+"""Sample-size planning for win-rate comparisons (normal approximation, two-sided tests).
+
+Formulas (statistics background §3.2), with z_a = z_{1-alpha/2} and z_b = z_{power}:
+  one sample vs a known baseline p0:  n = [(z_a·√(p0q0) + z_b·√(p1q1))/δ]²
+  two independent arms:               n per arm = [(z_a·√(2p̄q̄) + z_b·√(p1q1 + p2q2))/δ]²
+  paired (shared deals):              n pairs = (z_a + z_b)²·(p1q1 + p2q2)/(E·δ²)
+where E = (Var a + Var b)/Var(a − b) is the pairing efficiency measured by ``simharness compare``
+(E = 1/(1 − ρ) for equal variances). All assume independent games (or deals, for pairs).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from scipy import stats
+
+
+def _z(alpha: float, power: float) -> tuple[float, float]:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
+    if not 0 < power < 1:
+        raise ValueError(f"power: expected a probability in (0, 1), got {power}")
+    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+
+
+def _check(p0: float, p1: float) -> None:
+    for name, p in (("baseline", p0), ("baseline + effect", p1)):
+        if not 0 < p < 1:
+            raise ValueError(f"{name}: expected a rate strictly between 0 and 1, got {p}")
+    if p0 == p1:
+        raise ValueError("effect: expected a non-zero difference")
+
+
+def n_one_sample(p0: float, p1: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games to detect a true rate ``p1`` against a known rate ``p0``."""
+    _check(p0, p1)
+    za, zb = _z(alpha, power)
+    return math.ceil(((za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
+
+
+def n_two_arms(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games per arm to tell two independently played rates apart."""
+    _check(p1, p2)
+    za, zb = _z(alpha, power)
+    pbar = (p1 + p2) / 2
+    v = p1 * (1 - p1) + p2 * (1 - p2)
+    return math.ceil(((za * math.sqrt(2 * pbar * (1 - pbar)) + zb * math.sqrt(v)) / (p2 - p1)) ** 2)
+
+
+def n_paired(p1: float, p2: float, efficiency: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Deals (pairs) needed when both arms play the same deals with pairing efficiency ``efficiency``."""
+    _check(p1, p2)
+    if not efficiency > 0:
+        raise ValueError(f"paired-efficiency: expected a positive number, got {efficiency}")
+    za, zb = _z(alpha, power)
+    v = p1 * (1 - p1) + p2 * (1 - p2)
+    return math.ceil((za + zb) ** 2 * v / (efficiency * (p2 - p1) ** 2))
+
+
+def sprt_expected_games(p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """Wald's approximate expected games of a Bernoulli SPRT of p0 vs p1, at H0 and at H1.
+
+    E[N | H1] = ((1−β)·ln B + β·ln A)/KL(p1‖p0) and E[N | H0] = (α·ln B + (1−α)·ln A)/(−KL(p0‖p1)),
+    with A = β/(1−α), B = (1−β)/α; ignores overshoot of the boundaries.
+    """
+    _check(p0, p1)
+    la, lb = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+    def kl(p: float, q: float) -> float:
+        return p * math.log(p / q) + (1 - p) * math.log((1 - p) / (1 - q))
+
+    return (alpha * lb + (1 - alpha) * la) / -kl(p0, p1), ((1 - beta) * lb + beta * la) / kl(p1, p0)
+
+
+@dataclass(frozen=True)
+class Plan:
+    baseline: float
+    effect: float
+    alpha: float
+    power: float
+    one_sample: int
+    two_arms_per_arm: int
+    paired_efficiency: float | None
+    paired_deals: int | None
+    sprt_expected_h0: float
+    sprt_expected_h1: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def plan(
+    effect: float,
+    baseline: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    paired_efficiency: float | None = None,
+) -> Plan:
+    """Every sample size for detecting ``baseline`` → ``baseline + effect``."""
+    p1 = baseline + effect
+    h0, h1 = sprt_expected_games(baseline, p1, alpha, 1 - power)
+    return Plan(
+        baseline,
+        effect,
+        alpha,
+        power,
+        n_one_sample(baseline, p1, alpha, power),
+        n_two_arms(baseline, p1, alpha, power),
+        paired_efficiency,
+        n_paired(baseline, p1, paired_efficiency, alpha, power) if paired_efficiency is not None else None,
+        h0,
+        h1,
+    )

@@ -1,0 +1,211 @@
+"""The run directory: a manifest, atomic Parquet shards with provenance, and reading a run back.
+
+```
+RUN_DIR/manifest.json
+RUN_DIR/<table>/variant=<v>/part-<first game, 10 digits>.parquet
+```
+A shard is written to a hidden temporary name in its own folder, fsynced and renamed, so a final
+name always holds a complete file. Each shard's Parquet metadata (key ``simharness``) says which run
+(config hash), variant, table and games it holds; a file whose metadata is missing, unreadable or
+from another run is reported by name and never overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow.parquet as pq
+
+from simharness.errors import RunDirError
+
+META_KEY = b"simharness"
+MANIFEST = "manifest.json"
+# Version of the run-directory layout, bumped when an old reader could misread a new directory.
+FORMAT = 1
+
+_SHARD = re.compile(r"^part-(\d+)\.parquet$")
+_TMP_SUFFIX = ".tmp"
+
+
+def shard_path(run_dir: Path, table: str, variant: str, first_game: int) -> Path:
+    return run_dir / table / f"variant={variant}" / f"part-{first_game:010d}.parquet"
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: Path, write: Any) -> None:
+    """Calls ``write(file)`` on a temporary file beside ``path``, then renames it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}{_TMP_SUFFIX}")
+    try:
+        with open(tmp, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_shard(path: Path, df: pl.DataFrame, meta: dict[str, Any]) -> None:
+    """Writes one shard atomically with ``meta`` (plus its row count) as its provenance."""
+    table = df.to_arrow()
+    meta = {**meta, "rows": df.height}
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
+    _atomic_write(path, lambda fh: pq.write_table(table, fh, compression="zstd"))
+
+
+def shard_meta(path: Path) -> dict[str, Any]:
+    """The provenance of a shard; a file that is not a complete simharness shard is an error naming it."""
+    try:
+        md = pq.read_metadata(path)
+    except Exception as e:
+        raise RunDirError(
+            f"corrupt Parquet file ({e}); move it away or delete it to re-run its games", file=path
+        ) from None
+    raw = (md.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise RunDirError("not a simharness shard (no simharness metadata); move it away", file=path)
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        raise RunDirError("unreadable simharness metadata; move it away", file=path) from None
+    if md.num_rows != meta.get("rows"):
+        raise RunDirError(
+            f"holds {md.num_rows} rows but was written with {meta.get('rows')}; "
+            "delete it to re-run its games",
+            file=path,
+        )
+    return meta
+
+
+def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
+    text = json.dumps(manifest, indent=2, sort_keys=False).encode() + b"\n"
+    _atomic_write(run_dir / MANIFEST, lambda fh: fh.write(text))
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+    path = run_dir / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise RunDirError(f"unreadable run manifest ({e})", file=path) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise RunDirError(f"not a simharness run manifest of format {FORMAT}", file=path)
+    return manifest
+
+
+def _parquet_files(run_dir: Path) -> list[Path]:
+    return sorted(p for p in run_dir.rglob("*.parquet") if p.is_file())
+
+
+def clear(run_dir: Path) -> None:
+    """Removes a previous run's manifest, shards and temporary files (``--force``); other files stay."""
+    for p in [*_parquet_files(run_dir), *run_dir.rglob(f".part-*{_TMP_SUFFIX}"), run_dir / MANIFEST]:
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+
+
+def scan(
+    run_dir: Path, config_hash: str, tables: list[str], variants: list[str], shards: list[tuple[int, int]]
+) -> set[tuple[str, str, int]]:
+    """The ``(table, variant, first_game)`` shards already complete in ``run_dir``.
+
+    Temporary files of a killed run are removed (they never hold a finished shard). Any Parquet file
+    that is not a valid shard of this run is an error naming it.
+    """
+    for tmp in run_dir.rglob(f".part-*{_TMP_SUFFIX}"):
+        tmp.unlink()
+    planned = {(t, v, first): count for t in tables for v in variants for first, count in shards}
+    done = set()
+    for path in _parquet_files(run_dir):
+        rel = path.relative_to(run_dir).parts
+        m = _SHARD.match(path.name)
+        key = None
+        if m and len(rel) == 3 and rel[1].startswith("variant="):
+            key = (rel[0], rel[1].removeprefix("variant="), int(m.group(1)))
+        if key not in planned or path != shard_path(run_dir, *key):
+            raise RunDirError(
+                "not a shard of this run's plan (tables, variants, shard size); move it away", file=path
+            )
+        meta = shard_meta(path)
+        if meta.get("config_hash") != config_hash:
+            raise RunDirError(
+                f"belongs to another experiment (config hash {meta.get('config_hash')}, this one "
+                f"{config_hash}); use --force to replace that run or --out for a new directory",
+                file=path,
+            )
+        if (meta.get("table"), meta.get("variant"), meta.get("first_game"), meta.get("count")) != (
+            *key,
+            planned[key],
+        ):
+            raise RunDirError("its metadata does not match its name; move it away", file=path)
+        done.add(key)
+    return done
+
+
+@dataclass
+class Run:
+    """A run directory read back: the manifest and its tables."""
+
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def tables(self) -> list[str]:
+        return list(self.manifest["tables"])
+
+    @property
+    def variants(self) -> list[str]:
+        return list(self.manifest["variants"])
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    def files(self, table: str, variant: str) -> list[Path]:
+        return sorted((self.path / table / f"variant={variant}").glob("part-*.parquet"))
+
+    def table(self, name: str) -> pl.DataFrame:
+        """Every shard of table ``name``, in variant (manifest) then game order, with a ``variant`` column."""
+        if name not in self.tables:
+            raise RunDirError(f'no table "{name}"; expected one of: {", ".join(self.tables)}', file=self.path)
+        frames = []
+        for v in self.variants:
+            for path in self.files(name, v):
+                try:
+                    df = pl.read_parquet(path)
+                except Exception as e:
+                    raise RunDirError(f"corrupt Parquet file ({e})", file=path) from None
+                frames.append(df.with_columns(variant=pl.lit(v, pl.String)))
+        if not frames:
+            raise RunDirError(f'table "{name}" has no shards yet', file=self.path)
+        df = pl.concat(frames, how="vertical")
+        return df.select("variant", pl.exclude("variant"))
+
+
+def open_run(path: Path | str) -> Run:
+    """The run in directory ``path`` (as written by ``simharness run``)."""
+    path = Path(path)
+    manifest = read_manifest(path)
+    if manifest is None:
+        raise RunDirError(f"not a run directory (no {MANIFEST})", file=path)
+    return Run(path, manifest)

@@ -1,0 +1,109 @@
+"""Strategy scripts: ``strategies/<game>/<name>.toml`` files that name a set of strategy knobs.
+
+A script only writes the knobs it changes; the engine fills in the rest with their defaults and
+rejects unknown knobs and bad values, so a script is checked by the same code that plays it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from simharness import engine, tomlfile
+from simharness.errors import ConfigError
+
+
+class _Script(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, description="the strategy's name in logs and reports")
+    game: str = Field(min_length=1, description="the game the knobs belong to")
+    version: int = Field(default=1, ge=0, description="bump when the knobs change meaning")
+    description: str = ""
+    knobs: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A strategy script as written (``knobs`` are the script's overrides of the engine defaults)."""
+
+    name: str
+    game: str
+    version: int
+    description: str
+    knobs: dict[str, Any]
+    path: Path
+
+    def resolved_knobs(self, extra: dict[str, Any] | None = None, *, field: str = "knobs") -> dict[str, Any]:
+        """The complete knob set: engine defaults, then the script's knobs, then ``extra``.
+
+        Errors name this script's file (or, for ``extra``, ``field``) and the knob.
+        """
+        try:
+            engine.resolve_knobs(self.game, self.knobs)
+        except engine.OptionError as e:
+            raise ConfigError(e.message, file=self.path, field=f"knobs.{e.field}") from None
+        try:
+            return engine.resolve_knobs(self.game, {**self.knobs, **(extra or {})})
+        except engine.OptionError as e:
+            raise ConfigError(e.message, field=f"{field}.{e.field}") from None
+
+
+def load(path: Path) -> Strategy:
+    """The script at ``path``, with its structure checked (knobs are checked by :meth:`resolved_knobs`)."""
+    s: _Script = tomlfile.validate(_Script, tomlfile.load(path), path)
+    return Strategy(s.name, s.game, s.version, s.description, s.knobs, path)
+
+
+def search_dirs(start: Path) -> list[Path]:
+    """Where strategy names are looked up: ``start`` and its parents, then the current directory."""
+    start = start.resolve()
+    dirs = [start, *start.parents]
+    cwd = Path.cwd().resolve()
+    if cwd not in dirs:
+        dirs.append(cwd)
+    return dirs
+
+
+def find(game: str, ref: str, config_dir: Path) -> Path:
+    """The script file for a lineup entry: a name, or a path ending in ``.toml`` relative to the config."""
+    if ref.endswith(".toml"):
+        path = (config_dir / ref).resolve()
+        if not path.is_file():
+            raise ConfigError(f'strategy script "{ref}" not found (looked for {path})')
+        return path
+    tried = []
+    for d in search_dirs(config_dir):
+        path = d / "strategies" / game / f"{ref}.toml"
+        if path.is_file():
+            return path
+        tried.append(str(d / "strategies" / game))
+    known = sorted({s.path.stem for s in available(game, config_dir)})
+    expected = f"one of: {', '.join(known)}" if known else f"a file strategies/{game}/{ref}.toml"
+    raise ConfigError(
+        f'unknown strategy "{ref}" for {game}; expected {expected} (searched {", ".join(tried)})'
+    )
+
+
+def available(game: str | None, start: Path) -> list[Strategy]:
+    """Every strategy script visible from ``start`` (the nearest directory wins for a name).
+
+    Scripts that fail to load are skipped here; loading them by name reports the error.
+    """
+    seen: dict[tuple[str, str], Strategy] = {}
+    for d in search_dirs(start):
+        root = d / "strategies"
+        if not root.is_dir():
+            continue
+        for path in sorted(root.glob("*/*.toml")):
+            g = path.parent.name
+            if (game is not None and g != game) or (g, path.stem) in seen:
+                continue
+            try:
+                seen[(g, path.stem)] = load(path)
+            except ConfigError:
+                continue
+    return sorted(seen.values(), key=lambda s: (s.game, s.path.stem))

@@ -1,0 +1,103 @@
+"""Reading the harness's TOML files (experiment configs, strategy scripts) with errors that name the
+file, the line or the field, and what was expected."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from simharness.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The TOML document at ``path``; a syntax error names the file and the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("file not found", file=path) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot be read: {e}", file=path) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        # tomllib's message already says "(at line L, column C)"
+        raise ConfigError(f"invalid TOML: {e}", file=path) from None
+
+
+def field_path(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
+    """``data`` as ``model``; the first error names the field in ``path`` and what was expected."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        # A misspelt key also makes the real key "missing": report the misspelling, it is the cause.
+        errors = sorted(e.errors(), key=lambda x: x["type"] != "extra_forbidden")
+        err = errors[0]
+        loc = tuple(err["loc"])
+        field = field_path(loc)
+        if err["type"] == "extra_forbidden":
+            parent = _model_at(model, loc[:-1])
+            known = list(parent.model_fields) if parent else []
+            close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            message = f"unknown key{hint}; expected one of: {', '.join(known)}"
+        elif err["type"] == "string_pattern_mismatch":  # names that become directory names
+            got = err["input"]
+            message = f"expected letters, digits and _ . + - (starting with a letter or digit), got {got!r}"
+        elif err["type"] == "missing":
+            message = "required but missing"
+        else:
+            message = f"{err['msg']}, got {err['input']!r}" if "input" in err else err["msg"]
+        # The key a misspelling was meant to be is "missing" only because of it: not another error.
+        extra = [str(x["loc"][-1]) for x in errors if x["type"] == "extra_forbidden" and x["loc"]]
+        more = sum(
+            1
+            for x in errors[1:]
+            if not (
+                x["type"] == "missing" and x["loc"] and difflib.get_close_matches(str(x["loc"][-1]), extra)
+            )
+        )
+        if more:
+            message += f" (and {more} more error{'s' if more > 1 else ''})"
+        raise ConfigError(message, file=path, field=field) from None
+
+
+def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
+    """The sub-model that ``loc`` points into, for listing its keys."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = current.model_fields.get(part) if isinstance(current, type) else None
+        if field is None:
+            return None
+        current = _first_model(field.annotation)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _first_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _first_model(arg)
+        if found is not None:
+            return found
+    return None

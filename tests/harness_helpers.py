@@ -1,0 +1,40 @@
+"""Helpers of the harness tests: small sugoroku experiments written to a temporary directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+SMALL = """\
+name = "small"
+game = "sugoroku"
+games = {games}
+seed = {seed}
+shard_size = {shard_size}
+players = ["naive", "greedy", "naive", "random"]
+
+[rules]
+preset = "default"
+
+[variants.cap-500]
+payout_cap = 500
+
+[variants.no-cap]
+payout_cap = "none"
+"""
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strategy names fall back to the current directory: the repository's strategies/."""
+    monkeypatch.chdir(REPO)
+
+
+def small_config(tmp_path: Path) -> Path:
+    """300 games per variant in shards of 50: 12 shards, fast enough to run many times."""
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL.format(games=300, seed=11, shard_size=50))
+    return path

@@ -1,0 +1,95 @@
+"""The catalogue commands and help texts of the `simharness` command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from harness_helpers import in_repo, small_config  # noqa: F401 (in_repo: a fixture)
+from typer.testing import CliRunner
+
+from simharness import engine
+from simharness.cli import app
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+
+
+def _ok(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_every_command_and_option_has_help() -> None:
+    commands = [c.name or c.callback.__name__ for c in app.registered_commands]
+    assert {"run", "validate", "games", "rules", "strategies", "schema", "report", "compare", "plan"} <= set(
+        commands
+    )
+    for name in commands:
+        command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+        assert command.callback.__doc__, name
+        text = _ok(name, "--help")
+        assert "Usage:" in text
+    run_help = _ok("run", "--help")
+    for option in ("--jobs", "--out", "--games", "--seed", "--backend", "--force"):
+        assert option in run_help
+
+
+def test_games_rules_and_presets() -> None:
+    assert "sugoroku" in _ok("games")
+    text = _ok("rules", "sugoroku")
+    for spec in engine.rule_options("sugoroku"):
+        assert spec.name in text
+    assert 'payout_cap  int|none = 500   1 .. 1000000 or "none"' in text
+    assert "addendum" in text and "rest_rule = penalty4" in text
+    data = json.loads(_ok("rules", "sugoroku", "--json"))
+    assert {p["name"] for p in data["presets"]} >= {"addendum", "no-cap"}
+    assert next(o for o in data["options"] if o["name"] == "rest_rule")["choices"] == ["max10", "penalty4"]
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    result = CliRunner().invoke(app, ["rules", "chess"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith('error: game: unknown game "chess"; expected one of: sugoroku')
+
+
+def test_strategies_and_their_knobs() -> None:
+    text = _ok("strategies", "sugoroku")
+    for name in ("naive", "greedy", "random"):
+        assert f"sugoroku/{name}  v1  strategies/sugoroku/{name}.toml" in text
+    knobs = _ok("strategies", "sugoroku", "--knobs")
+    for spec in engine.knob_options("sugoroku"):
+        assert spec.name in knobs
+    # the table shows each script's resolved knobs: naive never offsets, always-offset always does
+    header = next(line for line in knobs.splitlines() if "always-offset" in line and "naive" in line)
+    names = [c.strip() for c in header.split("┃")[1:-1]]
+    row = next(line for line in knobs.splitlines() if line.startswith("│ offset "))
+    cells = dict(zip(names, (c.strip() for c in row.split("│")[1:-1]), strict=True))
+    assert (cells["naive"], cells["always-offset"], cells["greedy"]) == ("never", "always", "greedy")
+
+
+def test_schema_documents_engine_and_harness_columns() -> None:
+    tables = {t["name"]: t for t in json.loads(_ok("schema", "sugoroku", "--json"))}
+    for t in engine.schema("sugoroku"):
+        cols = [c["name"] for c in tables[t.name]["columns"]]
+        assert cols[: len(t.columns)] == [c.name for c in t.columns]
+        assert "variant" in cols
+    assert [c["name"] for c in tables["players"]["columns"] if c["source"] == "harness"] == [
+        "variant",
+        "strategy",
+    ]
+    assert "added by the harness" in _ok("schema", "sugoroku")
+
+
+def test_report_of_a_run_and_of_a_wrong_directory(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    run = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out")])
+    assert run.exit_code == 0, run.output
+    assert "variant no-cap" in run.stdout  # the end-of-run summary
+    data = json.loads(_ok("report", str(tmp_path / "out" / "small"), "--json"))
+    assert data["run"]["name"] == "small"
+    assert list(data["variants"]) == ["cap-500", "no-cap"]
+    bad = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert bad.exit_code == 2
+    assert bad.stderr == f"error: {tmp_path}: not a run directory (no manifest.json)\n"

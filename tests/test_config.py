@@ -1,0 +1,176 @@
+"""Config errors: each kind of mistake stops before any game runs, names the file and the field and
+says what was expected, with exit status 2 and no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness_helpers import in_repo  # noqa: F401 (a fixture)
+from typer.testing import CliRunner
+
+from simharness import config
+from simharness.cli import app
+from simharness.errors import ConfigError
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+
+BASE = """\
+name = "t"
+game = "sugoroku"
+games = 100
+seed = 1
+players = ["naive", "naive", "greedy", "random"]
+[rules]
+preset = "default"
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    return path
+
+
+CASES = [
+    # (config text, field the error names, words the message must contain)
+    (BASE.replace("games = 100", "gmaes = 100"), "gmaes", "did you mean `games`"),
+    (BASE.replace("games = 100", 'games = "many"'), "games", "valid integer"),
+    (BASE.replace("games = 100", "games = 0"), "games", "greater than 0"),
+    (BASE + "payout_capp = 500\n", "rules.payout_capp", "did you mean `payout_cap`"),
+    (BASE + "payout_cap = 0\n", "rules.payout_cap", "expected a value from 1 to"),
+    (BASE + 'rest_rule = "max4"\n', "rules.rest_rule", "expected one of max10 / penalty4"),
+    (BASE.replace('preset = "default"', 'preset = "nope"'), "rules.preset", "unknown preset"),
+    (BASE + '[variants.no-cap]\npayout_cap = "never"\n', "variants.no-cap.payout_cap", 'or "none"'),
+    (
+        BASE + 'progressive_over_cap = true\n[variants.no-cap]\npayout_cap = "none"\n',
+        "variants.no-cap.progressive_over_cap+payout_cap",
+        "needs a payout_cap",
+    ),
+    (BASE + "[grid]\ndora_count = [20, 99]\n", "grid.dora_count", "expected a value from 0 to 40"),
+    (BASE.replace('"random"]', '"randum"]'), "players[3].strategy", 'unknown strategy "randum"'),
+    (
+        BASE.replace('"random"]', '{ strategy = "greedy", knobs = { rest_valu = 2.0 } }]'),
+        "players[3].knobs.rest_valu",
+        "did you mean `rest_value`",
+    ),
+    (BASE.replace('"random"]', '{ strategy = "greedy", knob = {} }]'), "players[3].knob", "unknown key"),
+    (
+        BASE.replace('["naive", "naive", "greedy", "random"]', '["naive"]'),
+        "players",
+        "takes 2 to 5 players, got 1",
+    ),
+    (BASE.replace('game = "sugoroku"', 'game = "chess"'), "game", 'unknown game "chess"'),
+    (BASE.replace("games = 100", "games = 102\nduplicate = true"), "games", "multiple of the 4 players"),
+]
+
+
+@pytest.mark.parametrize(("text", "field", "expected"), CASES)
+def test_config_error_names_file_field_and_expectation(
+    tmp_path: Path, text: str, field: str, expected: str
+) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(ConfigError) as e:
+        config.load(path)
+    assert e.value.file == path
+    assert e.value.field == field
+    assert expected in e.value.message
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_cli_reports_config_errors_in_one_paragraph_without_running(tmp_path: Path, command: str) -> None:
+    path = _write(tmp_path, BASE + "payout_capp = 500\n")
+    out = tmp_path / "out"
+    args = [command, str(path)] + (["--out", str(out)] if command == "run" else [])
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: {path}: rules.payout_capp: unknown option (did you mean `payout_cap`?); expected one of: "
+        + result.stderr.split("expected one of: ", 1)[1].strip()
+    )
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, BASE + "payout_cap = = 5\n")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert str(path) in result.stderr
+    assert "invalid TOML" in result.stderr and "line 8" in result.stderr
+
+
+def test_strategy_script_errors_name_the_script(tmp_path: Path) -> None:
+    (tmp_path / "strategies" / "sugoroku").mkdir(parents=True)
+    script = tmp_path / "strategies" / "sugoroku" / "bold.toml"
+    script.write_text('name = "bold"\ngame = "sugoroku"\n[knobs]\noffset = "sometimes"\n')
+    path = _write(tmp_path, BASE.replace('"random"]', '"bold"]'))
+    with pytest.raises(ConfigError) as e:
+        config.load(path)
+    assert (e.value.file, e.value.field) == (script, "knobs.offset")
+    assert "expected one of always / never / greedy / random" in e.value.message
+
+
+def test_missing_config_file_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["validate", str(tmp_path / "nope.toml")])
+    assert result.exit_code == 2
+    assert "nope.toml: file not found" in result.stderr
+
+
+def test_strategy_lookup_prefers_the_config_directory_and_accepts_paths(tmp_path: Path) -> None:
+    local = tmp_path / "strategies" / "sugoroku"
+    local.mkdir(parents=True)
+    (local / "naive.toml").write_text('name = "naive-local"\ngame = "sugoroku"\n[knobs]\noffset = "always"\n')
+    (tmp_path / "mine.toml").write_text('name = "mine"\ngame = "sugoroku"\nversion = 3\n')
+    sub = tmp_path / "exp"
+    sub.mkdir()
+    path = sub / "exp.toml"
+    path.write_text(
+        BASE.replace(
+            '["naive", "naive", "greedy", "random"]',
+            '["naive", "../mine.toml", "greedy", { strategy = "random", knobs = { offset_p = 0.25 } }]',
+        )
+    )
+    exp = config.load(path)
+    assert [s.strategy for s in exp.lineup] == ["naive-local", "mine", "greedy", "random(offset_p=0.25)"]
+    assert exp.lineup[0].knobs["offset"] == "always"
+    assert exp.lineup[1].version == 3
+    assert exp.lineup[3].knobs["offset_p"] == 0.25
+
+
+def test_variants_grid_and_overrides(tmp_path: Path) -> None:
+    text = BASE.replace('players = ["naive", "naive", "greedy", "random"]\n', "") + (
+        'players = ["naive", "naive", "naive", "naive"]\n'  # inside [rules], as a TOML reader sees it
+        '[grid]\nrest_rule = ["max10", "penalty4"]\npayout_cap = ["none", 500]\n'
+    )
+    exp = config.load(_write(tmp_path, text), games=40, seed=9)
+    assert (exp.games, exp.seed) == (40, 9)
+    assert list(exp.variants) == [
+        "rest_rule-max10+payout_cap-none",
+        "rest_rule-max10+payout_cap-500",
+        "rest_rule-penalty4+payout_cap-none",
+        "rest_rule-penalty4+payout_cap-500",
+    ]
+    assert exp.variants["rest_rule-penalty4+payout_cap-none"]["payout_cap"] == "none"
+    assert exp.variants["rest_rule-penalty4+payout_cap-none"]["rest_rule"] == "penalty4"
+    assert len(exp.lineup) == 4
+    assert config.load(_write(tmp_path, BASE)).variants.keys() == {"base"}
+
+
+def test_config_hash_tracks_everything_that_changes_data(tmp_path: Path) -> None:
+    h = config.load(_write(tmp_path, BASE)).config_hash
+    assert config.load(_write(tmp_path, BASE.replace("description", "x"))).config_hash == h
+    assert config.load(_write(tmp_path, BASE), seed=2).config_hash != h
+    assert config.load(_write(tmp_path, BASE + "payout_cap = 400\n")).config_hash != h
+    assert config.load(_write(tmp_path, BASE.replace('"random"]', '"naive"]'))).config_hash != h
+
+
+def test_a_misspelt_key_is_one_error_and_other_errors_are_counted(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE.replace("games = 100", "gmaes = 100")))
+    assert "more error" not in e.value.message
+    with pytest.raises(ConfigError) as e:
+        config.load(
+            _write(tmp_path, BASE.replace("games = 100", "gmaes = 100").replace("seed = 1", 'seed = "x"'))
+        )
+    assert e.value.field == "gmaes" and e.value.message.endswith("(and 1 more error)")

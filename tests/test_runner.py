@@ -1,0 +1,244 @@
+"""The runner end to end: hive layout and provenance, determinism across workers and shard sizes,
+resume after a kill, and refusal to mix or overwrite foreign data."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from harness_helpers import SMALL, in_repo, small_config  # noqa: F401 (in_repo: a fixture)
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner, Result
+
+from simharness import config, engine, runner, store
+from simharness.cli import app
+from simharness.errors import RunDirError
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+
+
+def _run(cfg: Path, out: Path, *extra: str) -> Result:
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", *extra])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _tables(run_dir: Path) -> dict[str, pl.DataFrame]:
+    run = store.open_run(run_dir)
+    return {t: run.table(t) for t in run.tables}
+
+
+def _assert_same(a: Path, b: Path) -> None:
+    ta, tb = _tables(a), _tables(b)
+    assert ta.keys() == tb.keys() == {"games", "players"}
+    for name in ta:
+        assert_frame_equal(ta[name], tb[name])
+
+
+def test_hive_layout_provenance_and_strategy_column(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    _run(cfg, tmp_path / "out")
+    run_dir = tmp_path / "out" / "small"
+    exp = config.load(cfg)
+    for table in ("games", "players"):
+        for v in ("cap-500", "no-cap"):
+            files = sorted(p.name for p in (run_dir / table / f"variant={v}").iterdir())
+            assert files == [f"part-{g:010d}.parquet" for g in range(0, 300, 50)]
+    meta = json.loads(
+        pq.read_metadata(run_dir / "players" / "variant=no-cap" / "part-0000000050.parquet").metadata[
+            b"simharness"
+        ]
+    )
+    assert meta["config_hash"] == exp.config_hash
+    assert (meta["variant"], meta["table"], meta["first_game"], meta["count"], meta["rows"]) == (
+        "no-cap",
+        "players",
+        50,
+        50,
+        200,
+    )
+    assert meta["seed"] == 11 and meta["rules"]["payout_cap"] == "none"
+    assert meta["simharness_version"] and "git_commit" in meta
+    assert [s["knobs"] for s in meta["lineup"]] == [s.knobs for s in exp.lineup]
+
+    run = store.open_run(run_dir)
+    m = run.manifest
+    assert (m["game"], m["name"], m["seed"], m["games"], m["duplicate"], m["complete"]) == (
+        "sugoroku",
+        "small",
+        11,
+        300,
+        False,
+        True,
+    )
+    assert m["variants"]["cap-500"]["payout_cap"] == 500
+    assert [(s["slot"], s["strategy"], s["version"]) for s in m["lineup"]] == [
+        (0, "naive", 1),
+        (1, "greedy", 1),
+        (2, "naive", 1),
+        (3, "random", 1),
+    ]
+    assert m["provenance"]["config_hash"] == exp.config_hash
+
+    players = run.table("players")
+    assert players.columns[:6] == ["variant", "game", "deal", "seat", "player", "strategy"]
+    assert players.height == 2 * 300 * 4
+    names = dict(enumerate(["naive", "greedy", "naive", "random"]))
+    assert players["strategy"].to_list() == [names[p] for p in players["player"].to_list()]
+    assert players.group_by("variant", "game").agg(pl.len())["len"].unique().to_list() == [4]
+    games = run.table("games")
+    assert games["variant"].to_list() == ["cap-500"] * 300 + ["no-cap"] * 300
+    assert games["game"].to_list() == list(range(300)) * 2
+
+
+def test_shards_equal_one_engine_batch_and_jobs_do_not_matter(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    _run(cfg, tmp_path / "j1", "--jobs", "1")
+    for backend in ("threading", "loky"):
+        _run(cfg, tmp_path / backend, "--jobs", "2", "--backend", backend)
+        _assert_same(tmp_path / "j1" / "small", tmp_path / backend / "small")
+    exp = config.load(cfg)
+    whole = engine.play_batch(
+        "sugoroku", exp.variants["no-cap"], [s.knobs for s in exp.lineup], seed=11, first_game=0, count=300
+    )
+    games = store.open_run(tmp_path / "loky" / "small").table("games")
+    assert_frame_equal(games.filter(variant="no-cap").drop("variant"), whole["games"])
+
+
+def test_resume_after_lost_shards_and_a_leftover_temp_file(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    _run(cfg, tmp_path / "ref")
+    out = tmp_path / "out"
+    shutil.copytree(tmp_path / "ref", out)
+    run_dir = out / "small"
+    lost = [
+        run_dir / "games" / "variant=no-cap" / "part-0000000100.parquet",
+        run_dir / "players" / "variant=cap-500" / "part-0000000250.parquet",
+        run_dir / "players" / "variant=no-cap" / "part-0000000000.parquet",
+    ]
+    half = lost[0].read_bytes()[:200]
+    for p in lost:
+        p.unlink()
+    tmp = lost[0].with_name(f".{lost[0].name}.999.tmp")
+    tmp.write_bytes(half)  # a write the kill interrupted
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    (run_dir / "manifest.json").write_text(json.dumps({**manifest, "complete": False}))
+    result = _run(cfg, out)
+    assert all(p.exists() for p in lost) and not tmp.exists()
+    assert store.open_run(run_dir).complete
+    _assert_same(tmp_path / "ref" / "small", run_dir)
+    del result
+
+
+def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    cfg = tmp_path / "kill.toml"
+    cfg.write_text(
+        SMALL.format(games=30000, seed=5, shard_size=500).replace(
+            '"naive", "greedy", "naive", "random"', '"naive", "naive", "naive", "random"'
+        )
+    )
+    out = tmp_path / "out"
+    cmd = [
+        sys.executable,
+        "-m",
+        "simharness.cli",
+        "run",
+        str(cfg),
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+        "--quiet",
+    ]
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    run_dir = out / "small"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(list(run_dir.glob("players/*/part-*.parquet"))) >= 3:
+            break
+        time.sleep(0.01)
+    if proc.poll() is not None:
+        pytest.skip(f"the run ended before it could be killed: {proc.stderr.read()!r}")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not store.open_run(run_dir).complete
+    assert len(list(run_dir.glob("players/*/part-*.parquet"))) < 2 * 60
+    subprocess.run(cmd, check=True)
+    _run(cfg, tmp_path / "ref", "--jobs", "1")
+    _assert_same(tmp_path / "ref" / "small", run_dir)
+
+
+def test_changed_config_is_an_error_unless_forced(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    out = tmp_path / "out"
+    _run(cfg, out)
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--seed", "12", "-q"])
+    assert result.exit_code == 2
+    assert "holds a run of a different config (changed: seed)" in result.stderr
+    assert store.open_run(out / "small").manifest["seed"] == 11
+    _run(cfg, out, "--seed", "12", "--force")
+    assert store.open_run(out / "small").manifest["seed"] == 12
+
+
+def test_corrupt_and_foreign_shards_are_reported_by_name_and_kept(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    out = tmp_path / "out"
+    _run(cfg, out)
+    _run(cfg, tmp_path / "other", "--seed", "99")
+    run_dir = out / "small"
+    manifest = run_dir / "manifest.json"
+
+    victim = run_dir / "games" / "variant=cap-500" / "part-0000000050.parquet"
+    good = victim.read_bytes()
+    victim.write_bytes(good[: len(good) // 2])
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "-q"])
+    assert result.exit_code == 2
+    assert f"error: {victim}: corrupt Parquet file" in result.stderr
+    assert victim.read_bytes() == good[: len(good) // 2]
+
+    shutil.copy(tmp_path / "other" / "small" / "games" / "variant=cap-500" / victim.name, victim)
+    with pytest.raises(RunDirError, match="belongs to another experiment") as e:
+        runner.run(config.load(cfg), out)
+    assert e.value.file == victim
+
+    victim.write_bytes(good)
+    stray = run_dir / "games" / "variant=cap-500" / "part-0000000007.parquet"
+    shutil.copy(victim, stray)
+    with pytest.raises(RunDirError, match="not a shard of this run") as e:
+        runner.run(config.load(cfg), out)
+    assert e.value.file == stray
+    stray.unlink()
+    pl.DataFrame({"x": [1]}).write_parquet(victim)
+    with pytest.raises(RunDirError, match="not a simharness shard") as e:
+        store.open_run(run_dir) and runner.run(config.load(cfg), out)
+    assert e.value.file == victim
+    assert manifest.exists()
+
+
+def test_open_run_errors(tmp_path: Path) -> None:
+    with pytest.raises(RunDirError, match="not a run directory"):
+        store.open_run(tmp_path)
+
+
+def test_duplicate_play_rotates_the_lineup_over_each_deal(tmp_path: Path) -> None:
+    cfg = tmp_path / "dup.toml"
+    cfg.write_text(
+        SMALL.format(games=40, seed=3, shard_size=6).replace("shard_size", "duplicate = true\nshard_size")
+    )
+    _run(cfg, tmp_path / "out")
+    players = store.open_run(tmp_path / "out" / "small").table("players").filter(variant="cap-500")
+    assert players.n_unique("deal") == 10
+    # every deal: each lineup slot (and so each strategy in it) plays each seat exactly once
+    per_deal = players.group_by("deal", "player").agg(pl.col("seat").sort())
+    assert per_deal["seat"].to_list() == [[0, 1, 2, 3]] * 40
+    names = ["naive", "greedy", "naive", "random"]
+    assert players["strategy"].to_list() == [names[p] for p in players["player"].to_list()]

@@ -1,0 +1,120 @@
+"""Intervals, tests and multiplicity control against closed forms, scipy references and published examples."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simharness.stats.hypotheses import (
+    benjamini_hochberg,
+    contingency_test,
+    holm,
+    kruskal_wallis,
+    mann_whitney,
+    mcnemar,
+    paired_permutation_test,
+    seat_advantage_test,
+)
+from simharness.stats.intervals import (
+    bootstrap_ci,
+    clopper_pearson_ci,
+    cluster_mean_ci,
+    describe,
+    mean_ci,
+    proportion_ci,
+)
+
+
+def test_wilson_matches_published_example_and_closed_form() -> None:
+    # 7 Wonders Duel start player: 97 wins of 156 → Wilson [0.544, 0.694] (statistics background §2.2).
+    iv = proportion_ci(97, 156)
+    assert (round(iv.lo, 3), round(iv.hi, 3)) == (0.544, 0.694)
+    k, n, z = 97, 156, stats.norm.ppf(0.975)
+    p = k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z / (1 + z**2 / n) * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
+    assert iv.lo == pytest.approx(centre - half, abs=1e-9)
+    assert iv.hi == pytest.approx(centre + half, abs=1e-9)
+
+
+def test_clopper_pearson_is_the_beta_quantile_interval() -> None:
+    iv = clopper_pearson_ci(7, 40)
+    assert iv.lo == pytest.approx(stats.beta.ppf(0.025, 7, 34), rel=1e-6)
+    assert iv.hi == pytest.approx(stats.beta.ppf(0.975, 8, 33), rel=1e-6)
+    assert proportion_ci(0, 0).n == 0 and math.isnan(proportion_ci(0, 0).estimate)
+
+
+def test_describe_quantiles_are_inverse_cdf_and_mean_ci_matches_normal_theory() -> None:
+    rng = np.random.default_rng(1)
+    x = np.round(rng.normal(100, 15, 4000))
+    d = describe(x)
+    for q, iv in d.quantiles.items():
+        assert iv.estimate == np.quantile(x, q, method="inverted_cdf")
+        assert iv.lo <= iv.estimate <= iv.hi
+    se = x.std(ddof=1) / math.sqrt(len(x))
+    assert d.mean.hi - d.mean.lo == pytest.approx(2 * 1.96 * se, rel=0.12)
+    assert d.mean.lo < x.mean() < d.mean.hi
+
+
+def test_bootstrap_bca_close_to_t_interval_and_degenerate_sample() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.normal(5, 2, 400)
+    b = bootstrap_ci([x], np.mean)
+    t = mean_ci(x)
+    assert b.lo == pytest.approx(t.lo, abs=0.06) and b.hi == pytest.approx(t.hi, abs=0.06)
+    flat = bootstrap_ci([np.full(10, 3.0)], np.mean)
+    assert (flat.estimate, flat.lo, flat.hi) == (3.0, 3.0, 3.0)
+
+
+def test_cluster_ci_equals_t_interval_per_row_and_ignores_duplicated_rows() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1, 50)
+    t = stats.t.interval(0.95, 49, loc=x.mean(), scale=stats.sem(x))
+    iv = cluster_mean_ci(x, np.arange(50))
+    assert (iv.lo, iv.hi) == pytest.approx(t, abs=1e-12)
+    # Four identical rows per cluster carry no more information than one: the CI must not shrink.
+    rep = cluster_mean_ci(np.repeat(x, 4), np.repeat(np.arange(50), 4))
+    assert (rep.lo, rep.hi) == pytest.approx(t, rel=1e-9) and rep.n == 50
+    naive = mean_ci(np.repeat(x, 4))
+    assert naive.hi - naive.lo < 0.6 * (rep.hi - rep.lo)
+
+
+def test_seat_chi_square_and_cramers_v_by_hand() -> None:
+    r = seat_advantage_test(np.array([30, 20, 25, 25]))
+    assert r.statistic == pytest.approx(2.0)  # (25 + 25)/25
+    assert r.pvalue == pytest.approx(stats.chi2.sf(2.0, 3))
+    assert r.effect == pytest.approx(math.sqrt(2 / 100))
+    c = contingency_test(np.array([[20, 10], [10, 20]]))
+    assert c.statistic == pytest.approx(4 * 25 / 15)  # expected 15 per cell
+    assert c.effect == pytest.approx(1 / 3)  # V = sqrt(χ²/n) for a 2×2 table
+    assert c.df == 1
+
+
+def test_paired_permutation_exact_small_sample() -> None:
+    # 4 positive differences: only all-plus and all-minus sign patterns are as extreme → p = 2/16.
+    r = paired_permutation_test(np.array([1.0, 2.0, 3.0, 4.0]))
+    assert r.pvalue == pytest.approx(0.125)
+    assert paired_permutation_test(np.zeros(5)).pvalue == 1.0
+
+
+def test_rank_tests_effect_sizes() -> None:
+    m = mann_whitney(np.array([3.0, 4.0]), np.array([1.0, 2.0]))
+    assert m.statistic == 4 and m.effect == 1.0
+    k = kruskal_wallis(np.array([1.0, 2, 3]), np.array([4.0, 5, 6]), np.array([7.0, 8, 9]))
+    ref = stats.kruskal([1, 2, 3], [4, 5, 6], [7, 8, 9])
+    assert k.statistic == pytest.approx(ref.statistic) and k.effect == pytest.approx(ref.statistic / 8)
+    mc = mcnemar(10, 2)
+    assert mc.pvalue == pytest.approx(stats.binomtest(10, 12).pvalue) and mc.effect == 5
+
+
+def test_holm_and_bh_by_hand() -> None:
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted 0.005, 0.01, 0.03, 0.04 × (4, 3, 2, 1) = 0.02, 0.03, 0.06, 0.04 → running max.
+    assert holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    # × m/rank = 0.02, 0.02, 0.04, 0.04 → running min from the top.
+    assert benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    withnan = holm(np.array([0.01, np.nan, 0.02]))
+    assert math.isnan(withnan[1]) and withnan[0] == pytest.approx(0.02)
