@@ -14,7 +14,10 @@ pub mod riichi;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
-    vec![Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData))]
+    vec![
+        Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
+        Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
+    ]
 }
 
 /// The game called `name`.
