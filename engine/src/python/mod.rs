@@ -14,12 +14,13 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 
 mod riichi;
+mod riichi_game;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
 }
 
-fn parse_json(field: &str, text: &str) -> PyResult<Value> {
+pub(crate) fn parse_json(field: &str, text: &str) -> PyResult<Value> {
     serde_json::from_str(text).map_err(|e| option_error(OptionError::new(field, format!("invalid JSON: {e}"))))
 }
 
@@ -133,5 +134,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     riichi::register(m)?;
+    riichi_game::register(m)?;
     Ok(())
 }

@@ -24,6 +24,7 @@ pub mod actions;
 pub mod state;
 pub mod strategies;
 pub mod batch;
+pub mod replay;
 
 #[cfg(test)]
 mod vectors;
