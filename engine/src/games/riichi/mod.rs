@@ -20,6 +20,7 @@ pub mod fu;
 pub mod rules;
 pub mod scoring;
 pub mod yaku;
+pub mod accept;
 pub mod actions;
 pub mod state;
 pub mod strategies;

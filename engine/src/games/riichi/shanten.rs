@@ -13,16 +13,16 @@ use std::sync::OnceLock;
 
 /// Targets per pattern: index `m * 2 + p`.
 const TARGETS: usize = 10;
-type Dist = [u8; TARGETS];
+pub(crate) type Dist = [u8; TARGETS];
 
-struct Tables {
-    suit: Vec<Dist>,
-    honor: Vec<Dist>,
+pub(crate) struct Tables {
+    pub(crate) suit: Vec<Dist>,
+    pub(crate) honor: Vec<Dist>,
 }
 
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+pub(crate) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
-fn tables() -> &'static Tables {
+pub(crate) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| Tables { suit: build(9, true), honor: build(7, false) })
 }
@@ -114,7 +114,7 @@ fn build(n: usize, sequences: bool) -> Vec<Dist> {
 }
 
 #[inline]
-fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
+pub(crate) fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
     let mut idx = 0;
     for i in (0..n).rev() {
         idx = idx * 5 + usize::from(c[base + i]);
@@ -123,7 +123,7 @@ fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
 }
 
 #[inline]
-fn combine(a: &Dist, b: &Dist, melds: usize) -> Dist {
+pub(crate) fn combine(a: &Dist, b: &Dist, melds: usize) -> Dist {
     let mut out = [u8::MAX; TARGETS];
     for m in 0..=melds {
         for m1 in 0..=m {

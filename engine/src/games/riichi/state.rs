@@ -116,28 +116,17 @@ impl Player {
     }
 }
 
-/// Bit mask of the kinds that complete `c` (a 3n+1-tile concealed part).
+/// Bit mask of the kinds that complete `c` (a 3n+1-tile concealed part; kinds held four times
+/// cannot be drawn and are not waits).
 pub fn wait_mask(c: &Counts) -> u64 {
-    let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+    // Most hands are not ready: one shanten lookup settles them.
     if shanten::shanten(c) != 0 {
         return 0;
     }
-    let mut h = *c;
-    let mut mask = 0;
-    for k in 0..KINDS {
-        // A kind held four times cannot be drawn: not a wait (the karaten rule sees the same).
-        if h[k] >= 4 {
-            continue;
-        }
-        h[k] += 1;
-        let complete = shanten::standard(&h, (n + 1) / 3) == -1
-            || (n == 13 && (agari::is_chiitoitsu(&h, false) || agari::is_kokushi(&h)));
-        if complete {
-            mask |= 1 << k;
-        }
-        h[k] -= 1;
+    match super::accept::accepting(c) {
+        (0, mask) => mask,
+        _ => 0,
     }
-    mask
 }
 
 /// How a hand ended.
@@ -351,6 +340,11 @@ impl<'r> State<'r> {
         (dora, ura)
     }
 
+    /// Kind of the `i`-th dora indicator (0 = the first).
+    pub fn dora_indicator(&self, i: usize) -> Kind {
+        self.wall[DEAD + 4 + 2 * i] / 4
+    }
+
     fn reveal_dora(&mut self) {
         if self.rules.kan_dora && self.dora_shown < 5 {
             self.dora_shown += 1;
@@ -444,6 +438,7 @@ impl<'r> State<'r> {
 
     /// Pushes one discard per distinct (kind, red) of the hand, minus `forbidden` kinds.
     fn push_discards(&mut self, seat: usize, forbidden: u64, riichi_ok: bool) {
+        let after = if riichi_ok { super::accept::after_discards(&self.p[seat].counts) } else { [i8::MAX; KINDS] };
         let mut done = 0u64;
         let mut red_done = 0u64;
         let n = self.p[seat].hand.len();
@@ -460,14 +455,8 @@ impl<'r> State<'r> {
             }
             *seen |= bit(k);
             self.legal.push(Action::Discard { tile: id, riichi: false });
-            if riichi_ok {
-                let p = &mut self.p[seat];
-                p.counts[usize::from(k)] -= 1;
-                let tenpai = shanten::shanten(&p.counts) == 0;
-                p.counts[usize::from(k)] += 1;
-                if tenpai {
-                    self.legal.push(Action::Discard { tile: id, riichi: true });
-                }
+            if after[usize::from(k)] == 0 {
+                self.legal.push(Action::Discard { tile: id, riichi: true });
             }
         }
     }

@@ -13,6 +13,7 @@
 //! worst danger counts; ties go to the more efficient discard.
 
 use super::actions::{Action, Decider, Point};
+use super::accept::{accepting, accepting_after, after_discards};
 use super::shanten;
 use super::state::{State, SEATS};
 use super::tiles::{dora_of, is_yaochu, Counts, Kind, KINDS};
@@ -113,40 +114,15 @@ fn unseen(s: &State<'_>, seat: usize) -> Counts {
     std::array::from_fn(|k| 4u8.saturating_sub(c[k] + s.seen[k]))
 }
 
-/// Whether adding kind `j` can lower the shanten of `c` (a superset of the kinds that do).
-#[inline]
-fn relevant(c: &Counts, j: usize, few_kinds: bool) -> bool {
-    if c[j] > 0 || few_kinds || is_yaochu(j as Kind) {
-        return true;
-    }
-    if j >= 27 {
-        return false;
-    }
-    let r = j % 9;
-    (r >= 1 && c[j - 1] > 0) || (r >= 2 && c[j - 2] > 0) || (r <= 7 && c[j + 1] > 0) || (r <= 6 && c[j + 2] > 0)
-}
-
-/// Unseen tiles that lower the shanten `base` of the 3n+1 hand `c`.
-pub fn ukeire(c: &mut Counts, base: i8, unseen: &Counts) -> u32 {
-    let few_kinds = c.iter().filter(|&&x| x > 0).count() < 7;
-    let mut total = 0;
-    for j in 0..KINDS {
-        if unseen[j] == 0 || c[j] >= 4 || !relevant(c, j, few_kinds) {
-            continue;
-        }
-        c[j] += 1;
-        if shanten::shanten(c) < base {
-            total += u32::from(unseen[j]);
-        }
-        c[j] -= 1;
-    }
-    total
+/// Unseen tiles that lower the shanten of the 3n+1 hand `c`.
+pub fn ukeire(c: &Counts, unseen: &Counts) -> u32 {
+    let (_, mask) = accepting(c);
+    (0..KINDS).filter(|&j| mask >> j & 1 == 1).map(|j| u32::from(unseen[j])).sum()
 }
 
 /// Value of keeping a tile of kind `k`: dora, value honors held in pairs.
 fn value(s: &State<'_>, seat: usize, k: usize) -> u32 {
-    let (dora, _) = s.indicators();
-    let mut v = dora.iter().filter(|t| usize::from(dora_of(t.kind)) == k).count() as u32 * 2;
+    let mut v = (0..s.dora_shown).filter(|&i| usize::from(dora_of(s.dora_indicator(i))) == k).count() as u32 * 2;
     let c = s.p[seat].counts[k];
     if k >= 27 && c >= 2 && is_value_honor(s, seat, k as Kind) {
         v += 3;
@@ -216,8 +192,9 @@ type Rank = (u8, i8, std::cmp::Reverse<u32>, u32, std::cmp::Reverse<usize>);
 /// The discard kind with (when `fold`) the least danger, then the lowest shanten, the most unseen
 /// accepting tiles, the least value kept back and the highest kind (honors first).
 fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -> (usize, i8, u32) {
-    let mut c = s.p[seat].counts;
+    let c = s.p[seat].counts;
     let unseen = unseen(s, seat);
+    let after = after_discards(&c);
     let mut cands: [(usize, i8); 14] = [(0, 0); 14];
     let mut n = 0;
     let mut done = 0u64;
@@ -229,9 +206,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
                 continue;
             }
             done |= 1 << kind;
-            c[kind] -= 1;
-            let sh = shanten::shanten(&c);
-            c[kind] += 1;
+            let sh = after[kind];
             min_shanten = min_shanten.min(sh);
             cands[n] = (kind, sh);
             n += 1;
@@ -239,14 +214,16 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     }
     let dangers: [u8; 14] = std::array::from_fn(|i| if fold && i < n { danger(s, seat, cands[i].0) } else { 0 });
     let least = dangers[..n].iter().copied().min().unwrap_or(0);
+    // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
+    let eligible = |i: usize| (fold || cands[i].1 <= min_shanten) && dangers[i] <= least;
+    let want = (0..n).filter(|&i| eligible(i)).fold(0u64, |m, i| m | 1 << cands[i].0);
+    let masks = accepting_after(&c, want);
     let mut best: Option<Rank> = None;
     for (i, &(kind, sh)) in cands[..n].iter().enumerate() {
-        if (!fold && sh > min_shanten) || dangers[i] > least {
+        if !eligible(i) {
             continue;
         }
-        c[kind] -= 1;
-        let uk = ukeire(&mut c, sh, &unseen);
-        c[kind] += 1;
+        let uk = (0..KINDS).filter(|&j| masks[kind] >> j & 1 == 1).map(|j| u32::from(unseen[j])).sum();
         let v = if k.keep_value { value(s, seat, kind) } else { 0 };
         let key = (dangers[i], sh, std::cmp::Reverse(uk), v, std::cmp::Reverse(kind));
         if best.is_none_or(|b| key < b) {
