@@ -160,3 +160,59 @@ def test_workers_and_resume_do_not_change_results(tmp_path: Path) -> None:
     tc = _tables(run_dir)
     for name in ta:
         assert_frame_equal(ta[name], tc[name])
+
+
+class _BadIndex:
+    def decide(self, view: dict[str, object], legal: list[tuple[object, ...]]) -> int:
+        return len(legal)
+
+
+class _Recorder:
+    """Chooses like the first legal action and checks what it is shown."""
+
+    calls = 0
+
+    def decide(self, view: dict[str, object], legal: list[tuple[object, ...]]) -> int:
+        _Recorder.calls += 1
+        assert len(legal) >= 2 and view["point"] in ("turn", "response")
+        hand = view["hand"]
+        assert isinstance(hand, list)
+        if view["point"] == "turn":
+            assert all(a[1] in hand for a in legal if a[0] == "discard")
+        return 0
+
+
+def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
+    rules = engine.resolve_rules("riichi", "tenhou", {"game_length": "tonpuu"})
+    eff = engine.resolve_knobs("riichi", {})
+    me = __name__
+    lineup = [dict(eff, python=f"{me}:_Recorder"), eff, eff, eff]
+    out = engine.play_batch("riichi", rules, lineup, seed=3, first_game=0, count=2)
+    assert _Recorder.calls > 50
+    assert out["players"]["final_points"].sum() == 200_000
+    with pytest.raises(ValueError, match="index below"):
+        engine.play_batch(
+            "riichi",
+            rules,
+            [dict(eff, python=f"{me}:_BadIndex"), eff, eff, eff],
+            seed=3,
+            first_game=0,
+            count=1,
+        )
+    with pytest.raises(engine.OptionError) as e:
+        engine.play_batch(
+            "riichi",
+            rules,
+            [dict(eff, python="nowhere:Nothing"), eff, eff, eff],
+            seed=3,
+            first_game=0,
+            count=1,
+        )
+    assert e.value.field == "lineup[0].python"
+    # Through a config and the runner: the script's `python` reaches the engine.
+    cfg = _config(
+        tmp_path, "py", ["python-greedy", "efficiency", "efficiency", "efficiency"], games=2, shard=1
+    )
+    run = store.open_run(_run(cfg, tmp_path / "out"))
+    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.riichi_python:ShantenGreedy"
+    assert run.table("players").height == 16

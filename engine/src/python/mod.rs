@@ -81,7 +81,7 @@ fn resolve_knobs(name: &str, knobs: &str) -> PyResult<String> {
     Ok(game(name)?.resolve_knobs(&knobs).map_err(option_error)?.to_string())
 }
 
-fn tables_to_python<'py>(py: Python<'py>, tables: &[Table]) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn tables_to_python<'py>(py: Python<'py>, tables: &[Table]) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for t in tables {
         let cols = PyList::empty(py);

@@ -1,7 +1,7 @@
 //! `impl Game`: plays a batch of games with keyed walls and fills the `games`, `players` and
 //! `hands` tables.
 
-use super::actions::Decider;
+use super::actions::{Action, Decider, Point};
 use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
 use super::state::{HandResult, Outcome, Progress, State, SEATS};
 use super::strategies::{Knobs, Native};
@@ -241,27 +241,63 @@ impl Game for Riichi {
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-        let mut state = State::new(rules);
-        let mut games = Vec::with_capacity(batch.count as usize);
-        let mut players = Vec::with_capacity(batch.count as usize * SEATS);
-        let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
-        let root = Key::new(batch.seed);
-        for game in batch.games() {
-            let seating = Seating::new(game, SEATS as u8, batch.duplicate);
-            let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
-            let mut native = Native {
-                knobs,
-                keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)),
-                counter: [0; SEATS],
-            };
-            let log = play_game(&mut state, &mut native, &mut |p| wall(root, seating.deal, p), &mut |s| {
-                knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
-            })
-            .expect("native strategies only choose legal actions");
-            push_rows(&log, &seating, &mut games, &mut players, &mut hand_rows);
-        }
-        vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows)]
+        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
     }
+}
+
+/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
+pub trait Hook {
+    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
+    /// decide.
+    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>>;
+}
+
+struct NoHook;
+
+impl Hook for NoHook {
+    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: Point, _: &[Action]) -> Option<Result<Action, String>> {
+        None
+    }
+}
+
+struct Hooked<'a, 'k> {
+    native: Native<'k>,
+    slots: [u8; SEATS],
+    hook: &'a mut dyn Hook,
+}
+
+impl Decider for Hooked<'_, '_> {
+    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+        match self.hook.decide(self.slots[seat], s, seat, point, legal) {
+            Some(r) => r,
+            None => self.native.decide(s, seat, point, legal),
+        }
+    }
+}
+
+/// Plays `batch` and returns its tables; `hook` decides for the slots it claims.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
+    let mut state = State::new(rules);
+    let mut games = Vec::with_capacity(batch.count as usize);
+    let mut players = Vec::with_capacity(batch.count as usize * SEATS);
+    let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
+    let root = Key::new(batch.seed);
+    for game in batch.games() {
+        let seating = Seating::new(game, SEATS as u8, batch.duplicate);
+        let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
+        let native = Native {
+            knobs,
+            keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)),
+            counter: [0; SEATS],
+        };
+        let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
+        let log = play_game(&mut state, &mut d, &mut |p| wall(root, seating.deal, p), &mut |s| {
+            knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
+        })
+        .map_err(|e| format!("game {game}: {e}"))?;
+        push_rows(&log, &seating, &mut games, &mut players, &mut hand_rows);
+    }
+    Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows)])
 }
 
 fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {
