@@ -7,7 +7,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from simharness.games.mjlog import tile_name, tiles_text
+import numpy as np
+
+from simharness.games.mjlog import Meld, tile_name, tiles_text
 
 
 @dataclass
@@ -134,3 +136,30 @@ def random_win(rng: random.Random) -> RandomWin:
     dora = rest[:n]
     ura = rest[n : 2 * n] if flags.get("riichi") or flags.get("double_riichi") else []
     return RandomWin(concealed, win, melds, flags, rng.randrange(2), rng.randrange(4), dora, ura)
+
+
+def arrays(wins: list[RandomWin], flag_bits: dict[str, int]) -> dict[str, np.ndarray]:
+    """The columns of :func:`simharness.games.riichi.score_arrays` for ``wins``."""
+    n = len(wins)
+    out = {
+        "tiles": np.full((n, 14), -1, dtype=np.int16),
+        "win": np.array([w.win for w in wins], dtype=np.int16),
+        "melds": np.full((n, 4), -1, dtype=np.int32),
+        "flags": np.array(
+            [sum(flag_bits[k] for k, v in w.flags.items() if v) for w in wins], dtype=np.uint16
+        ),
+        "round_wind": np.array([w.round_wind for w in wins], dtype=np.uint8),
+        "seat_wind": np.array([w.seat_wind for w in wins], dtype=np.uint8),
+        "dora": np.full((n, 5), -1, dtype=np.int16),
+        "ura": np.full((n, 5), -1, dtype=np.int16),
+    }
+    for i, w in enumerate(wins):
+        out["tiles"][i, : len(w.concealed)] = w.concealed
+        codes = [
+            Meld.make(k, ids, called, 0 if k == "ankan" else 3 if k == "chi" else 2).code
+            for k, ids, called in w.melds
+        ]
+        out["melds"][i, : len(codes)] = codes
+        out["dora"][i, : len(w.dora)] = w.dora
+        out["ura"][i, : len(w.ura)] = w.ura
+    return out

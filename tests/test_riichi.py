@@ -155,6 +155,14 @@ def test_cli_score_and_shanten(tmp_path: Path) -> None:
                             "chi:234m", "--seat", "S", "--json"])  # fmt: skip
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["points"] == 1000
+    r = runner.invoke(
+        app, ["score", "riichi", "567p789s8s", "--win", "8s", "--melds", "pon:777z,chi:234m", "--seat", "S"]
+    )
+    assert r.exit_code == 0 and "yakuhai_chun" in r.output, r.output
+    r = runner.invoke(
+        app, ["score", "riichi", "23567m345p678s22p", "--win", "4m", "--seat", "S", "--nukidora", "2"]
+    )
+    assert r.exit_code == 0 and "nukidora" in r.output and "7700" in r.output, r.output
     r = runner.invoke(app, ["score", "riichi", "123m456p789s1122z", "--win", "2z"])
     assert r.exit_code == 1 and "no yaku" in r.output
     r = runner.invoke(app, ["score", "riichi", "123m456p789s1122z", "--win", "1z", "--rule", "kuitan=maybe"])

@@ -83,6 +83,35 @@ class Meld:
             return Meld("ankan", tiles, None, 0, code)
         return Meld("kan", tiles, called, rel, code)
 
+    @staticmethod
+    def make(kind: str, tiles: tuple[int, ...] | list[int], called: int | None, from_rel: int) -> Meld:
+        """The meld with Tenhou's code computed (the inverse of :meth:`decode`). For ``kakan``,
+        ``called`` is the added tile; ``ankan`` and ``nuki`` take ``from_rel = 0``."""
+        ids = sorted(tiles)
+        kind_of = ids[0] // 4
+        if kind == "chi":
+            assert called is not None
+            t = (kind_of // 9) * 7 + kind_of % 9
+            code = ((t * 3 + ids.index(called)) << 10) | 0x4 | from_rel
+            for i, tile in enumerate(ids):
+                code |= (tile % 4) << (3 + 2 * i)
+        elif kind in ("pon", "kakan"):
+            assert called is not None
+            if kind == "pon":
+                unused = next(i for i in range(4) if kind_of * 4 + i not in ids)
+                r = ids.index(called)
+            else:
+                unused = called % 4
+                r = 0
+            code = ((kind_of * 3 + r) << 9) | (0x8 if kind == "pon" else 0x10) | (unused << 5) | from_rel
+        elif kind == "nuki":
+            code = (ids[0] << 8) | 0x20
+        else:
+            code = ((called if kind == "kan" and called is not None else ids[0]) << 8) | (
+                from_rel if kind == "kan" else 0
+            )
+        return Meld(kind, tuple(tiles), called, from_rel if kind not in ("ankan", "nuki") else 0, code)
+
     def notation(self) -> str:
         """The meld in the scorer's notation (called tile first, ``@`` source)."""
         if self.kind == "ankan":

@@ -26,9 +26,11 @@ __all__ = [
     "HandScore",
     "Payments",
     "ScoreBatch",
+    "flag_bits",
     "presets",
     "resolve_rules",
     "rule_options",
+    "score_arrays",
     "score_batch",
     "score_hand",
     "shanten",
@@ -103,7 +105,7 @@ def shanten_batch(hands: Sequence[str] | np.ndarray) -> np.ndarray:
         counts = np.ascontiguousarray(hands, dtype=np.uint8)
         if counts.ndim != 2 or counts.shape[1] != 34:
             raise OptionError("hands", f"expected an (n, 34) array of tile counts, got shape {counts.shape}")
-        raw = _call(_engine.riichi_shanten_counts, counts.tobytes())
+        raw = _call(_engine.riichi_shanten_counts, counts)
     else:
         raw = _call(_engine.riichi_shanten_hands, list(hands))
     return np.frombuffer(raw, dtype=np.int8)
@@ -148,6 +150,7 @@ class HandScore:
     dora: int
     aka: int
     ura: int
+    nuki: int
     limit: str
     form: str
     wait: str | None
@@ -171,6 +174,7 @@ def _request(
     seat_wind: str = "E",
     honba: int = 0,
     deposits: int = 0,
+    nukidora: int = 0,
     double_riichi: bool = False,
     haitei: bool = False,
     houtei: bool = False,
@@ -186,7 +190,8 @@ def _request(
     return {
         "hand": hand, "win": win, "tsumo": tsumo, "riichi": riichi, "ippatsu": ippatsu,
         "melds": list(melds), "dora": tiles(dora), "ura": tiles(ura), "round_wind": round_wind,
-        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "double_riichi": double_riichi,
+        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "nukidora": nukidora,
+        "double_riichi": double_riichi,
         "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan, "tenhou": tenhou,
         "chiihou": chiihou, "renhou": renhou,
     }  # fmt: skip
@@ -206,6 +211,7 @@ def score_hand(
     seat_wind: str = "E",
     honba: int = 0,
     deposits: int = 0,
+    nukidora: int = 0,
     double_riichi: bool = False,
     haitei: bool = False,
     houtei: bool = False,
@@ -222,13 +228,14 @@ def score_hand(
 
     ``hand`` holds the concealed tiles with or without ``win``; ``dora``/``ura`` are indicator
     tiles; winds are ``E S W N`` (seat East = dealer); ``deposits`` counts riichi sticks the winner
-    collects. ``rules`` is a preset; scoring rules are overridden by keyword or, for a rule whose
-    name is also a flag (``renhou``), through ``rule_overrides``. Raises
+    collects; ``nukidora`` counts extracted flowers or sanma Norths as dora han. ``rules`` is a
+    preset; scoring rules are overridden by keyword or, for a rule whose name is also a flag
+    (``renhou``), through ``rule_overrides``. Raises
     :class:`HandNotWinning` when the hand cannot win and :class:`OptionError` for bad input.
     """
     req = _request(
         hand, win, tsumo=tsumo, riichi=riichi, ippatsu=ippatsu, melds=melds, dora=dora, ura=ura,
-        round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
+        round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
         double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
         tenhou=tenhou, chiihou=chiihou, renhou=renhou,
     )  # fmt: skip
@@ -275,11 +282,74 @@ def score_batch(
     :func:`score_hand` (``hand``, ``win``, ``melds``, flags, ...), and may carry its own ``rules``
     preset and ``rule_overrides``. Failures do not stop the batch: see :attr:`ScoreBatch.errors`."""
     text = json.dumps([dict(r) for r in requests])
-    cols, errors = _call(_engine.riichi_score_batch, text, rules, json.dumps(rule_overrides))
+    return _batch(_call(_engine.riichi_score_batch, text, rules, json.dumps(rule_overrides)))
+
+
+def _batch(raw: tuple[list[tuple[str, str, bytes]], list[tuple[int, str, str]]]) -> ScoreBatch:
+    cols, errors = raw
     arrays = {
         name: np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<")) for name, dtype, data in cols
     }
     return ScoreBatch(**arrays, errors={row: (field, msg) for row, field, msg in errors})
+
+
+def flag_bits() -> dict[str, int]:
+    """Bit of each situational flag in the ``flags`` column of :func:`score_arrays`."""
+    return {name: 1 << i for i, name in enumerate(_catalogue()["flags"])}
+
+
+def _column(name: str, value: np.ndarray | None, n: int, width: int, dtype: str, fill: int) -> bytes:
+    shape = (n, width) if width > 1 else (n,)
+    if value is None:
+        return np.full(shape, fill, dtype=dtype).tobytes()
+    arr = np.asarray(value)
+    if arr.shape != shape:
+        raise OptionError(name, f"expected shape {shape}, got {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
+
+
+def score_arrays(
+    tiles: np.ndarray,
+    win: np.ndarray,
+    *,
+    melds: np.ndarray | None = None,
+    flags: np.ndarray | None = None,
+    round_wind: np.ndarray | None = None,
+    seat_wind: np.ndarray | None = None,
+    dora: np.ndarray | None = None,
+    ura: np.ndarray | None = None,
+    honba: np.ndarray | None = None,
+    deposits: np.ndarray | None = None,
+    rules: str = "tenhou",
+    **rule_overrides: Any,
+) -> ScoreBatch:
+    """Scores many hands given as arrays, the fast batch form (no per-hand Python work).
+
+    ``tiles`` (n, 14): concealed tile ids 0–135 (``kind * 4 + copy``; 16, 52, 88 are the red fives)
+    including the winning tile, −1 for none; ``win`` (n,): the winning tile id; ``melds`` (n, 4):
+    Tenhou meld codes (:meth:`simharness.games.mjlog.Meld.make`), −1 for none; ``flags`` (n,):
+    situational flags as bits (:func:`flag_bits`); ``round_wind``/``seat_wind`` (n,): 0–3 = E S W N
+    (default E, i.e. the dealer); ``dora``/``ura`` (n, 5): indicator ids, −1 for none;
+    ``honba``/``deposits`` (n,).
+    """
+    n = len(win)
+    raw = _call(
+        _engine.riichi_score_arrays,
+        n,
+        _column("tiles", tiles, n, 14, "int16", -1),
+        _column("win", win, n, 1, "int16", -1),
+        _column("melds", melds, n, 4, "int32", -1),
+        _column("flags", flags, n, 1, "uint16", 0),
+        _column("round_wind", round_wind, n, 1, "uint8", 0),
+        _column("seat_wind", seat_wind, n, 1, "uint8", 0),
+        _column("dora", dora, n, 5, "int16", -1),
+        _column("ura", ura, n, 5, "int16", -1),
+        _column("honba", honba, n, 1, "uint16", 0),
+        _column("deposits", deposits, n, 1, "uint16", 0),
+        rules,
+        json.dumps(rule_overrides),
+    )
+    return _batch(raw)
 
 
 def format_score(s: HandScore) -> str:
@@ -292,7 +362,7 @@ def format_score(s: HandScore) -> str:
     for name, han in s.yaku:
         lines.append(f"  {name:<18} {f'x{han}' if s.yakuman else f'{han} han'}")
     if not s.yakuman:
-        for label, n in (("dora", s.dora), ("aka", s.aka), ("ura", s.ura)):
+        for label, n in (("dora", s.dora), ("aka", s.aka), ("ura", s.ura), ("nukidora", s.nuki)):
             if n:
                 lines.append(f"  {label:<18} {n} han")
     who = "dealer" if s.dealer else "non-dealer"

@@ -26,6 +26,11 @@ def _rule_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def _split_melds(values: list[str]) -> list[str]:
+    """Melds from repeated options, each possibly holding several separated by spaces or commas."""
+    return [m for v in values for m in v.replace(",", " ").split()]
+
+
 def _fail(message: str, code: int) -> typer.Exit:
     typer.echo(message, err=True)
     return typer.Exit(code)
@@ -76,6 +81,9 @@ def score_riichi(
     deposits: Annotated[
         int, typer.Option("--deposits", min=0, help="Riichi sticks the winner collects.")
     ] = 0,
+    nukidora: Annotated[
+        int, typer.Option("--nukidora", min=0, help="Extracted flowers or sanma Norths (each a dora).")
+    ] = 0,
     rules: Annotated[str, typer.Option("--rules", help="Rule preset.")] = "tenhou",
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="A rule override KEY=VALUE, repeatable.")
@@ -113,8 +121,9 @@ def score_riichi(
                 "hand" if hand is None else "--win", "a hand and --win are required (or --batch FILE)"
             )
         s = riichi.score_hand(
-            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=melds or (), dora=dora, ura=ura,
-            round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits,
+            hand, win, tsumo=tsumo, riichi=riichi_, ippatsu=ippatsu, melds=_split_melds(melds or []),
+            dora=dora, ura=ura,
+            round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
             double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
             tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,
         )  # fmt: skip

@@ -11,15 +11,15 @@
 //! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
 //! test checks this against brute force on random hands).
 
-use super::shanten::{combine, suit_index, tables, Dist, POW5};
+use super::shanten::{combine, suit_index, tables, Entry, POW5};
 use super::tiles::{is_yaochu, Counts, KINDS, YAOCHU};
 use std::sync::OnceLock;
 
-/// Per pattern and target (`m * 2 + p`), the tiles of the suit (bit r) whose addition lowers that
-/// target's distance (only where the pattern holds fewer than four of the tile).
+/// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
+/// lowers that target's distance (only where the pattern holds fewer than four of the tile).
 struct Improve {
-    suit: Vec<[u16; 10]>,
-    honor: Vec<[u16; 10]>,
+    suit: Vec<[u16; 16]>,
+    honor: Vec<[u16; 16]>,
 }
 
 fn improve() -> &'static Improve {
@@ -30,14 +30,14 @@ fn improve() -> &'static Improve {
     })
 }
 
-fn build_improve(dist: &[Dist], n: usize) -> Vec<[u16; 10]> {
-    let mut out = vec![[0u16; 10]; dist.len()];
+fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
+    let mut out = vec![[0u16; 16]; dist.len()];
     for (h, row) in out.iter_mut().enumerate() {
         for (r, &step) in POW5[..n].iter().enumerate() {
             if (h / step) % 5 >= 4 {
                 continue;
             }
-            let (up, here) = (&dist[h + step], &dist[h]);
+            let (up, here) = (&dist[h + step].0, &dist[h].0);
             for (t, bits) in row.iter_mut().enumerate() {
                 if up[t] < here[t] {
                     *bits |= 1 << r;
@@ -48,12 +48,26 @@ fn build_improve(dist: &[Dist], n: usize) -> Vec<[u16; 10]> {
     out
 }
 
+/// Min-plus combination of two parts for `melds` melds (the evaluator's SIMD step per meld count).
 #[inline]
-fn finish(rest: &Dist, d: &Dist, melds: usize) -> i8 {
+fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
+    match melds {
+        4 => combine::<4>(a, b),
+        3 => combine::<3>(a, b),
+        2 => combine::<2>(a, b),
+        1 => combine::<1>(a, b),
+        _ => combine::<0>(a, b),
+    }
+}
+
+/// Shanten of `melds` melds and the pair split between `rest` and `d`.
+#[inline]
+fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
+    let (r, d) = (&rest.0, &d.0);
     let mut best = u8::MAX;
     for m1 in 0..=melds {
         let m2 = melds - m1;
-        best = best.min(rest[m1 * 2] + d[m2 * 2 + 1]).min(rest[m1 * 2 + 1] + d[m2 * 2]);
+        best = best.min(r[m1] + d[8 + m2]).min(r[8 + m1] + d[m2]);
     }
     best as i8 - 1
 }
@@ -62,12 +76,12 @@ fn finish(rest: &Dist, d: &Dist, melds: usize) -> i8 {
 /// combination of the other three.
 struct Suits {
     idx: [usize; 4],
-    d: [&'static Dist; 4],
-    rest: [Dist; 4],
+    d: [&'static Entry; 4],
+    rest: [Entry; 4],
     melds: usize,
 }
 
-fn dist(b: usize, idx: usize) -> &'static Dist {
+fn dist(b: usize, idx: usize) -> &'static Entry {
     let t = tables();
     if b == 3 { &t.honor[idx] } else { &t.suit[idx] }
 }
@@ -79,9 +93,9 @@ fn indices(c: &Counts) -> [usize; 4] {
 impl Suits {
     fn of(idx: [usize; 4], melds: usize) -> Self {
         let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
-        let ab = combine(d[0], d[1], melds);
-        let cd = combine(d[2], d[3], melds);
-        let rest = [combine(&cd, d[1], melds), combine(&cd, d[0], melds), combine(&ab, d[3], melds), combine(&ab, d[2], melds)];
+        let ab = comb(d[0], d[1], melds);
+        let cd = comb(d[2], d[3], melds);
+        let rest = [comb(&cd, d[1], melds), comb(&cd, d[0], melds), comb(&ab, d[3], melds), comb(&ab, d[2], melds)];
         Suits { idx, d, rest, melds }
     }
 
@@ -102,13 +116,13 @@ impl Suits {
         let mut mask = 0u64;
         for b in 0..4 {
             let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
-            let (d, rest) = (self.d[b], &self.rest[b]);
+            let (d, rest) = (&self.d[b].0, &self.rest[b].0);
             let mut bits = 0u16;
             for m in 0..=self.melds {
-                let other = (self.melds - m) * 2;
+                let other = self.melds - m;
                 for p in 0..2 {
-                    let t = m * 2 + p;
-                    if row[t] != 0 && u16::from(d[t]) + u16::from(rest[other + 1 - p]) == goal {
+                    let t = 8 * p + m;
+                    if row[t] != 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
                         bits |= row[t];
                     }
                 }
@@ -206,10 +220,10 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
     // A discard changes one suit: the combinations of the other suits are shared. pair[x][y]
     // combines suits x and y; triple[a] the three suits other than a.
-    let mut pair = [[[0u8; 10]; 4]; 4];
+    let mut pair = [[Entry([0; 16]); 4]; 4];
     for x in 0..4 {
         for y in x + 1..4 {
-            pair[x][y] = combine(d[x], d[y], melds);
+            pair[x][y] = comb(d[x], d[y], melds);
             pair[y][x] = pair[x][y];
         }
     }
@@ -224,7 +238,7 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         }
         o
     };
-    let mut triple: [Option<Dist>; 4] = [None; 4];
+    let mut triple: [Option<Entry>; 4] = [None; 4];
     let mut out = [0u64; KINDS];
     let mut h = *c;
     for (k, slot) in out.iter_mut().enumerate() {
@@ -238,11 +252,11 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         let mut d13 = d;
         d13[a] = dist(a, idx13[a]);
         let [x, y, z] = others(a);
-        let mut rest = [[0u8; 10]; 4];
-        rest[a] = *triple[a].get_or_insert_with(|| combine(&pair[x][y], d[z], melds));
-        rest[x] = combine(&pair[y][z], d13[a], melds);
-        rest[y] = combine(&pair[x][z], d13[a], melds);
-        rest[z] = combine(&pair[x][y], d13[a], melds);
+        let mut rest = [Entry([0; 16]); 4];
+        rest[a] = *triple[a].get_or_insert_with(|| comb(&pair[x][y], d[z], melds));
+        rest[x] = comb(&pair[y][z], d13[a], melds);
+        rest[y] = comb(&pair[x][z], d13[a], melds);
+        rest[z] = comb(&pair[x][y], d13[a], melds);
         let suits = Suits { idx: idx13, d: d13, rest, melds };
         let special = (n == 14).then(|| Special::new(&h));
         *slot = accept_of(&suits, special.as_ref(), &h).1;

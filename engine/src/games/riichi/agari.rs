@@ -55,11 +55,21 @@ pub struct Decomposition {
 /// Every way to split concealed counts into `melds` sets plus one pair.
 pub fn decompositions(c: &Counts, melds: usize, out: &mut Vec<Decomposition>) {
     out.clear();
-    if shanten::standard(c, melds) != -1 {
+    for_each_decomposition(c, melds, &mut |d| out.push(*d));
+}
+
+/// Calls `visit` with every way to split concealed counts into `melds` sets plus one pair.
+pub fn for_each_decomposition(c: &Counts, melds: usize, visit: &mut impl FnMut(&Decomposition)) {
+    let mut h = *c;
+    // The pair sits in the one suit whose tile count is 2 mod 3; every other suit is 0 mod 3.
+    let suit_tiles = |s: usize| c[s * 9..(s * 9 + 9).min(KINDS)].iter().map(|&x| u32::from(x)).sum::<u32>();
+    let rest: [u32; 4] = std::array::from_fn(|s| suit_tiles(s) % 3);
+    let Some(pair_suit) = rest.iter().position(|&r| r == 2) else { return };
+    if rest.iter().filter(|&&r| r != 0).count() != 1 {
         return;
     }
-    let mut h = *c;
-    for pair in 0..KINDS {
+    let held = |h: &Counts| (0..KINDS).fold(0u64, |m, k| m | u64::from(h[k] > 0) << k);
+    for pair in pair_suit * 9..(pair_suit * 9 + 9).min(KINDS) {
         if h[pair] < 2 {
             continue;
         }
@@ -69,26 +79,32 @@ pub fn decompositions(c: &Counts, melds: usize, out: &mut Vec<Decomposition>) {
             sets: [Set { kind: SetKind::Sequence, base: 0, concealed: true, called: false }; 4],
             n: 0,
         };
-        split(&mut h, 0, melds, &mut d, out);
+        let mask = held(&h);
+        split(&mut h, mask, melds, &mut d, visit);
         h[pair] += 2;
     }
 }
 
-fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, out: &mut Vec<Decomposition>) {
-    let Some(i) = (from..KINDS).find(|&k| h[k] > 0) else {
+/// `held` has bit k set while `h[k] > 0`; the lowest held kind must start a set.
+fn split(h: &mut Counts, held: u64, melds: usize, d: &mut Decomposition, visit: &mut impl FnMut(&Decomposition)) {
+    if held == 0 {
         if d.n == melds {
-            out.push(*d);
+            visit(d);
         }
         return;
-    };
+    }
     if d.n == melds {
         return;
     }
+    let i = held.trailing_zeros() as usize;
+    let update = |h: &Counts, held: u64, ks: &[usize]| {
+        ks.iter().fold(held, |m, &k| if h[k] > 0 { m | 1 << k } else { m & !(1 << k) })
+    };
     if h[i] >= 3 {
         h[i] -= 3;
         d.sets[d.n] = Set { kind: SetKind::Triplet, base: i as Kind, concealed: true, called: false };
         d.n += 1;
-        split(h, i, melds, d, out);
+        split(h, update(h, held, &[i]), melds, d, visit);
         d.n -= 1;
         h[i] += 3;
     }
@@ -98,7 +114,7 @@ fn split(h: &mut Counts, from: usize, melds: usize, d: &mut Decomposition, out: 
         h[i + 2] -= 1;
         d.sets[d.n] = Set { kind: SetKind::Sequence, base: i as Kind, concealed: true, called: false };
         d.n += 1;
-        split(h, i, melds, d, out);
+        split(h, update(h, held, &[i, i + 1, i + 2]), melds, d, visit);
         d.n -= 1;
         h[i] += 1;
         h[i + 1] += 1;

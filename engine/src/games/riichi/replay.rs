@@ -170,7 +170,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         .map(|w| {
             json!({
                 "seat": w.seat, "from": w.from, "han": w.score.han, "fu": w.score.fu, "points": w.score.points,
-                "yaku": w.score.yaku.iter().map(|(y, h)| json!([y.name(), h])).collect::<Vec<_>>(),
+                "yaku": w.score.yaku(rules).iter().map(|(y, h)| json!([y.name(), h])).collect::<Vec<_>>(),
                 "dora": w.score.dora, "aka": w.score.aka, "ura": w.score.ura, "yakuman": w.score.yakuman,
                 "pao": if w.pao == super::state::NONE { Value::Null } else { json!(w.pao) },
             })

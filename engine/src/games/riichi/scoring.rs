@@ -1,7 +1,7 @@
 //! Hand value (spec §7.7, §11): every interpretation of a winning hand is scored and the one that
 //! pays the most is kept (高点法); then limits, payments, honba and riichi sticks.
 
-use super::agari::{self, Decomposition, Set, SetKind, Wait};
+use super::agari::{self, Set, SetKind, Wait};
 use super::fu;
 use super::rules::{ChiitoitsuFu, Renhou, Rules};
 use super::shanten;
@@ -24,6 +24,9 @@ pub struct WinInput {
     pub honba: u32,
     /// Riichi sticks on the table that the winner collects (this hand's included).
     pub deposits: u32,
+    /// Nukidora han: extracted flowers or sanma Norths, the flower-indicator bonus included
+    /// (spec §1.4, §14).
+    pub nukidora: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +74,7 @@ pub struct Score {
     /// Han including dora (13 per yakuman for a yakuman hand).
     pub han: u32,
     pub fu: u32,
-    /// Yaku with their han; for a yakuman, its multiplier.
-    pub yaku: Vec<(Yaku, u8)>,
+    /// The yaku that count ([`Score::yaku`] gives their han).
     pub yaku_mask: u64,
     /// Total yakuman multiplier (0 = not a yakuman hand).
     pub yakuman: u8,
@@ -80,6 +82,8 @@ pub struct Score {
     pub dora: u8,
     pub aka: u8,
     pub ura: u8,
+    /// Nukidora han that count.
+    pub nuki: u8,
     pub limit: Limit,
     /// Basic points (fu × 2^(han+2), or the limit's).
     pub basic: u32,
@@ -175,24 +179,34 @@ struct Candidate {
 /// The hand after validation: counts and facts shared by every interpretation.
 struct Prepared {
     facts: HandFacts,
-    /// Called melds as sets, in input order.
-    called: Vec<Set>,
+    /// Called melds as sets, in input order (the first `n_called`).
+    called: [Set; 4],
+    n_called: usize,
     /// Every tile with kans as four, for dora.
     dora_counts: Counts,
     reds: u8,
 }
 
-fn prepare(w: &WinInput) -> Result<Prepared, ScoreError> {
+fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, ScoreError> {
     let win = w.win.ok_or_else(|| input("win", "the winning tile is required"))?;
+    for (field, inds) in [("dora", &w.dora), ("ura", &w.ura)] {
+        if inds.len() > 5 {
+            return Err(input(field, format!("at most 5 indicators (one plus four kan dora), got {}", inds.len())));
+        }
+    }
     let k = w.melds.len();
     if k > 4 {
         return Err(input("melds", format!("at most 4 melds, got {k}")));
     }
-    let mut hand = w.hand.clone();
-    match hand.len() + 3 * k {
-        13 => hand.push(win),
+    let mut concealed = counts_of(&w.hand);
+    let mut reds = w.hand.iter().filter(|t| t.red).count() as u8;
+    match w.hand.len() + 3 * k {
+        13 => {
+            concealed[usize::from(win.kind)] += 1;
+            reds += u8::from(win.red);
+        }
         14 => {
-            if !hand.iter().any(|t| t.kind == win.kind) {
+            if concealed[usize::from(win.kind)] == 0 {
                 return Err(input("win", format!("the hand has 14 tiles but no {} (the winning tile)", win.name())));
             }
         }
@@ -203,10 +217,8 @@ fn prepare(w: &WinInput) -> Result<Prepared, ScoreError> {
             ))
         }
     }
-    let concealed = counts_of(&hand);
     let mut dora_counts = concealed;
-    let mut reds = hand.iter().filter(|t| t.red).count() as u8;
-    let mut called = Vec::with_capacity(k);
+    let mut called = [Set { kind: SetKind::Sequence, base: 0, concealed: false, called: true }; 4];
     let mut first_call = None;
     for (i, m) in w.melds.iter().enumerate() {
         for t in &m.tiles {
@@ -221,7 +233,7 @@ fn prepare(w: &WinInput) -> Result<Prepared, ScoreError> {
         if m.kind.is_open() && first_call.is_none() {
             first_call = Some(i);
         }
-        called.push(Set { kind, base: m.base(), concealed: m.kind == MeldKind::Ankan, called: true });
+        called[i] = Set { kind, base: m.base(), concealed: m.kind == MeldKind::Ankan, called: true };
     }
     if let Some(kind) = (0..KINDS).find(|&i| dora_counts[i] > 4) {
         let name = Tile { kind: kind as Kind, red: false }.name();
@@ -229,20 +241,31 @@ fn prepare(w: &WinInput) -> Result<Prepared, ScoreError> {
     }
     let closed = w.melds.iter().all(|m| !m.kind.is_open());
     let mut all = concealed;
-    for s in &called {
+    for s in &called[..k] {
         let n = if s.kind == SetKind::Sequence { [0, 1, 2] } else { [0, 0, 0] };
         for d in n {
             all[usize::from(s.base + d)] += 1;
         }
     }
-    let facts = HandFacts { all, concealed, win: win.kind, closed, no_melds: k == 0, first_call };
-    Ok(Prepared { facts, called, dora_counts, reds })
+    let facts = HandFacts {
+        all,
+        concealed,
+        win: win.kind,
+        closed,
+        no_melds: k == 0,
+        first_call,
+        situation_mask: 0,
+        tile_mask: 0,
+    }
+    .with_masks(s, rules);
+    Ok(Prepared { facts, called, n_called: k, dora_counts, reds })
 }
 
 fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
     let s = &w.situation;
     let has_kan = w.melds.iter().any(|m| m.kind.is_kan());
-    let rules: [(bool, &str, &str); 13] = [
+    let first_turn = s.tenhou || s.chiihou || s.renhou;
+    let rules: [(bool, &str, &str); 15] = [
         ((s.riichi || s.double_riichi) && !closed, "riichi", "riichi needs a closed hand (only ankan melds)"),
         (s.ippatsu && !(s.riichi || s.double_riichi), "ippatsu", "ippatsu needs riichi"),
         (s.haitei && !s.tsumo, "haitei", "haitei is a tsumo on the last tile"),
@@ -251,6 +274,8 @@ fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
         (s.rinshan && !has_kan, "rinshan", "rinshan needs a kan among the melds"),
         (s.rinshan && s.haitei, "rinshan", "a replacement tile is never haitei"),
         (s.chankan && s.tsumo, "chankan", "chankan is a ron"),
+        (s.chankan && s.houtei, "chankan", "a robbed kan tile is never houtei"),
+        (first_turn && (s.riichi || s.double_riichi), "riichi", "no riichi before a first-turn win"),
         (s.tenhou && !(s.dealer() && s.tsumo && w.melds.is_empty()), "tenhou", "tenhou is the dealer's tsumo with no meld"),
         (s.chiihou && (s.dealer() || !s.tsumo || !w.melds.is_empty()), "chiihou", "chiihou is a non-dealer's tsumo with no meld"),
         (s.renhou && (s.dealer() || s.tsumo || !w.melds.is_empty()), "renhou", "renhou is a non-dealer's ron with no meld"),
@@ -265,42 +290,42 @@ fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
     Ok(())
 }
 
-/// Every reading of the hand with its yaku and fu.
-fn candidates(p: &Prepared, s: &Situation, rules: &Rules, out: &mut Vec<Candidate>) {
-    out.clear();
+/// Calls `visit` with every reading of the hand, its yaku and fu.
+fn candidates(p: &Prepared, s: &Situation, rules: &Rules, visit: &mut impl FnMut(Candidate)) {
     let f = &p.facts;
     if f.no_melds {
         if agari::is_kokushi(&f.concealed) {
-            let y = yaku::kokushi(f, s, rules, agari::is_kokushi13(&f.concealed, f.win));
-            out.push(Candidate { y, fu: if s.tsumo { 30 } else { 40 }, form: Form::Kokushi, wait: None, kansaki_ok: true });
+            let y = yaku::kokushi(f, rules, agari::is_kokushi13(&f.concealed, f.win));
+            visit(Candidate { y, fu: if s.tsumo { 30 } else { 40 }, form: Form::Kokushi, wait: None, kansaki_ok: true });
         }
         if agari::is_chiitoitsu(&f.concealed, rules.chiitoitsu_same_pairs) {
-            let y = yaku::chiitoitsu(f, s, rules);
+            let y = yaku::chiitoitsu(f, rules);
             let fu = if rules.chiitoitsu_fu == ChiitoitsuFu::Fu50Han1 { 50 } else { 25 };
-            out.push(Candidate { y, fu, form: Form::Chiitoitsu, wait: Some(Wait::Tanki), kansaki_ok: true });
+            visit(Candidate { y, fu, form: Form::Chiitoitsu, wait: Some(Wait::Tanki), kansaki_ok: true });
         }
     }
-    let mut decs: Vec<Decomposition> = Vec::new();
-    agari::decompositions(&f.concealed, 4 - p.called.len(), &mut decs);
-    for d in &decs {
+    let called = &p.called[..p.n_called];
+    agari::for_each_decomposition(&f.concealed, 4 - called.len(), &mut |d| {
         let mut sets = [d.sets[0]; 4];
-        sets[..p.called.len()].copy_from_slice(&p.called);
-        sets[p.called.len()..].copy_from_slice(&d.sets[..d.n]);
-        // Each place the winning tile can sit gives one interpretation.
-        let mut slots: Vec<(Option<usize>, Wait)> = Vec::with_capacity(5);
+        sets[..called.len()].copy_from_slice(called);
+        sets[called.len()..].copy_from_slice(&d.sets[..d.n]);
+        // Each place the winning tile can sit gives one interpretation; identical sets give the same.
+        let mut slots = [(None, Wait::Tanki); 5];
+        let mut n_slots = 0;
         if d.pair == f.win {
-            slots.push((None, Wait::Tanki));
+            n_slots = 1;
         }
-        for (j, x) in sets.iter().enumerate().skip(p.called.len()) {
+        for (j, x) in sets.iter().enumerate().skip(called.len()) {
             let holds = match x.kind {
                 SetKind::Sequence => (x.base..x.base + 3).contains(&f.win),
                 _ => x.base == f.win,
             };
-            if holds && !slots.iter().any(|&(o, _)| o.is_some_and(|o| sets[o] == *x)) {
-                slots.push((Some(j), agari::wait_of(x, f.win)));
+            if holds && !slots[..n_slots].iter().any(|&(o, _)| o.is_some_and(|o: usize| sets[o] == *x)) {
+                slots[n_slots] = (Some(j), agari::wait_of(x, f.win));
+                n_slots += 1;
             }
         }
-        for (slot, wait) in slots {
+        for &(slot, wait) in &slots[..n_slots] {
             let mut sets = sets;
             if let Some(j) = slot {
                 if !s.tsumo && sets[j].kind == SetKind::Triplet {
@@ -312,9 +337,9 @@ fn candidates(p: &Prepared, s: &Situation, rules: &Rules, out: &mut Vec<Candidat
             let pinfu = y.mask & Yaku::Pinfu.bit() != 0;
             let (_, fu) = fu::standard(&i, s, f.closed, pinfu, rules);
             let kansaki_ok = !rules.kansaki || f.first_call.is_none_or(|c| yaku::first_call_in_yaku(&i, c, &y, s));
-            out.push(Candidate { y, fu, form: Form::Standard, wait: Some(wait), kansaki_ok });
+            visit(Candidate { y, fu, form: Form::Standard, wait: Some(wait), kansaki_ok });
         }
-    }
+    });
 }
 
 fn min_han(rules: &Rules, honba: u32) -> u8 {
@@ -331,7 +356,7 @@ fn enough_yaku(y: &YakuSet, need: u8) -> bool {
 
 /// Scores a winning hand, choosing the interpretation that pays the most.
 pub fn score(w: &WinInput, rules: &Rules) -> Result<Score, ScoreError> {
-    let p = prepare(w)?;
+    let p = prepare(w, &w.situation, rules)?;
     check_situation(w, p.facts.closed)?;
     let best = best_candidate(&p, &w.situation, w, rules)?;
     if !rules.atozuke {
@@ -345,16 +370,10 @@ struct Valued {
     han: u32,
     basic: u32,
     limit: Limit,
-    dora: (u8, u8, u8),
+    dora: (u8, u8, u8, u8),
 }
 
 fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> Result<Valued, ScoreError> {
-    let mut cands = Vec::new();
-    candidates(p, s, rules, &mut cands);
-    if cands.is_empty() {
-        let n = shanten::shanten(&p.facts.concealed);
-        return Err(ScoreError::NoWin(format!("not a complete hand: shanten {n} with the winning tile")));
-    }
     let need = min_han(rules, w.honba);
     let count = |inds: &[Tile]| inds.iter().map(|t| p.dora_counts[usize::from(dora_of(t.kind))]).sum::<u8>();
     let dora = count(&w.dora);
@@ -362,13 +381,15 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
     let aka = if rules.aka_dora > 0 { p.reds } else { 0 };
     let mut best: Option<Valued> = None;
     let mut most_yaku_han = 0;
-    for c in cands {
+    let mut complete = false;
+    candidates(p, s, rules, &mut |c| {
+        complete = true;
         most_yaku_han = most_yaku_han.max(c.y.han);
         if !enough_yaku(&c.y, need) || !c.kansaki_ok {
-            continue;
+            return;
         }
-        let counted = if c.y.yakuman > 0 { (0, 0, 0) } else { (dora, aka, ura) };
-        let han = u32::from(c.y.han) + u32::from(counted.0 + counted.1 + counted.2);
+        let counted = if c.y.yakuman > 0 { (0, 0, 0, 0) } else { (dora, aka, ura, w.nukidora) };
+        let han = u32::from(c.y.han) + u32::from(counted.0 + counted.1 + counted.2) + u32::from(counted.3);
         let (mut basic, mut limit) = basic_points(han, c.fu, c.y.yakuman, rules);
         if c.y.mask & Yaku::RenhouMangan.bit() != 0 {
             let (b, l) = if rules.renhou == Renhou::Baiman { (4000, Limit::Baiman) } else { (2000, Limit::Mangan) };
@@ -377,13 +398,13 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
             }
         }
         let v = Valued { c, han, basic, limit, dora: counted };
-        let better = match &best {
-            None => true,
-            Some(b) => (v.basic, v.han, v.c.fu) > (b.basic, b.han, b.c.fu),
-        };
-        if better {
+        if best.as_ref().is_none_or(|b| (v.basic, v.han, v.c.fu) > (b.basic, b.han, b.c.fu)) {
             best = Some(v);
         }
+    });
+    if !complete {
+        let n = shanten::shanten(&p.facts.concealed);
+        return Err(ScoreError::NoWin(format!("not a complete hand: shanten {n} with the winning tile")));
     }
     best.ok_or_else(|| {
         ScoreError::NoWin(if most_yaku_han == 0 {
@@ -410,7 +431,7 @@ fn check_sakizuke(p: &Prepared, w: &WinInput, rules: &Rules) -> Result<(), Score
             other.hand.extend(std::iter::repeat_n(Tile { kind: kind as Kind, red: false }, usize::from(n)));
         }
         other.win = Some(Tile { kind: k, red: false });
-        let q = prepare(&other)?;
+        let q = prepare(&other, &s, rules)?;
         if let Err(ScoreError::NoWin(why)) = best_candidate(&q, &s, &other, rules) {
             let name = Tile { kind: k, red: false }.name();
             return Err(ScoreError::NoWin(format!("atozuke is off and winning on {name} would not count: {why}")));
@@ -422,39 +443,44 @@ fn check_sakizuke(p: &Prepared, w: &WinInput, rules: &Rules) -> Result<(), Score
 fn finish(p: &Prepared, w: &WinInput, rules: &Rules, v: Valued) -> Score {
     let s = &w.situation;
     let (points, pay) = payments(v.basic, s.dealer(), s.tsumo, w.honba, w.deposits, rules);
-    let closed = p.facts.closed;
-    let yaku = Yaku::from_mask(v.c.y.mask)
-        .map(|y| {
-            let han = if y.is_yakuman() {
-                y.yakuman(rules)
-            } else if y == Yaku::Chiitoitsu && rules.chiitoitsu_fu == ChiitoitsuFu::Fu50Han1 {
-                1
-            } else {
-                y.han(closed)
-            };
-            (y, han)
-        })
-        .filter(|&(y, h)| h > 0 || y == Yaku::RenhouMangan)
-        .collect();
     let han = if v.c.y.yakuman > 0 { 13 * u32::from(v.c.y.yakuman) } else { v.han };
     Score {
         han,
         fu: v.c.fu,
-        yaku,
         yaku_mask: v.c.y.mask,
         yakuman: v.c.y.yakuman,
         dora: v.dora.0,
         aka: v.dora.1,
         ura: v.dora.2,
+        nuki: v.dora.3,
         limit: v.limit,
         basic: v.basic,
         points,
         payments: pay,
         form: v.c.form,
         wait: v.c.wait,
-        closed,
+        closed: p.facts.closed,
         dealer: s.dealer(),
         tsumo: s.tsumo,
+    }
+}
+
+impl Score {
+    /// The yaku with their han under `rules` (the rules the hand was scored with); for a yakuman,
+    /// its multiplier. Renhou as a mangan or baiman shows 0 han: it sets a minimum value instead.
+    pub fn yaku(&self, rules: &Rules) -> Vec<(Yaku, u8)> {
+        Yaku::from_mask(self.yaku_mask)
+            .map(|y| {
+                let han = if y.is_yakuman() {
+                    y.yakuman(rules)
+                } else if y == Yaku::Chiitoitsu && rules.chiitoitsu_fu == ChiitoitsuFu::Fu50Han1 {
+                    1
+                } else {
+                    y.han(self.closed)
+                };
+                (y, han)
+            })
+            .collect()
     }
 }
 
@@ -488,7 +514,7 @@ fn tiles_field(field: &str, v: &serde_json::Value) -> Result<Vec<Tile>, ScoreErr
 /// The keys of a scoring request (see [`request`]).
 pub const REQUEST_KEYS: &[&str] = &[
     "hand", "win", "melds", "tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan",
-    "tenhou", "chiihou", "renhou", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "rules",
+    "tenhou", "chiihou", "renhou", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "nukidora", "rules",
     "rule_overrides",
 ];
 
@@ -504,7 +530,11 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
     for (key, value) in obj {
         let flag = || value.as_bool().ok_or_else(|| input(key, format!("expected true or false, got {value}")));
         let count = || {
-            value.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| input(key, format!("expected a non-negative integer, got {value}")))
+            value
+                .as_u64()
+                .filter(|&n| n <= 65535)
+                .map(|n| n as u32)
+                .ok_or_else(|| input(key, format!("expected an integer from 0 to 65535, got {value}")))
         };
         let s = &mut w.situation;
         match key.as_str() {
@@ -541,6 +571,9 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
             "seat_wind" => s.seat_wind = wind(key, value)?,
             "honba" => w.honba = count()?,
             "deposits" => w.deposits = count()?,
+            "nukidora" => {
+                w.nukidora = count()?.try_into().ok().filter(|&n| n <= 8).ok_or_else(|| input(key, "expected 0 to 8"))?
+            }
             "rules" => preset = Some(value.as_str().ok_or_else(|| input(key, "expected a preset name"))?),
             "rule_overrides" => overrides = Some(value),
             other => return Err(ScoreError::Input(crate::options::unknown_key(other, REQUEST_KEYS))),

@@ -15,16 +15,39 @@ use std::sync::OnceLock;
 const TARGETS: usize = 10;
 pub(crate) type Dist = [u8; TARGETS];
 
+/// A pattern's distances as looked up: bytes 0–4 = no pair with m = 0–4 melds, bytes 8–12 = with
+/// the pair; the rest is padding that never wins a minimum. One aligned 16-byte entry is one cache
+/// line access and one SSE2 register.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub(crate) struct Entry(pub(crate) [u8; 16]);
+
+const PAD: u8 = 0x3F;
+
+impl Entry {
+    fn from_dist(d: &Dist) -> Entry {
+        let mut e = [PAD; 16];
+        for m in 0..5 {
+            e[m] = d[m * 2];
+            e[8 + m] = d[m * 2 + 1];
+        }
+        Entry(e)
+    }
+}
+
 pub(crate) struct Tables {
-    pub(crate) suit: Vec<Dist>,
-    pub(crate) honor: Vec<Dist>,
+    pub(crate) suit: Vec<Entry>,
+    pub(crate) honor: Vec<Entry>,
 }
 
 pub(crate) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 pub(crate) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| Tables { suit: build(9, true), honor: build(7, false) })
+    T.get_or_init(|| Tables {
+        suit: build(9, true).iter().map(Entry::from_dist).collect(),
+        honor: build(7, false).iter().map(Entry::from_dist).collect(),
+    })
 }
 
 /// Builds the distance table of a suit with `n` kinds (`sequences` false for honors).
@@ -122,50 +145,159 @@ pub(crate) fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
     idx
 }
 
-#[inline]
-pub(crate) fn combine(a: &Dist, b: &Dist, melds: usize) -> Dist {
-    let mut out = [u8::MAX; TARGETS];
-    for m in 0..=melds {
+/// Min-plus combination of two parts: entry (m, p) of the result is the best split of m melds
+/// and p pairs between `a` and `b`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; loads and stores are of aligned 16-byte entries.
+    unsafe {
+        let bv = _mm_load_si128(b.0.as_ptr().cast());
+        // [b with pair | b without pair]: to add a's pair part to b's no-pair part.
+        let swapped = _mm_shuffle_epi32::<0b01_00_11_10>(bv);
+        let no_lane0 = _mm_set_epi64x(0, -1);
+        let mut out = _mm_set1_epi8(-1);
+        macro_rules! step {
+            ($m1:literal, $bits:literal) => {
+                if M + 1 > $m1 {
+                    // Bytes below m1 are shifted-in zeros: make them lose every minimum.
+                    let low = _mm_set1_epi64x(((1u128 << (8 * $m1)) - 1) as i64 & 0x3F3F_3F3F_3F3F_3F3F);
+                    let shifted = _mm_or_si128(_mm_slli_epi64::<$bits>(bv), low);
+                    let shifted_sw = _mm_or_si128(_mm_slli_epi64::<$bits>(swapped), low);
+                    let c0 = _mm_adds_epu8(shifted, _mm_set1_epi8(a.0[$m1] as i8));
+                    let c1 = _mm_or_si128(_mm_adds_epu8(shifted_sw, _mm_set1_epi8(a.0[8 + $m1] as i8)), no_lane0);
+                    out = _mm_min_epu8(out, _mm_min_epu8(c0, c1));
+                }
+            };
+        }
+        step!(0, 0);
+        step!(1, 8);
+        step!(2, 16);
+        step!(3, 24);
+        step!(4, 32);
+        let mut e = Entry([0; 16]);
+        _mm_store_si128(e.0.as_mut_ptr().cast(), out);
+        e
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
+    let mut out = [u8::MAX; 16];
+    for m in 0..=M {
         for m1 in 0..=m {
             let m2 = m - m1;
-            out[m * 2] = out[m * 2].min(a[m1 * 2] + b[m2 * 2]);
-            out[m * 2 + 1] = out[m * 2 + 1].min(a[m1 * 2] + b[m2 * 2 + 1]).min(a[m1 * 2 + 1] + b[m2 * 2]);
+            out[m] = out[m].min(a.0[m1] + b.0[m2]);
+            out[8 + m] = out[8 + m].min(a.0[m1] + b.0[8 + m2]).min(a.0[8 + m1] + b.0[m2]);
         }
     }
-    out
+    Entry(out)
+}
+
+#[inline(always)]
+fn standard_m<const M: usize>(c: &Counts) -> i8 {
+    let t = tables();
+    let m = &t.suit[suit_index(c, 0, 9)];
+    let p = &t.suit[suit_index(c, 9, 9)];
+    let s = &t.suit[suit_index(c, 18, 9)];
+    let z = &t.honor[suit_index(c, 27, 7)];
+    let (mp, sz) = (combine::<M>(m, p), combine::<M>(s, z));
+    // Only entry (M melds, pair) of the last combination is needed.
+    let mut best = u8::MAX;
+    for m1 in 0..=M {
+        best = best.min(mp.0[m1] + sz.0[8 + M - m1]).min(mp.0[8 + m1] + sz.0[M - m1]);
+    }
+    best as i8 - 1
 }
 
 /// Shanten of the standard form (melds + pair) for a concealed hand needing `melds` melds
 /// (4 minus the called melds). −1 = complete.
 #[inline]
 pub fn standard(c: &Counts, melds: usize) -> i8 {
-    let t = tables();
-    let m = &t.suit[suit_index(c, 0, 9)];
-    let p = &t.suit[suit_index(c, 9, 9)];
-    let s = &t.suit[suit_index(c, 18, 9)];
-    let z = &t.honor[suit_index(c, 27, 7)];
-    let mp = combine(m, p, melds);
-    let sz = combine(s, z, melds);
-    let mut best = u8::MAX;
-    for m1 in 0..=melds {
-        let m2 = melds - m1;
-        best = best.min(mp[m1 * 2] + sz[m2 * 2 + 1]).min(mp[m1 * 2 + 1] + sz[m2 * 2]);
+    // One specialised body per meld count so that the combination loops unroll.
+    match melds {
+        4 => standard_m::<4>(c),
+        3 => standard_m::<3>(c),
+        2 => standard_m::<2>(c),
+        1 => standard_m::<1>(c),
+        _ => standard_m::<0>(c),
     }
-    best as i8 - 1
+}
+
+/// Per-kind summary of a hand: tile count and bit masks (bit k = kind k) of the kinds held and
+/// of those held at least twice.
+#[derive(Clone, Copy)]
+struct Summary {
+    tiles: u32,
+    held: u64,
+    pairs: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn summary(c: &Counts) -> Summary {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; the two unaligned loads stay inside `c`.
+    unsafe {
+        let lo = _mm_loadu_si128(c.as_ptr().cast());
+        let hi = _mm_loadu_si128(c.as_ptr().add(16).cast());
+        let zero = _mm_setzero_si128();
+        let sum = |v: __m128i| {
+            let s = _mm_sad_epu8(v, zero);
+            (_mm_cvtsi128_si32(s) + _mm_extract_epi16::<4>(s)) as u32
+        };
+        let mask = |v: __m128i, min: i8| _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(min - 1))) as u32 as u64;
+        let (c32, c33) = (c[32], c[33]);
+        Summary {
+            tiles: sum(lo) + sum(hi) + u32::from(c32) + u32::from(c33),
+            held: mask(lo, 1) | mask(hi, 1) << 16 | u64::from(c32 >= 1) << 32 | u64::from(c33 >= 1) << 33,
+            pairs: mask(lo, 2) | mask(hi, 2) << 16 | u64::from(c32 >= 2) << 32 | u64::from(c33 >= 2) << 33,
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn summary(c: &Counts) -> Summary {
+    let mut s = Summary { tiles: 0, held: 0, pairs: 0 };
+    for (k, &x) in c.iter().enumerate() {
+        s.tiles += u32::from(x);
+        s.held |= u64::from(x >= 1) << k;
+        s.pairs |= u64::from(x >= 2) << k;
+    }
+    s
+}
+
+const YAOCHU_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < YAOCHU.len() {
+        m |= 1 << YAOCHU[i];
+        i += 1;
+    }
+    m
+};
+
+#[inline(always)]
+fn chiitoitsu_of(s: &Summary) -> i8 {
+    6 - s.pairs.count_ones() as i8 + (7 - s.held.count_ones() as i8).max(0)
+}
+
+#[inline(always)]
+fn kokushi_of(s: &Summary) -> i8 {
+    13 - (s.held & YAOCHU_MASK).count_ones() as i8 - i8::from(s.pairs & YAOCHU_MASK != 0)
 }
 
 /// Shanten of seven pairs (distinct kinds): 6 − pairs, plus one for each kind short of seven.
 pub fn chiitoitsu(c: &Counts) -> i8 {
-    let pairs = c.iter().filter(|&&n| n >= 2).count() as i8;
-    let kinds = c.iter().filter(|&&n| n >= 1).count() as i8;
-    6 - pairs + (7 - kinds).max(0)
+    chiitoitsu_of(&summary(c))
 }
 
 /// Shanten of thirteen orphans.
 pub fn kokushi(c: &Counts) -> i8 {
-    let kinds = YAOCHU.iter().filter(|&&k| c[usize::from(k)] >= 1).count() as i8;
-    let pair = YAOCHU.iter().any(|&k| c[usize::from(k)] >= 2);
-    13 - kinds - i8::from(pair)
+    kokushi_of(&summary(c))
 }
 
 /// The number of melds the concealed part must still form, from its tile count (13/14 → 4,
@@ -181,12 +313,11 @@ pub fn melds_needed(tiles: usize) -> Result<usize, String> {
 /// orphans. `c` holds the concealed tiles only.
 #[inline]
 pub fn shanten(c: &Counts) -> i8 {
-    let n: usize = c.iter().map(|&x| usize::from(x)).sum();
-    let s = standard(c, (n / 3).min(4));
-    if n >= 13 {
-        s.min(chiitoitsu(c)).min(kokushi(c))
+    let s = summary(c);
+    if s.tiles >= 13 {
+        standard_m::<4>(c).min(chiitoitsu_of(&s)).min(kokushi_of(&s))
     } else {
-        s
+        standard(c, s.tiles as usize / 3)
     }
 }
 

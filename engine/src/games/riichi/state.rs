@@ -417,6 +417,7 @@ impl<'r> State<'r> {
             ura,
             honba: self.progress.honba,
             deposits: self.progress.sticks,
+            nukidora: 0,
         };
         scoring::score(&input, self.rules).map_err(|e| e.to_string())
     }
@@ -1090,7 +1091,7 @@ impl<'r> State<'r> {
         let p = &self.p[w];
         for &(yaku, seat) in &[(Yaku::Daisangen, p.pao_daisangen), (Yaku::Daisuushii, p.pao_daisuushii), (Yaku::Suukantsu, p.pao_suukantsu)] {
             if seat != NONE {
-                if let Some(&(_, m)) = score.yaku.iter().find(|(y, _)| *y == yaku) {
+                if let Some(&(_, m)) = score.yaku(self.rules).iter().find(|(y, _)| *y == yaku) {
                     if score.yakuman > 0 && !self.rules.yakuman_as_13_han {
                         return (seat, m);
                     }

@@ -16,21 +16,20 @@ pub type Counts = [u8; KINDS];
 pub const EAST: Kind = 27;
 pub const HAKU: Kind = 31;
 pub const HATSU: Kind = 32;
-pub const CHUN: Kind = 33;
 
 /// The 13 terminal and honor kinds (幺九牌), in kind order.
 pub const YAOCHU: [Kind; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
-pub fn is_honor(k: Kind) -> bool {
+pub const fn is_honor(k: Kind) -> bool {
     k >= 27
 }
 
-pub fn is_terminal(k: Kind) -> bool {
+pub const fn is_terminal(k: Kind) -> bool {
     k < 27 && (k.is_multiple_of(9) || k % 9 == 8)
 }
 
 /// Terminal or honor.
-pub fn is_yaochu(k: Kind) -> bool {
+pub const fn is_yaochu(k: Kind) -> bool {
     is_honor(k) || k.is_multiple_of(9) || k % 9 == 8
 }
 
@@ -48,8 +47,8 @@ pub fn suit(k: Kind) -> u8 {
 }
 
 /// Green tiles of ryuuiisou: 2s 3s 4s 6s 8s and 發.
-pub fn is_green(k: Kind) -> bool {
-    matches!(k, 19 | 20 | 21 | 23 | 25 | HATSU)
+pub const fn is_green(k: Kind) -> bool {
+    matches!(k, 19..=21 | 23 | 25 | HATSU)
 }
 
 /// The dora that an indicator of kind `k` points at (spec §3.4: 9→1, N→E, 中→白).
@@ -71,6 +70,11 @@ pub struct Tile {
 }
 
 impl Tile {
+    /// The tile with physical id 0–135 (`kind * 4 + copy`; ids 16, 52 and 88 are the red fives).
+    pub fn from_id(id: u16) -> Option<Tile> {
+        (id < 136).then_some(Tile { kind: (id / 4) as Kind, red: matches!(id, 16 | 52 | 88) })
+    }
+
     pub fn name(self) -> String {
         let (n, s) = if self.kind >= 27 { (self.kind - 27 + 1, 'z') } else { (self.kind % 9 + 1, b"mps"[usize::from(self.kind / 9)] as char) };
         format!("{}{s}", if self.red { 0 } else { n })
@@ -192,10 +196,6 @@ impl Meld {
         self.tiles.iter().map(|t| t.kind).min().unwrap_or(0)
     }
 
-    pub fn is_sequence(&self) -> bool {
-        self.kind == MeldKind::Chi
-    }
-
     /// The called tile (none for ankan).
     pub fn called(&self) -> Option<Tile> {
         (self.kind != MeldKind::Ankan).then(|| self.tiles[0])
@@ -237,6 +237,41 @@ impl Meld {
         };
         let meld = Meld { kind, tiles, from };
         meld.check().map_err(|e| format!("\"{text}\": {e}"))?;
+        Ok(meld)
+    }
+
+    /// Decodes Tenhou's 16-bit meld code (the `m` attribute of mjlog `N` and `AGARI` elements).
+    pub fn from_tenhou(code: u32) -> Result<Meld, String> {
+        let tile = |id: u32| Tile::from_id(id as u16).ok_or_else(|| format!("meld code {code} names tile id {id}"));
+        let from = (code & 3) as u8;
+        let (kind, ids, called): (MeldKind, Vec<u32>, usize) = if code & 0x4 != 0 {
+            let (t, r) = ((code >> 10) / 3, (code >> 10) % 3);
+            let base = (t / 7) * 9 + t % 7;
+            let ids = (0..3).map(|i| (base + i) * 4 + ((code >> (3 + 2 * i)) & 3)).collect();
+            (MeldKind::Chi, ids, r as usize)
+        } else if code & 0x18 != 0 {
+            let (kind, r) = ((code >> 9) / 3, (code >> 9) % 3);
+            let unused = (code >> 5) & 3;
+            if code & 0x10 != 0 {
+                let mut ids: Vec<u32> = (0..4).map(|i| kind * 4 + i).collect();
+                ids.swap(0, unused as usize);
+                (MeldKind::Kakan, ids, 0)
+            } else {
+                let ids = (0..4).filter(|&i| i != unused).map(|i| kind * 4 + i).collect();
+                (MeldKind::Pon, ids, r as usize)
+            }
+        } else if code & 0x20 != 0 {
+            return Err(format!("meld code {code} is a nuki (extracted North), not a meld"));
+        } else {
+            let id = code >> 8;
+            let ids = (0..4).map(|i| (id / 4) * 4 + i).collect();
+            let kind = if from == 0 { MeldKind::Ankan } else { MeldKind::Daiminkan };
+            (kind, ids, (id % 4) as usize)
+        };
+        let mut tiles = ids.into_iter().map(tile).collect::<Result<Vec<_>, _>>()?;
+        tiles.swap(0, called);
+        let meld = Meld { kind, tiles, from };
+        meld.check().map_err(|e| format!("meld code {code}: {e}"))?;
         Ok(meld)
     }
 
@@ -313,6 +348,19 @@ mod tests {
         assert_eq!(dora_of(k("7z")), k("5z"));
         assert_eq!(dora_of(k("6z")), k("7z"));
         assert_eq!(dora_of(k("0p")), k("6p"));
+    }
+
+    #[test]
+    fn tenhou_meld_codes() {
+        // Codes from the mjlog corpus: chi, pon and an open kan.
+        let m = Meld::from_tenhou(6367).unwrap();
+        assert_eq!(m.kind, MeldKind::Chi);
+        assert_eq!(m.notation(), "chi:345m@3");
+        let m = Meld::from_tenhou(43051).unwrap();
+        assert_eq!((m.kind, m.from), (MeldKind::Pon, 3));
+        assert_eq!(m.notation(), "pon:222z@3");
+        assert_eq!(Meld::from_tenhou(0x4A00).unwrap().notation(), "ankan:1111s");
+        assert!(Meld::from_tenhou(0x20).is_err());
     }
 
     #[test]

@@ -23,7 +23,7 @@ fn with(mut base: Value, extra: Value) -> Value {
 }
 
 fn names(s: &Score) -> Vec<&'static str> {
-    s.yaku.iter().map(|(y, _)| y.name()).collect()
+    Yaku::from_mask(s.yaku_mask).map(Yaku::name).collect()
 }
 
 fn tv1() -> Value {
@@ -182,7 +182,7 @@ fn koutenhou_picks_the_reading_that_pays_most() {
     assert!(names(&s).contains(&"iipeikou"));
     // A triplet completed by ron is open: tsumo sanankou, ron toitoi only... shanpon.
     let s = ok(json!({"hand": "111m222p333s44z55z", "win": "5z", "seat_wind": "S", "tsumo": true}));
-    assert!(s.yaku.iter().any(|(y, _)| *y == Yaku::Suuankou));
+    assert_eq!(s.yaku(&Rules::default()), [(Yaku::Suuankou, 1)]);
     let s = ok(json!({"hand": "111m222p333s44z55z", "win": "5z", "seat_wind": "S"}));
     assert_eq!(names(&s), ["yakuhai_haku", "toitoi", "sanankou"]);
 }
@@ -205,4 +205,45 @@ fn atozuke_off_rejects_kataagari() {
     assert_eq!(ok(hand.clone()).points, 1000);
     let e = sc(with(hand, json!({"rule_overrides": {"atozuke": false}}))).unwrap_err();
     assert!(e.to_string().contains("1m"), "{e}");
+}
+
+#[test]
+fn kansaki_needs_the_first_call_in_a_yaku() {
+    let rules = json!({"atozuke": false, "kansaki": true});
+    let chi_first = json!({"hand": "567p789s8s", "win": "8s", "melds": ["chi:234m", "pon:777z"], "seat_wind": "S",
+                           "rule_overrides": rules});
+    let e = sc(chi_first.clone()).unwrap_err();
+    assert!(e.to_string().contains("first call"), "{e}");
+    assert_eq!(ok(with(chi_first, json!({"melds": ["pon:777z", "chi:234m"]}))).points, 1000);
+}
+
+#[test]
+fn local_and_counting_rules() {
+    // 大車輪 (off by default: ryanpeikou + chinitsu + tanyao + pinfu-free reading).
+    let hand = json!({"hand": "2233445566778p8p", "win": "8p", "seat_wind": "S"});
+    let s = ok(hand.clone());
+    assert_eq!((s.yakuman, s.limit), (0, Limit::Sanbaiman), "{:?}", names(&s));
+    let s = ok(with(hand, json!({"rule_overrides": {"daisharin": true}})));
+    assert_eq!((names(&s), s.points), (vec!["daisharin"], 32000));
+    // Yakuman as 13 han: daisangen 13 + three dragons 3 + sanankou 2 + dora 1 → kazoe yakuman.
+    let dsg = json!({"hand": "555666777z234m1p", "win": "1p", "seat_wind": "S", "dora": "1m",
+                     "rule_overrides": {"yakuman_as_13_han": true}});
+    let s = ok(dsg);
+    assert_eq!((s.han, s.yakuman, s.limit, s.points), (19, 0, Limit::KazoeYakuman, 32000));
+    // Double wind pair: 4 fu by default, 2 under the option (EMA-style).
+    let pair = json!({"hand": "222m567p678s345s1z", "win": "1z", "seat_wind": "E", "tsumo": true});
+    assert_eq!(ok(pair.clone()).fu, 40, "20 + 2 + 4 + 4 + 2 = 32 → 40");
+    assert_eq!(ok(with(pair, json!({"rule_overrides": {"double_wind_pair_fu": 2}}))).fu, 30, "30");
+    // Seven pairs as 1 han 50 fu.
+    let s = ok(json!({"hand": "11m44p77s22z55z99s3m", "win": "3m", "seat_wind": "S",
+                      "rule_overrides": {"chiitoitsu_fu": "50fu_1han"}}));
+    assert_eq!((s.han, s.fu, s.points), (1, 50, 1600));
+}
+
+#[test]
+fn nukidora_count_as_dora_not_as_yaku() {
+    let s = ok(with(tv1(), json!({"nukidora": 2})));
+    assert_eq!((s.han, s.nuki, s.points), (4, 2, 7700));
+    let e = sc(json!({"hand": "123m456p789s1122z", "win": "2z", "nukidora": 3})).unwrap_err();
+    assert!(e.to_string().starts_with("no yaku"), "{e}");
 }

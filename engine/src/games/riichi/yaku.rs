@@ -2,7 +2,7 @@
 
 use super::agari::{SetKind, Wait};
 use super::rules::{PinfuTsumo, Renhou, Rules};
-use super::tiles::{is_dragon, is_green, is_honor, is_terminal, is_wind, is_yaochu, suit, Counts, Kind, HATSU};
+use super::tiles::{is_dragon, is_green, is_honor, is_terminal, is_wind, is_yaochu, Counts, Kind, HATSU};
 
 macro_rules! yaku_list {
     ($( $v:ident = $name:literal, $closed:literal, $open:literal; )*) => {
@@ -102,12 +102,12 @@ impl Yaku {
     }
 
     /// The yaku of a bit mask, in declaration order.
-    pub fn from_mask(mask: u64) -> impl Iterator<Item = Yaku> {
-        Yaku::ALL.iter().copied().filter(move |y| mask & y.bit() != 0)
-    }
-
-    pub fn by_name(name: &str) -> Option<Yaku> {
-        Yaku::ALL.iter().copied().find(|y| y.name() == name)
+    pub fn from_mask(mut mask: u64) -> impl Iterator<Item = Yaku> {
+        std::iter::from_fn(move || {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask.wrapping_sub(1);
+            Yaku::ALL.get(bit).copied()
+        })
     }
 }
 
@@ -161,6 +161,21 @@ pub struct HandFacts {
     pub no_melds: bool,
     /// Index of the first open meld among the sets of an interpretation (for kansaki).
     pub first_call: Option<usize>,
+    /// Yaku of the situation (riichi, tsumo, haitei, ...), the same for every reading.
+    pub situation_mask: u64,
+    /// Yaku of the tiles alone (tanyao, flushes, honroutou, all-tile yakuman).
+    pub tile_mask: u64,
+}
+
+impl HandFacts {
+    /// Fills the masks that do not depend on the reading.
+    pub fn with_masks(mut self, s: &Situation, rules: &Rules) -> Self {
+        let (mut sit, mut tiles) = (0, 0);
+        situation_yaku(s, &self, rules, &mut sit);
+        tile_yaku(&self, rules, &mut tiles);
+        (self.situation_mask, self.tile_mask) = (sit, tiles);
+        self
+    }
 }
 
 /// One standard-form interpretation: four sets (called ones included), the pair and the wait.
@@ -170,43 +185,48 @@ pub struct Interpretation {
     pub wait: Wait,
 }
 
-fn present(all: &Counts) -> impl Iterator<Item = Kind> + '_ {
-    (0..34u8).filter(move |&k| all[usize::from(k)] > 0)
-}
-
 /// Yaku that depend only on the tiles, not on the decomposition (tanyao, flushes, honroutou and
 /// the all-tiles yakuman); used by every form.
+/// Bit mask of the kinds for which a (const) predicate holds.
+macro_rules! kinds_where {
+    ($pred:path) => {{
+        let mut m = 0u64;
+        let mut k = 0;
+        while k < 34 {
+            if $pred(k) {
+                m |= 1 << k;
+            }
+            k += 1;
+        }
+        m
+    }};
+}
+
+const YAOCHU_KINDS: u64 = kinds_where!(is_yaochu);
+const TERMINAL_KINDS: u64 = kinds_where!(is_terminal);
+const HONOR_KINDS: u64 = kinds_where!(is_honor);
+const GREEN_KINDS: u64 = kinds_where!(is_green);
+const SUIT_KINDS: [u64; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+
 fn tile_yaku(f: &HandFacts, rules: &Rules, mask: &mut u64) {
-    let mut suits = [false; 4];
-    let (mut simples, mut terminals, mut honors, mut green) = (true, true, true, true);
-    let mut has_terminal = false;
-    let mut has_honor = false;
-    for k in present(&f.all) {
-        suits[usize::from(suit(k))] = true;
-        simples &= !is_yaochu(k);
-        terminals &= is_terminal(k);
-        honors &= is_honor(k);
-        green &= is_green(k);
-        has_terminal |= is_terminal(k);
-        has_honor |= is_honor(k);
-    }
-    let number_suits = suits[..3].iter().filter(|&&s| s).count();
-    if simples && (f.closed || rules.kuitan) {
+    let held = (0..34).fold(0u64, |m, k| m | u64::from(f.all[k] > 0) << k);
+    let subset = |of: u64| held & !of == 0;
+    if held & YAOCHU_KINDS == 0 && (f.closed || rules.kuitan) {
         *mask |= Yaku::Tanyao.bit();
     }
-    if number_suits == 1 {
-        *mask |= if suits[3] { Yaku::Honitsu.bit() } else { Yaku::Chinitsu.bit() };
+    if SUIT_KINDS.iter().filter(|&&s| held & s != 0).count() == 1 {
+        *mask |= if held & HONOR_KINDS != 0 { Yaku::Honitsu.bit() } else { Yaku::Chinitsu.bit() };
     }
-    if has_honor && has_terminal && present(&f.all).all(is_yaochu) {
+    if subset(YAOCHU_KINDS) && held & HONOR_KINDS != 0 && held & TERMINAL_KINDS != 0 {
         *mask |= Yaku::Honroutou.bit();
     }
-    if honors {
+    if subset(HONOR_KINDS) {
         *mask |= Yaku::Tsuuiisou.bit();
     }
-    if terminals {
+    if subset(TERMINAL_KINDS) {
         *mask |= Yaku::Chinroutou.bit();
     }
-    if green && (!rules.ryuuiisou_requires_hatsu || f.all[usize::from(HATSU)] > 0) {
+    if subset(GREEN_KINDS) && (!rules.ryuuiisou_requires_hatsu || f.all[usize::from(HATSU)] > 0) {
         *mask |= Yaku::Ryuuiisou.bit();
     }
 }
@@ -260,14 +280,13 @@ fn total(mut mask: u64, closed: bool, rules: &Rules) -> YakuSet {
             mask &= !lo.bit();
         }
     }
-    let yakuman: Vec<Yaku> = Yaku::from_mask(mask).filter(|y| y.is_yakuman()).collect();
-    let multipliers = yakuman.iter().map(|y| y.yakuman(rules));
+    let yakuman_bits = mask & !(Yaku::Kokushi.bit() - 1);
+    let multipliers = Yaku::from_mask(yakuman_bits).map(|y| y.yakuman(rules));
     let ym = if rules.yakuman_stacking { multipliers.sum() } else { multipliers.max().unwrap_or(0) };
     if ym > 0 && !rules.yakuman_as_13_han {
-        let keep = yakuman.iter().fold(0u64, |m, y| m | y.bit());
-        return YakuSet { mask: keep, han: 0, yakuman: ym };
+        return YakuSet { mask: yakuman_bits, han: 0, yakuman: ym };
     }
-    let han = Yaku::from_mask(mask).filter(|y| !y.is_yakuman()).map(|y| y.han(closed)).sum::<u8>() + 13 * ym;
+    let han = Yaku::from_mask(mask & !yakuman_bits).map(|y| y.han(closed)).sum::<u8>() + 13 * ym;
     YakuSet { mask, han, yakuman: if rules.yakuman_as_13_han { 0 } else { ym } }
 }
 
@@ -277,9 +296,7 @@ fn is_value_honor(k: Kind, s: &Situation) -> bool {
 
 /// Yaku of a standard-form interpretation.
 pub fn standard(i: &Interpretation, f: &HandFacts, s: &Situation, rules: &Rules) -> YakuSet {
-    let mut mask = 0u64;
-    situation_yaku(s, f, rules, &mut mask);
-    tile_yaku(f, rules, &mut mask);
+    let mut mask = f.situation_mask | f.tile_mask;
     let seqs = i.sets.iter().filter(|x| x.kind == SetKind::Sequence);
     let mut seq_bases = [0u8; 27];
     for x in seqs.clone() {
@@ -387,10 +404,8 @@ fn closed_shape_yakuman(f: &HandFacts, rules: &Rules, mask: &mut u64) {
 }
 
 /// Yaku of the seven-pairs reading.
-pub fn chiitoitsu(f: &HandFacts, s: &Situation, rules: &Rules) -> YakuSet {
-    let mut mask = Yaku::Chiitoitsu.bit();
-    situation_yaku(s, f, rules, &mut mask);
-    tile_yaku(f, rules, &mut mask);
+pub fn chiitoitsu(f: &HandFacts, rules: &Rules) -> YakuSet {
+    let mut mask = Yaku::Chiitoitsu.bit() | f.situation_mask | f.tile_mask;
     if !rules.tsuuiisou_chiitoitsu {
         mask &= !Yaku::Tsuuiisou.bit();
     }
@@ -403,10 +418,9 @@ pub fn chiitoitsu(f: &HandFacts, s: &Situation, rules: &Rules) -> YakuSet {
 }
 
 /// Yaku of the thirteen-orphans reading.
-pub fn kokushi(f: &HandFacts, s: &Situation, rules: &Rules, thirteen_sided: bool) -> YakuSet {
-    let mut mask = if thirteen_sided { Yaku::Kokushi13.bit() } else { Yaku::Kokushi.bit() };
-    situation_yaku(s, f, rules, &mut mask);
-    total(mask, true, rules)
+pub fn kokushi(f: &HandFacts, rules: &Rules, thirteen_sided: bool) -> YakuSet {
+    let mask = if thirteen_sided { Yaku::Kokushi13.bit() } else { Yaku::Kokushi.bit() };
+    total(mask | f.situation_mask, true, rules)
 }
 
 /// Whether the first open meld (kansaki's 第一副露) is part of a yaku of this interpretation.
