@@ -57,6 +57,11 @@ def _user_errors(fn: F) -> F:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
+        except (
+            OSError
+        ) as e:  # the file system refused (permissions, a file where a folder should be, full disk)
+            typer.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
+            raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -120,6 +125,7 @@ def run(
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
+    runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "

@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -47,6 +47,23 @@ class PlayerEntry(BaseModel):
         return {"strategy": v} if isinstance(v, str) else v
 
 
+class UntilFile(BaseModel):
+    """``[until]``: stop adding shards when a sequential test of strategy A vs B decides."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    test: Literal["sprt"] = "sprt"
+    a: str = Field(min_length=1, description="strategy A (as named in the players table)")
+    b: str = Field(min_length=1, description="strategy B")
+    metric: Literal["win", "final_points", "rank"] = "win"
+    variant: str | None = None
+    mu0: float = 0.0
+    mu1: float
+    alpha: float = Field(default=0.05, gt=0, lt=0.5)
+    beta: float = Field(default=0.05, gt=0, lt=0.5)
+    look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
+
+
 class ExperimentFile(BaseModel):
     """The structure of an experiment TOML file."""
 
@@ -64,6 +81,7 @@ class ExperimentFile(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
     grid: dict[str, list[Any]] = Field(default_factory=dict)
+    until: UntilFile | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +111,9 @@ class Experiment:
     variants: dict[str, dict[str, Any]]
     lineup: list[Slot]
     raw: dict[str, Any] = field(repr=False)
+    # The sequential stopping rule (resolved [until]); not part of identity(): it decides how many
+    # shards are played, never what a shard contains.
+    until: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
         """Everything that determines the data; two runs with equal identity write equal shards."""
@@ -165,6 +186,7 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         for name, (over, where) in _variant_overrides(f, path).items()
     }
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
+    until = _until(f.until, f.shard_size, variants, lineup, path) if f.until is not None else None
     return Experiment(
         path=path,
         name=f.name,
@@ -179,7 +201,41 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         variants=variants,
         lineup=lineup,
         raw=data,
+        until=until,
     )
+
+
+def _until(
+    u: UntilFile, shard_size: int, variants: dict[str, Any], lineup: list[Slot], path: Path
+) -> dict[str, Any]:
+    """The ``[until]`` section checked against the lineup and variants, with defaults filled in."""
+    names = sorted({s.strategy for s in lineup})
+    for key in ("a", "b"):
+        if getattr(u, key) not in names:
+            raise ConfigError(
+                f'expected a strategy of the lineup ({", ".join(names)}), got "{getattr(u, key)}"',
+                file=path,
+                field=f"until.{key}",
+            )
+    if u.a == u.b:
+        raise ConfigError("expected a strategy different from until.a", file=path, field="until.b")
+    variant = u.variant or next(iter(variants))
+    if variant not in variants:
+        raise ConfigError(
+            f'expected one of the variants ({", ".join(variants)}), got "{variant}"',
+            file=path,
+            field="until.variant",
+        )
+    if u.mu1 == u.mu0:
+        raise ConfigError("expected a value different from until.mu0", file=path, field="until.mu1")
+    look = u.look_every or shard_size
+    if look % shard_size:
+        raise ConfigError(
+            f"expected a multiple of shard_size ({shard_size}), so looks fall between shards; got {look}",
+            file=path,
+            field="until.look_every",
+        )
+    return {**u.model_dump(), "variant": variant, "look_every": look}
 
 
 def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[str, Any], str]]:

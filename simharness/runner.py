@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import platform
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -175,10 +175,13 @@ def _locked(run_dir: Path) -> Iterator[None]:
         yield
 
 
-def check_backend(backend: str) -> None:
+def check_backend(backend: str, *, file: Path | None = None, field: str = "backend") -> None:
+    """A joblib backend name: built in, or one joblib registers on first use (dask, ray)."""
     if backend not in BACKENDS and backend not in EXTERNAL_BACKENDS:
         known = ", ".join(sorted({*BACKENDS, *EXTERNAL_BACKENDS}))
-        raise ConfigError(f'unknown joblib backend "{backend}"; expected one of: {known}', field="backend")
+        raise ConfigError(
+            f'unknown joblib backend "{backend}"; expected one of: {known}', file=file, field=field
+        )
 
 
 def run(
@@ -195,8 +198,11 @@ def run(
     Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
     file that is not a valid shard of this one.
     """
-    backend = backend or exp.backend
-    check_backend(backend)
+    if backend is None:
+        backend = exp.backend
+        check_backend(backend, file=exp.path)
+    else:
+        check_backend(backend, field="--backend")
     console = console or Console(stderr=True)
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
@@ -212,18 +218,19 @@ def run(
                 "--out for a new directory",
                 file=run_dir,
             )
+        current = manifest["provenance"]
         if old is not None:
+            # The manifest keeps when and by what the run was started; each shard records its own writer.
             commit = old["provenance"].get("git_commit")
-            if commit != manifest["provenance"]["git_commit"]:
+            manifest["provenance"] = dict(old["provenance"])
+            if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
-            manifest["provenance"] = old["provenance"]
+                manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
         shards = exp.shards()
         done = store.scan(run_dir, exp.config_hash, tables, list(exp.variants), shards)
         store.write_manifest(run_dir, manifest)
 
-        provenance = {
-            k: manifest["provenance"][k] for k in ("simharness_version", "git_commit", "config_hash", "seed")
-        }
+        provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
         work: list[tuple[_Variant, _Shard]] = []
@@ -245,16 +252,56 @@ def run(
                     work.append((v, _Shard(first, count, missing)))
         total = exp.games * len(exp.variants)
         remaining = sum(s.count for _, s in work)
-        _execute(work, total, total - remaining, jobs, backend, console)
+        if exp.until is None:
+            _execute([work], total, total - remaining, jobs, backend, console)
+        else:
+            waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, work)
+            _execute(waves, total, total - remaining, jobs, backend, console, between)
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
     return run_dir
 
 
+def _sequential(
+    until: dict[str, Any], games: int, run_dir: Path, work: list[tuple[_Variant, _Shard]]
+) -> tuple[list[list[tuple[_Variant, _Shard]]], Callable[[int], bool], dict[str, Any]]:
+    """Waves of ``until.look_every`` games per variant and the test run between them.
+
+    Every look is replayed from the data on a resumed run (a look uses only the games before its
+    boundary), so a run stops at the same look whatever was already on disk.
+    """
+    from simharness.stats.sequential import Decision, sprt_look
+
+    step = until["look_every"]
+    bounds = [*range(step, games, step), games]
+    starts = [0, *bounds[:-1]]
+    waves = [
+        [(v, s) for v, s in work if lo <= s.first_game < hi] for lo, hi in zip(starts, bounds, strict=True)
+    ]
+    record: dict[str, Any] = {**until, "looks": [], "decision": Decision.CONTINUE.value, "games": 0}
+
+    def between(i: int) -> bool:
+        players = store.open_run(run_dir).table("players")
+        _, result = sprt_look(players, until, bounds[i])
+        record["looks"].append({"games": bounds[i], **result.to_dict()})
+        record["decision"], record["games"] = result.decision.value, bounds[i]
+        return result.decision is not Decision.CONTINUE
+
+    return waves, between, record
+
+
 def _execute(
-    work: list[tuple[_Variant, _Shard]], total: int, already: int, jobs: int, backend: str, console: Console
+    waves: list[list[tuple[_Variant, _Shard]]],
+    total: int,
+    already: int,
+    jobs: int,
+    backend: str,
+    console: Console,
+    between: Callable[[int], bool] | None = None,
 ) -> None:
+    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early."""
+    work = [w for wave in waves for w in wave]
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -269,14 +316,17 @@ def _execute(
         task = progress.add_task("playing", total=total, completed=already, rate="")
         played = 0
         with joblib.parallel_config(backend=backend, n_jobs=jobs):
-            results = joblib.Parallel(return_as="generator_unordered")(
-                joblib.delayed(_play_shard)(v, s) for v, s in work
-            )
-            for count in results:
-                played += count
-                elapsed = progress.tasks[0].elapsed or 0.0
-                rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
-                progress.update(task, advance=count, rate=rate)
+            for i, wave in enumerate(waves):
+                results = joblib.Parallel(return_as="generator_unordered")(
+                    joblib.delayed(_play_shard)(v, s) for v, s in wave
+                )
+                for count in results:
+                    played += count
+                    elapsed = progress.tasks[0].elapsed or 0.0
+                    rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
+                    progress.update(task, advance=count, rate=rate)
+                if between is not None and between(i):
+                    break
     if already and work:
         console.print(f"resumed: {already:,} of {total:,} games were already done")
     if not work:

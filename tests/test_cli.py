@@ -93,3 +93,19 @@ def test_report_of_a_run_and_of_a_wrong_directory(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert bad.exit_code == 2
     assert bad.stderr == f"error: {tmp_path}: not a run directory (no manifest.json)\n"
+
+
+def test_unwritable_output_and_corrupt_shards_on_report(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(blocker), "-q"])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {blocker / 'small'}: Not a directory\n"
+
+    assert CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "-q"]).exit_code == 0
+    shard = tmp_path / "out" / "small" / "players" / "variant=no-cap" / "part-0000000100.parquet"
+    shard.write_bytes(b"not parquet")
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "out" / "small")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {shard}: corrupt Parquet file")

@@ -125,6 +125,8 @@ def test_resume_after_lost_shards_and_a_leftover_temp_file(tmp_path: Path) -> No
         run_dir / "players" / "variant=cap-500" / "part-0000000250.parquet",
         run_dir / "players" / "variant=no-cap" / "part-0000000000.parquet",
     ]
+    kept = run_dir / "games" / "variant=no-cap" / "part-0000000150.parquet"
+    kept_stat = kept.stat()
     half = lost[0].read_bytes()[:200]
     for p in lost:
         p.unlink()
@@ -132,11 +134,11 @@ def test_resume_after_lost_shards_and_a_leftover_temp_file(tmp_path: Path) -> No
     tmp.write_bytes(half)  # a write the kill interrupted
     manifest = json.loads((run_dir / "manifest.json").read_text())
     (run_dir / "manifest.json").write_text(json.dumps({**manifest, "complete": False}))
-    result = _run(cfg, out)
+    _run(cfg, out)
     assert all(p.exists() for p in lost) and not tmp.exists()
+    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == (kept_stat.st_ino, kept_stat.st_mtime_ns)
     assert store.open_run(run_dir).complete
     _assert_same(tmp_path / "ref" / "small", run_dir)
-    del result
 
 
 def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
@@ -242,3 +244,23 @@ def test_duplicate_play_rotates_the_lineup_over_each_deal(tmp_path: Path) -> Non
     assert per_deal["seat"].to_list() == [[0, 1, 2, 3]] * 40
     names = ["naive", "greedy", "naive", "random"]
     assert players["strategy"].to_list() == [names[p] for p in players["player"].to_list()]
+
+
+def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None:
+    import fcntl
+
+    cfg = small_config(tmp_path)
+    run_dir = tmp_path / "out" / "small"
+    run_dir.mkdir(parents=True)
+    with open(run_dir / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(RunDirError, match="another simharness process is writing"):
+            runner.run(config.load(cfg), tmp_path / "out")
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--backend", "lokyy"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith('error: --backend: unknown joblib backend "lokyy"; expected one of: ')
+    cfg.write_text(cfg.read_text().replace("shard_size", 'backend = "threads"\nshard_size'))
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
+    assert not list(run_dir.rglob("*.parquet"))

@@ -117,3 +117,10 @@ def test_stopped_estimate_removes_most_of_the_stopping_bias() -> None:
         corrected.append(e.estimate)
     # Early H1 stops overestimate the effect; the median-unbiased estimate is centred on the truth.
     assert abs(np.median(corrected) - true) < abs(np.median(naive) - true)
+
+
+def test_identical_paired_scores_are_certain_evidence() -> None:
+    # Identical deterministic strategies under duplicate play: every per-deal difference is 0.
+    assert SPRT(0.0, 0.05).decide(np.zeros(30)).decision is Decision.ACCEPT_H0
+    assert SPRT(0.0, 0.05).decide(np.full(30, 0.05)).decision is Decision.ACCEPT_H1
+    assert SPRT(0.0, 0.05).decide(np.zeros(10)).decision is Decision.CONTINUE  # below min_n

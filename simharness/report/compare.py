@@ -13,10 +13,8 @@ from rich.table import Table
 from simharness.report.summary import RunLike, fmt_ci, players_frame, variant_names
 from simharness.stats.hypotheses import paired_permutation_test
 from simharness.stats.intervals import cluster_mean_ci
-from simharness.stats.paired import paired_difference, per_deal, row_variance
+from simharness.stats.paired import METRIC_EXPRS, paired_difference, per_deal, row_variance
 from simharness.stats.sequential import SPRT
-
-METRICS = {"win": pl.col("rank") == 1, "final_points": pl.col("final_points"), "rank": pl.col("rank")}
 
 
 def compare_strategies(
@@ -36,16 +34,14 @@ def compare_strategies(
     The unit is the deal (see ``simharness.stats.paired``). ``mu1`` defaults to ``mu0`` plus 5% of
     the SD of the per-deal differences (a small standardised effect).
     """
-    if metric not in METRICS:
-        raise ValueError(f'metric: expected one of {", ".join(METRICS)}, got "{metric}"')
+    if metric not in METRIC_EXPRS:
+        raise ValueError(f'metric: expected one of {", ".join(METRIC_EXPRS)}, got "{metric}"')
     players = players_frame(run)
     variants = variant_names(run, players)
     variant = variant or variants[0]
     if variant not in variants:
         raise ValueError(f'variant: expected one of {", ".join(variants)}, got "{variant}"')
-    pv = players.filter(pl.col("variant") == variant).with_columns(
-        METRICS[metric].cast(pl.Float64).alias("y")
-    )
+    pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
     strategies = pv["strategy"].unique().sort().to_list()
     for name, s in (("a", a), ("b", b)):
         if s not in strategies:

@@ -19,6 +19,7 @@ from rich.table import Table
 from simharness.stats.hypotheses import benjamini_hochberg, holm, seat_advantage_test
 from simharness.stats.intervals import describe, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
+from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 RESAMPLES = 1000
@@ -226,6 +227,28 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "variants": blocks,
         "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
         "game_metrics": game_metrics(run),
+        "sequential": sequential_block(run, players),
+    }
+
+
+def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | None:
+    """The run's sequential test (``[until]``) with the stopping-aware estimate, if it had one.
+
+    The estimate accounts for the looks actually taken (see ``stats.sequential.stopped_estimate``).
+    """
+    seq = run.manifest.get("sequential")
+    if not seq or not seq.get("looks"):
+        return None
+    test, result = sprt_look(players, seq, int(seq["games"]))
+    d = look_scores(players, seq, int(seq["games"]))
+    looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
+    est = stopped_estimate(looks, d, test) if len(d) >= 2 and looks else None
+    return {
+        **{k: seq[k] for k in ("a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")},
+        "games": seq["games"],
+        "looks": seq["looks"],
+        "result": result.to_dict(),
+        "estimate": est.to_dict() if est is not None else None,
     }
 
 
@@ -324,6 +347,21 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             ]
             t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
         console.print(t)
+    seq = summary.get("sequential")
+    if seq:
+        r, e = seq["result"], seq["estimate"]
+        console.print()
+        console.print(
+            f"[bold]sequential test[/bold] {seq['a']} − {seq['b']} ({seq['metric']}, {seq['variant']}): "
+            f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
+            f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
+            f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
+        )
+        if e:
+            console.print(
+                f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
+                f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
+            )
     if summary["game_metrics"]:
         console.print()
         t = Table(title="game metrics", title_justify="left")

@@ -117,3 +117,27 @@ def paired_difference(
         float(ya_all.mean()),
         float(yb_all.mean()),
     )
+
+
+# Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).
+METRIC_EXPRS: dict[str, pl.Expr] = {
+    "win": (pl.col("rank") == 1).cast(pl.Float64),
+    "final_points": pl.col("final_points").cast(pl.Float64),
+    "rank": pl.col("rank").cast(pl.Float64),
+}
+
+
+def paired_scores(players: pl.DataFrame, a: str, b: str, metric: str) -> pl.DataFrame:
+    """Per complete deal: ``deal``, ``y_a``, ``y_b`` and ``d = y_a − y_b`` (means over the deal's rows).
+
+    A deal is complete when it has as many games as the fullest deal (all rotations of a duplicate
+    deal), so a look taken while a deal is half played never uses a one-sided subset of its seats.
+    """
+    if metric not in METRIC_EXPRS:
+        raise ValueError(f'metric: expected one of {", ".join(METRIC_EXPRS)}, got "{metric}"')
+    games_per_deal = players.group_by("deal").agg(pl.col("game").n_unique().alias("k"))
+    full = games_per_deal.filter(pl.col("k") == pl.col("k").max()).select("deal")
+    rows = players.join(full, on="deal").with_columns(METRIC_EXPRS[metric].alias("y"))
+    ya = per_deal(rows.filter(pl.col("strategy") == a), "y").select("deal", pl.col("y").alias("y_a"))
+    yb = per_deal(rows.filter(pl.col("strategy") == b), "y").select("deal", pl.col("y").alias("y_b"))
+    return ya.join(yb, on="deal").with_columns(d=pl.col("y_a") - pl.col("y_b")).sort("deal")

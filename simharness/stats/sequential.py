@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
+import polars as pl
 from scipy import optimize
+
+from simharness.stats.paired import paired_scores
 
 
 class Decision(str, enum.Enum):
@@ -30,18 +34,25 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
+# The LLR of a sample without spread (e.g. identical deterministic strategies under duplicate play,
+# whose paired scores are all exactly 0): the likelihood of the farther hypothesis is zero, so the
+# true LLR is infinite; a large finite value keeps it printable and JSON-safe.
+DEGENERATE_LLR = 1e9
+
+
 def llr_normal(x: np.ndarray, mu0: float, mu1: float) -> float:
     """Brownian approximation of the LLR of mean ``mu1`` vs ``mu0``: N(μ1−μ0)(2x̄−μ0−μ1)/(2σ̂²).
 
-    Assumes independent scores with finite variance; 0 when the scores have no spread yet.
+    Assumes independent scores with finite variance; ±``DEGENERATE_LLR`` when they have no spread.
     """
     x = np.asarray(x, dtype=float)
-    if len(x) < 2:
+    if len(x) == 0:
         return 0.0
+    side = (mu1 - mu0) * (2 * x.mean() - mu0 - mu1)
     var = x.var()
     if var == 0:
-        return 0.0
-    return float(len(x) * (mu1 - mu0) * (2 * x.mean() - mu0 - mu1) / (2 * var))
+        return float(np.sign(side) * DEGENERATE_LLR)
+    return float(len(x) * side / (2 * var))
 
 
 def _lagrange(values: np.ndarray, p: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -53,7 +64,7 @@ def _lagrange(values: np.ndarray, p: np.ndarray, s: np.ndarray) -> np.ndarray:
     lo, hi = -1 / dmax, -1 / dmin
     width = hi - lo
     lo, hi = lo + width * 1e-12, hi - width * 1e-12
-    for _ in range(100):
+    for _ in range(64):  # halves the bracket to 2^-64 of its width: beyond double precision
         mid = (lo + hi) / 2
         f = np.sum(np.where(present, p * d / (1 + mid[:, None] * d), 0.0), axis=1)
         lo, hi = np.where(f > 0, mid, lo), np.where(f > 0, hi, mid)
@@ -93,9 +104,12 @@ def gsprt_llr_counts(
         llr[ok] = n[ok] * terms.sum(axis=1)
     if (~ok).any():
         mean = (p * values).sum(axis=1)
-        var = (p * values**2).sum(axis=1) - mean**2
+        var = np.maximum((p * values**2).sum(axis=1) - mean**2, 0.0)
+        side = (mu1 - mu0) * (2 * mean - mu0 - mu1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            approx = np.where(var > 0, n * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * var), 0.0)
+            # No spread: every score is the same, certain evidence for the nearer hypothesis.
+            spread = var > 1e-12 * (1 + mean**2)
+            approx = np.where(spread, n * side / (2 * var), np.sign(side) * DEGENERATE_LLR)
         llr[~ok] = approx[~ok]
     return llr
 
@@ -164,6 +178,24 @@ class SPRT:
     def done(self, result: SPRTResult) -> bool:
         """Whether to stop adding games: a decision was reached or the budget is spent."""
         return result.decision is not Decision.CONTINUE or (self.max_n is not None and result.n >= self.max_n)
+
+
+def look_scores(players: pl.DataFrame, until: Mapping[str, Any], games: int) -> np.ndarray:
+    """The paired scores (per-deal A − B) of ``until``'s comparison over the games below ``games``."""
+    rows = players.filter((pl.col("variant") == until["variant"]) & (pl.col("game") < games))
+    return paired_scores(rows, str(until["a"]), str(until["b"]), str(until["metric"]))["d"].to_numpy()
+
+
+def sprt_look(players: pl.DataFrame, until: Mapping[str, Any], games: int) -> tuple[SPRT, SPRTResult]:
+    """One look of a run's sequential test: the data so far → continue / accept H0 / accept H1.
+
+    ``until`` is the experiment's ``[until]`` section (``a``, ``b``, ``metric``, ``variant``, ``mu0``,
+    ``mu1``, ``alpha``, ``beta``); ``games`` the games per variant played so far: only games below it
+    are used, so the decision at a look depends on nothing but the look (a resumed run replays the
+    same decisions). The score is the per-deal paired difference A − B (see ``paired_scores``).
+    """
+    test = SPRT(float(until["mu0"]), float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
+    return test, test.decide(look_scores(players, until, games))
 
 
 @dataclass(frozen=True)

@@ -166,8 +166,8 @@ impl Game for Sugoroku {
             let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
             state.settle();
             games.push(game_row(&state, &seating));
-            let finals: Vec<i64> = state.players[..n].iter().map(|p| p.points).collect();
-            let rank = ranks(&finals);
+            let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+            let rank = ranks(&finals[..n]);
             for (seat, p) in state.players[..n].iter().enumerate() {
                 players.push(PlayerRow {
                     game,

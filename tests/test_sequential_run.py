@@ -1,0 +1,92 @@
+"""`[until]`: the runner adds shard waves until the GSPRT decides, replays the same looks on resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve from the repository)
+
+from simharness import config, runner, store
+from simharness.errors import ConfigError
+from simharness.report.summary import build_summary
+
+CONFIG = """\
+name = "seq"
+game = "sugoroku"
+games = {games}
+seed = 5
+duplicate = true
+shard_size = 100
+players = [{players}]
+
+[until]
+a = "{a}"
+b = "{b}"
+metric = "{metric}"
+mu0 = 0.0
+mu1 = {mu1}
+look_every = {look}
+"""
+TWINS = '{strategy = "naive", label = "twin-a"}, "greedy", {strategy = "naive", label = "twin-b"}, "random"'
+
+
+def _config(tmp: Path, **kw: object) -> Path:
+    values = {
+        "games": 2400,
+        "players": TWINS,
+        "a": "twin-a",
+        "b": "twin-b",
+        "metric": "win",
+        "mu1": 0.02,
+        "look": 400,
+    } | kw
+    path = tmp / "seq.toml"
+    path.write_text(CONFIG.format(**values))
+    return path
+
+
+def _manifest(run_dir: Path) -> dict:
+    return json.loads((run_dir / "manifest.json").read_text())
+
+
+def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_path: Path) -> None:
+    exp = config.load(_config(tmp_path))
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    seq = _manifest(run_dir)["sequential"]
+    # Two copies of one strategy: no difference in win rate, so the test accepts H0 before the budget.
+    assert seq["decision"] == "H0" and seq["games"] < 2400 and len(seq["looks"]) == seq["games"] // 400
+    assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["H0"]
+    assert (
+        len(store.open_run(run_dir).files("players", "base")) == seq["games"] // 100
+    )  # the rest never played
+    before = sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir())
+    runner.run(exp, tmp_path / "out", jobs=1)
+    assert _manifest(run_dir)["sequential"]["looks"] == seq["looks"]
+    assert sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir()) == before
+
+
+def test_planted_difference_accepts_h1_with_a_stopping_aware_estimate(tmp_path: Path) -> None:
+    exp = config.load(
+        _config(tmp_path, games=12000, a="greedy", b="random", metric="final_points", mu1=3.5, look=2000)
+    )
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    seq = _manifest(run_dir)["sequential"]
+    # EV-greedy beats the coin-flipper by about 13 points per game on this seed's deals.
+    assert seq["decision"] == "H1" and seq["games"] < 12000
+    s = build_summary(store.open_run(run_dir))["sequential"]
+    assert s["result"]["decision"] == "H1" and [k["games"] for k in s["looks"]] == list(
+        range(2000, seq["games"] + 1, 2000)
+    )
+    e = s["estimate"]
+    assert e["lo"] < e["estimate"] < e["hi"] and e["lo"] > 0
+
+
+def test_until_errors_name_the_field(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"until\.a"):
+        config.load(_config(tmp_path, a="nobody"))
+    with pytest.raises(ConfigError, match=r"until\.look_every"):
+        config.load(_config(tmp_path, look=150))
+    with pytest.raises(ConfigError, match=r"until\.mu1"):
+        config.load(_config(tmp_path, mu1=0.0))
