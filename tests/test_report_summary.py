@@ -47,6 +47,14 @@ def test_summary_counts_estimates_and_planted_effects(tmp_path: Path) -> None:
     assert "strong" in text and "differences vs base" in text and "seat advantage" in text
 
 
+def test_summary_omnibus_across_three_variants(tmp_path: Path) -> None:
+    run = make_run(tmp_path, {"base": 1.0, "wild": 2.0, "wilder": 3.0}, n_games=800)
+    s = build_summary(run)
+    omni = {(o["strategy"], o["metric"]): o for o in s["omnibus"]}
+    assert omni[("strong", "win")]["n"] == 200 and omni[("strong", "win")]["pvalue"] < 1e-3
+    assert build_summary(make_run(tmp_path / "two", {"a": 1.0, "b": 2.0}, n_games=80))["omnibus"] == []
+
+
 def test_summary_without_seat_edge_or_hands(tmp_path: Path) -> None:
     run = make_run(tmp_path, n_games=2000, seat_edge=0.0, with_hands=False)
     s = build_summary(run)

@@ -10,6 +10,8 @@ from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve 
 
 from simharness import config, runner, store
 from simharness.errors import ConfigError
+from simharness.report.full import build_report
+from simharness.report.html import write_html
 from simharness.report.summary import build_summary
 
 CONFIG = """\
@@ -81,6 +83,10 @@ def test_planted_difference_accepts_h1_with_a_stopping_aware_estimate(tmp_path: 
     )
     e = s["estimate"]
     assert e["lo"] < e["estimate"] < e["hi"] and e["lo"] > 0
+    run = store.open_run(run_dir)
+    write_html(run, build_report(run), tmp_path / "report.html")
+    page = (tmp_path / "report.html").read_text()
+    assert "Sequential test" in page and 'alt="LLR at each look and the SPRT bounds"' in page
 
 
 def test_until_errors_name_the_field(tmp_path: Path) -> None:

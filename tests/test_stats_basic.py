@@ -47,16 +47,24 @@ def test_clopper_pearson_is_the_beta_quantile_interval() -> None:
     assert proportion_ci(0, 0).n == 0 and math.isnan(proportion_ci(0, 0).estimate)
 
 
-def test_describe_quantiles_are_inverse_cdf_and_mean_ci_matches_normal_theory() -> None:
+def test_describe_quantile_intervals_equal_a_monte_carlo_bootstrap() -> None:
+    from simharness.stats.intervals import resample_counts
+
     rng = np.random.default_rng(1)
-    x = np.round(rng.normal(100, 15, 4000))
+    x = np.round(rng.gamma(2.0, 10.0, 3000))  # skewed integer scores with ties
     d = describe(x)
+    values, counts = np.unique(x, return_counts=True)
+    cum = np.cumsum(resample_counts(np.random.default_rng(9), counts, 20000), axis=1)
     for q, iv in d.quantiles.items():
         assert iv.estimate == np.quantile(x, q, method="inverted_cdf")
+        idx = (cum < max(1, int(np.ceil(q * len(x))))).sum(axis=1)
+        lo, hi = np.quantile(values[idx], [0.025, 0.975], method="inverted_cdf")
+        # The closed form is the bootstrap's limit: equal up to Monte Carlo noise (one value step).
+        step = np.diff(values).max()
+        assert abs(iv.lo - lo) <= step and abs(iv.hi - hi) <= step, q
         assert iv.lo <= iv.estimate <= iv.hi
     se = x.std(ddof=1) / math.sqrt(len(x))
-    assert d.mean.hi - d.mean.lo == pytest.approx(2 * 1.96 * se, rel=0.12)
-    assert d.mean.lo < x.mean() < d.mean.hi
+    assert d.mean.hi - d.mean.lo == pytest.approx(2 * 1.96 * se, rel=0.01)
 
 
 def test_bootstrap_bca_close_to_t_interval_and_degenerate_sample() -> None:
@@ -118,3 +126,28 @@ def test_holm_and_bh_by_hand() -> None:
     assert benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
     withnan = holm(np.array([0.01, np.nan, 0.02]))
     assert math.isnan(withnan[1]) and withnan[0] == pytest.approx(0.02)
+
+
+def test_resample_counts_both_paths_are_the_row_bootstrap() -> None:
+    from simharness.stats.intervals import resample_counts
+
+    rng = np.random.default_rng(4)
+    counts = np.array([50, 30, 20])  # few categories: multinomial path
+    few = resample_counts(rng, counts, 4000)
+    many = resample_counts(rng, np.ones(100, dtype=np.int64), 4000)  # one row per category: index path
+    assert (few.sum(axis=1) == 100).all() and (many.sum(axis=1) == 100).all()
+    # Multinomial moments: mean n·p and variance n·p·(1 − p).
+    assert few.mean(axis=0) == pytest.approx([50, 30, 20], rel=0.02)
+    assert few.var(axis=0) == pytest.approx([25, 21, 16], rel=0.1)
+    assert many.mean() == pytest.approx(1.0, rel=0.01) and many.var(axis=0).mean() == pytest.approx(
+        0.99, rel=0.05
+    )
+
+
+def test_friedman_by_hand() -> None:
+    from simharness.stats.hypotheses import friedman
+
+    # Every block ranks the treatments 1 < 2 < 3: χ² = 12/(nk(k+1))·ΣR² − 3n(k+1) = 6 and W = 1.
+    r = friedman(np.array([[1.0, 2, 3], [1, 2, 3], [1, 2, 3]]))
+    assert r.statistic == pytest.approx(6.0) and r.effect == pytest.approx(1.0) and r.df == 2
+    assert math.isnan(friedman(np.ones((5, 3))).pvalue)

@@ -166,6 +166,24 @@ def figure_forest(report: dict[str, Any]) -> str | None:
     return _png(fig)
 
 
+def figure_llr(seq: dict[str, Any]) -> str:
+    """The sequential test's LLR at each look against its two bounds."""
+    import matplotlib.pyplot as plt
+
+    looks = seq["looks"]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    games = [k["games"] for k in looks]
+    lo, hi = looks[0]["lower"], looks[0]["upper"]
+    # A degenerate sample's LLR (±1e9) would flatten the plot; show it just beyond its bound.
+    ax.plot(games, np.clip([k["llr"] for k in looks], 3 * lo, 3 * hi), "o-", label="LLR")
+    ax.axhline(hi, color="tab:green", ls="--", label="accept H1")
+    ax.axhline(lo, color="tab:red", ls="--", label="accept H0")
+    ax.set_xlabel("games per variant")
+    ax.set_ylabel("log-likelihood ratio")
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
 def _esc(x: Any) -> str:
     return html.escape(str(x))
 
@@ -316,6 +334,31 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
             )
         )
         parts.append(_figure(figure_forest(report), "Forest plot: variant minus baseline, 95% CIs"))
+    if report.get("omnibus"):
+        rows = [
+            [o["strategy"], o["metric"], str(o["n"])]
+            + [f"{o[k]:.3g}" if o[k] is not None else "–" for k in ("statistic", "pvalue", "effect")]
+            for o in report["omnibus"]
+        ]
+        parts.append("<h3>All variants at once (Friedman, blocks = shared deals)</h3>")
+        parts.append(_table(["strategy", "metric", "deals", "χ²", "p", "Kendall's W"], rows))
+    seq = report.get("sequential")
+    if seq:
+        r, e = seq["result"], seq["estimate"]
+        parts.append("<h2>Sequential test</h2>")
+        parts.append(
+            f"<p>{_esc(seq['a'])} − {_esc(seq['b'])} ({_esc(seq['metric'])}, "
+            f"variant {_esc(seq['variant'])}): "
+            f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}. "
+            f"Decision <b>{_esc(r['decision'])}</b> after {len(seq['looks'])} looks and {seq['games']} games "
+            f"per variant ({r['n']} deals).</p>"
+        )
+        if e:
+            parts.append(
+                f"<p>Stopping-aware (median-unbiased) mean paired difference: {e['estimate']:.4g} "
+                f"[{e['lo']:.4g}, {e['hi']:.4g}]; naive mean {e['naive']:.4g}.</p>"
+            )
+        parts.append(_figure(figure_llr(seq), "LLR at each look and the SPRT bounds"))
     if report["game_metrics"]:
         parts.append("<h2>Game-specific metrics</h2>")
         rows = [

@@ -16,13 +16,12 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
-from simharness.stats.hypotheses import benjamini_hochberg, holm, seat_advantage_test
-from simharness.stats.intervals import describe, proportion_ci
+from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
+from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-RESAMPLES = 1000
 
 
 class RunLike(Protocol):
@@ -90,7 +89,7 @@ def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
 
 
 def _dist(x: np.ndarray) -> dict[str, Any]:
-    d = describe(x, QUANTILES, n_resamples=RESAMPLES)
+    d = describe(x, QUANTILES)
     return {
         "mean": d.mean.to_dict(),
         "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in d.quantiles.items()},
@@ -107,6 +106,10 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
                 "rows": g.height,
                 "games": g["game"].n_unique(),
                 "win_rate": proportion_ci(wins, g.height).to_dict(),
+                # Rows of one deal are dependent (a strategy in two seats, duplicate rotations).
+                "win_rate_deal_clustered": cluster_mean_ci(
+                    g["win"].cast(pl.Float64).to_numpy(), g["deal"].to_numpy()
+                ).to_dict(),
                 "points": _dist(g["final_points"].to_numpy()),
             }
         )
@@ -172,6 +175,22 @@ def _differences(
     return out
 
 
+def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]:
+    """With three or more variants: a Friedman test per strategy and metric over the shared deals."""
+    out = []
+    for s in players["strategy"].unique().sort().to_list():
+        mine = players.filter(pl.col("strategy") == s)
+        for metric in ("win", "final_points"):
+            wide = None
+            for v in variants:
+                d = per_deal(mine.filter(pl.col("variant") == v), metric).select("deal", pl.col("y").alias(v))
+                wide = d if wide is None else wide.join(d, on="deal")
+            if wide is not None:
+                r = friedman(wide.select(variants).to_numpy())
+                out.append({"strategy": s, "metric": metric, **r.to_dict()})
+    return out
+
+
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
     """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
     game = run.manifest.get("game")
@@ -206,11 +225,12 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     """The end-of-run summary as a JSON-ready dict.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): win rate with a Wilson CI, mean and 5/25/50/75/95% quantiles of final points
-    with percentile-bootstrap CIs; ``length`` (turns or hands per game) and ``seat_test`` (χ² of
-    wins by seat vs uniform). ``differences``: every variant minus the first per strategy (win,
-    final_points) and for game length, paired by deal, with Holm and BH adjusted p-values.
-    ``game_metrics``: the game module's own metrics.
+    :func:`seat_axis`): win rate with a Wilson CI, mean (t interval) and 5/25/50/75/95% quantiles of
+    final points (exact percentile-bootstrap intervals); ``length`` (turns or hands per game) and
+    ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every variant minus the first
+    per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
+    p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
+    deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
     """
     players = players_frame(run)
     variants = variant_names(run, players)
@@ -226,6 +246,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "variant_order": variants,
         "variants": blocks,
         "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
+        "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
         "game_metrics": game_metrics(run),
         "sequential": sequential_block(run, players),
     }
@@ -347,6 +368,11 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             ]
             t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
         console.print(t)
+    for o in summary.get("omnibus", []):
+        console.print(
+            f"all variants, {o['strategy']} {o['metric']}: Friedman χ²={_fmt_num(o['statistic'], 2)}, "
+            f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
+        )
     seq = summary.get("sequential")
     if seq:
         r, e = seq["result"], seq["estimate"]

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from simharness.stats.hypotheses import benjamini_hochberg, contingency_test, holm, seat_advantage_test
-from simharness.stats.intervals import Interval
+from simharness.stats.intervals import Interval, resample_counts
 
 Sums = dict[str, np.ndarray]
 
@@ -332,7 +332,7 @@ def _bootstrap(deal_sums: dict[str, np.ndarray], deals: int, resamples: int, see
     done = 0
     while done < resamples:
         b = min(chunk, resamples - done)
-        w = rng.multinomial(deals, np.full(deals, 1 / deals), size=b).astype(float)
+        w = resample_counts(rng, np.ones(deals, dtype=np.int64), b).astype(float)
         for v, m in deal_sums.items():
             out[v].append(w @ m)
         done += b

@@ -156,6 +156,29 @@ def kruskal_wallis(*groups: np.ndarray) -> TestResult:
     )
 
 
+def friedman(blocks: np.ndarray) -> TestResult:
+    """Friedman test that k treatments measured on the same blocks (rows) share one distribution.
+
+    For k ≥ 3 rule variants played on the same deals (blocks = deals, columns = variants). Assumes
+    independent blocks; ties within a block get mid-ranks (scipy corrects the statistic for them).
+    Effect size: Kendall's W = χ²/(n(k − 1)), 0 (no agreement) to 1.
+    """
+    b = np.asarray(blocks, dtype=float)
+    n, k = b.shape if b.ndim == 2 else (0, 0)
+    if n < 2 or k < 3 or np.all(b == b[:, :1]):
+        return TestResult("Friedman", math.nan, math.nan, math.nan, "kendall_w", None, n)
+    res = stats.friedmanchisquare(*b.T)
+    return TestResult(
+        "Friedman",
+        float(res.statistic),
+        float(res.pvalue),
+        float(res.statistic) / (n * (k - 1)),
+        "kendall_w",
+        float(k - 1),
+        n,
+    )
+
+
 def mcnemar(b: int, c: int) -> TestResult:
     """Exact McNemar test for paired binary outcomes from the discordant counts ``b`` and ``c``.
 

@@ -96,6 +96,27 @@ def bootstrap_ci(
     return Interval(est, lo, hi, n)
 
 
+def resample_counts(rng: np.random.Generator, counts: np.ndarray, size: int) -> np.ndarray:
+    """``size`` ordinary bootstrap resamples of ``counts.sum()`` rows, as counts per category.
+
+    Row ``i`` of the result has the multinomial distribution of resampling the rows with
+    replacement. Few categories: one multinomial draw each (cost per resample ∝ categories); many
+    (deals, continuous scores): resample row indices and count them (cost ∝ rows, cheap per row).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n, k = int(counts.sum()), len(counts)
+    if k * 8 < n:
+        return rng.multinomial(n, counts / n, size=size)
+    category = np.repeat(np.arange(k), counts)
+    out = np.empty((size, k), dtype=np.int64)
+    step = max(1, 4_000_000 // n)  # resamples per chunk, bounding memory at a few million indices
+    for start in range(0, size, step):
+        b = min(step, size - start)
+        cells = np.arange(b)[:, None] * k + category[rng.integers(0, n, (b, n))]
+        out[start : start + b] = np.bincount(cells.ravel(), minlength=b * k).reshape(b, k)
+    return out
+
+
 @dataclass(frozen=True)
 class Distribution:
     """Mean and quantiles of a sample, each with a percentile-bootstrap CI."""
@@ -109,40 +130,33 @@ def describe(
     quantiles: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95),
     *,
     confidence: float = 0.95,
-    n_resamples: int = 2000,
-    seed: int = 0,
 ) -> Distribution:
-    """Mean and quantiles of ``x`` with percentile-bootstrap CIs from one set of resamples.
+    """Mean (t interval) and quantiles (exact percentile-bootstrap interval) of ``x``.
 
     Quantiles are the inverse empirical CDF (the smallest value with F(x) >= q; numpy's
-    ``inverted_cdf``), which is always an observed score. The bootstrap resamples the *counts* of
-    the distinct values (a multinomial draw), which has exactly the distribution of an ordinary
-    row bootstrap but costs O(distinct values) per resample, so it scales to millions of rows of
-    integer scores. Assumes independent rows.
+    ``inverted_cdf``), which is always an observed score. Their bootstrap distribution has a closed
+    form: a resampled q-quantile is at most v exactly when at least ⌈qn⌉ resampled rows are ≤ v,
+    a Binomial(n, F_n(v)) event; so the percentile-bootstrap interval is computed exactly, with no
+    resampling noise, in O(distinct values). The mean uses the t interval, to which the bootstrap
+    percentile interval converges (they agree to about 1% of the width at the thousands of rows of
+    a run) without the cost of resampling per group. Assumes independent rows.
     """
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n == 0:
         return Distribution(Interval.empty(), {q: Interval.empty() for q in quantiles})
     values, counts = np.unique(x, return_counts=True)
-    rng = np.random.default_rng(seed)
-    boot = rng.multinomial(n, counts / n, size=n_resamples)
+    cdf = np.cumsum(counts) / n
     alpha = (1 - confidence) / 2
-
-    def interval(est: float, reps: np.ndarray) -> Interval:
-        lo, hi = np.quantile(reps, [alpha, 1 - alpha])
-        return Interval(float(est), float(lo), float(hi), n)
-
-    mean = interval(float(x.mean()), boot @ values / n)
-    cum = np.cumsum(boot, axis=1)
     qs: dict[float, Interval] = {}
     for q in quantiles:
-        # Smallest value whose cumulative count reaches q*n (ceil: F(x) >= q).
-        target = max(1, math.ceil(q * n - 1e-9))
-        idx = (cum < target).sum(axis=1)
-        est = float(np.quantile(x, q, method="inverted_cdf"))
-        qs[q] = interval(est, values[np.minimum(idx, len(values) - 1)])
-    return Distribution(mean, qs)
+        need = max(1, math.ceil(q * n - 1e-9))
+        # P*(resampled quantile <= v) for every distinct v: nondecreasing in v.
+        boot_cdf = stats.binom.sf(need - 1, n, cdf)
+        lo = values[min(int(np.searchsorted(boot_cdf, alpha)), len(values) - 1)]
+        hi = values[min(int(np.searchsorted(boot_cdf, 1 - alpha)), len(values) - 1)]
+        qs[q] = Interval(float(np.quantile(x, q, method="inverted_cdf")), float(lo), float(hi), n)
+    return Distribution(mean_ci(x, confidence), qs)
 
 
 def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:
