@@ -115,17 +115,28 @@ impl Suits {
         let imp = improve();
         let mut mask = 0u64;
         for b in 0..4 {
-            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
             let (d, rest) = (&self.d[b].0, &self.rest[b].0);
-            let mut bits = 0u16;
+            // Targets of this suit on an optimal split that a tile could still lower (distance > 0);
+            // only then is the improving-tile row read (a cache miss in a large table).
+            let mut on = 0u16;
             for m in 0..=self.melds {
                 let other = self.melds - m;
                 for p in 0..2 {
                     let t = 8 * p + m;
-                    if row[t] != 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
-                        bits |= row[t];
+                    if d[t] > 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
+                        on |= 1 << t;
                     }
                 }
+            }
+            if on == 0 {
+                continue;
+            }
+            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+            let mut bits = 0u16;
+            while on != 0 {
+                let t = on.trailing_zeros() as usize;
+                bits |= row[t];
+                on &= on - 1;
             }
             mask |= u64::from(bits) << (9 * b);
         }
@@ -166,16 +177,22 @@ impl Special {
         )
     }
 
-    /// The same after removing one tile of kind `j` from a hand holding it `n` times (`others`
-    /// tells whether another yaochu kind is held twice).
-    fn minus(&self, j: usize, n: u8, other_y_pair: bool) -> i8 {
+    /// The counts after removing one tile of kind `j` from a hand holding it `n` times
+    /// (`other_y_pair`: another yaochu kind is held at least twice).
+    fn without(&self, j: usize, n: u8, other_y_pair: bool) -> Special {
         let y = is_yaochu(j as u8);
-        Self::shanten(
-            self.pairs - i8::from(n == 2),
-            self.kinds - i8::from(n == 1),
-            self.y_kinds - i8::from(y && n == 1),
-            if y && n == 2 { other_y_pair } else { self.y_pair },
-        )
+        Special {
+            pairs: self.pairs - i8::from(n == 2),
+            kinds: self.kinds - i8::from(n == 1),
+            y_kinds: self.y_kinds - i8::from(y && n == 1),
+            y_pair: if y && n == 2 { other_y_pair } else { self.y_pair },
+        }
+    }
+
+    /// Seven-pairs/orphans shanten after removing one tile of kind `j` (see [`Special::without`]).
+    fn minus(&self, j: usize, n: u8, other_y_pair: bool) -> i8 {
+        let x = self.without(j, n, other_y_pair);
+        Self::shanten(x.pairs, x.kinds, x.y_kinds, x.y_pair)
     }
 }
 
@@ -239,6 +256,8 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         o
     };
     let mut triple: [Option<Entry>; 4] = [None; 4];
+    let special14 = (n == 14).then(|| Special::new(c));
+    let y_pairs = YAOCHU.iter().filter(|&&k| c[usize::from(k)] >= 2).count();
     let mut out = [0u64; KINDS];
     let mut h = *c;
     for (k, slot) in out.iter_mut().enumerate() {
@@ -258,7 +277,7 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         rest[y] = comb(&pair[x][z], d13[a], melds);
         rest[z] = comb(&pair[x][y], d13[a], melds);
         let suits = Suits { idx: idx13, d: d13, rest, melds };
-        let special = (n == 14).then(|| Special::new(&h));
+        let special = special14.as_ref().map(|x| x.without(k, c[k], y_pairs > 1));
         *slot = accept_of(&suits, special.as_ref(), &h).1;
         h[k] += 1;
     }
