@@ -252,6 +252,13 @@ options! {
         abort_suukaikan: bool = true;
         /// Dead waits at an exhaustive draw.
         karaten: Karaten = Karaten::OwnFourIsNoten;
+        /// 形式聴牌: a ready hand without a yaku counts as tenpai at an exhaustive draw. When false,
+        /// an open hand needs a wait that wins by ron without chance yaku (a closed hand always has
+        /// menzen tsumo).
+        keishiki_tenpai: bool = true;
+        /// A rinshan tsumo right after a daiminkan is paid entirely by the player whose discard was
+        /// called, as a ron.
+        pao_daiminkan_rinshan: bool = false;
     }
 }
 

@@ -212,6 +212,8 @@ pub struct State<'r> {
     /// Discard kinds that passed since each seat's riichi (genbutsu for folding), bit per kind.
     pub safe_after_riichi: [u64; SEATS],
     first_winds: u8,
+    /// The discarder of a daiminkan whose replacement tile the caller is playing (NONE otherwise).
+    daiminkan_from: u8,
     suukaikan_pending: bool,
     riichi_declared: u8,
     legal: Vec<Action>,
@@ -247,6 +249,7 @@ impl<'r> State<'r> {
             seen: [0; KINDS],
             safe_after_riichi: [0; SEATS],
             first_winds: 0,
+            daiminkan_from: NONE,
             suukaikan_pending: false,
             riichi_declared: 0,
             legal: Vec::with_capacity(40),
@@ -328,6 +331,7 @@ impl<'r> State<'r> {
         self.seen[usize::from(wall[DEAD + 4] / 4)] += 1;
         self.safe_after_riichi = [0; SEATS];
         self.first_winds = 0;
+        self.daiminkan_from = NONE;
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
     }
@@ -384,6 +388,11 @@ impl<'r> State<'r> {
 
     /// Scores `seat` winning on `win` (for a tsumo the tile is already in the hand).
     pub fn score_win(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool) -> Result<Score, String> {
+        self.score_at(seat, win, tsumo, rinshan, chankan, self.live_next >= self.live_end)
+    }
+
+    /// [`State::score_win`] with the last-tile situation (haitei/houtei) given.
+    fn score_at(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool, last: bool) -> Result<Score, String> {
         let p = &self.p[seat];
         let mut hand: Vec<Tile> = p.hand.iter().map(|&t| self.tile(t)).collect();
         if !tsumo {
@@ -391,7 +400,6 @@ impl<'r> State<'r> {
         }
         let first = self.uninterrupted && !p.discarded;
         let dealer = seat == usize::from(self.dealer);
-        let last = self.live_next >= self.live_end;
         let situation = Situation {
             tsumo,
             riichi: p.riichi && !p.double_riichi,
@@ -705,6 +713,8 @@ impl<'r> State<'r> {
 
     fn declare_kan(&mut self, seat: usize) {
         self.reveal_pending();
+        // Only the replacement tile of the daiminkan itself falls under pao_daiminkan_rinshan.
+        self.daiminkan_from = NONE;
         self.kan_seats[usize::from(self.kans)] = seat as u8;
         self.kans += 1;
         self.live_end -= 1;
@@ -867,6 +877,7 @@ impl<'r> State<'r> {
             }
             p.temp_furiten = false;
             p.kuikae = 0;
+            self.daiminkan_from = NONE;
             if p.riichi {
                 p.ippatsu = false;
             }
@@ -987,6 +998,7 @@ impl<'r> State<'r> {
             _ => {
                 self.declare_kan(caller);
                 self.open_kan_dora();
+                self.daiminkan_from = seat as u8;
                 *next = Next::Draw { seat: caller, rinshan: true };
             }
         }
@@ -1035,6 +1047,12 @@ impl<'r> State<'r> {
             let liable_basic = 8000 * u32::from(mult);
             let rest_basic = score.basic - if liable != NONE { liable_basic } else { 0 };
             let hv = self.rules.honba_value;
+            if tsumo && rinshan && self.rules.pao_daiminkan_rinshan && self.daiminkan_from != NONE {
+                let l = usize::from(self.daiminkan_from);
+                self.pay_normal(w, l, score.basic, dealer, false, honba_w);
+                wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: l as u8 });
+                continue;
+            }
             if liable == NONE || (!tsumo && liable == from as u8) {
                 self.pay_normal(w, from, score.basic, dealer, tsumo, honba_w);
             } else {
@@ -1105,6 +1123,13 @@ impl<'r> State<'r> {
         let p = &self.p[seat];
         if p.waits == 0 {
             return false;
+        }
+        if !self.rules.keishiki_tenpai && !p.closed() {
+            let id = |k: usize| (k * 4 + 3) as u8; // never a red five
+            let yaku = (0..KINDS).any(|k| p.waits & bit(k as u8) != 0 && self.score_at(seat, id(k), false, false, false, false).is_ok());
+            if !yaku {
+                return false;
+            }
         }
         match self.rules.karaten {
             Karaten::AlwaysTenpai => true,

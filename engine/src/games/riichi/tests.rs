@@ -173,3 +173,32 @@ fn bad_rule_combinations_are_rejected() {
     assert_eq!(rules::resolve("default", &json!({"multi_ron": "triple"})).unwrap_err().field, "multi_ron");
     assert_eq!(rules::resolve("default", &json!({"west_extension": true})).unwrap_err().field, "west_extension");
 }
+
+/// Without 形式聴牌, an open ready hand with no yaku is noten at an exhaustive draw: on the first
+/// hand of each game (identical play under both rules) the tenpai seats shrink to a subset, and
+/// some open hands drop out.
+#[test]
+fn keishiki_tenpai_off_drops_open_hands_without_yaku() {
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, ..Knobs::default() };
+    let lineup = vec![caller; 4];
+    let batch = Batch { seed: 9, first_game: 0, count: 300, duplicate: false };
+    let first_hands = |rules: &Rules| {
+        let t = super::Riichi::play(rules, &lineup, &batch);
+        let hands = &t[2];
+        let col = |name: &str| hands.column(name).unwrap().data.clone();
+        let (hand, outcome, tenpai) = (col("hand"), col("outcome"), col("tenpai"));
+        let mut out = Vec::new();
+        for i in 0..hands.rows {
+            if u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0 && outcome[i] == 2 {
+                out.push(tenpai[i]);
+            }
+        }
+        out
+    };
+    let formal = first_hands(&rules::resolve("tenhou", &json!({})).unwrap());
+    let strict = first_hands(&rules::resolve("tenhou", &json!({"keishiki_tenpai": false})).unwrap());
+    assert_eq!(formal.len(), strict.len());
+    assert!(formal.len() > 20);
+    assert!(formal.iter().zip(&strict).all(|(f, s)| f & s == *s));
+    assert!(formal.iter().zip(&strict).any(|(f, s)| f != s));
+}
