@@ -11,7 +11,8 @@ Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of g
 an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
 honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
 ``tenpai_at_draw`` (tenpai share at exhaustive draws), ``bust_rate`` (games ending below zero),
-``yakuman_rate`` (per hand), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); and in
+``yakuman_rate`` (per hand), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
+strategy ``all`` pools every player of a variant (without the zero-sum metrics); and in
 duplicate runs ``paired_score`` / ``paired_points`` / ``paired_rank``: the strategy minus the
 lineup's first strategy, paired by deal.
 """
@@ -69,10 +70,16 @@ def ratio_ci(
     return float(r), float(r - half), float(r + half)
 
 
+# Over all players of a variant these are fixed by construction (ranks 1-4, points sum to the start).
+ZERO_SUM = frozenset({"avg_rank", "final_points", "score", "rank_1", "rank_2", "rank_3", "rank_4"})
+
+
 def _rows(frame: pl.DataFrame, variant: str, strategy: str) -> list[dict[str, Any]]:
     out = []
     deals = frame["deal"].to_numpy()
     for metric, (num, den) in RATIOS.items():
+        if strategy == "all" and metric in ZERO_SUM:
+            continue
         n = (
             frame.select((pl.col(num) if isinstance(num, str) else num).cast(pl.Float64))
             .to_series()
