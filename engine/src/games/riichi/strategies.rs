@@ -193,6 +193,19 @@ type Rank = (u8, i8, std::cmp::Reverse<u32>, u32, std::cmp::Reverse<usize>);
 /// accepting tiles, the least value kept back and the highest kind (honors first).
 fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -> (usize, i8, u32) {
     let c = s.p[seat].counts;
+    // Ukeire decides ties, and the good_wait riichi and push-or-fold choices; without those, a
+    // single possible discard (as under riichi) needs no evaluation at all.
+    let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold == FoldTrigger::Riichi;
+    let mut kinds = legal.iter().filter_map(|a| match *a {
+        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
+        _ => None,
+    });
+    if let (Some(only), false) = (kinds.next(), need_uk) {
+        if kinds.all(|k2| k2 == only) {
+            let ready = legal.iter().any(|a| matches!(*a, Action::Discard { tile, riichi: true } if usize::from(tile / 4) == only));
+            return (only, if ready { 0 } else { i8::MAX }, 0);
+        }
+    }
     let unseen = unseen(s, seat);
     let after = after_discards(&c);
     let mut cands: [(usize, i8); 14] = [(0, 0); 14];
@@ -217,7 +230,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
     let eligible = |i: usize| (fold || cands[i].1 <= min_shanten) && dangers[i] <= least;
     let want = (0..n).filter(|&i| eligible(i)).fold(0u64, |m, i| m | 1 << cands[i].0);
-    let masks = accepting_after(&c, want);
+    let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
     let mut best: Option<Rank> = None;
     for (i, &(kind, sh)) in cands[..n].iter().enumerate() {
         if !eligible(i) {
