@@ -12,7 +12,7 @@
 //! test checks this against brute force on random hands).
 
 use super::shanten::{combine, suit_index, tables, Entry, POW5};
-use super::tiles::{is_yaochu, Counts, KINDS, YAOCHU};
+use super::tiles::{Counts, KINDS, YAOCHU};
 use std::sync::OnceLock;
 
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
@@ -144,55 +144,74 @@ impl Suits {
     }
 }
 
-/// Pair and kind counts for seven pairs and thirteen orphans.
+/// Terminal and honor kinds, bit per kind.
+const Y_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < YAOCHU.len() {
+        m |= 1 << YAOCHU[i];
+        i += 1;
+    }
+    m
+};
+
+const ALL: u64 = (1 << KINDS) - 1;
+
+/// Seven pairs and thirteen orphans from bit masks of the kinds held once and at least twice.
+#[derive(Clone, Copy)]
 struct Special {
-    pairs: i8,
-    kinds: i8,
-    y_kinds: i8,
-    y_pair: bool,
+    ones: u64,
+    twos: u64,
 }
 
 impl Special {
     fn new(c: &Counts) -> Self {
-        Special {
-            pairs: c.iter().filter(|&&x| x >= 2).count() as i8,
-            kinds: c.iter().filter(|&&x| x >= 1).count() as i8,
-            y_kinds: YAOCHU.iter().filter(|&&k| c[usize::from(k)] >= 1).count() as i8,
-            y_pair: YAOCHU.iter().any(|&k| c[usize::from(k)] >= 2),
+        let (mut ones, mut twos) = (0u64, 0u64);
+        for (k, &n) in c.iter().enumerate() {
+            if n == 1 {
+                ones |= 1 << k;
+            } else if n >= 2 {
+                twos |= 1 << k;
+            }
         }
+        Special { ones, twos }
     }
 
-    fn shanten(pairs: i8, kinds: i8, y_kinds: i8, y_pair: bool) -> i8 {
-        (6 - pairs + (7 - kinds).max(0)).min(13 - y_kinds - i8::from(y_pair))
+    fn chiitoi(&self) -> i8 {
+        let kinds = (self.ones | self.twos).count_ones() as i8;
+        6 - self.twos.count_ones() as i8 + (7 - kinds).max(0)
     }
 
-    /// Seven-pairs/orphans shanten after adding one tile of kind `j` (held `n` times).
-    fn plus(&self, j: usize, n: u8) -> i8 {
-        let y = is_yaochu(j as u8);
-        Self::shanten(
-            self.pairs + i8::from(n == 1),
-            self.kinds + i8::from(n == 0),
-            self.y_kinds + i8::from(y && n == 0),
-            self.y_pair || (y && n == 1),
-        )
+    fn kokushi(&self) -> i8 {
+        13 - ((self.ones | self.twos) & Y_MASK).count_ones() as i8 - i8::from(self.twos & Y_MASK != 0)
     }
 
-    /// The counts after removing one tile of kind `j` from a hand holding it `n` times
-    /// (`other_y_pair`: another yaochu kind is held at least twice).
-    fn without(&self, j: usize, n: u8, other_y_pair: bool) -> Special {
-        let y = is_yaochu(j as u8);
-        Special {
-            pairs: self.pairs - i8::from(n == 2),
-            kinds: self.kinds - i8::from(n == 1),
-            y_kinds: self.y_kinds - i8::from(y && n == 1),
-            y_pair: if y && n == 2 { other_y_pair } else { self.y_pair },
+    fn shanten(&self) -> i8 {
+        self.chiitoi().min(self.kokushi())
+    }
+
+    /// Kinds whose addition lowers the special-form shanten (each form moves by at most one).
+    fn lowering(&self) -> u64 {
+        let held = self.ones | self.twos;
+        let sp = self.shanten();
+        let mut mask = 0;
+        if self.chiitoi() == sp {
+            mask |= self.ones | if held.count_ones() < 7 { ALL & !held } else { 0 };
         }
+        if self.kokushi() == sp {
+            mask |= Y_MASK & !held | if self.twos & Y_MASK == 0 { Y_MASK & self.ones } else { 0 };
+        }
+        mask
     }
 
-    /// Seven-pairs/orphans shanten after removing one tile of kind `j` (see [`Special::without`]).
-    fn minus(&self, j: usize, n: u8, other_y_pair: bool) -> i8 {
-        let x = self.without(j, n, other_y_pair);
-        Self::shanten(x.pairs, x.kinds, x.y_kinds, x.y_pair)
+    /// The masks after removing one tile of kind `j`, held `n` times.
+    fn without(&self, j: usize, n: u8) -> Special {
+        let b = 1u64 << j;
+        match n {
+            1 => Special { ones: self.ones & !b, twos: self.twos },
+            2 => Special { ones: self.ones | b, twos: self.twos & !b },
+            _ => *self,
+        }
     }
 }
 
@@ -202,18 +221,14 @@ fn tiles(c: &Counts) -> usize {
 
 /// The shanten and accepting set of the hand `c` whose suits are `suits`; `special` holds its
 /// seven-pairs/orphans counts when those forms count.
-fn accept_of(suits: &Suits, special: Option<&Special>, c: &Counts) -> (i8, u64) {
+fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
     let std = suits.standard();
-    let sp = special.map_or(i8::MAX, |x| Special::shanten(x.pairs, x.kinds, x.y_kinds, x.y_pair));
+    let sp = special.map_or(i8::MAX, Special::shanten);
     let base = std.min(sp);
     let mut mask = if std == base { suits.accept_mask(std) } else { 0 };
     // A special form lowers the shanten only if it is already optimal (a tile moves it by one).
     if let Some(x) = special.filter(|_| sp == base) {
-        for (j, &held) in c.iter().enumerate() {
-            if held < 4 && x.plus(j, held) < base {
-                mask |= 1 << j;
-            }
-        }
+        mask |= x.lowering();
     }
     (base, mask)
 }
@@ -225,7 +240,7 @@ pub fn accepting(c: &Counts) -> (i8, u64) {
     let suits = Suits::of(indices(c), (n / 3).min(4));
     // Seven pairs and thirteen orphans count for a full closed hand (13 tiles, 14 with the tile).
     let special = (n == 13).then(|| Special::new(c));
-    accept_of(&suits, special.as_ref(), c)
+    accept_of(&suits, special.as_ref())
 }
 
 /// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
@@ -257,14 +272,11 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     };
     let mut triple: [Option<Entry>; 4] = [None; 4];
     let special14 = (n == 14).then(|| Special::new(c));
-    let y_pairs = YAOCHU.iter().filter(|&&k| c[usize::from(k)] >= 2).count();
     let mut out = [0u64; KINDS];
-    let mut h = *c;
     for (k, slot) in out.iter_mut().enumerate() {
         if want >> k & 1 == 0 || c[k] == 0 {
             continue;
         }
-        h[k] -= 1;
         let a = k / 9;
         let mut idx13 = idx;
         idx13[a] -= POW5[k % 9];
@@ -277,9 +289,8 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         rest[y] = comb(&pair[x][z], d13[a], melds);
         rest[z] = comb(&pair[x][y], d13[a], melds);
         let suits = Suits { idx: idx13, d: d13, rest, melds };
-        let special = special14.as_ref().map(|x| x.without(k, c[k], y_pairs > 1));
-        *slot = accept_of(&suits, special.as_ref(), &h).1;
-        h[k] += 1;
+        let special = special14.map(|x| x.without(k, c[k]));
+        *slot = accept_of(&suits, special.as_ref()).1;
     }
     out
 }
@@ -289,7 +300,6 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
     let n = tiles(c);
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
     let special = (n == 14).then(|| Special::new(c));
-    let y_pairs = YAOCHU.iter().filter(|&&k| c[usize::from(k)] >= 2).count();
     let mut out = [i8::MAX; KINDS];
     for (j, slot) in out.iter_mut().enumerate() {
         if c[j] == 0 {
@@ -298,8 +308,7 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
         let (b, r) = (j / 9, j % 9);
         let mut s = suits.with(b, suits.idx[b] - POW5[r]);
         if let Some(sp) = &special {
-            let other_y_pair = y_pairs > 1;
-            s = s.min(sp.minus(j, c[j], other_y_pair));
+            s = s.min(sp.without(j, c[j]).shanten());
         }
         *slot = s;
     }
