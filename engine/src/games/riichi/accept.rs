@@ -86,6 +86,20 @@ fn dist(b: usize, idx: usize) -> &'static Entry {
     if b == 3 { &t.honor[idx] } else { &t.suit[idx] }
 }
 
+/// Asks for a table row ahead of its use: the rows of one decision are independent random reads
+/// of large tables, and issuing them together overlaps their cache misses.
+#[inline(always)]
+fn prefetch<T>(row: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch of a valid reference has no effect on memory or on program semantics.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((row as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
+}
+
 fn indices(c: &Counts) -> [usize; 4] {
     [suit_index(c, 0, 9), suit_index(c, 9, 9), suit_index(c, 18, 9), suit_index(c, 27, 7)]
 }
@@ -270,6 +284,18 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         }
         o
     };
+    let imp = improve();
+    let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+    for (b, &i) in idx.iter().enumerate() {
+        prefetch(row(b, i));
+    }
+    for k in 0..KINDS {
+        if want >> k & 1 == 1 && c[k] > 0 {
+            let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
+            prefetch(dist(a, i));
+            prefetch(row(a, i));
+        }
+    }
     let mut triple: [Option<Entry>; 4] = [None; 4];
     let special14 = (n == 14).then(|| Special::new(c));
     let mut out = [0u64; KINDS];
@@ -300,6 +326,11 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
     let n = tiles(c);
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
     let special = (n == 14).then(|| Special::new(c));
+    for (j, &held) in c.iter().enumerate() {
+        if held > 0 {
+            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        }
+    }
     let mut out = [i8::MAX; KINDS];
     for (j, slot) in out.iter_mut().enumerate() {
         if c[j] == 0 {
