@@ -483,7 +483,8 @@ impl<'r> State<'r> {
             return;
         };
         let p = &self.p[seat];
-        if shanten::shanten(&p.counts) == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
+        let sh = shanten::shanten(&p.counts);
+        if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
         }
         if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
@@ -526,7 +527,7 @@ impl<'r> State<'r> {
             && p.points >= i64::from(self.rules.riichi_min_points)
             && p.points >= i64::from(self.rules.riichi_deposit)
             && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles)
-            && shanten::shanten(&p.counts) <= 0;
+            && sh <= 0;
         self.push_discards(seat, 0, riichi_ok);
     }
 

@@ -236,11 +236,25 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
         if !eligible(i) {
             continue;
         }
-        let uk = (0..KINDS).filter(|&j| masks[kind] >> j & 1 == 1).map(|j| u32::from(unseen[j])).sum();
-        let v = if k.keep_value { value(s, seat, kind) } else { 0 };
-        let key = (dangers[i], sh, std::cmp::Reverse(uk), v, std::cmp::Reverse(kind));
-        if best.is_none_or(|b| key < b) {
-            best = Some(key);
+        let mut bits = masks[kind];
+        let mut uk = 0u32;
+        while bits != 0 {
+            uk += u32::from(unseen[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        let head = (dangers[i], sh, std::cmp::Reverse(uk));
+        // The value kept back only breaks ties: computed when it can matter.
+        let better = match best {
+            None => true,
+            Some(b) if head != (b.0, b.1, b.2) => head < (b.0, b.1, b.2),
+            Some(b) => {
+                let v = if k.keep_value { value(s, seat, kind) } else { 0 };
+                (v, std::cmp::Reverse(kind)) < (b.3, b.4)
+            }
+        };
+        if better {
+            let v = if k.keep_value { value(s, seat, kind) } else { 0 };
+            best = Some((dangers[i], sh, std::cmp::Reverse(uk), v, std::cmp::Reverse(kind)));
         }
     }
     let (_, sh, uk, _, kind) = best.expect("a turn always offers a discard");
