@@ -156,6 +156,8 @@ pub struct GameLog {
     pub leftover: u32,
     /// Hands scheduled before extensions.
     pub scheduled: u32,
+    /// The riichi stick's value (to tell deal-in payments from a discarder's own stick).
+    pub deposit: u32,
 }
 
 /// Plays a whole game from East 1 with `d` deciding; walls come from `wall_of`.
@@ -198,7 +200,7 @@ pub fn play_game(
         }
     }
     let scheduled = state.scheduled();
-    Ok(GameLog { hands, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled })
+    Ok(GameLog { hands, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
 /// (points − return)/1000 + uma + oka per seat (§13.5).
@@ -330,7 +332,7 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             let d = discarder as usize;
             tally[d].deal_ins += 1;
             // The deal-in payment, without the discarder's own riichi stick.
-            let stick = i64::from(r.riichi >> d & 1) * 1000;
+            let stick = i64::from(r.riichi >> d & 1) * i64::from(log.deposit);
             tally[d].deal_in_points -= (r.deltas[d] + stick).min(0);
         }
         let first = r.wins.first();
