@@ -5,7 +5,7 @@ use super::actions::{Action, Decider, Point};
 use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
 use super::state::{HandResult, Outcome, Progress, State, SEATS};
 use super::strategies::{Knobs, Native};
-use super::{Riichi, TAG_STRATEGY, TAG_WALL};
+use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::rows;
@@ -114,6 +114,8 @@ rows! {
         tenpai: u8,
         /// Discards made in the hand when it ended (the turn of the win).
         turn: u16,
+        /// The wareme seat (rule `wareme`); -1 without.
+        wareme: i8,
         /// Point change of seat 0 (riichi sticks included).
         delta0: i32,
         /// Point change of seat 1.
@@ -130,6 +132,12 @@ pub fn wall(root: Key, deal: u64, progress: Progress) -> [u8; 136] {
     let mut w: [u8; 136] = std::array::from_fn(|i| i as u8);
     root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w);
     w
+}
+
+/// The dealer's dice sum of one hand (used by `wareme`): keyed like the wall, with its own tag.
+pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
+    let mut st = root.with(TAG_DICE).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream();
+    st.die() + st.die()
 }
 
 /// Per-player tallies of one game.
@@ -164,15 +172,16 @@ pub struct GameLog {
 pub fn play_game(
     state: &mut State<'_>,
     d: &mut dyn Decider,
-    wall_of: &mut dyn FnMut(Progress) -> [u8; 136],
+    wall_of: &mut dyn FnMut(Progress) -> ([u8; 136], u8),
     yame: &mut dyn FnMut(&State<'_>) -> bool,
 ) -> Result<GameLog, String> {
     state.start_game();
     let mut hands = Vec::new();
     let busted = loop {
         let progress = state.progress;
-        let w = wall_of(progress);
+        let (w, dice) = wall_of(progress);
         state.deal(&w, progress);
+        state.roll(dice);
         let r = state.play_hand(d)?;
         let dealer = state.dealer;
         let over = state.advance(&r, yame);
@@ -293,7 +302,7 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
             counter: [0; SEATS],
         };
         let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
-        let log = play_game(&mut state, &mut d, &mut |p| wall(root, seating.deal, p), &mut |s| {
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p), dice(root, seating.deal, p)), &mut |s| {
             knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
         })
         .map_err(|e| format!("game {game}: {e}"))?;
@@ -354,6 +363,7 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             open: r.open,
             tenpai: r.tenpai,
             turn: r.turn as u16,
+            wareme: if r.wareme == super::state::NONE { -1 } else { r.wareme as i8 },
             delta0: r.deltas[0] as i32,
             delta1: r.deltas[1] as i32,
             delta2: r.deltas[2] as i32,

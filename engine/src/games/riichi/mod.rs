@@ -10,7 +10,8 @@
 //!
 //! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba` (round = the index of the
 //! hand's dealer rotation, so a wall never repeats within a game); duplicate tables and rule
-//! variants that reach the same (round, honba) play the same wall. Random strategy choices use
+//! variants that reach the same (round, honba) play the same wall; the dealer's dice (for `wareme`) are
+//! `seed/TAG_DICE/deal/round/honba`. Random strategy choices use
 //! `seed/TAG_STRATEGY/deal/seat`, drawn by a per-seat decision counter.
 
 pub mod shanten;
@@ -38,3 +39,4 @@ pub struct Riichi;
 /// Key tags (ASCII).
 pub const TAG_WALL: u64 = 0x5249_5741_4c4c_0000; // "RIWALL"
 pub const TAG_STRATEGY: u64 = 0x5249_5354_5241_5400; // "RISTRAT"
+pub const TAG_DICE: u64 = 0x5249_4449_4345_0000; // "RIDICE"

@@ -214,6 +214,9 @@ options! {
         noten_bappu_total: u32 = 3000, range(0, 100000);
         /// Rounding of final scores.
         final_rounding: FinalRounding = FinalRounding::None;
+        /// 割れ目: the player whose wall the dealer's dice break (seat dealer + sum − 1) has every
+        /// hand payment to or from them doubled (honba, noten payments and deposits are not).
+        wareme: bool = false;
         /// Penalty a player who never won pays, shared by the players who won (0 = off).
         yakitori: u32 = 0, range(0, 1000000);
         /// Nagashi mangan.
@@ -310,8 +313,8 @@ pub fn presets() -> Vec<Preset> {
         },
         Preset {
             name: "inflation",
-            doc: "Four red fives and kiriage mangan.",
-            overrides: json!({"aka_dora": 4, "kiriage_mangan": true, "yakitori": 10000}),
+            doc: "Four red fives, wareme, yakitori 10000 and kiriage mangan.",
+            overrides: json!({"aka_dora": 4, "kiriage_mangan": true, "yakitori": 10000, "wareme": true}),
         },
         Preset {
             name: "mleague_like",

@@ -178,6 +178,8 @@ pub struct HandResult {
     pub nagashi: u8,
     /// Discards made in the hand when it ended.
     pub turn: u32,
+    /// The wareme seat (NONE without wareme).
+    pub wareme: u8,
 }
 
 /// The game between hands.
@@ -212,6 +214,8 @@ pub struct State<'r> {
     /// Discard kinds that passed since each seat's riichi (genbutsu for folding), bit per kind.
     pub safe_after_riichi: [u64; SEATS],
     first_winds: u8,
+    /// The wareme seat of this hand (NONE without wareme).
+    pub wareme: u8,
     /// The discarder of a daiminkan whose replacement tile the caller is playing (NONE otherwise).
     daiminkan_from: u8,
     suukaikan_pending: bool,
@@ -250,6 +254,7 @@ impl<'r> State<'r> {
             safe_after_riichi: [0; SEATS],
             first_winds: 0,
             daiminkan_from: NONE,
+            wareme: NONE,
             suukaikan_pending: false,
             riichi_declared: 0,
             legal: Vec::with_capacity(40),
@@ -332,8 +337,17 @@ impl<'r> State<'r> {
         self.safe_after_riichi = [0; SEATS];
         self.first_winds = 0;
         self.daiminkan_from = NONE;
+        self.wareme = NONE;
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
+    }
+
+    /// The dealer's dice (sum 2–12) of the dealt hand: under `wareme`, they break the wall of seat
+    /// dealer + sum − 1 (counting the dealer as 1).
+    pub fn roll(&mut self, sum: u8) {
+        if self.rules.wareme {
+            self.wareme = ((usize::from(self.dealer) + usize::from(sum) + SEATS - 1) % SEATS) as u8;
+        }
     }
 
     /// Dora indicators shown, and the ura indicators under them.
@@ -740,6 +754,7 @@ impl<'r> State<'r> {
         result.riichi = (0..SEATS).filter(|&i| self.p[i].riichi).fold(0, |m, i| m | 1 << i);
         result.open = (0..SEATS).filter(|&i| !self.p[i].closed()).fold(0, |m, i| m | 1 << i);
         result.turn = self.discards;
+        result.wareme = self.wareme;
         result.deltas = std::array::from_fn(|i| self.p[i].points - start[i]);
         Ok(result)
     }
@@ -1028,12 +1043,19 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0 }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE }
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
         self.p[from].points -= i64::from(amount);
         self.p[to].points += i64::from(amount);
+    }
+
+    /// A hand payment: `base` doubled when the wareme seat pays or receives it, plus `honba`.
+    fn pay(&mut self, from: usize, to: usize, base: u32, honba: u32) {
+        let w = usize::from(self.wareme);
+        let factor = if from == w || to == w { 2 } else { 1 };
+        self.transfer(from, to, base * factor + honba);
     }
 
     /// Pays the wins of `seats` (in order from the discarder) on `tile`.
@@ -1060,13 +1082,13 @@ impl<'r> State<'r> {
                 let l = usize::from(liable);
                 let value = scoring::payments(liable_basic, dealer, false, 0, 0, self.rules).1.ron;
                 if tsumo {
-                    self.transfer(l, w, value + honba_w * hv);
+                    self.pay(l, w, value, honba_w * hv);
                     if rest_basic > 0 {
                         self.pay_normal(w, from, rest_basic, dealer, true, 0);
                     }
                 } else {
-                    self.transfer(l, w, value / 2);
-                    self.transfer(from, w, value / 2 + honba_w * hv);
+                    self.pay(l, w, value / 2, 0);
+                    self.pay(from, w, value / 2, honba_w * hv);
                     if rest_basic > 0 {
                         self.pay_normal(w, from, rest_basic, dealer, false, 0);
                     }
@@ -1087,13 +1109,16 @@ impl<'r> State<'r> {
             open: 0,
             nagashi: 0,
             turn: 0,
+            wareme: NONE,
         })
     }
 
     fn pay_normal(&mut self, w: usize, from: usize, basic: u32, dealer: bool, tsumo: bool, honba: u32) {
-        let (_, pay) = scoring::payments(basic, dealer, tsumo, honba, 0, self.rules);
+        // Base amounts and the honba bonus apart: wareme doubles only the former.
+        let (_, pay) = scoring::payments(basic, dealer, tsumo, 0, 0, self.rules);
+        let hv = self.rules.honba_value;
         if !tsumo {
-            self.transfer(from, w, pay.ron);
+            self.pay(from, w, pay.ron, honba * hv);
             return;
         }
         for s in 0..SEATS {
@@ -1101,7 +1126,7 @@ impl<'r> State<'r> {
                 continue;
             }
             let amount = if s == usize::from(self.dealer) { pay.tsumo_dealer } else { pay.tsumo_non_dealer };
-            self.transfer(s, w, amount);
+            self.pay(s, w, amount, honba * hv / 3);
         }
     }
 
@@ -1198,7 +1223,7 @@ impl<'r> State<'r> {
             }
             Outcome::Exhaustive
         };
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0 }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE }
     }
 
     /// Hands a game schedules before extensions.

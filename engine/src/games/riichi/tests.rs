@@ -2,7 +2,7 @@
 //! conserved, illegal actions refused, furiten respected, games ending by the rules.
 
 use super::actions::{Action, Decider, Point};
-use super::batch::{play_game, wall};
+use super::batch::{dice, play_game, wall};
 use super::rules::{self, Rules};
 use super::state::{State, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
@@ -84,7 +84,7 @@ fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64) {
             decisions: 0,
             ron_offers: 0,
         };
-        let log = play_game(&mut state, &mut d, &mut |p| wall(root, g, p), &mut |s| s.dealer_is_top()).unwrap();
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
         ron_offers += d.ron_offers;
         hands += log.hands.len() as u64;
         let sum: i64 = log.final_points.iter().sum();
@@ -201,4 +201,49 @@ fn keishiki_tenpai_off_drops_open_hands_without_yaku() {
     assert!(formal.len() > 20);
     assert!(formal.iter().zip(&strict).all(|(f, s)| f & s == *s));
     assert!(formal.iter().zip(&strict).any(|(f, s)| f != s));
+}
+
+/// Wareme doubles every hand payment to or from the broken-wall seat, and nothing else. Checked on
+/// the first hand of each game (identical play under both rules) when it is a single win at 0
+/// honba with no riichi stick on the table.
+#[test]
+fn wareme_doubles_the_broken_wall_seats_payments() {
+    let lineup = vec![Knobs { riichi: super::strategies::RiichiPolicy::Never, ..Knobs::default() }; 4];
+    let batch = Batch { seed: 4, first_game: 0, count: 150, duplicate: false };
+    let hands = |rules: &Rules| {
+        let t = super::Riichi::play(rules, &lineup, &batch);
+        let h = &t[2];
+        let col = |name: &str| h.column(name).unwrap().data.clone();
+        let (hand, outcome, winners, wareme) = (col("hand"), col("outcome"), col("winners"), col("wareme"));
+        let deltas: Vec<Vec<u8>> = (0..4).map(|s| col(&format!("delta{s}"))).collect();
+        let mut out = Vec::new();
+        for i in 0..h.rows {
+            let first = u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0;
+            if first && outcome[i] <= 1 && winners[i].count_ones() == 1 {
+                let d: [i64; 4] = std::array::from_fn(|s| i64::from(i32::from_le_bytes(deltas[s][i * 4..i * 4 + 4].try_into().unwrap())));
+                out.push((outcome[i], winners[i].trailing_zeros() as usize, wareme[i] as i8, d));
+            }
+        }
+        out
+    };
+    let plain = hands(&rules::resolve("tenhou", &json!({})).unwrap());
+    let doubled = hands(&rules::resolve("tenhou", &json!({"wareme": true})).unwrap());
+    assert_eq!(plain.len(), doubled.len());
+    assert!(plain.len() > 40);
+    let mut seen_double = 0;
+    for ((outcome, winner, none, a), (_, _, w, b)) in plain.iter().zip(&doubled) {
+        assert_eq!(*none, -1);
+        let w = usize::try_from(*w).expect("a wareme seat");
+        for s in 0..4 {
+            let payer_side = s != *winner;
+            // A payer's amount doubles if it or the winner is the wareme seat.
+            let factor = if payer_side && (s == w || *winner == w) { 2 } else { 1 };
+            if payer_side && a[s] != 0 {
+                assert_eq!(b[s], a[s] * factor, "outcome {outcome}, winner {winner}, wareme {w}: {a:?} vs {b:?}");
+                seen_double += usize::from(factor == 2);
+            }
+        }
+        assert_eq!(b.iter().sum::<i64>(), 0);
+    }
+    assert!(seen_double > 10);
 }
