@@ -145,7 +145,7 @@ def test_workers_and_resume_do_not_change_results(tmp_path: Path) -> None:
     one = _run(cfg, tmp_path / "j1", "--jobs", "1")
     two = _run(cfg, tmp_path / "j2", "--jobs", "2", "--backend", "loky")
     ta, tb = _tables(one), _tables(two)
-    assert ta.keys() == tb.keys() == {"games", "players", "hands"}
+    assert ta.keys() == tb.keys() == {"games", "players", "hands", "events"}
     for name in ta:
         assert_frame_equal(ta[name], tb[name])
     # Lose shards and resume: the same tables.
@@ -216,3 +216,30 @@ def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
     run = store.open_run(_run(cfg, tmp_path / "out"))
     assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.riichi_python:ShantenGreedy"
     assert run.table("players").height == 16
+
+
+def test_event_log_samples_games_without_changing_them() -> None:
+    eff = engine.resolve_knobs("riichi", {})
+    caller = engine.resolve_knobs("riichi", {"calls": "any"})
+    lineup = [eff, caller, eff, caller]
+    plain = engine.resolve_rules("riichi", "tenhou", {"game_length": "tonpuu"})
+    logged = engine.resolve_rules("riichi", "tenhou", {"game_length": "tonpuu", "event_log_every": 3})
+    a = engine.play_batch("riichi", plain, lineup, seed=8, first_game=0, count=9)
+    b = engine.play_batch("riichi", logged, lineup, seed=8, first_game=0, count=9)
+    assert a["events"].height == 0
+    for t in ("games", "players", "hands"):
+        assert_frame_equal(a[t], b[t])
+    ev = b["events"]
+    assert set(ev["game"].unique().to_list()) == {0, 3, 6}
+    per_hand = ev.group_by("game", "hand").agg(
+        pl.col("kind").is_in([2, 3]).sum().alias("discards"),
+        (pl.col("kind") == 9).sum().alias("tsumo"),
+        pl.col("tile").filter(pl.col("kind") <= 1).n_unique().alias("distinct_draws"),
+        (pl.col("kind") <= 1).sum().alias("draws"),
+    )
+    hands = b["hands"].join(per_hand, on=["game", "hand"])
+    assert hands.height == b["hands"].filter(pl.col("game").is_in([0, 3, 6])).height
+    # Every discard of a hand is logged, a tile is drawn at most once, tsumo events match outcomes.
+    assert (hands["discards"] == hands["turn"].cast(pl.UInt32)).all()
+    assert (hands["distinct_draws"] == hands["draws"]).all()
+    assert (hands["tsumo"] == (hands["outcome"] == 0).cast(pl.UInt32)).all()

@@ -3,7 +3,7 @@
 
 use super::actions::{Action, Decider, Point};
 use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
-use super::state::{HandResult, Outcome, Progress, State, SEATS};
+use super::state::{Event, HandResult, Outcome, Progress, State, SEATS};
 use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
@@ -127,6 +127,26 @@ rows! {
     }
 }
 
+rows! {
+    /// Event-level log of sampled games (rule `event_log_every`; empty when off).
+    pub struct EventRow => "events" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal the game was played on.
+        deal: u64,
+        /// Hand number within the game (0 = first).
+        hand: u32,
+        /// Order of the event within the hand.
+        seq: u16,
+        /// Seat acting; 255 for a dora indicator.
+        seat: u8,
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai.
+        kind: u8,
+        /// Tenhou tile id (kind = id / 4; the called tile of a call, kind × 4 for an ankan); 255 = none.
+        tile: u8,
+    }
+}
+
 /// The wall of one hand: a pure function of the seed, the deal, the round index and the honba.
 pub fn wall(root: Key, deal: u64, progress: Progress) -> [u8; 136] {
     let mut w: [u8; 136] = std::array::from_fn(|i| i as u8);
@@ -158,6 +178,8 @@ struct Tally {
 /// Everything one game produced.
 pub struct GameLog {
     pub hands: Vec<(Progress, u8, HandResult)>,
+    /// (hand, events of the hand) when logging.
+    pub events: Vec<(u32, Vec<Event>)>,
     pub final_points: [i64; SEATS],
     pub score: [f64; SEATS],
     pub busted: bool,
@@ -177,12 +199,16 @@ pub fn play_game(
 ) -> Result<GameLog, String> {
     state.start_game();
     let mut hands = Vec::new();
+    let mut events = Vec::new();
     let busted = loop {
         let progress = state.progress;
         let (w, dice) = wall_of(progress);
         state.deal(&w, progress);
         state.roll(dice);
         let r = state.play_hand(d)?;
+        if let Some(ev) = &state.events {
+            events.push((hands.len() as u32, ev.clone()));
+        }
         let dealer = state.dealer;
         let over = state.advance(&r, yame);
         hands.push((progress, dealer, r));
@@ -209,7 +235,7 @@ pub fn play_game(
         }
     }
     let scheduled = state.scheduled();
-    Ok(GameLog { hands, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
+    Ok(GameLog { hands, events, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
 /// (points − return)/1000 + uma + oka per seat (§13.5).
@@ -248,7 +274,7 @@ impl Game for Riichi {
     }
 
     fn schema() -> Vec<TableSchema> {
-        vec![GameRow::schema(), PlayerRow::schema(), HandRow::schema()]
+        vec![GameRow::schema(), PlayerRow::schema(), HandRow::schema(), EventRow::schema()]
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
@@ -292,8 +318,11 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
     let mut games = Vec::with_capacity(batch.count as usize);
     let mut players = Vec::with_capacity(batch.count as usize * SEATS);
     let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
+    let mut event_rows = Vec::new();
     let root = Key::new(batch.seed);
     for game in batch.games() {
+        let every = u64::from(rules.event_log_every);
+        state.events = (every > 0 && game % every == 0).then(Vec::new);
         let seating = Seating::new(game, SEATS as u8, batch.duplicate);
         let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
         let native = Native {
@@ -307,8 +336,13 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         })
         .map_err(|e| format!("game {game}: {e}"))?;
         push_rows(&log, &seating, &mut games, &mut players, &mut hand_rows);
+        for (hand, events) in &log.events {
+            for (seq, e) in events.iter().enumerate() {
+                event_rows.push(EventRow { game, deal: seating.deal, hand: *hand, seq: seq as u16, seat: e.seat, kind: e.kind, tile: e.tile });
+            }
+        }
     }
-    Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows)])
+    Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows), EventRow::table(&event_rows)])
 }
 
 fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {

@@ -255,6 +255,9 @@ options! {
         abort_suukaikan: bool = true;
         /// Dead waits at an exhaustive draw.
         karaten: Karaten = Karaten::OwnFourIsNoten;
+        /// Output, not a house rule: log every event (draws, discards, calls, wins, dora) of the
+        /// games whose index is a multiple of this into the `events` table (0 = off).
+        event_log_every: u32 = 0, range(0, 1000000000);
         /// 形式聴牌: a ready hand without a yaku counts as tenpai at an exhaustive draw. When false,
         /// an open hand needs a wait that wins by ron without chance yaku (a closed hand always has
         /// menzen tsumo).

@@ -182,6 +182,17 @@ pub struct HandResult {
     pub wareme: u8,
 }
 
+/// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
+/// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
+/// 11 dora indicator revealed, 12 kyuushu kyuuhai. `tile`: the tile id (the called tile of a call,
+/// kind × 4 for an ankan), 255 for none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    pub seat: u8,
+    pub kind: u8,
+    pub tile: u8,
+}
+
 /// The game between hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
@@ -216,6 +227,8 @@ pub struct State<'r> {
     first_winds: u8,
     /// The wareme seat of this hand (NONE without wareme).
     pub wareme: u8,
+    /// Events of the hand, when logging (`None` otherwise).
+    pub events: Option<Vec<Event>>,
     /// The discarder of a daiminkan whose replacement tile the caller is playing (NONE otherwise).
     daiminkan_from: u8,
     suukaikan_pending: bool,
@@ -255,6 +268,7 @@ impl<'r> State<'r> {
             first_winds: 0,
             daiminkan_from: NONE,
             wareme: NONE,
+            events: None,
             suukaikan_pending: false,
             riichi_declared: 0,
             legal: Vec::with_capacity(40),
@@ -338,6 +352,9 @@ impl<'r> State<'r> {
         self.first_winds = 0;
         self.daiminkan_from = NONE;
         self.wareme = NONE;
+        if let Some(ev) = &mut self.events {
+            ev.clear();
+        }
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
     }
@@ -366,7 +383,16 @@ impl<'r> State<'r> {
     fn reveal_dora(&mut self) {
         if self.rules.kan_dora && self.dora_shown < 5 {
             self.dora_shown += 1;
-            self.seen[usize::from(self.wall[DEAD + 4 + 2 * (self.dora_shown - 1)] / 4)] += 1;
+            let id = self.wall[DEAD + 4 + 2 * (self.dora_shown - 1)];
+            self.seen[usize::from(id / 4)] += 1;
+            self.log(NONE, 11, id);
+        }
+    }
+
+    #[inline]
+    fn log(&mut self, seat: u8, kind: u8, tile: u8) {
+        if let Some(ev) = &mut self.events {
+            ev.push(Event { seat, kind, tile });
         }
     }
 
@@ -717,6 +743,27 @@ impl<'r> State<'r> {
         if !ok {
             return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
         }
+        if self.events.is_some() {
+            let called = match point {
+                Point::Response { tile, .. } => tile,
+                Point::Turn { .. } => NONE,
+            };
+            let (kind, tile) = match chosen {
+                Action::Discard { tile, riichi } => (2 + u8::from(riichi), tile),
+                Action::Chi { .. } => (4, called),
+                Action::Pon { .. } => (5, called),
+                Action::Daiminkan => (6, called),
+                Action::Ankan { kind } => (7, kind * 4),
+                Action::Kakan { tile } => (8, tile),
+                Action::Tsumo => (9, NONE),
+                Action::Ron => (10, called),
+                Action::Kyuushu => (12, NONE),
+                Action::Pass => (u8::MAX, NONE),
+            };
+            if kind != u8::MAX {
+                self.log(seat as u8, kind, tile);
+            }
+        }
         Ok(chosen)
     }
 
@@ -744,6 +791,7 @@ impl<'r> State<'r> {
         let id = self.wall[DEAD + self.rinshan_drawn];
         self.rinshan_drawn += 1;
         self.p[seat].take(id);
+        self.log(seat as u8, 1, id);
         id
     }
 
@@ -770,6 +818,7 @@ impl<'r> State<'r> {
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
                     self.p[seat].take(id);
+                    self.log(seat as u8, 0, id);
                     (seat, Some(id), false)
                 }
                 Next::Draw { seat, rinshan: true } => (seat, Some(self.draw_rinshan(seat)), true),
