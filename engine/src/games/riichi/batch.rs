@@ -229,6 +229,9 @@ pub fn play_game(
         let n_win = winners.iter().filter(|&&w| w).count() as i64;
         if (1..4).contains(&n_win) {
             let pot = i64::from(rules.yakitori) * (4 - n_win);
+            // An indivisible remainder goes to the first winner in seat order: points stay conserved.
+            let first = winners.iter().position(|&w| w).unwrap_or(0);
+            points[first] += pot % n_win;
             for s in 0..SEATS {
                 points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
             }

@@ -110,6 +110,9 @@ fn random_and_efficient_games_keep_every_invariant() {
     let caller = Knobs { calls: super::strategies::CallPolicy::Any, fold: super::strategies::FoldTrigger::Riichi, ..Knobs::default() };
     let loose = rules::resolve("default", &json!({"multi_ron": "all_win", "tobi": "off", "kuikae": "allowed", "aka_dora": 4})).unwrap();
     run_checked(&loose, [&caller, &eff, &caller, &random], 20);
+    // Inflation: wareme, yakitori (an odd 10001 so that its shares do not divide evenly), tonpuu.
+    let inflated = rules::resolve("inflation", &json!({"yakitori": 10001, "game_length": "tonpuu"})).unwrap();
+    run_checked(&inflated, [&caller, &eff, &random, &eff], 20);
 }
 
 /// A decider that answers an illegal action is refused with an error.
