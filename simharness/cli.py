@@ -38,7 +38,7 @@ score_app = typer.Typer(
 app.add_typer(score_app, name="score")
 
 # Games that contribute commands (score GAME ..., and game-specific tools).
-_GAME_CLIS: tuple[str, ...] = ("riichi", "suzume")
+_GAME_CLIS: tuple[str, ...] = ("riichi", "riichi_replay", "suzume")
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)

@@ -7,6 +7,7 @@ polars DataFrames built from the engine's column buffers without a Python object
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -157,6 +158,27 @@ def _frame(columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
     return pl.DataFrame(data)
 
 
+PYTHON_KEY = "python"
+
+
+def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
+    """One instance per slot of the ``module:Class`` a knob set names under ``python`` (or None)."""
+    specs = [k.get(PYTHON_KEY) for k in lineup]
+    if not any(specs):
+        return None
+    out: list[Any] = []
+    for i, spec in enumerate(specs):
+        if not spec:
+            out.append(None)
+            continue
+        module, _, cls = str(spec).partition(":")
+        try:
+            out.append(getattr(importlib.import_module(module), cls)())
+        except (ImportError, AttributeError) as e:
+            raise OptionError(f"lineup[{i}].python", f"cannot load {spec!r}: {e}") from None
+    return out
+
+
 def play_batch(
     game: str,
     rules: dict[str, Any],
@@ -172,7 +194,24 @@ def play_batch(
     ``rules`` is a rule set (overrides of the defaults are enough), ``lineup`` one knob set per
     player in seat order. The result depends only on the arguments, never on how games are batched.
     """
-    raw = _call(
-        _engine.play_batch, game, json.dumps(rules), json.dumps(lineup), seed, first_game, count, duplicate
-    )
+    python = _python_strategies(lineup)
+    if python is not None:
+        if game != "riichi":
+            raise OptionError("python", f"Python strategies are supported for riichi, not {game}")
+        knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
+        raw = _call(
+            _engine.riichi_play_batch_python, json.dumps(rules), json.dumps(knobs), python, seed, first_game,
+            count, duplicate,
+        )  # fmt: skip
+    else:
+        raw = _call(
+            _engine.play_batch,
+            game,
+            json.dumps(rules),
+            json.dumps(lineup),
+            seed,
+            first_game,
+            count,
+            duplicate,
+        )
     return {name: _frame(cols) for name, (_rows, cols) in raw.items()}

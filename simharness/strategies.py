@@ -24,6 +24,11 @@ class _Script(BaseModel):
     version: int = Field(default=1, ge=0, description="bump when the knobs change meaning")
     description: str = ""
     knobs: dict[str, Any] = Field(default_factory=dict)
+    python: str | None = Field(
+        default=None,
+        pattern=r"^[\w.]+:\w+$",
+        description="module:Class of a Python strategy that takes this slot's decisions (Riichi; slower)",
+    )
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Strategy:
     description: str
     knobs: dict[str, Any]
     path: Path
+    python: str | None = None
 
     def resolved_knobs(self, extra: dict[str, Any] | None = None, *, field: str = "knobs") -> dict[str, Any]:
         """The complete knob set: engine defaults, then the script's knobs, then ``extra``.
@@ -47,15 +53,17 @@ class Strategy:
         except engine.OptionError as e:
             raise ConfigError(e.message, file=self.path, field=f"knobs.{e.field}") from None
         try:
-            return engine.resolve_knobs(self.game, {**self.knobs, **(extra or {})})
+            knobs = engine.resolve_knobs(self.game, {**self.knobs, **(extra or {})})
         except engine.OptionError as e:
             raise ConfigError(e.message, field=f"{field}.{e.field}") from None
+        # The Python strategy travels with the knobs (and into the manifest); play_batch takes it out.
+        return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
 
 
 def load(path: Path) -> Strategy:
     """The script at ``path``, with its structure checked (knobs are checked by :meth:`resolved_knobs`)."""
     s: _Script = tomlfile.validate(_Script, tomlfile.load(path), path)
-    return Strategy(s.name, s.game, s.version, s.description, s.knobs, path)
+    return Strategy(s.name, s.game, s.version, s.description, s.knobs, path, s.python)
 
 
 def search_dirs(start: Path) -> list[Path]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from simharness import _engine
 from simharness.engine import OptionError, OptionSpec, Preset, _call
+from simharness.games.riichi_metrics import summary_metrics
 
 __all__ = [
     "HandNotWinning",
@@ -36,6 +37,7 @@ __all__ = [
     "shanten_batch",
     "shanten_forms",
     "split_tiles",
+    "summary_metrics",
     "ukeire",
     "waits",
     "yaku_names",

@@ -18,6 +18,7 @@ pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
+        Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
     ]
 }
 

@@ -15,12 +15,13 @@ use serde_json::Value;
 
 mod riichi;
 mod suzume;
+mod riichi_game;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
 }
 
-fn parse_json(field: &str, text: &str) -> PyResult<Value> {
+pub(crate) fn parse_json(field: &str, text: &str) -> PyResult<Value> {
     serde_json::from_str(text).map_err(|e| option_error(OptionError::new(field, format!("invalid JSON: {e}"))))
 }
 
@@ -81,7 +82,7 @@ fn resolve_knobs(name: &str, knobs: &str) -> PyResult<String> {
     Ok(game(name)?.resolve_knobs(&knobs).map_err(option_error)?.to_string())
 }
 
-fn tables_to_python<'py>(py: Python<'py>, tables: &[Table]) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn tables_to_python<'py>(py: Python<'py>, tables: &[Table]) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for t in tables {
         let cols = PyList::empty(py);
@@ -135,5 +136,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
+    riichi_game::register(m)?;
     Ok(())
 }

@@ -1,7 +1,18 @@
-//! Riichi mahjong (spec: `rules/riichi.md`): tiles, shanten, win decomposition, yaku, fu and
-//! points. The game loop (state, actions, strategies, batch) comes later; until then Riichi is not
-//! in the game registry, and this tree is the hand evaluator that the scorer CLI and the Python
-//! API use.
+//! Riichi mahjong (spec: `rules/riichi.md`): the hand evaluator (tiles, shanten, win
+//! decomposition, yaku, fu and points) and the game engine in the template's module shape:
+//!
+//! - `rules.rs`: every house rule of §15 (scoring and game flow) and the presets of §15.7;
+//! - `state.rs`: the wall, the hand state machine (draws, calls, kans, riichi, furiten, wins,
+//!   draws and their settlement) and the game flow between hands;
+//! - `actions.rs`: the decision points, the legal actions and the [`actions::Decider`] trait;
+//! - `strategies.rs`: strategy knobs and the native policy;
+//! - `batch.rs`: `impl Game`, keyed walls and the tables.
+//!
+//! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba` (round = the index of the
+//! hand's dealer rotation, so a wall never repeats within a game); duplicate tables and rule
+//! variants that reach the same (round, honba) play the same wall; the dealer's dice (for `wareme`) are
+//! `seed/TAG_DICE/deal/round/honba`. Random strategy choices use
+//! `seed/TAG_STRATEGY/deal/seat`, drawn by a per-seat decision counter.
 
 pub mod shanten;
 pub mod tiles;
@@ -10,6 +21,22 @@ pub mod fu;
 pub mod rules;
 pub mod scoring;
 pub mod yaku;
+pub mod accept;
+pub mod actions;
+pub mod state;
+pub mod strategies;
+pub mod batch;
+pub mod replay;
 
 #[cfg(test)]
 mod vectors;
+#[cfg(test)]
+mod tests;
+
+/// The game marker type registered in [`crate::games::registry`].
+pub struct Riichi;
+
+/// Key tags (ASCII).
+pub const TAG_WALL: u64 = 0x5249_5741_4c4c_0000; // "RIWALL"
+pub const TAG_STRATEGY: u64 = 0x5249_5354_5241_5400; // "RISTRAT"
+pub const TAG_DICE: u64 = 0x5249_4449_4345_0000; // "RIDICE"

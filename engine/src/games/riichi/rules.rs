@@ -1,5 +1,6 @@
-//! House rules that change what a hand is worth (spec §15.2, §15.3, §15.5) and their presets
-//! (§15.7). Rules of the game flow (draws, rotation, settlement) join this struct with the game loop.
+//! Every Riichi house rule in one options struct: what a hand is worth (spec §15.2, §15.3, §15.5)
+//! and the game flow — calls, riichi, draws, rotation, end and settlement (§15.1, §15.4) — with the
+//! presets of §15.7. The hand evaluator reads the scoring rules; the game loop reads the rest.
 
 use crate::game::{resolve_preset, Preset};
 use crate::options::{OptionError, Validate};
@@ -21,8 +22,99 @@ option_enum! {
     pub enum ChiitoitsuFu { Fu25 = "25", Fu50Han1 = "50fu_1han" }
 }
 
+option_enum! {
+    /// Number of scheduled rounds (§13.1).
+    pub enum GameLength { Ikkyoku = "ikkyoku", Tonpuu = "tonpuu", Hanchan = "hanchan", Iichan = "iichan" }
+}
+
+option_enum! {
+    /// Several players ron the same discard (§7.6).
+    pub enum MultiRon { DoubleOkTripleAbort = "double_ok_triple_abort", AllWin = "all_win", Atamahane = "atamahane" }
+}
+
+option_enum! {
+    /// Who gets the honba bonus in a multiple ron.
+    pub enum MultiRonHonba { NearestOnly = "nearest_only", EachWinner = "each_winner" }
+}
+
+option_enum! {
+    /// When running out of points ends the game (§13.3).
+    pub enum Tobi { BelowZero = "below_zero", ZeroOrBelow = "zero_or_below", Off = "off" }
+}
+
+option_enum! {
+    /// Extension rounds when nobody reaches the target after all-last (§13.4).
+    pub enum Extension { Off = "off", SuddenDeath = "sudden_death", FullRound = "full_round" }
+}
+
+option_enum! {
+    /// How far the game may extend (§13.4).
+    pub enum ExtensionMax { OneRound = "one_round", TwoRounds = "two_rounds", ReturnEast = "return_east" }
+}
+
+option_enum! {
+    /// Agari-yame / tenpai-yame (§13.4). `choice` is answered by the dealer's strategy knob
+    /// `yame` (native strategies stop when in first place, as `auto_if_top`).
+    pub enum Yame { Off = "off", Choice = "choice", AutoIfTop = "auto_if_top" }
+}
+
+option_enum! {
+    /// Dealer rotation at an exhaustive draw (§13.2).
+    pub enum RenchanOnDraw {
+        Tenpai = "tenpai",
+        EastNotenPassesSouthKeeps = "east_noten_passes_south_keeps",
+        AlwaysPass = "always_pass",
+        AlwaysKeep = "always_keep",
+    }
+}
+
+option_enum! {
+    /// Deposits still on the table at the end of the game.
+    pub enum LeftoverDeposits { ToTop = "to_top", Vanish = "vanish" }
+}
+
+option_enum! {
+    /// Rounding of the final score (in thousands).
+    pub enum FinalRounding { None = "none", Nearest1000 = "nearest_1000" }
+}
+
+option_enum! {
+    /// Ties in the final ranking: by seat order from the first dealer, or shared uma and oka.
+    pub enum TieBreak { SeatOrder = "seat_order", Split = "split" }
+}
+
+option_enum! {
+    /// Nagashi mangan (§12.2 step 1).
+    pub enum Nagashi { Off = "off", AsDrawBonus = "as_draw_bonus", AsWin = "as_win" }
+}
+
+option_enum! {
+    /// Yakuman with liability payments (§11.8).
+    pub enum Pao { All = "all", DaisangenDaisuushii = "daisangen_daisuushii", None = "none" }
+}
+
+option_enum! {
+    /// When a kan of an open kind reveals its indicator (§3.6).
+    pub enum KanDoraTiming { Classic = "classic", Immediate = "immediate" }
+}
+
+option_enum! {
+    /// Restriction on the discard right after a call (§6.4).
+    pub enum Kuikae { Forbidden = "forbidden", SameTileOnly = "same_tile_only", Allowed = "allowed" }
+}
+
+option_enum! {
+    /// Ankan while in riichi (§8.4).
+    pub enum RiichiAnkan { Forbidden = "forbidden", WaitUnchanged = "wait_unchanged", Strict = "strict" }
+}
+
+option_enum! {
+    /// Dead waits at an exhaustive draw (§12.2 step 2).
+    pub enum Karaten { OwnFourIsNoten = "own_four_is_noten", AlwaysTenpai = "always_tenpai", AnyDeadWaitIsNoten = "any_dead_wait_is_noten" }
+}
+
 options! {
-    /// Scoring rules of Riichi mahjong.
+    /// Rules of Riichi mahjong: scoring, calls, draws, game flow and settlement.
     pub struct Rules {
         /// Minimum han from yaku (dora excluded) to win (一翻縛り).
         min_han: u8 = 1, range(1, 13);
@@ -88,6 +180,91 @@ options! {
         chiitoitsu_fu: ChiitoitsuFu = ChiitoitsuFu::Fu25;
         /// Fu of an open hand with no fu beyond the base 20 (喰い平和形): 20 or 30.
         open_no_fu_min: u8 = 30, range(20, 30);
+        /// Scheduled rounds: ikkyoku (East 1 only), tonpuu (East), hanchan (East, South), iichan.
+        game_length: GameLength = GameLength::Hanchan;
+        /// Starting points of each player.
+        starting_points: u32 = 25000, range(0, 1000000);
+        /// Baseline of final scores, oka and the extension target.
+        return_points: u32 = 30000, range(0, 1000000);
+        /// First place gets (return_points − starting_points) × 4 (オカ).
+        oka: bool = true;
+        /// Uma (thousands) for 1st (+) and 4th (−): rank(uma_2nd, uma_1st); 0/0 = no uma.
+        uma_1st: u32 = 20, range(0, 1000);
+        /// Uma (thousands) for 2nd (+) and 3rd (−).
+        uma_2nd: u32 = 10, range(0, 1000);
+        /// Ties in the final ranking.
+        tie_break: TieBreak = TieBreak::SeatOrder;
+        /// When running out of points ends the game.
+        tobi: Tobi = Tobi::BelowZero;
+        /// Extension rounds (西入) when nobody reaches return_points after all-last.
+        extension: Extension = Extension::SuddenDeath;
+        /// How many extension rounds at most.
+        extension_max: ExtensionMax = ExtensionMax::OneRound;
+        /// The all-last dealer who wins ends the game (auto_if_top: when in sole first place).
+        agari_yame: Yame = Yame::AutoIfTop;
+        /// The all-last dealer who is tenpai at an exhaustive draw ends the game.
+        tenpai_yame: Yame = Yame::AutoIfTop;
+        /// Dealer rotation at an exhaustive draw (always_pass = ノーテン親流れ of every draw).
+        renchan_on_draw: RenchanOnDraw = RenchanOnDraw::Tenpai;
+        /// The dealer keeps the deal after an abortive draw.
+        abortive_draw_renchan: bool = true;
+        /// Deposits on the table at the end of the game.
+        leftover_deposits: LeftoverDeposits = LeftoverDeposits::ToTop;
+        /// Total noten payment at an exhaustive draw.
+        noten_bappu_total: u32 = 3000, range(0, 100000);
+        /// Rounding of final scores.
+        final_rounding: FinalRounding = FinalRounding::None;
+        /// 割れ目: the player whose wall the dealer's dice break (seat dealer + sum − 1) has every
+        /// hand payment to or from them doubled (honba, noten payments and deposits are not).
+        wareme: bool = false;
+        /// Penalty a player who never won pays, shared by the players who won (0 = off).
+        yakitori: u32 = 0, range(0, 1000000);
+        /// Nagashi mangan.
+        nagashi_mangan: Nagashi = Nagashi::AsDrawBonus;
+        /// Yakuman with liability payments.
+        pao: Pao = Pao::All;
+        /// A kokushi hand may rob an ankan.
+        kokushi_rob_ankan: bool = true;
+        /// Each kan reveals a kan-dora indicator.
+        kan_dora: bool = true;
+        /// Kan-dora indicators have ura indicators.
+        kan_ura: bool = true;
+        /// When an open kan reveals its indicator.
+        kan_dora_timing: KanDoraTiming = KanDoraTiming::Classic;
+        /// Restriction on the discard after a call.
+        kuikae: Kuikae = Kuikae::Forbidden;
+        /// Kakan may use a matching tile already in hand, not only the drawn one.
+        kakan_from_hand: bool = true;
+        /// Several players ron the same tile.
+        multi_ron: MultiRon = MultiRon::DoubleOkTripleAbort;
+        /// Who gets the honba bonus in a multiple ron.
+        multi_ron_honba: MultiRonHonba = MultiRonHonba::NearestOnly;
+        /// Points needed to declare riichi.
+        riichi_min_points: u32 = 1000, range(0, 1000000);
+        /// Live tiles needed to declare riichi.
+        riichi_min_tiles: u8 = 4, range(1, 70);
+        /// Ankan while in riichi.
+        riichi_ankan: RiichiAnkan = RiichiAnkan::WaitUnchanged;
+        /// Abortive draw: four riichi.
+        abort_suucha_riichi: bool = true;
+        /// Abortive draw: four same winds in the first go-around.
+        abort_suufon_renda: bool = true;
+        /// Abortive draw: nine terminal/honor kinds on the first turn (a strategy decision).
+        abort_kyuushu: bool = true;
+        /// Abortive draw: four kans by two or more players.
+        abort_suukaikan: bool = true;
+        /// Dead waits at an exhaustive draw.
+        karaten: Karaten = Karaten::OwnFourIsNoten;
+        /// Output, not a house rule: log every event (draws, discards, calls, wins, dora) of the
+        /// games whose index is a multiple of this into the `events` table (0 = off).
+        event_log_every: u32 = 0, range(0, 1000000000);
+        /// 形式聴牌: a ready hand without a yaku counts as tenpai at an exhaustive draw. When false,
+        /// an open hand needs a wait that wins by ron without chance yaku (a closed hand always has
+        /// menzen tsumo).
+        keishiki_tenpai: bool = true;
+        /// A rinshan tsumo right after a daiminkan is paid entirely by the player whose discard was
+        /// called, as a ron.
+        pao_daiminkan_rinshan: bool = false;
     }
 }
 
@@ -101,6 +278,18 @@ impl Validate for Rules {
         }
         if !matches!(self.open_no_fu_min, 20 | 30) {
             return Err(OptionError::new("open_no_fu_min", format!("expected 20 or 30, got {}", self.open_no_fu_min)));
+        }
+        if self.return_points < self.starting_points && self.oka {
+            return Err(OptionError::new(
+                "oka+return_points",
+                format!("oka needs return_points ≥ starting_points ({} < {})", self.return_points, self.starting_points),
+            ));
+        }
+        if self.riichi_min_points < self.riichi_deposit && self.riichi_min_points > 0 {
+            return Err(OptionError::new(
+                "riichi_min_points+riichi_deposit",
+                "riichi_min_points must be at least riichi_deposit (a player cannot post more than they hold)",
+            ));
         }
         if self.kansaki && self.atozuke {
             return Err(OptionError::new("kansaki+atozuke", "kansaki (完全先付け) excludes atozuke; set atozuke = false"));
@@ -116,7 +305,7 @@ pub fn presets() -> Vec<Preset> {
         Preset {
             name: "tenhou",
             doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on.",
-            overrides: json!({"double_kokushi13": false}),
+            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": "daisangen_daisuushii"}),
         },
         Preset { name: "ari_ari", doc: "Kuitan on, atozuke on (= the defaults).", overrides: json!({}) },
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },
@@ -127,8 +316,13 @@ pub fn presets() -> Vec<Preset> {
         },
         Preset {
             name: "inflation",
-            doc: "Four red fives and kiriage mangan.",
-            overrides: json!({"aka_dora": 4, "kiriage_mangan": true}),
+            doc: "Four red fives, wareme, yakitori 10000 and kiriage mangan.",
+            overrides: json!({"aka_dora": 4, "kiriage_mangan": true, "yakitori": 10000, "wareme": true}),
+        },
+        Preset {
+            name: "mleague_like",
+            doc: "M-League's stated parts: uma 10-30 and shared uma on ties.",
+            overrides: json!({"uma_1st": 30, "uma_2nd": 10, "tie_break": "split"}),
         },
         Preset {
             name: "ema",

@@ -13,14 +13,14 @@ use std::sync::OnceLock;
 
 /// Targets per pattern: index `m * 2 + p`.
 const TARGETS: usize = 10;
-type Dist = [u8; TARGETS];
+pub(crate) type Dist = [u8; TARGETS];
 
 /// A pattern's distances as looked up: bytes 0–4 = no pair with m = 0–4 melds, bytes 8–12 = with
 /// the pair; the rest is padding that never wins a minimum. One aligned 16-byte entry is one cache
 /// line access and one SSE2 register.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
-struct Entry([u8; 16]);
+pub(crate) struct Entry(pub(crate) [u8; 16]);
 
 const PAD: u8 = 0x3F;
 
@@ -35,14 +35,14 @@ impl Entry {
     }
 }
 
-struct Tables {
-    suit: Vec<Entry>,
-    honor: Vec<Entry>,
+pub(crate) struct Tables {
+    pub(crate) suit: Vec<Entry>,
+    pub(crate) honor: Vec<Entry>,
 }
 
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+pub(crate) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
-fn tables() -> &'static Tables {
+pub(crate) fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| Tables {
         suit: build(9, true).iter().map(Entry::from_dist).collect(),
@@ -137,7 +137,7 @@ fn build(n: usize, sequences: bool) -> Vec<Dist> {
 }
 
 #[inline]
-fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
+pub(crate) fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
     let mut idx = 0;
     for i in (0..n).rev() {
         idx = idx * 5 + usize::from(c[base + i]);
@@ -149,7 +149,7 @@ fn suit_index(c: &Counts, base: usize, n: usize) -> usize {
 /// and p pairs between `a` and `b`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
+pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86_64 baseline; loads and stores are of aligned 16-byte entries.
     unsafe {
@@ -184,7 +184,7 @@ fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
+pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
     let mut out = [u8::MAX; 16];
     for m in 0..=M {
         for m1 in 0..=m {

@@ -1,0 +1,405 @@
+//! Which tiles lower a hand's shanten, fast: the hot loop of every efficiency discard and of the
+//! wait sets the engine keeps after each discard.
+//!
+//! The standard form's distance is a min-plus combination of four per-suit distance vectors (one
+//! entry per target: m melds, p pairs). Adding a tile changes only its own suit, by at most one,
+//! so a tile lowers the hand's distance exactly when some *optimal* split of the targets over the
+//! suits gives its suit a target whose distance that tile lowers. A second per-suit table holds,
+//! for every pattern and target, the mask of such tiles; a hand's accepting set is the union of
+//! those masks over the targets on an optimal split, found from each suit's distance plus the
+//! combination of the other three. Seven pairs and thirteen orphans are updated in O(1) from pair
+//! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
+//! test checks this against brute force on random hands).
+
+use super::shanten::{combine, suit_index, tables, Entry, POW5};
+use super::tiles::{Counts, KINDS, YAOCHU};
+use std::sync::OnceLock;
+
+/// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
+/// lowers that target's distance (only where the pattern holds fewer than four of the tile).
+struct Improve {
+    suit: Vec<[u16; 16]>,
+    honor: Vec<[u16; 16]>,
+}
+
+fn improve() -> &'static Improve {
+    static T: OnceLock<Improve> = OnceLock::new();
+    T.get_or_init(|| {
+        let t = tables();
+        Improve { suit: build_improve(&t.suit, 9), honor: build_improve(&t.honor, 7) }
+    })
+}
+
+fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
+    let mut out = vec![[0u16; 16]; dist.len()];
+    for (h, row) in out.iter_mut().enumerate() {
+        for (r, &step) in POW5[..n].iter().enumerate() {
+            if (h / step) % 5 >= 4 {
+                continue;
+            }
+            let (up, here) = (&dist[h + step].0, &dist[h].0);
+            for (t, bits) in row.iter_mut().enumerate() {
+                if up[t] < here[t] {
+                    *bits |= 1 << r;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Min-plus combination of two parts for `melds` melds (the evaluator's SIMD step per meld count).
+#[inline]
+fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
+    match melds {
+        4 => combine::<4>(a, b),
+        3 => combine::<3>(a, b),
+        2 => combine::<2>(a, b),
+        1 => combine::<1>(a, b),
+        _ => combine::<0>(a, b),
+    }
+}
+
+/// Shanten of `melds` melds and the pair split between `rest` and `d`.
+#[inline]
+fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
+    let (r, d) = (&rest.0, &d.0);
+    let mut best = u8::MAX;
+    for m1 in 0..=melds {
+        let m2 = melds - m1;
+        best = best.min(r[m1] + d[8 + m2]).min(r[8 + m1] + d[m2]);
+    }
+    best as i8 - 1
+}
+
+/// The four suits' distance vectors of a hand, their table indices, and for each suit the
+/// combination of the other three.
+struct Suits {
+    idx: [usize; 4],
+    d: [&'static Entry; 4],
+    rest: [Entry; 4],
+    melds: usize,
+}
+
+fn dist(b: usize, idx: usize) -> &'static Entry {
+    let t = tables();
+    if b == 3 { &t.honor[idx] } else { &t.suit[idx] }
+}
+
+/// Asks for a table row ahead of its use: the rows of one decision are independent random reads
+/// of large tables, and issuing them together overlaps their cache misses.
+#[inline(always)]
+fn prefetch<T>(row: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch of a valid reference has no effect on memory or on program semantics.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((row as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
+}
+
+fn indices(c: &Counts) -> [usize; 4] {
+    [suit_index(c, 0, 9), suit_index(c, 9, 9), suit_index(c, 18, 9), suit_index(c, 27, 7)]
+}
+
+impl Suits {
+    fn of(idx: [usize; 4], melds: usize) -> Self {
+        let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
+        let ab = comb(d[0], d[1], melds);
+        let cd = comb(d[2], d[3], melds);
+        let rest = [comb(&cd, d[1], melds), comb(&cd, d[0], melds), comb(&ab, d[3], melds), comb(&ab, d[2], melds)];
+        Suits { idx, d, rest, melds }
+    }
+
+    fn standard(&self) -> i8 {
+        finish(&self.rest[3], self.d[3], self.melds)
+    }
+
+    /// Standard-form shanten with suit `b`'s pattern index moved to `idx`.
+    fn with(&self, b: usize, idx: usize) -> i8 {
+        finish(&self.rest[b], dist(b, idx), self.melds)
+    }
+
+    /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
+    /// on an optimal split.
+    fn accept_mask(&self, std: i8) -> u64 {
+        let goal = u16::from((std + 1) as u8);
+        let imp = improve();
+        let mut mask = 0u64;
+        for b in 0..4 {
+            let (d, rest) = (&self.d[b].0, &self.rest[b].0);
+            // Targets of this suit on an optimal split that a tile could still lower (distance > 0);
+            // only then is the improving-tile row read (a cache miss in a large table).
+            let mut on = 0u16;
+            for m in 0..=self.melds {
+                let other = self.melds - m;
+                for p in 0..2 {
+                    let t = 8 * p + m;
+                    if d[t] > 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
+                        on |= 1 << t;
+                    }
+                }
+            }
+            if on == 0 {
+                continue;
+            }
+            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+            let mut bits = 0u16;
+            while on != 0 {
+                let t = on.trailing_zeros() as usize;
+                bits |= row[t];
+                on &= on - 1;
+            }
+            mask |= u64::from(bits) << (9 * b);
+        }
+        mask
+    }
+}
+
+/// Terminal and honor kinds, bit per kind.
+const Y_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < YAOCHU.len() {
+        m |= 1 << YAOCHU[i];
+        i += 1;
+    }
+    m
+};
+
+const ALL: u64 = (1 << KINDS) - 1;
+
+/// Seven pairs and thirteen orphans from bit masks of the kinds held once and at least twice.
+#[derive(Clone, Copy)]
+struct Special {
+    ones: u64,
+    twos: u64,
+}
+
+impl Special {
+    fn new(c: &Counts) -> Self {
+        let (mut ones, mut twos) = (0u64, 0u64);
+        for (k, &n) in c.iter().enumerate() {
+            if n == 1 {
+                ones |= 1 << k;
+            } else if n >= 2 {
+                twos |= 1 << k;
+            }
+        }
+        Special { ones, twos }
+    }
+
+    fn chiitoi(&self) -> i8 {
+        let kinds = (self.ones | self.twos).count_ones() as i8;
+        6 - self.twos.count_ones() as i8 + (7 - kinds).max(0)
+    }
+
+    fn kokushi(&self) -> i8 {
+        13 - ((self.ones | self.twos) & Y_MASK).count_ones() as i8 - i8::from(self.twos & Y_MASK != 0)
+    }
+
+    fn shanten(&self) -> i8 {
+        self.chiitoi().min(self.kokushi())
+    }
+
+    /// Kinds whose addition lowers the special-form shanten (each form moves by at most one).
+    fn lowering(&self) -> u64 {
+        let held = self.ones | self.twos;
+        let sp = self.shanten();
+        let mut mask = 0;
+        if self.chiitoi() == sp {
+            mask |= self.ones | if held.count_ones() < 7 { ALL & !held } else { 0 };
+        }
+        if self.kokushi() == sp {
+            mask |= Y_MASK & !held | if self.twos & Y_MASK == 0 { Y_MASK & self.ones } else { 0 };
+        }
+        mask
+    }
+
+    /// The masks after removing one tile of kind `j`, held `n` times.
+    fn without(&self, j: usize, n: u8) -> Special {
+        let b = 1u64 << j;
+        match n {
+            1 => Special { ones: self.ones & !b, twos: self.twos },
+            2 => Special { ones: self.ones | b, twos: self.twos & !b },
+            _ => *self,
+        }
+    }
+}
+
+fn tiles(c: &Counts) -> usize {
+    c.iter().map(|&x| usize::from(x)).sum()
+}
+
+/// The shanten and accepting set of the hand `c` whose suits are `suits`; `special` holds its
+/// seven-pairs/orphans counts when those forms count.
+fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
+    let std = suits.standard();
+    let sp = special.map_or(i8::MAX, Special::shanten);
+    let base = std.min(sp);
+    let mut mask = if std == base { suits.accept_mask(std) } else { 0 };
+    // A special form lowers the shanten only if it is already optimal (a tile moves it by one).
+    if let Some(x) = special.filter(|_| sp == base) {
+        mask |= x.lowering();
+    }
+    (base, mask)
+}
+
+/// The shanten of `c` (a 3n+1-tile concealed part) and the bit mask of the kinds whose addition
+/// lowers it. With shanten 0 the mask is the wait set (kinds held four times excluded).
+pub fn accepting(c: &Counts) -> (i8, u64) {
+    let n = tiles(c);
+    let suits = Suits::of(indices(c), (n / 3).min(4));
+    // Seven pairs and thirteen orphans count for a full closed hand (13 tiles, 14 with the tile).
+    let special = (n == 13).then(|| Special::new(c));
+    accept_of(&suits, special.as_ref())
+}
+
+/// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
+/// `k` — [`accepting`] for every candidate discard.
+pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
+    let n = tiles(c);
+    let melds = ((n - 1) / 3).min(4);
+    let idx = indices(c);
+    let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
+    // A discard changes one suit: the combinations of the other suits are shared. pair[x][y]
+    // combines suits x and y; triple[a] the three suits other than a.
+    let mut pair = [[Entry([0; 16]); 4]; 4];
+    for x in 0..4 {
+        for y in x + 1..4 {
+            pair[x][y] = comb(d[x], d[y], melds);
+            pair[y][x] = pair[x][y];
+        }
+    }
+    let others = |a: usize| -> [usize; 3] {
+        let mut o = [0; 3];
+        let mut i = 0;
+        for s in 0..4 {
+            if s != a {
+                o[i] = s;
+                i += 1;
+            }
+        }
+        o
+    };
+    let imp = improve();
+    let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+    for (b, &i) in idx.iter().enumerate() {
+        prefetch(row(b, i));
+    }
+    for k in 0..KINDS {
+        if want >> k & 1 == 1 && c[k] > 0 {
+            let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
+            prefetch(dist(a, i));
+            prefetch(row(a, i));
+        }
+    }
+    let mut triple: [Option<Entry>; 4] = [None; 4];
+    let special14 = (n == 14).then(|| Special::new(c));
+    let mut out = [0u64; KINDS];
+    for (k, slot) in out.iter_mut().enumerate() {
+        if want >> k & 1 == 0 || c[k] == 0 {
+            continue;
+        }
+        let a = k / 9;
+        let mut idx13 = idx;
+        idx13[a] -= POW5[k % 9];
+        let mut d13 = d;
+        d13[a] = dist(a, idx13[a]);
+        let [x, y, z] = others(a);
+        let mut rest = [Entry([0; 16]); 4];
+        rest[a] = *triple[a].get_or_insert_with(|| comb(&pair[x][y], d[z], melds));
+        rest[x] = comb(&pair[y][z], d13[a], melds);
+        rest[y] = comb(&pair[x][z], d13[a], melds);
+        rest[z] = comb(&pair[x][y], d13[a], melds);
+        let suits = Suits { idx: idx13, d: d13, rest, melds };
+        let special = special14.map(|x| x.without(k, c[k]));
+        *slot = accept_of(&suits, special.as_ref()).1;
+    }
+    out
+}
+
+/// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
+pub fn after_discards(c: &Counts) -> [i8; KINDS] {
+    let n = tiles(c);
+    let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
+    let special = (n == 14).then(|| Special::new(c));
+    for (j, &held) in c.iter().enumerate() {
+        if held > 0 {
+            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        }
+    }
+    let mut out = [i8::MAX; KINDS];
+    for (j, slot) in out.iter_mut().enumerate() {
+        if c[j] == 0 {
+            continue;
+        }
+        let (b, r) = (j / 9, j % 9);
+        let mut s = suits.with(b, suits.idx[b] - POW5[r]);
+        if let Some(sp) = &special {
+            s = s.min(sp.without(j, c[j]).shanten());
+        }
+        *slot = s;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::shanten::shanten;
+    use super::*;
+    use crate::rng::Key;
+
+    fn brute(c: &mut Counts) -> (i8, u64) {
+        let base = shanten(c);
+        let mut mask = 0u64;
+        for j in 0..KINDS {
+            if c[j] < 4 {
+                c[j] += 1;
+                if shanten(c) < base {
+                    mask |= 1 << j;
+                }
+                c[j] -= 1;
+            }
+        }
+        (base, mask)
+    }
+
+    #[test]
+    fn equals_brute_force_on_random_hands() {
+        let mut checked = 0;
+        for g in 0..3000u64 {
+            let mut ids: Vec<u8> = (0..136).collect();
+            let mut st = Key::new(5).with(g).stream();
+            st.shuffle(&mut ids);
+            // 13, 10, 7, 4 and 1 tiles: closed and open hands; every third hand leans to one suit
+            // and pairs, where seven pairs and ready hands are common.
+            let n = [13, 13, 13, 10, 7, 4, 1][(g % 7) as usize];
+            let mut c = [0u8; KINDS];
+            let pool: Vec<u8> = if g % 3 == 0 { ids.iter().copied().filter(|&t| t / 4 < 9 || t / 4 >= 27).collect() } else { ids };
+            for &t in &pool[..n] {
+                c[usize::from(t / 4)] += 1;
+            }
+            assert_eq!(accepting(&c), brute(&mut c), "{c:?}");
+            // With one more tile: the shanten after each discard, and each discard's accepting set.
+            let extra = usize::from(pool[n] / 4);
+            if c[extra] < 4 {
+                c[extra] += 1;
+                let got = after_discards(&c);
+                let masks = accepting_after(&c, u64::MAX);
+                for j in 0..KINDS {
+                    if c[j] > 0 {
+                        c[j] -= 1;
+                        assert_eq!(got[j], shanten(&c), "discard {j} of {c:?}");
+                        assert_eq!(masks[j], brute(&mut c).1, "accepting after discarding {j} of {c:?}");
+                        c[j] += 1;
+                    }
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 3000);
+    }
+}

@@ -1,0 +1,446 @@
+//! `impl Game`: plays a batch of games with keyed walls and fills the `games`, `players` and
+//! `hands` tables.
+
+use super::actions::{Action, Decider, Point};
+use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
+use super::state::{Event, HandResult, Outcome, Progress, State, SEATS};
+use super::strategies::{Knobs, Native};
+use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
+use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::rng::Key;
+use crate::rows;
+use crate::table::{Rows, Table, TableSchema};
+
+rows! {
+    /// One row per game.
+    pub struct GameRow => "games" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal (keyed walls) the game was played on; equals `game` unless duplicate play.
+        deal: u64,
+        /// Duplicate play: seat s is played by lineup slot (s + rotation) mod 4; 0 otherwise.
+        rotation: u8,
+        /// Hands played.
+        hands: u32,
+        /// Round index of the last hand: dealer = round mod 4, round wind = round / 4 (0 = East).
+        last_round: u32,
+        /// The game ended by tobi (a player ran out of points).
+        busted: bool,
+        /// Hands were played beyond the scheduled rounds (西入 etc.).
+        extended: bool,
+        /// Riichi sticks left on the table at the end (before the leftover rule).
+        leftover_sticks: u32,
+    }
+}
+
+rows! {
+    /// One row per player per game. Counts are per game; rates are counts over `hands`.
+    pub struct PlayerRow => "players" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal the game was played on.
+        deal: u64,
+        /// Seat: 0 is the first dealer (起家).
+        seat: u8,
+        /// Lineup slot (strategy) playing this seat.
+        player: u8,
+        /// Points at the end (leftover deposits and yakitori included).
+        final_points: i64,
+        /// 1 = most points; ties broken by seat order from the first dealer.
+        rank: u8,
+        /// Final score in thousands: (points − return_points)/1000 + uma + oka (shared on ties under tie_break = split).
+        score: f64,
+        /// Hands played in the game.
+        hands: u32,
+        /// Hands won (ron or tsumo).
+        wins: u32,
+        /// Of which by tsumo.
+        tsumo_wins: u32,
+        /// Hands in which this player's discard was ronned (放銃).
+        deal_ins: u32,
+        /// Hands in which the player declared riichi (accepted).
+        riichi: u32,
+        /// Hands in which the player made an open call (副露).
+        call_hands: u32,
+        /// Sum of the winning hands' values (points before honba and deposits).
+        win_points: i64,
+        /// Sum of what the player paid on deal-ins (honba included).
+        deal_in_points: i64,
+        /// Exhaustive draws played.
+        draws: u32,
+        /// Exhaustive draws at which the player was tenpai.
+        tenpai_draws: u32,
+        /// Yakuman wins.
+        yakuman: u32,
+        /// Points below zero at the end.
+        busted: bool,
+    }
+}
+
+rows! {
+    /// One row per hand.
+    pub struct HandRow => "hands" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal the game was played on.
+        deal: u64,
+        /// Hand number within the game (0 = first).
+        hand: u32,
+        /// Round index: dealer = round mod 4, round wind = round / 4 mod 4 (0 East, 1 South, 2 West, 3 North).
+        round: u32,
+        /// Honba at the start of the hand.
+        honba: u32,
+        /// Dealer seat.
+        dealer: u8,
+        /// 0 tsumo, 1 ron, 2 exhaustive draw, 3 nagashi mangan, 4 kyuushu kyuuhai, 5 suucha riichi, 6 suufon renda, 7 suukaikan, 8 sanchahou.
+        outcome: u8,
+        /// Winners, bit per seat.
+        winners: u8,
+        /// Seat whose discard was ronned; -1 otherwise.
+        discarder: i8,
+        /// Han of the first winner (13 per yakuman).
+        han: u8,
+        /// Fu of the first winner.
+        fu: u8,
+        /// Value of the first winner's hand (before honba and deposits).
+        points: u32,
+        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin.
+        yaku: u64,
+        /// Seats in riichi, bit per seat.
+        riichi: u8,
+        /// Seats with an open call, bit per seat.
+        open: u8,
+        /// Seats tenpai at an exhaustive draw, bit per seat.
+        tenpai: u8,
+        /// Discards made in the hand when it ended (the turn of the win).
+        turn: u16,
+        /// The wareme seat (rule `wareme`); -1 without.
+        wareme: i8,
+        /// Point change of seat 0 (riichi sticks included).
+        delta0: i32,
+        /// Point change of seat 1.
+        delta1: i32,
+        /// Point change of seat 2.
+        delta2: i32,
+        /// Point change of seat 3.
+        delta3: i32,
+    }
+}
+
+rows! {
+    /// Event-level log of sampled games (rule `event_log_every`; empty when off).
+    pub struct EventRow => "events" {
+        /// The game's index in the experiment.
+        game: u64,
+        /// The deal the game was played on.
+        deal: u64,
+        /// Hand number within the game (0 = first).
+        hand: u32,
+        /// Order of the event within the hand.
+        seq: u16,
+        /// Seat acting; 255 for a dora indicator.
+        seat: u8,
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai.
+        kind: u8,
+        /// Tenhou tile id (kind = id / 4; the called tile of a call, kind × 4 for an ankan); 255 = none.
+        tile: u8,
+    }
+}
+
+/// The wall of one hand: a pure function of the seed, the deal, the round index and the honba.
+pub fn wall(root: Key, deal: u64, progress: Progress) -> [u8; 136] {
+    let mut w: [u8; 136] = std::array::from_fn(|i| i as u8);
+    root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w);
+    w
+}
+
+/// The dealer's dice sum of one hand (used by `wareme`): keyed like the wall, with its own tag.
+pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
+    let mut st = root.with(TAG_DICE).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream();
+    st.die() + st.die()
+}
+
+/// Per-player tallies of one game.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    wins: u32,
+    tsumo_wins: u32,
+    deal_ins: u32,
+    riichi: u32,
+    call_hands: u32,
+    win_points: i64,
+    deal_in_points: i64,
+    draws: u32,
+    tenpai_draws: u32,
+    yakuman: u32,
+}
+
+/// Everything one game produced.
+pub struct GameLog {
+    pub hands: Vec<(Progress, u8, HandResult)>,
+    /// (hand, events of the hand) when logging.
+    pub events: Vec<(u32, Vec<Event>)>,
+    pub final_points: [i64; SEATS],
+    pub score: [f64; SEATS],
+    pub busted: bool,
+    pub leftover: u32,
+    /// Hands scheduled before extensions.
+    pub scheduled: u32,
+    /// The riichi stick's value (to tell deal-in payments from a discarder's own stick).
+    pub deposit: u32,
+}
+
+/// Plays a whole game from East 1 with `d` deciding; walls come from `wall_of`.
+pub fn play_game(
+    state: &mut State<'_>,
+    d: &mut dyn Decider,
+    wall_of: &mut dyn FnMut(Progress) -> ([u8; 136], u8),
+    yame: &mut dyn FnMut(&State<'_>) -> bool,
+) -> Result<GameLog, String> {
+    state.start_game();
+    let mut hands = Vec::new();
+    let mut events = Vec::new();
+    let busted = loop {
+        let progress = state.progress;
+        let (w, dice) = wall_of(progress);
+        state.deal(&w, progress);
+        state.roll(dice);
+        let r = state.play_hand(d)?;
+        if let Some(ev) = &state.events {
+            events.push((hands.len() as u32, ev.clone()));
+        }
+        let dealer = state.dealer;
+        let over = state.advance(&r, yame);
+        hands.push((progress, dealer, r));
+        if over {
+            break state.p.iter().any(|p| p.points < 0) && state.rules.tobi != rules::Tobi::Off;
+        }
+    };
+    let rules = state.rules;
+    let mut points: [i64; SEATS] = std::array::from_fn(|i| state.p[i].points);
+    let leftover = state.progress.sticks;
+    let rank = ranks(&points);
+    if rules.leftover_deposits == LeftoverDeposits::ToTop {
+        let top = (0..SEATS).find(|&i| rank[i] == 1).unwrap_or(0);
+        points[top] += i64::from(leftover * rules.riichi_deposit);
+    }
+    if rules.yakitori > 0 {
+        let winners: Vec<bool> = (0..SEATS).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
+        let n_win = winners.iter().filter(|&&w| w).count() as i64;
+        if (1..4).contains(&n_win) {
+            let pot = i64::from(rules.yakitori) * (4 - n_win);
+            // An indivisible remainder goes to the first winner in seat order: points stay conserved.
+            let first = winners.iter().position(|&w| w).unwrap_or(0);
+            points[first] += pot % n_win;
+            for s in 0..SEATS {
+                points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
+            }
+        }
+    }
+    let scheduled = state.scheduled();
+    Ok(GameLog { hands, events, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
+}
+
+/// (points − return)/1000 + uma + oka per seat (§13.5).
+pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
+    let rank = ranks(points);
+    let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
+    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * 4.0 / 1000.0 } else { 0.0 };
+    let bonus = [b + oka, a, -a, -b];
+    let mut out = [0.0; SEATS];
+    for s in 0..SEATS {
+        let mut bonus_s = bonus[usize::from(rank[s] - 1)];
+        if rules.tie_break == TieBreak::Split {
+            let tied: Vec<usize> = (0..SEATS).filter(|&o| points[o] == points[s]).collect();
+            bonus_s = tied.iter().map(|&o| bonus[usize::from(rank[o] - 1)]).sum::<f64>() / tied.len() as f64;
+        }
+        let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
+        if rules.final_rounding == FinalRounding::Nearest1000 {
+            raw = raw.round();
+        }
+        out[s] = raw + bonus_s;
+    }
+    out
+}
+
+impl Game for Riichi {
+    const NAME: &'static str = "riichi";
+    const TITLE: &'static str = "Riichi mahjong (立直麻雀)";
+    const PLAYERS: (u8, u8) = (4, 4);
+    const SPEC: &'static str = "rules/riichi.md";
+
+    type Rules = Rules;
+    type Knobs = Knobs;
+
+    fn presets() -> Vec<Preset> {
+        rules::presets()
+    }
+
+    fn schema() -> Vec<TableSchema> {
+        vec![GameRow::schema(), PlayerRow::schema(), HandRow::schema(), EventRow::schema()]
+    }
+
+    fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
+    }
+}
+
+/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
+pub trait Hook {
+    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
+    /// decide.
+    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>>;
+}
+
+struct NoHook;
+
+impl Hook for NoHook {
+    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: Point, _: &[Action]) -> Option<Result<Action, String>> {
+        None
+    }
+}
+
+struct Hooked<'a, 'k> {
+    native: Native<'k>,
+    slots: [u8; SEATS],
+    hook: &'a mut dyn Hook,
+}
+
+impl Decider for Hooked<'_, '_> {
+    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+        match self.hook.decide(self.slots[seat], s, seat, point, legal) {
+            Some(r) => r,
+            None => self.native.decide(s, seat, point, legal),
+        }
+    }
+}
+
+/// Plays `batch` and returns its tables; `hook` decides for the slots it claims.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
+    let mut state = State::new(rules);
+    let mut games = Vec::with_capacity(batch.count as usize);
+    let mut players = Vec::with_capacity(batch.count as usize * SEATS);
+    let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
+    let mut event_rows = Vec::new();
+    let root = Key::new(batch.seed);
+    for game in batch.games() {
+        let every = u64::from(rules.event_log_every);
+        state.events = (every > 0 && game % every == 0).then(Vec::new);
+        let seating = Seating::new(game, SEATS as u8, batch.duplicate);
+        let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
+        let native = Native {
+            knobs,
+            keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)),
+            counter: [0; SEATS],
+        };
+        let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p), dice(root, seating.deal, p)), &mut |s| {
+            knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
+        })
+        .map_err(|e| format!("game {game}: {e}"))?;
+        push_rows(&log, &seating, &mut games, &mut players, &mut hand_rows);
+        for (hand, events) in &log.events {
+            for (seq, e) in events.iter().enumerate() {
+                event_rows.push(EventRow { game, deal: seating.deal, hand: *hand, seq: seq as u16, seat: e.seat, kind: e.kind, tile: e.tile });
+            }
+        }
+    }
+    Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows), EventRow::table(&event_rows)])
+}
+
+fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {
+    let mut tally = [Tally::default(); SEATS];
+    for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
+        for (s, t) in tally.iter_mut().enumerate() {
+            t.riichi += u32::from(r.riichi >> s & 1);
+            t.call_hands += u32::from(r.open >> s & 1);
+            if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
+                t.draws += 1;
+                t.tenpai_draws += u32::from(r.tenpai >> s & 1);
+            }
+        }
+        let mut winners = 0u8;
+        let mut discarder = -1i8;
+        for w in &r.wins {
+            let s = usize::from(w.seat);
+            winners |= 1 << s;
+            let t = &mut tally[s];
+            t.wins += 1;
+            t.win_points += i64::from(w.score.points);
+            t.yakuman += u32::from(w.score.yakuman > 0);
+            if r.outcome == Outcome::Tsumo {
+                t.tsumo_wins += 1;
+            } else {
+                discarder = w.from as i8;
+            }
+        }
+        if discarder >= 0 {
+            let d = discarder as usize;
+            tally[d].deal_ins += 1;
+            // The deal-in payment, without the discarder's own riichi stick.
+            let stick = i64::from(r.riichi >> d & 1) * i64::from(log.deposit);
+            tally[d].deal_in_points -= (r.deltas[d] + stick).min(0);
+        }
+        let first = r.wins.first();
+        hand_rows.push(HandRow {
+            game: seating.game,
+            deal: seating.deal,
+            hand: i as u32,
+            round: progress.round,
+            honba: progress.honba,
+            dealer: *dealer,
+            outcome: r.outcome as u8,
+            winners,
+            discarder,
+            han: first.map_or(0, |w| w.score.han.min(255) as u8),
+            fu: first.map_or(0, |w| w.score.fu as u8),
+            points: first.map_or(0, |w| w.score.points),
+            yaku: first.map_or(0, |w| w.score.yaku_mask),
+            riichi: r.riichi,
+            open: r.open,
+            tenpai: r.tenpai,
+            turn: r.turn as u16,
+            wareme: if r.wareme == super::state::NONE { -1 } else { r.wareme as i8 },
+            delta0: r.deltas[0] as i32,
+            delta1: r.deltas[1] as i32,
+            delta2: r.deltas[2] as i32,
+            delta3: r.deltas[3] as i32,
+        });
+    }
+    let rank = ranks(&log.final_points);
+    for s in 0..SEATS {
+        let t = tally[s];
+        players.push(PlayerRow {
+            game: seating.game,
+            deal: seating.deal,
+            seat: s as u8,
+            player: seating.player(s as u8),
+            final_points: log.final_points[s],
+            rank: rank[s],
+            score: log.score[s],
+            hands: log.hands.len() as u32,
+            wins: t.wins,
+            tsumo_wins: t.tsumo_wins,
+            deal_ins: t.deal_ins,
+            riichi: t.riichi,
+            call_hands: t.call_hands,
+            win_points: t.win_points,
+            deal_in_points: t.deal_in_points,
+            draws: t.draws,
+            tenpai_draws: t.tenpai_draws,
+            yakuman: t.yakuman,
+            busted: log.final_points[s] < 0,
+        });
+    }
+    let last = log.hands.last().map_or(0, |h| h.0.round);
+    games.push(GameRow {
+        game: seating.game,
+        deal: seating.deal,
+        rotation: seating.rotation,
+        hands: log.hands.len() as u32,
+        last_round: last,
+        busted: log.busted,
+        extended: log.hands.iter().any(|(p, _, _)| p.round >= log.scheduled),
+        leftover_sticks: log.leftover,
+    });
+}

@@ -1,0 +1,333 @@
+//! Strategy knobs and the native policy that turns them into decisions.
+//!
+//! Every built-in strategy is a knob set: `efficiency` (discard to the lowest shanten, then the
+//! most unseen accepting tiles), with ron, tsumo, riichi, calls and folding each switchable, and
+//! `random` (a uniform legal action).
+//!
+//! Folding (`fold = "riichi"`): once an opponent is in riichi, unless the player is ready with at
+//! least `push_ukeire` unseen winning tiles, it discards the safest tile. Danger of a tile against
+//! one riichi player, safest first: 0 genbutsu (in their river, or passed since their riichi);
+//! 1 honor with 3 copies visible; 2 honor with 2 visible, or a suji terminal (1/9 whose suji partner
+//! 4/6 is genbutsu); 3 suji 2, 3, 7, 8; 4 other honor, or nakasuji 4–6 (both partners genbutsu);
+//! 6 non-suji terminal; 7 non-suji 2, 3, 7, 8; 8 non-suji 4–6. Against several riichi players the
+//! worst danger counts; ties go to the more efficient discard.
+
+use super::actions::{Action, Decider, Point};
+use super::accept::{accepting, accepting_after, after_discards};
+use super::shanten;
+use super::state::{State, SEATS};
+use super::tiles::{dora_of, is_yaochu, Counts, Kind, KINDS};
+use crate::options::Validate;
+use crate::rng::Key;
+use crate::{option_enum, options};
+
+option_enum! {
+    /// The policy family.
+    pub enum Policy { Efficiency = "efficiency", Random = "random" }
+}
+
+option_enum! {
+    /// When a closed ready hand declares riichi.
+    pub enum RiichiPolicy {
+        /// Always, when legal (riichi is declared with the most efficient discard).
+        Always = "always",
+        /// Never (damaten).
+        Never = "never",
+        /// Only with at least `riichi_good_wait` unseen winning tiles.
+        GoodWait = "good_wait",
+    }
+}
+
+option_enum! {
+    /// Which discards to call (pon, chi; never kan).
+    pub enum CallPolicy {
+        Never = "never",
+        /// Pon a value honor (dragon, seat or round wind) pair; once a value meld is down, any pon
+        /// or chi that lowers shanten.
+        Yakuhai = "yakuhai",
+        /// Any pon or chi that lowers shanten and keeps a yaku in reach (a value honor, or all
+        /// simples with kuitan).
+        Any = "any",
+    }
+}
+
+option_enum! {
+    /// What makes the player fold.
+    pub enum FoldTrigger { Never = "never", Riichi = "riichi" }
+}
+
+options! {
+    /// Knobs of a Riichi strategy. The defaults are the `efficiency` strategy.
+    pub struct Knobs {
+        /// efficiency or random (uniform over the legal actions).
+        policy: Policy = Policy::Efficiency;
+        /// Declare ron when legal.
+        ron: bool = true;
+        /// Declare tsumo when legal.
+        tsumo: bool = true;
+        /// Riichi policy of a closed ready hand.
+        riichi: RiichiPolicy = RiichiPolicy::Always;
+        /// good_wait riichi: least unseen winning tiles.
+        riichi_good_wait: u8 = 5, range(0, 40);
+        /// Call policy.
+        calls: CallPolicy = CallPolicy::Never;
+        /// Fold trigger.
+        fold: FoldTrigger = FoldTrigger::Never;
+        /// A ready hand with at least this many unseen winning tiles pushes instead of folding.
+        push_ukeire: u8 = 6, range(0, 40);
+        /// Among equally efficient discards, keep dora, red fives and value-honor pairs.
+        keep_value: bool = true;
+        /// Declare 九種九牌 when offered.
+        kyuushu: bool = true;
+        /// Under agari_yame/tenpai_yame = choice: stop the game when the dealer is in first place.
+        yame: bool = true;
+    }
+}
+
+impl Validate for Knobs {}
+
+/// The seats' native policies at one table.
+pub struct Native<'k> {
+    pub knobs: [&'k Knobs; SEATS],
+    pub keys: [Key; SEATS],
+    pub counter: [u64; SEATS],
+}
+
+impl Decider for Native<'_> {
+    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+        let k = self.knobs[seat];
+        self.counter[seat] += 1;
+        if k.policy == Policy::Random {
+            let i = self.keys[seat].draw(self.counter[seat]) % legal.len() as u64;
+            return Ok(legal[i as usize]);
+        }
+        Ok(match point {
+            Point::Turn { .. } => turn(k, s, seat, legal),
+            Point::Response { tile, .. } => respond(k, s, seat, tile, legal),
+        })
+    }
+}
+
+/// Unseen copies of each kind from `seat`'s view.
+fn unseen(s: &State<'_>, seat: usize) -> Counts {
+    let c = &s.p[seat].counts;
+    std::array::from_fn(|k| 4u8.saturating_sub(c[k] + s.seen[k]))
+}
+
+/// Unseen tiles that lower the shanten of the 3n+1 hand `c`.
+pub fn ukeire(c: &Counts, unseen: &Counts) -> u32 {
+    let (_, mask) = accepting(c);
+    (0..KINDS).filter(|&j| mask >> j & 1 == 1).map(|j| u32::from(unseen[j])).sum()
+}
+
+/// Value of keeping a tile of kind `k`: dora, value honors held in pairs.
+fn value(s: &State<'_>, seat: usize, k: usize) -> u32 {
+    let mut v = (0..s.dora_shown).filter(|&i| usize::from(dora_of(s.dora_indicator(i))) == k).count() as u32 * 2;
+    let c = s.p[seat].counts[k];
+    if k >= 27 && c >= 2 && is_value_honor(s, seat, k as Kind) {
+        v += 3;
+    }
+    v
+}
+
+fn is_value_honor(s: &State<'_>, seat: usize, k: Kind) -> bool {
+    k >= 31 || k == s.round_wind() || k == s.seat_wind(seat)
+}
+
+fn danger(s: &State<'_>, seat: usize, k: usize) -> u8 {
+    let mut worst = 0;
+    for o in 0..SEATS {
+        if o == seat || !s.p[o].riichi {
+            continue;
+        }
+        let safe = s.p[o].river_kinds | s.safe_after_riichi[o];
+        let g = |j: usize| safe & (1 << j) != 0;
+        let d = if g(k) {
+            0
+        } else if k >= 27 {
+            match s.seen[k] {
+                3.. => 1,
+                2 => 2,
+                _ => 4,
+            }
+        } else {
+            let r = k % 9;
+            let lo = r >= 3 && g(k - 3);
+            let hi = r <= 5 && g(k + 3);
+            match r {
+                0 | 8 => if lo || hi { 2 } else { 6 },
+                1 | 2 | 6 | 7 => {
+                    let suji = if r <= 2 { hi } else { lo };
+                    if suji { 3 } else { 7 }
+                }
+                _ => if lo && hi { 4 } else { 8 },
+            }
+        };
+        worst = worst.max(d);
+    }
+    worst
+}
+
+/// The turn action the knobs choose.
+fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
+    if k.tsumo && legal.contains(&Action::Tsumo) {
+        return Action::Tsumo;
+    }
+    if k.kyuushu && legal.contains(&Action::Kyuushu) {
+        return Action::Kyuushu;
+    }
+    let p = &s.p[seat];
+    let (kind, sh, uk) = choose(k, s, seat, legal, false);
+    let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != seat && s.p[o].riichi);
+    if threatened && !(sh == 0 && uk >= u32::from(k.push_ukeire)) {
+        let (kind, sh, uk) = choose(k, s, seat, legal, true);
+        return pick_discard(k, s, legal, kind, sh, uk);
+    }
+    pick_discard(k, s, legal, kind, sh, uk)
+}
+
+/// Sort key of a discard: danger, shanten, ukeire (more first), value kept back, kind (higher first).
+type Rank = (u8, i8, std::cmp::Reverse<u32>, u32, std::cmp::Reverse<usize>);
+
+/// The discard kind with (when `fold`) the least danger, then the lowest shanten, the most unseen
+/// accepting tiles, the least value kept back and the highest kind (honors first).
+fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -> (usize, i8, u32) {
+    let c = s.p[seat].counts;
+    // Ukeire decides ties, and the good_wait riichi and push-or-fold choices; without those, a
+    // single possible discard (as under riichi) needs no evaluation at all.
+    let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold == FoldTrigger::Riichi;
+    let mut kinds = legal.iter().filter_map(|a| match *a {
+        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
+        _ => None,
+    });
+    if let (Some(only), false) = (kinds.next(), need_uk) {
+        if kinds.all(|k2| k2 == only) {
+            let ready = legal.iter().any(|a| matches!(*a, Action::Discard { tile, riichi: true } if usize::from(tile / 4) == only));
+            return (only, if ready { 0 } else { i8::MAX }, 0);
+        }
+    }
+    let unseen = unseen(s, seat);
+    let after = after_discards(&c);
+    let mut cands: [(usize, i8); 14] = [(0, 0); 14];
+    let mut n = 0;
+    let mut done = 0u64;
+    let mut min_shanten = i8::MAX;
+    for a in legal {
+        if let Action::Discard { tile, riichi: false } = *a {
+            let kind = usize::from(tile / 4);
+            if done & (1 << kind) != 0 {
+                continue;
+            }
+            done |= 1 << kind;
+            let sh = after[kind];
+            min_shanten = min_shanten.min(sh);
+            cands[n] = (kind, sh);
+            n += 1;
+        }
+    }
+    let dangers: [u8; 14] = std::array::from_fn(|i| if fold && i < n { danger(s, seat, cands[i].0) } else { 0 });
+    let least = dangers[..n].iter().copied().min().unwrap_or(0);
+    // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
+    let eligible = |i: usize| (fold || cands[i].1 <= min_shanten) && dangers[i] <= least;
+    let want = (0..n).filter(|&i| eligible(i)).fold(0u64, |m, i| m | 1 << cands[i].0);
+    let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
+    let mut best: Option<Rank> = None;
+    for (i, &(kind, sh)) in cands[..n].iter().enumerate() {
+        if !eligible(i) {
+            continue;
+        }
+        let mut bits = masks[kind];
+        let mut uk = 0u32;
+        while bits != 0 {
+            uk += u32::from(unseen[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        let head = (dangers[i], sh, std::cmp::Reverse(uk));
+        // The value kept back only breaks ties: computed when it can matter.
+        let better = match best {
+            None => true,
+            Some(b) if head != (b.0, b.1, b.2) => head < (b.0, b.1, b.2),
+            Some(b) => {
+                let v = if k.keep_value { value(s, seat, kind) } else { 0 };
+                (v, std::cmp::Reverse(kind)) < (b.3, b.4)
+            }
+        };
+        if better {
+            let v = if k.keep_value { value(s, seat, kind) } else { 0 };
+            best = Some((dangers[i], sh, std::cmp::Reverse(uk), v, std::cmp::Reverse(kind)));
+        }
+    }
+    let (_, sh, uk, _, kind) = best.expect("a turn always offers a discard");
+    (kind.0, sh, uk.0)
+}
+
+/// The legal discard of `kind` (plain before red when keeping value), as riichi if the knobs say so.
+fn pick_discard(k: &Knobs, s: &State<'_>, legal: &[Action], kind: usize, sh: i8, uk: u32) -> Action {
+    let want_riichi = sh == 0
+        && match k.riichi {
+            RiichiPolicy::Always => true,
+            RiichiPolicy::Never => false,
+            RiichiPolicy::GoodWait => uk >= u32::from(k.riichi_good_wait),
+        };
+    let mut chosen: Option<Action> = None;
+    for &a in legal {
+        if let Action::Discard { tile, riichi } = a {
+            if usize::from(tile / 4) != kind || (riichi && !want_riichi) {
+                continue;
+            }
+            let better = match chosen {
+                None => true,
+                Some(Action::Discard { tile: t0, riichi: r0 }) => {
+                    (riichi && !r0) || (riichi == r0 && k.keep_value && s.is_red(t0) && !s.is_red(tile))
+                }
+                Some(_) => false,
+            };
+            if better {
+                chosen = Some(a);
+            }
+        }
+    }
+    chosen.expect("the chosen kind is a legal discard")
+}
+
+fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) -> Action {
+    if k.ron && legal.contains(&Action::Ron) {
+        return Action::Ron;
+    }
+    if k.calls == CallPolicy::Never || legal.len() == 1 {
+        return Action::Pass;
+    }
+    let p = &s.p[seat];
+    let now = shanten::shanten(&p.counts);
+    let kind = tile / 4;
+    let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(s, seat, m.base()));
+    let all_simple = s.rules.kuitan
+        && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4)))
+        && !is_yaochu(kind);
+    let mut best: Option<(i8, Action)> = None;
+    for &a in legal {
+        let own = match a {
+            Action::Pon { tiles } | Action::Chi { tiles } => tiles,
+            _ => continue,
+        };
+        let mut c = p.counts;
+        for t in own {
+            c[usize::from(t / 4)] -= 1;
+        }
+        let after = shanten::shanten(&c);
+        let value_pon = matches!(a, Action::Pon { .. }) && kind >= 27 && is_value_honor(s, seat, kind);
+        let ok = match k.calls {
+            CallPolicy::Never => false,
+            CallPolicy::Yakuhai => value_pon || (value_meld && after < now),
+            CallPolicy::Any => after < now && (value_pon || value_meld || all_simple || has_value_pair(s, seat, &c)),
+        };
+        if ok && best.is_none_or(|(b, _)| after < b) {
+            best = Some((after, a));
+        }
+    }
+    best.map_or(Action::Pass, |(_, a)| a)
+}
+
+fn has_value_pair(s: &State<'_>, seat: usize, c: &Counts) -> bool {
+    (27..KINDS).any(|k| c[k] >= 2 && is_value_honor(s, seat, k as Kind))
+}

@@ -1,0 +1,252 @@
+//! Invariants of the game engine over many seeded games: tiles conserved, points plus deposits
+//! conserved, illegal actions refused, furiten respected, games ending by the rules.
+
+use super::actions::{Action, Decider, Point};
+use super::batch::{dice, play_game, wall};
+use super::rules::{self, Rules};
+use super::state::{State, NONE, SEATS};
+use super::strategies::{Knobs, Native, Policy};
+use crate::game::{Batch, Game};
+use crate::rng::Key;
+use serde_json::json;
+
+/// Checks the state at every decision, then lets `inner` decide; every `bad_every` decisions it
+/// first offers an illegal action and requires the engine to refuse it.
+struct Checker<'k> {
+    inner: Native<'k>,
+    decisions: u64,
+    ron_offers: u64,
+}
+
+fn tiles_conserved(s: &State<'_>) {
+    let mut seen = [0u8; 136];
+    let mut add = |id: u8| seen[usize::from(id)] += 1;
+    for p in &s.p {
+        p.hand.iter().copied().for_each(&mut add);
+        p.river.iter().copied().for_each(&mut add);
+        for m in &p.melds {
+            m.tiles[..usize::from(m.n)].iter().copied().for_each(&mut add);
+        }
+    }
+    s.wall[s.live_next..122].iter().copied().for_each(&mut add);
+    s.wall[122 + s.rinshan_drawn..].iter().copied().for_each(&mut add);
+    for p in &s.p {
+        for m in &p.melds {
+            if m.called != NONE {
+                seen[usize::from(m.called)] -= 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1), "tiles not conserved: {seen:?}");
+    for p in &s.p {
+        let n = p.hand.len() + 3 * p.melds.len();
+        assert!(n == 13 || n == 14, "hand size {n}");
+        let counts: usize = p.counts.iter().map(|&c| usize::from(c)).sum();
+        assert_eq!(counts, p.hand.len());
+    }
+}
+
+impl Decider for Checker<'_> {
+    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+        self.decisions += 1;
+        tiles_conserved(s);
+        let total: i64 = s.p.iter().map(|p| p.points).sum::<i64>() + i64::from(s.progress.sticks) * 1000;
+        assert_eq!(total, 100_000, "points plus deposits");
+        if legal.contains(&Action::Ron) {
+            self.ron_offers += 1;
+            let p = &s.p[seat];
+            assert!(p.river_kinds & p.waits == 0 && !p.temp_furiten && !p.riichi_furiten, "ron offered in furiten");
+            if let Point::Response { tile, .. } = point {
+                assert!(p.waits & (1 << (tile / 4)) != 0);
+            }
+        }
+        if let Point::Turn { .. } = point {
+            if s.p[seat].riichi {
+                assert!(legal.iter().all(|a| !matches!(a, Action::Discard { riichi: true, .. })));
+            }
+        }
+        self.inner.decide(s, seat, point, legal)
+    }
+}
+
+fn knobs(policy: Policy) -> Knobs {
+    Knobs { policy, ..Knobs::default() }
+}
+
+fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64) {
+    let mut state = State::new(rules);
+    let root = Key::new(7);
+    let mut ron_offers = 0;
+    let mut hands = 0;
+    for g in 0..games {
+        let mut d = Checker {
+            inner: Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(99).with(g).with(s as u64)), counter: [0; SEATS] },
+            decisions: 0,
+            ron_offers: 0,
+        };
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
+        ron_offers += d.ron_offers;
+        hands += log.hands.len() as u64;
+        let sum: i64 = log.final_points.iter().sum();
+        assert_eq!(sum, 100_000, "final points including leftover deposits");
+        // The game ended by the rules: tobi, or the last hand was all-last or an extension hand.
+        let (last, _, _) = log.hands.last().unwrap();
+        let busted = state.p.iter().any(|p| p.points < 0);
+        assert!(busted || last.round + 1 >= state.scheduled(), "game {g} ended early at round {}", last.round);
+        assert!(log.hands.len() < 200);
+    }
+    (hands, ron_offers)
+}
+
+#[test]
+fn random_and_efficient_games_keep_every_invariant() {
+    let rules = rules::resolve("tenhou", &json!({})).unwrap();
+    let random = knobs(Policy::Random);
+    let eff = knobs(Policy::Efficiency);
+    let (hands, rons) = run_checked(&rules, [&random, &random, &random, &random], 30);
+    assert!(hands > 200 && rons > 0, "{hands} hands, {rons} ron offers");
+    let (hands, rons) = run_checked(&rules, [&eff, &random, &eff, &random], 30);
+    assert!(hands > 200 && rons > 20, "{hands} hands, {rons} ron offers");
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, fold: super::strategies::FoldTrigger::Riichi, ..Knobs::default() };
+    let loose = rules::resolve("default", &json!({"multi_ron": "all_win", "tobi": "off", "kuikae": "allowed", "aka_dora": 4})).unwrap();
+    run_checked(&loose, [&caller, &eff, &caller, &random], 20);
+    // Inflation: wareme, yakitori (an odd 10001 so that its shares do not divide evenly), tonpuu.
+    let inflated = rules::resolve("inflation", &json!({"yakitori": 10001, "game_length": "tonpuu"})).unwrap();
+    run_checked(&inflated, [&caller, &eff, &random, &eff], 20);
+}
+
+/// A decider that answers an illegal action is refused with an error.
+struct Cheater;
+
+impl Decider for Cheater {
+    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+        Ok(match point {
+            // A tile the player does not hold.
+            Point::Turn { .. } => {
+                let held = &s.p[seat].hand;
+                let t = (0..136u8).find(|t| !held.contains(t)).unwrap();
+                Action::Discard { tile: t, riichi: false }
+            }
+            Point::Response { .. } => legal[0],
+        })
+    }
+}
+
+#[test]
+fn illegal_actions_are_refused() {
+    let rules = Rules::default();
+    let mut state = State::new(&rules);
+    state.start_game();
+    let root = Key::new(1);
+    let w = wall(root, 0, state.progress);
+    state.deal(&w, state.progress);
+    let err = state.play_hand(&mut Cheater).unwrap_err();
+    assert!(err.contains("not legal") || err.contains("not in the hand"), "{err}");
+}
+
+#[test]
+fn batches_are_deterministic_and_fill_the_tables() {
+    let rules = rules::resolve("tenhou", &json!({})).unwrap();
+    let lineup = vec![Knobs::default(); 4];
+    let batch = Batch { seed: 3, first_game: 0, count: 8, duplicate: true };
+    let a = super::Riichi::play(&rules, &lineup, &batch);
+    let b = super::Riichi::play(&rules, &lineup, &batch);
+    assert_eq!(a, b);
+    // Split batches give the same rows as one batch.
+    let first = super::Riichi::play(&rules, &lineup, &Batch { count: 4, ..batch });
+    assert_eq!(first[0].rows, 4);
+    assert_eq!(first[1].column("final_points").unwrap().data, {
+        let col = a[1].column("final_points").unwrap();
+        col.data[..col.data.len() / 2].to_vec()
+    });
+    // Four identical strategies at the four duplicate tables of one deal: same result per seat.
+    let pts = a[1].column("final_points").unwrap();
+    let read = |i: usize| i64::from_le_bytes(pts.data[i * 8..i * 8 + 8].try_into().unwrap());
+    for g in 1..4 {
+        for s in 0..4 {
+            assert_eq!(read(s), read(g * 4 + s));
+        }
+    }
+}
+
+#[test]
+fn bad_rule_combinations_are_rejected() {
+    let r = rules::resolve("default", &json!({"starting_points": 35000, "return_points": 30000}));
+    assert_eq!(r.unwrap_err().field, "oka+return_points");
+    assert_eq!(rules::resolve("default", &json!({"multi_ron": "triple"})).unwrap_err().field, "multi_ron");
+    assert_eq!(rules::resolve("default", &json!({"west_extension": true})).unwrap_err().field, "west_extension");
+}
+
+/// Without 形式聴牌, an open ready hand with no yaku is noten at an exhaustive draw: on the first
+/// hand of each game (identical play under both rules) the tenpai seats shrink to a subset, and
+/// some open hands drop out.
+#[test]
+fn keishiki_tenpai_off_drops_open_hands_without_yaku() {
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, ..Knobs::default() };
+    let lineup = vec![caller; 4];
+    let batch = Batch { seed: 9, first_game: 0, count: 300, duplicate: false };
+    let first_hands = |rules: &Rules| {
+        let t = super::Riichi::play(rules, &lineup, &batch);
+        let hands = &t[2];
+        let col = |name: &str| hands.column(name).unwrap().data.clone();
+        let (hand, outcome, tenpai) = (col("hand"), col("outcome"), col("tenpai"));
+        let mut out = Vec::new();
+        for i in 0..hands.rows {
+            if u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0 && outcome[i] == 2 {
+                out.push(tenpai[i]);
+            }
+        }
+        out
+    };
+    let formal = first_hands(&rules::resolve("tenhou", &json!({})).unwrap());
+    let strict = first_hands(&rules::resolve("tenhou", &json!({"keishiki_tenpai": false})).unwrap());
+    assert_eq!(formal.len(), strict.len());
+    assert!(formal.len() > 20);
+    assert!(formal.iter().zip(&strict).all(|(f, s)| f & s == *s));
+    assert!(formal.iter().zip(&strict).any(|(f, s)| f != s));
+}
+
+/// Wareme doubles every hand payment to or from the broken-wall seat, and nothing else. Checked on
+/// the first hand of each game (identical play under both rules) when it is a single win at 0
+/// honba with no riichi stick on the table.
+#[test]
+fn wareme_doubles_the_broken_wall_seats_payments() {
+    let lineup = vec![Knobs { riichi: super::strategies::RiichiPolicy::Never, ..Knobs::default() }; 4];
+    let batch = Batch { seed: 4, first_game: 0, count: 150, duplicate: false };
+    let hands = |rules: &Rules| {
+        let t = super::Riichi::play(rules, &lineup, &batch);
+        let h = &t[2];
+        let col = |name: &str| h.column(name).unwrap().data.clone();
+        let (hand, outcome, winners, wareme) = (col("hand"), col("outcome"), col("winners"), col("wareme"));
+        let deltas: Vec<Vec<u8>> = (0..4).map(|s| col(&format!("delta{s}"))).collect();
+        let mut out = Vec::new();
+        for i in 0..h.rows {
+            let first = u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0;
+            if first && outcome[i] <= 1 && winners[i].count_ones() == 1 {
+                let d: [i64; 4] = std::array::from_fn(|s| i64::from(i32::from_le_bytes(deltas[s][i * 4..i * 4 + 4].try_into().unwrap())));
+                out.push((outcome[i], winners[i].trailing_zeros() as usize, wareme[i] as i8, d));
+            }
+        }
+        out
+    };
+    let plain = hands(&rules::resolve("tenhou", &json!({})).unwrap());
+    let doubled = hands(&rules::resolve("tenhou", &json!({"wareme": true})).unwrap());
+    assert_eq!(plain.len(), doubled.len());
+    assert!(plain.len() > 40);
+    let mut seen_double = 0;
+    for ((outcome, winner, none, a), (_, _, w, b)) in plain.iter().zip(&doubled) {
+        assert_eq!(*none, -1);
+        let w = usize::try_from(*w).expect("a wareme seat");
+        for s in 0..4 {
+            let payer_side = s != *winner;
+            // A payer's amount doubles if it or the winner is the wareme seat.
+            let factor = if payer_side && (s == w || *winner == w) { 2 } else { 1 };
+            if payer_side && a[s] != 0 {
+                assert_eq!(b[s], a[s] * factor, "outcome {outcome}, winner {winner}, wareme {w}: {a:?} vs {b:?}");
+                seen_double += usize::from(factor == 2);
+            }
+        }
+        assert_eq!(b.iter().sum::<i64>(), 0);
+    }
+    assert!(seen_double > 10);
+}

@@ -1,0 +1,162 @@
+//! PyO3 entry points of the Riichi game engine beyond the generic batch: replay of recorded hands,
+//! and batches in which some lineup slots are Python strategies.
+//!
+//! The Python strategy protocol: an object with `decide(view: dict, legal: list[tuple]) -> int`,
+//! called only at decision points that offer a choice, returning the index of the chosen legal
+//! action. Actions are tuples: `("discard", tile, riichi)`, `("tsumo",)`, `("ankan", kind)`,
+//! `("kakan", tile)`, `("kyuushu",)`, `("pass",)`, `("ron",)`, `("pon", (t1, t2))`,
+//! `("chi", (t1, t2))`, `("kan",)`, with Tenhou tile ids (kind = id // 4). The view holds `seat`,
+//! `point` ("turn" or "response"), `after_call`, `from` and `tile` (responses), `hand`, `melds`
+//! (per seat: lists of (type, tiles)), `rivers`, `riichi`, `points`, `dora_indicators`, `round`,
+//! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
+
+use super::{option_error, parse_json, tables_to_python};
+use crate::game::Batch;
+use crate::games::riichi::actions::{Action, Point};
+use crate::games::riichi::batch::{play_tables, Hook};
+use crate::games::riichi::state::State;
+use crate::games::riichi::strategies::Knobs;
+use crate::games::riichi::{replay, rules, shanten};
+use crate::options::{OptionError, Options, Validate};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
+/// `overrides` (JSON object); returns the engine's result as JSON.
+#[pyfunction]
+fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<String> {
+    let rules = rules::resolve(preset, &parse_json("rules", overrides)?).map_err(option_error)?;
+    let hand = parse_json("hand", hand)?;
+    replay::replay_hand(&rules, &hand).map(|v| v.to_string()).map_err(|e| option_error(OptionError::new("hand", e)))
+}
+
+struct PyHook<'py> {
+    py: Python<'py>,
+    objects: Vec<Option<Bound<'py, PyAny>>>,
+    error: Option<PyErr>,
+}
+
+fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(match a {
+        Action::Discard { tile, riichi } => ("discard", tile, riichi).into_pyobject(py)?.into_any(),
+        Action::Tsumo => ("tsumo",).into_pyobject(py)?.into_any(),
+        Action::Ankan { kind } => ("ankan", kind).into_pyobject(py)?.into_any(),
+        Action::Kakan { tile } => ("kakan", tile).into_pyobject(py)?.into_any(),
+        Action::Kyuushu => ("kyuushu",).into_pyobject(py)?.into_any(),
+        Action::Pass => ("pass",).into_pyobject(py)?.into_any(),
+        Action::Ron => ("ron",).into_pyobject(py)?.into_any(),
+        Action::Pon { tiles } => ("pon", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
+    }
+    .cast_into::<PyTuple>()?)
+}
+
+fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seat", seat)?;
+    match point {
+        Point::Turn { after_call } => {
+            d.set_item("point", "turn")?;
+            d.set_item("after_call", after_call)?;
+        }
+        Point::Response { from, tile, kan } => {
+            d.set_item("point", "response")?;
+            d.set_item("from", from)?;
+            d.set_item("tile", tile)?;
+            d.set_item("kan", kan)?;
+        }
+    }
+    // Tile lists as u16 so that they reach Python as lists of ints, not bytes.
+    let ids = |v: &[u8]| v.iter().map(|&t| u16::from(t)).collect::<Vec<u16>>();
+    let mut hand = ids(&s.p[seat].hand);
+    hand.sort_unstable();
+    d.set_item("hand", hand)?;
+    let melds = PyList::empty(py);
+    for p in &s.p {
+        let ms: Vec<(&str, Vec<u16>)> = p.melds.iter().map(|m| (m.kind.name(), ids(&m.tiles[..usize::from(m.n)]))).collect();
+        melds.append(ms)?;
+    }
+    d.set_item("melds", melds)?;
+    d.set_item("rivers", s.p.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
+    d.set_item("riichi", s.p.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
+    d.set_item("points", s.p.iter().map(|p| p.points).collect::<Vec<_>>())?;
+    d.set_item("dora_indicators", (0..s.dora_shown).map(|i| u16::from(s.wall[126 + 2 * i])).collect::<Vec<_>>())?;
+    d.set_item("round", s.progress.round)?;
+    d.set_item("honba", s.progress.honba)?;
+    d.set_item("sticks", s.progress.sticks)?;
+    d.set_item("dealer", s.dealer)?;
+    d.set_item("live_remaining", s.live_remaining())?;
+    d.set_item("shanten", shanten::shanten(&s.p[seat].counts))?;
+    Ok(d)
+}
+
+impl PyHook<'_> {
+    fn call(&self, obj: &Bound<'_, PyAny>, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> PyResult<Action> {
+        let py = self.py;
+        let options = PyList::empty(py);
+        for &a in legal {
+            options.append(action_tuple(py, a)?)?;
+        }
+        let i: usize = obj.call_method1("decide", (view(py, s, seat, point)?, options))?.extract()?;
+        legal.get(i).copied().ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!("decide() returned {i}; expected an index below {}", legal.len()))
+        })
+    }
+}
+
+impl Hook for PyHook<'_> {
+    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>> {
+        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
+        Some(self.call(obj, s, seat, point, legal).map_err(|e| {
+            let msg = format!("Python strategy of slot {slot}: {e}");
+            self.error = Some(e);
+            msg
+        }))
+    }
+}
+
+/// Plays a batch like `play_batch("riichi", ...)` with `strategies[slot]` (a Python object or
+/// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
+#[allow(clippy::too_many_arguments)]
+fn riichi_play_batch_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules::resolve("default", &parse_json("rules", rules)?).map_err(option_error)?;
+    let lineup: Vec<Knobs> = match parse_json("lineup", lineup)? {
+        serde_json::Value::Array(v) => v
+            .iter()
+            .map(|k| {
+                let k = Knobs::from_json(k)?;
+                k.validate()?;
+                Ok(k)
+            })
+            .collect::<Result<_, OptionError>>()
+            .map_err(option_error)?,
+        _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
+    };
+    if lineup.len() != 4 || strategies.len() != 4 {
+        return Err(option_error(OptionError::new("players", "riichi takes 4 players (and 4 strategy slots)")));
+    }
+    let mut hook = PyHook { py, objects: strategies, error: None };
+    let batch = Batch { seed, first_game, count, duplicate };
+    match play_tables(&rules, &lineup, &batch, &mut hook) {
+        Ok(tables) => tables_to_python(py, &tables),
+        Err(e) => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyValueError::new_err(e))),
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;
+    m.add_function(wrap_pyfunction!(riichi_play_batch_python, m)?)?;
+    Ok(())
+}

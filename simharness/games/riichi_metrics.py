@@ -1,0 +1,128 @@
+"""The analyst's Riichi statistics per variant and strategy, each with a 95% CI.
+
+Rates are ratios of sums over the `players` table (wins over hands played, deal-ins over hands,
+…). Their CIs are cluster-robust: the unit is the deal (the four tables of a duplicate deal, or one
+game), whose rows are correlated; the ratio's variance is the linearised sandwich over deals with a
+t interval (see :func:`ratio_ci`). Paired differences between strategies (duplicate play) compare
+each strategy's mean per deal with the first strategy's, through ``simharness.stats.paired``.
+
+Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games), ``win_rate``
+(和了率, wins per hand), ``deal_in_rate`` (放銃率), ``riichi_rate``, ``call_rate`` (副露率, hands with
+an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
+honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
+``tenpai_at_draw`` (tenpai share at exhaustive draws), ``bust_rate`` (games ending below zero),
+``yakuman_rate`` (per hand), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
+strategy ``all`` pools every player of a variant (without the zero-sum metrics); and in
+duplicate runs ``paired_score`` / ``paired_points`` / ``paired_rank``: the strategy minus the
+lineup's first strategy, paired by deal.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from simharness.report.summary import RunLike, players_frame, variant_names
+from simharness.stats.paired import paired_difference, per_deal
+
+COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
+
+# metric → (numerator, denominator); a denominator of None means per game (one row each).
+RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
+    "avg_rank": ("rank", None),
+    "win_rate": ("wins", "hands"),
+    "deal_in_rate": ("deal_ins", "hands"),
+    "riichi_rate": ("riichi", "hands"),
+    "call_rate": ("call_hands", "hands"),
+    "tsumo_share": ("tsumo_wins", "wins"),
+    "avg_win_points": ("win_points", "wins"),
+    "avg_deal_in_cost": ("deal_in_points", "deal_ins"),
+    "draw_rate": ("draws", "hands"),
+    "tenpai_at_draw": ("tenpai_draws", "draws"),
+    "bust_rate": ("busted", None),
+    "yakuman_rate": ("yakuman", "hands"),
+    "final_points": ("final_points", None),
+    "score": ("score", None),
+    **{f"rank_{r}": (pl.col("rank") == r, None) for r in range(1, 5)},
+}
+
+
+def ratio_ci(
+    num: np.ndarray, den: np.ndarray, clusters: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Σnum/Σden with a cluster-robust CI: the CR1 sandwich of the linearised ratio,
+    G/(G−1)·Σ_g(N_g − R·D_g)²/(ΣD)², and a t interval with G−1 degrees of freedom."""
+    if len(num) == 0 or den.sum() == 0:
+        return math.nan, math.nan, math.nan
+    _, inv = np.unique(clusters, return_inverse=True)
+    n_g = np.bincount(inv, weights=num.astype(float))
+    d_g = np.bincount(inv, weights=den.astype(float))
+    r = n_g.sum() / d_g.sum()
+    g = len(n_g)
+    if g < 2:
+        return float(r), math.nan, math.nan
+    var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
+    half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
+    return float(r), float(r - half), float(r + half)
+
+
+# Over all players of a variant these are fixed by construction (ranks 1-4, points sum to the start).
+ZERO_SUM = frozenset({"avg_rank", "final_points", "score", "rank_1", "rank_2", "rank_3", "rank_4"})
+
+
+def _rows(frame: pl.DataFrame, variant: str, strategy: str) -> list[dict[str, Any]]:
+    out = []
+    deals = frame["deal"].to_numpy()
+    for metric, (num, den) in RATIOS.items():
+        if strategy == "all" and metric in ZERO_SUM:
+            continue
+        n = (
+            frame.select((pl.col(num) if isinstance(num, str) else num).cast(pl.Float64))
+            .to_series()
+            .to_numpy()
+        )
+        d = frame[den].cast(pl.Float64).to_numpy() if den else np.ones(len(n))
+        est, lo, hi = ratio_ci(n, d, deals)
+        out.append(
+            {"variant": variant, "strategy": strategy, "metric": metric, "estimate": est, "lo": lo, "hi": hi,
+             "n": int(d.sum())}
+        )  # fmt: skip
+    return out
+
+
+def summary_metrics(run: RunLike) -> pl.DataFrame:
+    """Long-form metrics: variant, strategy, metric, estimate, lo, hi, n."""
+    players = players_frame(run)
+    rows: list[dict[str, Any]] = []
+    lineup = [str(s["strategy"]) for s in run.manifest.get("lineup", [])]
+    duplicate = bool(run.manifest.get("duplicate"))
+    for v in variant_names(run, players):
+        pv = players.filter(pl.col("variant") == v)
+        strategies = [s for s in dict.fromkeys(lineup) if s in set(pv["strategy"])] or sorted(
+            set(pv["strategy"])
+        )
+        for s in strategies:
+            rows.extend(_rows(pv.filter(pl.col("strategy") == s), v, s))
+        rows.extend(_rows(pv, v, "all"))
+        if duplicate and len(strategies) > 1:
+            base = strategies[0]
+            for s in strategies[1:]:
+                for metric, col in (
+                    ("paired_score", "score"),
+                    ("paired_points", "final_points"),
+                    ("paired_rank", "rank"),
+                ):
+                    a = per_deal(pv.filter(pl.col("strategy") == s), col)
+                    b = per_deal(pv.filter(pl.col("strategy") == base), col)
+                    r = paired_difference(a, b).difference
+                    rows.append(
+                        {"variant": v, "strategy": f"{s} - {base}", "metric": metric, "estimate": r.estimate,
+                         "lo": r.lo, "hi": r.hi, "n": r.n}
+                    )  # fmt: skip
+    return pl.DataFrame(
+        rows, schema={c: (pl.String if c in COLUMNS[:3] else pl.Float64) for c in COLUMNS}
+    ).with_columns(pl.col("n").cast(pl.Int64))

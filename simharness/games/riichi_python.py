@@ -1,0 +1,70 @@
+"""Writing a Riichi strategy in Python.
+
+A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
+per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer
+a choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
+index out of range or an exception stops the batch with that error. Every other decision of the
+slot's knobs (yame) still comes from the script's ``[knobs]``.
+
+This is much slower than the native knobs: each decision builds a Python view and calls Python
+(``benchmarks/riichi_game.py`` reports the cost); use it to prototype, then express a strategy in
+knobs when it should run at scale.
+
+``legal`` holds tuples with Tenhou tile ids (kind = id // 4; ids 16, 52, 88 are the red fives):
+``("discard", tile, riichi)``, ``("tsumo",)``, ``("ankan", kind)``, ``("kakan", tile)``,
+``("kyuushu",)``, ``("pass",)``, ``("ron",)``, ``("pon", (t1, t2))``, ``("chi", (t1, t2))``,
+``("kan",)``. ``view`` is a dict: ``seat``, ``point`` ("turn" or "response"), ``after_call``,
+``from``/``tile``/``kan`` (responses), ``hand`` (own tile ids), ``melds`` (per seat, lists of
+``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``dora_indicators``, ``round``, ``honba``,
+``sticks``, ``dealer``, ``live_remaining`` and ``shanten`` (of the own hand).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from simharness import _engine
+
+Action = tuple[Any, ...]
+
+
+class RiichiStrategy(Protocol):
+    def decide(self, view: dict[str, Any], legal: list[Action]) -> int: ...
+
+
+def _counts(tiles: list[int]) -> bytes:
+    c = bytearray(34)
+    for t in tiles:
+        c[t // 4] += 1
+    return bytes(c)
+
+
+def shanten_of(tiles: list[int]) -> int:
+    """Shanten of a concealed part given as tile ids (through the engine's tables)."""
+    b = _engine.riichi_shanten_counts(_counts(tiles))[0]
+    return b - 256 if b > 127 else b
+
+
+class ShantenGreedy:
+    """Win whenever possible, riichi when allowed, never call; discard the tile that leaves the
+    lowest shanten (the first such tile in hand order). A minimal Python agent, also the one the
+    benchmark drives through RiichiEnv."""
+
+    def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
+        for want in ("tsumo", "ron"):
+            for i, a in enumerate(legal):
+                if a[0] == want:
+                    return i
+        if view["point"] == "response":
+            return next(i for i, a in enumerate(legal) if a[0] == "pass")
+        hand: list[int] = view["hand"]
+        best, best_i = 99, 0
+        for i, a in enumerate(legal):
+            if a[0] != "discard":
+                continue
+            rest = list(hand)
+            rest.remove(a[1])
+            s = shanten_of(rest) - (1 if a[2] else 0)
+            if s < best:
+                best, best_i = s, i
+        return best_i
