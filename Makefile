@@ -27,5 +27,7 @@ lint: install
 	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
 	$(BIN)/ruff check simharness tests benchmarks
 
+# Throughput of every game and of the reports, against named targets and peers (the `bench` extra).
 bench: install
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/run.py
