@@ -243,3 +243,25 @@ def test_event_log_samples_games_without_changing_them() -> None:
     assert (hands["discards"] == hands["turn"].cast(pl.UInt32)).all()
     assert (hands["distinct_draws"] == hands["draws"]).all()
     assert (hands["tsumo"] == (hands["outcome"] == 0).cast(pl.UInt32)).all()
+
+
+def test_hand_deltas_give_running_standings_that_end_at_the_final_points() -> None:
+    """The hands table's delta_<seat> columns are what the balance scorecard reads for lead changes
+    and drama; summed over a game they reach each seat's final points, except the riichi deposits
+    left on the table at the end, which go to the winner of the game in whole sticks."""
+    from simharness.stats.balance import standings
+
+    exp = config.load(REPO / "configs" / "riichi-efficiency.toml")
+    rules = next(iter(exp.variants.values()))
+    out = engine.play_batch("riichi", rules, [s.knobs for s in exp.lineup], seed=3, first_game=0, count=16)
+    st = standings(out["hands"].with_columns(variant=pl.lit("base")), 4)
+    assert st is not None
+    last = st.sort("hand").group_by("game", "seat").agg(pl.col("points").last())
+    players = out["players"].select("game", pl.col("seat").cast(pl.Int64), "final_points", "rank")
+    joined = last.join(players, on=["game", "seat"]).with_columns(
+        left=pl.col("final_points") - 25_000 - pl.col("points")
+    )
+    assert joined.height == 16 * 4
+    assert (joined.filter(pl.col("rank") != 1)["left"] == 0).all()
+    top = joined.filter(pl.col("rank") == 1)["left"]
+    assert (top >= 0).all() and (top % 1000 == 0).all()

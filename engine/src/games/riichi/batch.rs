@@ -117,13 +117,13 @@ rows! {
         /// The wareme seat (rule `wareme`); -1 without.
         wareme: i8,
         /// Point change of seat 0 (riichi sticks included).
-        delta0: i32,
+        delta_0: i32,
         /// Point change of seat 1.
-        delta1: i32,
+        delta_1: i32,
         /// Point change of seat 2.
-        delta2: i32,
+        delta_2: i32,
         /// Point change of seat 3.
-        delta3: i32,
+        delta_3: i32,
     }
 }
 
@@ -401,10 +401,10 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             tenpai: r.tenpai,
             turn: r.turn as u16,
             wareme: if r.wareme == super::state::NONE { -1 } else { r.wareme as i8 },
-            delta0: r.deltas[0] as i32,
-            delta1: r.deltas[1] as i32,
-            delta2: r.deltas[2] as i32,
-            delta3: r.deltas[3] as i32,
+            delta_0: r.deltas[0] as i32,
+            delta_1: r.deltas[1] as i32,
+            delta_2: r.deltas[2] as i32,
+            delta_3: r.deltas[3] as i32,
         });
     }
     let rank = ranks(&log.final_points);

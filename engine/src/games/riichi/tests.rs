@@ -218,7 +218,7 @@ fn wareme_doubles_the_broken_wall_seats_payments() {
         let h = &t[2];
         let col = |name: &str| h.column(name).unwrap().data.clone();
         let (hand, outcome, winners, wareme) = (col("hand"), col("outcome"), col("winners"), col("wareme"));
-        let deltas: Vec<Vec<u8>> = (0..4).map(|s| col(&format!("delta{s}"))).collect();
+        let deltas: Vec<Vec<u8>> = (0..4).map(|s| col(&format!("delta_{s}"))).collect();
         let mut out = Vec::new();
         for i in 0..h.rows {
             let first = u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0;
