@@ -149,6 +149,48 @@ macro_rules! rows {
     };
 }
 
+/// Declares a game's `players` table: the columns every game shares (`game, deal, seat, player,
+/// final_points, rank`, which the statistics rely on) followed by the game's own. The table's doc
+/// says what seat 0 is and what final points include in this game.
+///
+/// ```ignore
+/// player_rows! {
+///     /// One row per player per game. Seat 0 moves first.
+///     pub struct PlayerRow {
+///         /// Rests served.
+///         rests: u32,
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! player_rows {
+    (
+        $(#[doc = $sdoc:literal])+
+        pub struct $name:ident {
+            $( $(#[doc = $doc:literal])+ $field:ident : $ty:ty, )*
+        }
+    ) => {
+        $crate::rows! {
+            $(#[doc = $sdoc])+
+            pub struct $name => "players" {
+                /// The game's index in the experiment.
+                game: u64,
+                /// The deal the game was played on (shared by rule variants and duplicate tables).
+                deal: u64,
+                /// Seat in turn order (what seat 0 is: see the table's description).
+                seat: u8,
+                /// Lineup slot (strategy) playing this seat.
+                player: u8,
+                /// Points at the end of the game (what they include: see the table's description).
+                final_points: i64,
+                /// 1 = most final points; ties broken by seat order.
+                rank: u8,
+                $( $(#[doc = $doc])+ $field: $ty, )*
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +205,21 @@ mod tests {
             /// A flag.
             c: bool,
         }
+    }
+
+    player_rows! {
+        /// Test players.
+        pub struct P {
+            /// A game-specific count.
+            extra: u32,
+        }
+    }
+
+    #[test]
+    fn player_rows_lead_with_the_common_columns() {
+        let names: Vec<_> = P::schema().columns.iter().map(|c| c.name).collect();
+        assert_eq!(names, ["game", "deal", "seat", "player", "final_points", "rank", "extra"]);
+        assert_eq!(P::schema().name, "players");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::rng::Key;
-use crate::rows;
+use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
 
 rows! {
@@ -33,21 +33,11 @@ rows! {
     }
 }
 
-rows! {
-    /// One row per player per game. Counts are per game; rates are counts over `hands`.
-    pub struct PlayerRow => "players" {
-        /// The game's index in the experiment.
-        game: u64,
-        /// The deal the game was played on.
-        deal: u64,
-        /// Seat: 0 is the first dealer (起家).
-        seat: u8,
-        /// Lineup slot (strategy) playing this seat.
-        player: u8,
-        /// Points at the end (leftover deposits and yakitori included).
-        final_points: i64,
-        /// 1 = most points; ties broken by seat order from the first dealer.
-        rank: u8,
+player_rows! {
+    /// One row per player per game. Seat 0 is the first dealer (起家), and ties in rank are broken by
+    /// seat order from it; final_points include leftover deposits and yakitori. Counts are per game;
+    /// rates are counts over `hands`.
+    pub struct PlayerRow {
         /// Final score in thousands: (points − return_points)/1000 + uma + oka (shared on ties under tie_break = split).
         score: f64,
         /// Hands played in the game.

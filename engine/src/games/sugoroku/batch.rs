@@ -7,7 +7,7 @@ use super::strategies::{self, Knobs};
 use super::{Sugoroku, TAG_DICE, TAG_SETUP, TAG_STRATEGY};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::rng::Key;
-use crate::rows;
+use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
 
 rows! {
@@ -50,22 +50,10 @@ rows! {
     }
 }
 
-rows! {
-    /// One row per player per game. final_points = points_before_settlement + winner_bonus +
-    /// settlement + rest_chips.
-    pub struct PlayerRow => "players" {
-        /// The game's index in the experiment.
-        game: u64,
-        /// The deal the game was played on.
-        deal: u64,
-        /// Seat = turn order: seat 0 moves first.
-        seat: u8,
-        /// Lineup slot (strategy) playing this seat.
-        player: u8,
-        /// Points at the end, settlement included; the players of a game sum to zero.
-        final_points: i64,
-        /// 1 = most final points; ties broken by seat.
-        rank: u8,
+player_rows! {
+    /// One row per player per game. Seat = turn order: seat 0 moves first. final_points =
+    /// points_before_settlement + winner_bonus + settlement + rest_chips; a game's players sum to zero.
+    pub struct PlayerRow {
         /// Points from square effects, rest penalties and opening-pochi payments, before the end settlement.
         points_before_settlement: i64,
         /// Winner bonus received (winner) or paid (others); 0 after an early end.

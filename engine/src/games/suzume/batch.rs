@@ -7,7 +7,7 @@ use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup};
 use super::strategies::{Knobs, Policy};
 use super::Suzume;
 use crate::game::{ranks, Batch, Game, Preset, Seating};
-use crate::rows;
+use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
 
 rows! {
@@ -40,21 +40,10 @@ rows! {
     }
 }
 
-rows! {
-    /// One row per player per game.
-    pub struct PlayerRow => "players" {
-        /// The game's index in the experiment.
-        game: u64,
-        /// The deal index.
-        deal: u64,
-        /// Seat in turn order (the next player is seat + 1 mod players).
-        seat: u8,
-        /// The lineup slot playing this seat.
-        player: u8,
-        /// Points at the end of the game (stick total; no uma or oka).
-        final_points: i64,
-        /// Rank by final points, 1 = best; ties broken by seat order.
-        rank: u8,
+player_rows! {
+    /// One row per player per game. Seats are in turn order (the next player is seat + 1 mod
+    /// players); final_points is the stick total at the end (no uma or oka).
+    pub struct PlayerRow {
         /// Seats after the first dealer in turn order (0 = the first dealer): the seat-advantage axis.
         dealer_order: u8,
         /// Hands played (laps × players).
