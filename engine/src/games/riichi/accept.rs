@@ -64,6 +64,8 @@ fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
 #[inline]
 fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
     let (r, d) = (&rest.0, &d.0);
+    // At most four melds (a no-op): the bound lets the compiler drop the index checks.
+    let melds = melds.min(4);
     let mut best = u8::MAX;
     for m1 in 0..=melds {
         let m2 = melds - m1;
@@ -128,13 +130,15 @@ impl Suits {
         let goal = u16::from((std + 1) as u8);
         let imp = improve();
         let mut mask = 0u64;
+        // At most four melds (a no-op): the bound lets the compiler drop the index checks.
+        let melds = self.melds.min(4);
         for b in 0..4 {
             let (d, rest) = (&self.d[b].0, &self.rest[b].0);
             // Targets of this suit on an optimal split that a tile could still lower (distance > 0);
             // only then is the improving-tile row read (a cache miss in a large table).
             let mut on = 0u16;
-            for m in 0..=self.melds {
-                let other = self.melds - m;
+            for m in 0..=melds {
+                let other = melds - m;
                 for p in 0..2 {
                     let t = 8 * p + m;
                     if d[t] > 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
