@@ -127,39 +127,50 @@ impl Suits {
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split.
     fn accept_mask(&self, std: i8) -> u64 {
-        let goal = u16::from((std + 1) as u8);
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let goal = ONES * u64::from((std + 1) as u8);
         let imp = improve();
         let mut mask = 0u64;
-        // At most four melds (a no-op): the bound lets the compiler drop the index checks.
         let melds = self.melds.min(4);
+        // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
+        let live = ((1u64 << (8 * (melds + 1))) - 1) & (ONES << 7);
+        let half = |e: &Entry, i: usize| u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"));
         for b in 0..4 {
-            let (d, rest) = (&self.d[b].0, &self.rest[b].0);
-            // Targets of this suit on an optimal split that a tile could still lower (distance > 0);
-            // only then is the improving-tile row read (a cache miss in a large table).
-            let mut on = 0u16;
-            for m in 0..=melds {
-                let other = melds - m;
-                for p in 0..2 {
-                    let t = 8 * p + m;
-                    if d[t] > 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
-                        on |= 1 << t;
-                    }
-                }
-            }
-            if on == 0 {
+            // The targets of this suit on an optimal split that a tile could still lower: m melds
+            // and p pairs here (distance > 0) and melds − m, 1 − p in the other suits, summing to
+            // the goal. All eight values of m at once in a u64 (SWAR): byte-reversing the other
+            // suits' half and shifting it aligns byte m with melds − m. No byte carries into the
+            // next: distances and padding are below 0x40, the other suits' entries up to `melds`
+            // below 0x80, and the bytes shifted in are zero.
+            let (d0, d1) = (half(self.d[b], 0), half(self.d[b], 1));
+            let shift = 8 * (7 - melds);
+            let r1 = half(&self.rest[b], 1).swap_bytes() >> shift;
+            let r0 = half(&self.rest[b], 0).swap_bytes() >> shift;
+            let no_pair = zero_bytes((d0 + r1) ^ goal) & !zero_bytes(d0) & live;
+            let pair = zero_bytes((d1 + r0) ^ goal) & !zero_bytes(d1) & live;
+            if no_pair | pair == 0 {
                 continue;
             }
+            // Only now is the improving-tile row read (a cache miss in a large table).
             let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
             let mut bits = 0u16;
-            while on != 0 {
-                let t = on.trailing_zeros() as usize;
-                bits |= row[t];
-                on &= on - 1;
+            for (mut on, base) in [(no_pair, 0), (pair, 8)] {
+                while on != 0 {
+                    bits |= row[base + on.trailing_zeros() as usize / 8];
+                    on &= on - 1;
+                }
             }
             mask |= u64::from(bits) << (9 * b);
         }
         mask
     }
+}
+
+/// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
 /// Terminal and honor kinds, bit per kind.
