@@ -60,18 +60,45 @@ fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
     }
 }
 
-/// Shanten of `melds` melds and the pair split between `rest` and `d`.
+/// The low (`i` = 0) or high half of an entry as a u64, byte k = entry byte 8i + k.
+#[inline]
+fn half(e: &Entry, i: usize) -> u64 {
+    u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// Byte-wise minimum of two u64s whose bytes are all below 0x80 (no borrow crosses a byte).
+#[inline]
+fn min_bytes(a: u64, b: u64) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let a_ge_b = ((((a | HIGH) - b) & HIGH) >> 7) * 0xFF;
+    (b & a_ge_b) | (a & !a_ge_b)
+}
+
+/// Shanten of `melds` melds and the pair split between `rest` and `d`: the least
+/// `rest[m] + d[8 + melds − m]` or `rest[8 + m] + d[melds − m]` over m ≤ melds. All at once in
+/// u64 halves (SWAR): byte-reversing a half of `d` and shifting it aligns byte m with melds − m.
+/// The live sums are true distances (each part at most 14 tiles), so every byte stays below 0x80
+/// and no carry crosses a byte; the other bytes are set to 0x7F, above any live sum.
 #[inline]
 fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
-    let (r, d) = (&rest.0, &d.0);
-    // At most four melds (a no-op): the bound lets the compiler drop the index checks.
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let melds = melds.min(4);
-    let mut best = u8::MAX;
-    for m1 in 0..=melds {
-        let m2 = melds - m1;
-        best = best.min(r[m1] + d[8 + m2]).min(r[8 + m1] + d[m2]);
-    }
-    best as i8 - 1
+    let shift = 8 * (7 - melds);
+    let live = (1u64 << (8 * (melds + 1))) - 1;
+    let no_pair = ((half(rest, 0) + (half(d, 1).swap_bytes() >> shift)) & live) | (LOW7 & !live);
+    let pair = ((half(rest, 1) + (half(d, 0).swap_bytes() >> shift)) & live) | (LOW7 & !live);
+    let mut m = min_bytes(no_pair, pair);
+    m = min_bytes(m, m >> 32);
+    m = min_bytes(m, m >> 16);
+    m = min_bytes(m, m >> 8);
+    (m & 0xFF) as i8 - 1
 }
 
 /// The four suits' distance vectors of a hand, their table indices, and for each suit the
@@ -134,7 +161,6 @@ impl Suits {
         let melds = self.melds.min(4);
         // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
         let live = ((1u64 << (8 * (melds + 1))) - 1) & (ONES << 7);
-        let half = |e: &Entry, i: usize| u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"));
         for b in 0..4 {
             // The targets of this suit on an optimal split that a tile could still lower: m melds
             // and p pairs here (distance > 0) and melds − m, 1 − p in the other suits, summing to
@@ -164,13 +190,6 @@ impl Suits {
         }
         mask
     }
-}
-
-/// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
-#[inline]
-fn zero_bytes(x: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
 /// Terminal and honor kinds, bit per kind.
