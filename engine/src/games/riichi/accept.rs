@@ -360,6 +360,9 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
     let n = tiles(c);
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
     let special = (n == 14).then(|| Special::new(c));
+    // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value is
+    // no better than the standard form's, the special forms cannot change the minimum.
+    let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
     for (j, &held) in c.iter().enumerate() {
         if held > 0 {
             prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
@@ -372,7 +375,7 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
         }
         let (b, r) = (j / 9, j % 9);
         let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-        if let Some(sp) = &special {
+        if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
             s = s.min(sp.without(j, c[j]).shanten());
         }
         *slot = s;
