@@ -60,16 +60,45 @@ fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
     }
 }
 
-/// Shanten of `melds` melds and the pair split between `rest` and `d`.
+/// The low (`i` = 0) or high half of an entry as a u64, byte k = entry byte 8i + k.
+#[inline]
+fn half(e: &Entry, i: usize) -> u64 {
+    u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// Byte-wise minimum of two u64s whose bytes are all below 0x80 (no borrow crosses a byte).
+#[inline]
+fn min_bytes(a: u64, b: u64) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let a_ge_b = ((((a | HIGH) - b) & HIGH) >> 7) * 0xFF;
+    (b & a_ge_b) | (a & !a_ge_b)
+}
+
+/// Shanten of `melds` melds and the pair split between `rest` and `d`: the least
+/// `rest[m] + d[8 + melds − m]` or `rest[8 + m] + d[melds − m]` over m ≤ melds. All at once in
+/// u64 halves (SWAR): byte-reversing a half of `d` and shifting it aligns byte m with melds − m.
+/// The live sums are true distances (each part at most 14 tiles), so every byte stays below 0x80
+/// and no carry crosses a byte; the other bytes are set to 0x7F, above any live sum.
 #[inline]
 fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
-    let (r, d) = (&rest.0, &d.0);
-    let mut best = u8::MAX;
-    for m1 in 0..=melds {
-        let m2 = melds - m1;
-        best = best.min(r[m1] + d[8 + m2]).min(r[8 + m1] + d[m2]);
-    }
-    best as i8 - 1
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let melds = melds.min(4);
+    let shift = 8 * (7 - melds);
+    let live = (1u64 << (8 * (melds + 1))) - 1;
+    let no_pair = ((half(rest, 0) + (half(d, 1).swap_bytes() >> shift)) & live) | (LOW7 & !live);
+    let pair = ((half(rest, 1) + (half(d, 0).swap_bytes() >> shift)) & live) | (LOW7 & !live);
+    let mut m = min_bytes(no_pair, pair);
+    m = min_bytes(m, m >> 32);
+    m = min_bytes(m, m >> 16);
+    m = min_bytes(m, m >> 8);
+    (m & 0xFF) as i8 - 1
 }
 
 /// The four suits' distance vectors of a hand, their table indices, and for each suit the
@@ -125,32 +154,37 @@ impl Suits {
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split.
     fn accept_mask(&self, std: i8) -> u64 {
-        let goal = u16::from((std + 1) as u8);
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let goal = ONES * u64::from((std + 1) as u8);
         let imp = improve();
         let mut mask = 0u64;
+        let melds = self.melds.min(4);
+        // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
+        let live = ((1u64 << (8 * (melds + 1))) - 1) & (ONES << 7);
         for b in 0..4 {
-            let (d, rest) = (&self.d[b].0, &self.rest[b].0);
-            // Targets of this suit on an optimal split that a tile could still lower (distance > 0);
-            // only then is the improving-tile row read (a cache miss in a large table).
-            let mut on = 0u16;
-            for m in 0..=self.melds {
-                let other = self.melds - m;
-                for p in 0..2 {
-                    let t = 8 * p + m;
-                    if d[t] > 0 && u16::from(d[t]) + u16::from(rest[8 * (1 - p) + other]) == goal {
-                        on |= 1 << t;
-                    }
-                }
-            }
-            if on == 0 {
+            // The targets of this suit on an optimal split that a tile could still lower: m melds
+            // and p pairs here (distance > 0) and melds − m, 1 − p in the other suits, summing to
+            // the goal. All eight values of m at once in a u64 (SWAR): byte-reversing the other
+            // suits' half and shifting it aligns byte m with melds − m. No byte carries into the
+            // next: distances and padding are below 0x40, the other suits' entries up to `melds`
+            // below 0x80, and the bytes shifted in are zero.
+            let (d0, d1) = (half(self.d[b], 0), half(self.d[b], 1));
+            let shift = 8 * (7 - melds);
+            let r1 = half(&self.rest[b], 1).swap_bytes() >> shift;
+            let r0 = half(&self.rest[b], 0).swap_bytes() >> shift;
+            let no_pair = zero_bytes((d0 + r1) ^ goal) & !zero_bytes(d0) & live;
+            let pair = zero_bytes((d1 + r0) ^ goal) & !zero_bytes(d1) & live;
+            if no_pair | pair == 0 {
                 continue;
             }
+            // Only now is the improving-tile row read (a cache miss in a large table).
             let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
             let mut bits = 0u16;
-            while on != 0 {
-                let t = on.trailing_zeros() as usize;
-                bits |= row[t];
-                on &= on - 1;
+            for (mut on, base) in [(no_pair, 0), (pair, 8)] {
+                while on != 0 {
+                    bits |= row[base + on.trailing_zeros() as usize / 8];
+                    on &= on - 1;
+                }
             }
             mask |= u64::from(bits) << (9 * b);
         }
@@ -326,6 +360,9 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
     let n = tiles(c);
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
     let special = (n == 14).then(|| Special::new(c));
+    // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value is
+    // no better than the standard form's, the special forms cannot change the minimum.
+    let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
     for (j, &held) in c.iter().enumerate() {
         if held > 0 {
             prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
@@ -338,7 +375,7 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
         }
         let (b, r) = (j / 9, j % 9);
         let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-        if let Some(sp) = &special {
+        if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
             s = s.min(sp.without(j, c[j]).shanten());
         }
         *slot = s;
