@@ -22,6 +22,7 @@ from simharness.stats.intervals import (
     bootstrap_ci,
     clopper_pearson_ci,
     cluster_mean_ci,
+    cluster_ratio_ci,
     describe,
     mean_ci,
     proportion_ci,
@@ -164,3 +165,18 @@ def test_friedman_by_hand() -> None:
     r = friedman(np.array([[1.0, 2, 3], [1, 2, 3], [1, 2, 3]]))
     assert r.statistic == pytest.approx(6.0) and r.effect == pytest.approx(1.0) and r.df == 2
     assert math.isnan(friedman(np.ones((5, 3))).pvalue)
+
+
+def test_cluster_ratio_of_counts_equals_the_clustered_mean_of_the_rows_behind_them() -> None:
+    # Wins over hands played per game (a ratio of sums) is the mean of the per-hand 0/1 outcomes
+    # with the game as cluster: the two routes must give the same estimate and interval.
+    rng = np.random.default_rng(5)
+    hands = rng.integers(4, 15, 60)
+    outcomes = [rng.random(h) < 0.25 for h in hands]
+    wins = np.array([o.sum() for o in outcomes])
+    ratio = cluster_ratio_ci(wins, hands, np.arange(60))
+    rows = cluster_mean_ci(np.concatenate(outcomes), np.repeat(np.arange(60), hands))
+    assert ratio.estimate == pytest.approx(wins.sum() / hands.sum())
+    assert ratio.n == rows.n == 60
+    assert (ratio.estimate, ratio.lo, ratio.hi) == pytest.approx((rows.estimate, rows.lo, rows.hi))
+    assert math.isnan(cluster_ratio_ci(np.zeros(3), np.zeros(3), np.arange(3)).estimate)

@@ -3,8 +3,9 @@
 Rates are ratios of sums over the `players` table (wins over hands played, deal-ins over hands,
 …). Their CIs are cluster-robust: the unit is the deal (the four tables of a duplicate deal, or one
 game), whose rows are correlated; the ratio's variance is the linearised sandwich over deals with a
-t interval (see :func:`ratio_ci`). Paired differences between strategies (duplicate play) compare
-each strategy's mean per deal with the first strategy's, through ``simharness.stats.paired``.
+t interval (:func:`simharness.stats.intervals.cluster_ratio_ci`). Paired differences between
+strategies (duplicate play) compare each strategy's mean per deal with the first strategy's,
+through ``simharness.stats.paired``.
 
 Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games), ``win_rate``
 (和了率, wins per hand), ``deal_in_rate`` (放銃率), ``riichi_rate``, ``call_rate`` (副露率, hands with
@@ -19,14 +20,13 @@ lineup's first strategy, paired by deal.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from simharness.report.summary import RunLike, players_frame, variant_names
+from simharness.stats.intervals import cluster_ratio_ci
 from simharness.stats.paired import paired_difference, per_deal
 
 COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
@@ -51,25 +51,6 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
 }
 
 
-def ratio_ci(
-    num: np.ndarray, den: np.ndarray, clusters: np.ndarray, confidence: float = 0.95
-) -> tuple[float, float, float]:
-    """Σnum/Σden with a cluster-robust CI: the CR1 sandwich of the linearised ratio,
-    G/(G−1)·Σ_g(N_g − R·D_g)²/(ΣD)², and a t interval with G−1 degrees of freedom."""
-    if len(num) == 0 or den.sum() == 0:
-        return math.nan, math.nan, math.nan
-    _, inv = np.unique(clusters, return_inverse=True)
-    n_g = np.bincount(inv, weights=num.astype(float))
-    d_g = np.bincount(inv, weights=den.astype(float))
-    r = n_g.sum() / d_g.sum()
-    g = len(n_g)
-    if g < 2:
-        return float(r), math.nan, math.nan
-    var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
-    half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
-    return float(r), float(r - half), float(r + half)
-
-
 # Over all players of a variant these are fixed by construction (ranks 1-4, points sum to the start).
 ZERO_SUM = frozenset({"avg_rank", "final_points", "score", "rank_1", "rank_2", "rank_3", "rank_4"})
 
@@ -86,10 +67,10 @@ def _rows(frame: pl.DataFrame, variant: str, strategy: str) -> list[dict[str, An
             .to_numpy()
         )
         d = frame[den].cast(pl.Float64).to_numpy() if den else np.ones(len(n))
-        est, lo, hi = ratio_ci(n, d, deals)
+        ci = cluster_ratio_ci(n, d, deals)
         out.append(
-            {"variant": variant, "strategy": strategy, "metric": metric, "estimate": est, "lo": lo, "hi": hi,
-             "n": int(d.sum())}
+            {"variant": variant, "strategy": strategy, "metric": metric, "estimate": ci.estimate,
+             "lo": ci.lo, "hi": ci.hi, "n": int(d.sum())}
         )  # fmt: skip
     return out
 

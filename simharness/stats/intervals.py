@@ -195,29 +195,39 @@ def bootstrap_mean_ci(
     return Interval(est, float(lo), float(hi), n)
 
 
-def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:
-    """Mean of ``values`` with a cluster-robust CI (clusters = deals, games or quads).
+def cluster_ratio_ci(
+    num: np.ndarray, den: np.ndarray, clusters: np.ndarray, confidence: float = 0.95
+) -> Interval:
+    """Σnum/Σden with a cluster-robust CI (clusters = deals, games or quads); ``n`` is the number of
+    clusters.
 
     Rows that share a cluster (the players of one game, the tables of one duplicate deal) may be
-    correlated; clusters are assumed independent. The estimate is the ratio Σy/Σm over clusters;
-    its variance is the CR1 sandwich G/(G-1)·Σ_g(y_g − μ·m_g)²/(Σm)², and the interval uses a t
-    distribution with G−1 degrees of freedom. With one row per cluster this is the usual t interval.
-    Needs at least two clusters; assumes many clusters (tens or more) for the normal approximation.
+    correlated; clusters are assumed independent. The variance is the CR1 sandwich of the
+    linearised ratio, G/(G−1)·Σ_g(N_g − R·D_g)²/(ΣD)², and the interval uses a t distribution with
+    G−1 degrees of freedom. Needs at least two clusters; assumes many clusters (tens or more) for the
+    normal approximation. Rates such as wins per hand played are ratios of this kind.
     """
-    values = np.asarray(values, dtype=float)
-    clusters = np.asarray(clusters)
-    if len(values) == 0:
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    if len(num) == 0 or den.sum() == 0:
         return Interval.empty()
-    _, inv = np.unique(clusters, return_inverse=True)
-    y = np.bincount(inv, weights=values)
-    m = np.bincount(inv).astype(float)
-    g = len(y)
-    mu = y.sum() / m.sum()
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    n_g = np.bincount(inv, weights=num)
+    d_g = np.bincount(inv, weights=den)
+    g = len(n_g)
+    r = n_g.sum() / d_g.sum()
     if g < 2:
-        return Interval(float(mu), math.nan, math.nan, g)
-    var = g / (g - 1) * np.sum((y - mu * m) ** 2) / m.sum() ** 2
+        return Interval(float(r), math.nan, math.nan, g)
+    var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
     half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
-    return Interval(float(mu), float(mu - half), float(mu + half), g)
+    return Interval(float(r), float(r - half), float(r + half), g)
+
+
+def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:
+    """Mean of ``values`` with a cluster-robust CI: :func:`cluster_ratio_ci` with one unit of
+    denominator per row. With one row per cluster this is the usual t interval."""
+    values = np.asarray(values, dtype=float)
+    return cluster_ratio_ci(values, np.ones(len(values)), clusters, confidence)
 
 
 def mean_ci(x: np.ndarray, confidence: float = 0.95) -> Interval:
