@@ -92,13 +92,25 @@ pub trait Game: Sync + Send + 'static {
         Vec::new()
     }
 
+    /// The rules of `preset` with `overrides`, validated. A game whose defaults depend on other
+    /// options (Riichi's on `players`) fills them in here.
+    fn resolve(preset: &str, overrides: &Value) -> Result<Self::Rules, OptionError> {
+        resolve_preset(&Self::presets(), preset, overrides)
+    }
+
+    /// The player count these rules need (inclusive range); [`Game::PLAYERS`] unless the rules
+    /// fix it.
+    fn players(_rules: &Self::Rules) -> (u8, u8) {
+        Self::PLAYERS
+    }
+
     /// The tables a batch returns. Every game has `games` (first columns `game`, `deal`,
     /// `rotation`) and `players` (first columns `game`, `deal`, `seat`, `player`, `final_points`,
     /// `rank`); a game may add more tables (e.g. `hands`).
     fn schema() -> Vec<TableSchema>;
 
     /// Plays `batch` with one knob set per lineup slot; the lineup is already checked against
-    /// [`Game::PLAYERS`].
+    /// [`Game::players`].
     fn play(rules: &Self::Rules, lineup: &[Self::Knobs], batch: &Batch) -> Vec<Table>;
 }
 
@@ -138,7 +150,7 @@ pub struct Registered<G: Game>(pub std::marker::PhantomData<G>);
 
 impl<G: Game> Registered<G> {
     fn rules(&self, preset: &str, overrides: &Value) -> Result<G::Rules, OptionError> {
-        resolve_preset(&G::presets(), preset, overrides)
+        G::resolve(preset, overrides)
     }
 
     fn knobs(&self, knobs: &Value) -> Result<G::Knobs, OptionError> {
@@ -184,14 +196,15 @@ impl<G: Game> GameApi for Registered<G> {
     }
 
     fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError> {
-        let (lo, hi) = G::PLAYERS;
+        let rules = self.rules("default", rules)?;
+        let (lo, hi) = G::players(&rules);
         if lineup.len() < usize::from(lo) || lineup.len() > usize::from(hi) {
+            let range = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
             return Err(OptionError::new(
                 "players",
-                format!("{} takes {lo} to {hi} players, got {}", G::NAME, lineup.len()),
+                format!("{} takes {range} players under these rules, got {}", G::NAME, lineup.len()),
             ));
         }
-        let rules = self.rules("default", rules)?;
         let knobs = lineup.iter().map(|k| self.knobs(k)).collect::<Result<Vec<_>, _>>()?;
         Ok(G::play(&rules, &knobs, batch))
     }

@@ -5,9 +5,11 @@
 //! called only at decision points that offer a choice, returning the index of the chosen legal
 //! action. Actions are tuples: `("discard", tile, riichi)`, `("tsumo",)`, `("ankan", kind)`,
 //! `("kakan", tile)`, `("kyuushu",)`, `("pass",)`, `("ron",)`, `("pon", (t1, t2))`,
-//! `("chi", (t1, t2))`, `("kan",)`, with Tenhou tile ids (kind = id // 4). The view holds `seat`,
+//! `("chi", (t1, t2))`, `("kan",)`, `("nuki", tile)`, with Tenhou tile ids (kind = id // 4;
+//! flowers 136–143). The view holds `seat`,
 //! `point` ("turn" or "response"), `after_call`, `from` and `tile` (responses), `hand`, `melds`
-//! (per seat: lists of (type, tiles)), `rivers`, `riichi`, `points`, `dora_indicators`, `round`,
+//! (per seat: lists of (type, tiles)), `rivers`, `riichi`, `points`, `nuki` (extracted tiles per
+//! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
 use super::{option_error, parse_json, tables_to_python};
@@ -48,6 +50,7 @@ fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>
         Action::Pon { tiles } => ("pon", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
         Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
         Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
+        Action::Nuki { tile } => ("nuki", tile).into_pyobject(py)?.into_any(),
     }
     .cast_into::<PyTuple>()?)
 }
@@ -72,16 +75,18 @@ fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyRes
     let mut hand = ids(&s.p[seat].hand);
     hand.sort_unstable();
     d.set_item("hand", hand)?;
+    let seated = &s.p[..s.n];
     let melds = PyList::empty(py);
-    for p in &s.p {
+    for p in seated {
         let ms: Vec<(&str, Vec<u16>)> = p.melds.iter().map(|m| (m.kind.name(), ids(&m.tiles[..usize::from(m.n)]))).collect();
         melds.append(ms)?;
     }
     d.set_item("melds", melds)?;
-    d.set_item("rivers", s.p.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
-    d.set_item("riichi", s.p.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
-    d.set_item("points", s.p.iter().map(|p| p.points).collect::<Vec<_>>())?;
-    d.set_item("dora_indicators", (0..s.dora_shown).map(|i| u16::from(s.wall[126 + 2 * i])).collect::<Vec<_>>())?;
+    d.set_item("rivers", seated.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
+    d.set_item("riichi", seated.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
+    d.set_item("points", seated.iter().map(|p| p.points).collect::<Vec<_>>())?;
+    d.set_item("nuki", seated.iter().map(|p| ids(&p.nuki)).collect::<Vec<_>>())?;
+    d.set_item("dora_indicators", ids(&s.indicator_ids().0))?;
     d.set_item("round", s.progress.round)?;
     d.set_item("honba", s.progress.honba)?;
     d.set_item("sticks", s.progress.sticks)?;
@@ -144,8 +149,12 @@ fn riichi_play_batch_python<'py>(
             .map_err(option_error)?,
         _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
     };
-    if lineup.len() != 4 || strategies.len() != 4 {
-        return Err(option_error(OptionError::new("players", "riichi takes 4 players (and 4 strategy slots)")));
+    let n = rules.seats();
+    if lineup.len() != n || strategies.len() != n {
+        return Err(option_error(OptionError::new(
+            "players",
+            format!("riichi with rule players = {n} takes {n} players (and {n} strategy slots), got {}", lineup.len()),
+        )));
     }
     let mut hook = PyHook { py, objects: strategies, error: None };
     let batch = Batch { seed, first_game, count, duplicate };

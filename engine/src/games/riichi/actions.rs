@@ -7,7 +7,8 @@
 
 use super::state::State;
 
-/// One action. Tiles are Tenhou ids 0–135 (kind = id / 4); a red five is a distinct id.
+/// One action. Tiles are Tenhou ids 0–135 (kind = id / 4; flowers 136–143); a red five is a
+/// distinct id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// Discard the tile; `riichi` declares riichi with it.
@@ -28,6 +29,8 @@ pub enum Action {
     Chi { tiles: [u8; 2] },
     /// Open kan on the discard with the three tiles of its kind in the hand.
     Daiminkan,
+    /// Set aside a flower (id 136+) or a sanma North (nukidora) and draw a replacement tile.
+    Nuki { tile: u8 },
 }
 
 impl Action {

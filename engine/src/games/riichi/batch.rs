@@ -3,10 +3,11 @@
 
 use super::actions::{Action, Decider, Point};
 use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
-use super::state::{Event, HandResult, Outcome, Progress, State, SEATS};
+use super::state::{Event, HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::options::OptionError;
 use crate::rng::Key;
 use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
@@ -18,11 +19,11 @@ rows! {
         game: u64,
         /// The deal (keyed walls) the game was played on; equals `game` unless duplicate play.
         deal: u64,
-        /// Duplicate play: seat s is played by lineup slot (s + rotation) mod 4; 0 otherwise.
+        /// Duplicate play: seat s is played by lineup slot (s + rotation) mod players; 0 otherwise.
         rotation: u8,
         /// Hands played.
         hands: u32,
-        /// Round index of the last hand: dealer = round mod 4, round wind = round / 4 (0 = East).
+        /// Round index of the last hand: dealer = round mod players, round wind = round / players (0 = East).
         last_round: u32,
         /// The game ended by tobi (a player ran out of points).
         busted: bool,
@@ -76,7 +77,7 @@ rows! {
         deal: u64,
         /// Hand number within the game (0 = first).
         hand: u32,
-        /// Round index: dealer = round mod 4, round wind = round / 4 mod 4 (0 East, 1 South, 2 West, 3 North).
+        /// Round index: dealer = round mod players, round wind = round / players mod 4 (0 East, 1 South, 2 West, 3 North).
         round: u32,
         /// Honba at the start of the hand.
         honba: u32,
@@ -112,7 +113,7 @@ rows! {
         delta_1: i32,
         /// Point change of seat 2.
         delta_2: i32,
-        /// Point change of seat 3.
+        /// Point change of seat 3 (0 with three players).
         delta_3: i32,
     }
 }
@@ -130,17 +131,25 @@ rows! {
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai.
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 nuki (flower or North extracted).
         kind: u8,
-        /// Tenhou tile id (kind = id / 4; the called tile of a call, kind × 4 for an ankan); 255 = none.
+        /// Tenhou tile id (kind = id / 4; flowers 136–143; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,
     }
 }
 
 /// The wall of one hand: a pure function of the seed, the deal, the round index and the honba.
-pub fn wall(root: Key, deal: u64, progress: Progress) -> [u8; 136] {
-    let mut w: [u8; 136] = std::array::from_fn(|i| i as u8);
-    root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w);
+/// The set's `rules.tile_count()` ids (without 2m–8m for three players, flowers last) are
+/// shuffled in the first entries; the default set shuffles exactly as it always has.
+pub fn wall(root: Key, deal: u64, progress: Progress, rules: &Rules) -> [u8; MAX_TILES] {
+    let mut w = [u8::MAX; MAX_TILES];
+    let sanma = rules.players == 3;
+    let ids = (0..FLOWER).filter(|id| !(sanma && (4..32).contains(id))).chain(FLOWER..FLOWER + rules.flowers);
+    for (slot, id) in w.iter_mut().zip(ids) {
+        *slot = id;
+    }
+    let n = rules.tile_count();
+    root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w[..n]);
     w
 }
 
@@ -184,7 +193,7 @@ pub struct GameLog {
 pub fn play_game(
     state: &mut State<'_>,
     d: &mut dyn Decider,
-    wall_of: &mut dyn FnMut(Progress) -> ([u8; 136], u8),
+    wall_of: &mut dyn FnMut(Progress) -> ([u8; MAX_TILES], u8),
     yame: &mut dyn FnMut(&State<'_>) -> bool,
 ) -> Result<GameLog, String> {
     state.start_game();
@@ -193,7 +202,7 @@ pub fn play_game(
     let busted = loop {
         let progress = state.progress;
         let (w, dice) = wall_of(progress);
-        state.deal(&w, progress);
+        state.deal(&w[..state.rules.tile_count()], progress);
         state.roll(dice);
         let r = state.play_hand(d)?;
         if let Some(ev) = &state.events {
@@ -207,22 +216,23 @@ pub fn play_game(
         }
     };
     let rules = state.rules;
+    let n = state.n;
     let mut points: [i64; SEATS] = std::array::from_fn(|i| state.p[i].points);
     let leftover = state.progress.sticks;
-    let rank = ranks(&points);
+    let rank = ranks(&points[..n]);
     if rules.leftover_deposits == LeftoverDeposits::ToTop {
-        let top = (0..SEATS).find(|&i| rank[i] == 1).unwrap_or(0);
+        let top = (0..n).find(|&i| rank[i] == 1).unwrap_or(0);
         points[top] += i64::from(leftover * rules.riichi_deposit);
     }
     if rules.yakitori > 0 {
-        let winners: Vec<bool> = (0..SEATS).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
+        let winners: Vec<bool> = (0..n).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
         let n_win = winners.iter().filter(|&&w| w).count() as i64;
-        if (1..4).contains(&n_win) {
-            let pot = i64::from(rules.yakitori) * (4 - n_win);
+        if (1..n as i64).contains(&n_win) {
+            let pot = i64::from(rules.yakitori) * (n as i64 - n_win);
             // An indivisible remainder goes to the first winner in seat order: points stay conserved.
             let first = winners.iter().position(|&w| w).unwrap_or(0);
             points[first] += pot % n_win;
-            for s in 0..SEATS {
+            for s in 0..n {
                 points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
             }
         }
@@ -231,17 +241,20 @@ pub fn play_game(
     Ok(GameLog { hands, events, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
-/// (points − return)/1000 + uma + oka per seat (§13.5).
+/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the uma is
+/// +uma_1st / +uma_2nd / −(uma_1st + uma_2nd) (+15 / 0 / −15 by default) and oka is
+/// (return − start) × 3; seat 3 stays 0.
 pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
-    let rank = ranks(points);
+    let n = rules.seats();
+    let rank = ranks(&points[..n]);
     let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
-    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * 4.0 / 1000.0 } else { 0.0 };
-    let bonus = [b + oka, a, -a, -b];
+    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * n as f64 / 1000.0 } else { 0.0 };
+    let bonus = if n == 3 { [b + oka, a, -a - b, 0.0] } else { [b + oka, a, -a, -b] };
     let mut out = [0.0; SEATS];
-    for s in 0..SEATS {
+    for s in 0..n {
         let mut bonus_s = bonus[usize::from(rank[s] - 1)];
         if rules.tie_break == TieBreak::Split {
-            let tied: Vec<usize> = (0..SEATS).filter(|&o| points[o] == points[s]).collect();
+            let tied: Vec<usize> = (0..n).filter(|&o| points[o] == points[s]).collect();
             bonus_s = tied.iter().map(|&o| bonus[usize::from(rank[o] - 1)]).sum::<f64>() / tied.len() as f64;
         }
         let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
@@ -256,7 +269,7 @@ pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
 impl Game for Riichi {
     const NAME: &'static str = "riichi";
     const TITLE: &'static str = "Riichi mahjong (立直麻雀)";
-    const PLAYERS: (u8, u8) = (4, 4);
+    const PLAYERS: (u8, u8) = (3, 4);
     const SPEC: &'static str = "rules/riichi.md";
 
     type Rules = Rules;
@@ -264,6 +277,14 @@ impl Game for Riichi {
 
     fn presets() -> Vec<Preset> {
         rules::presets()
+    }
+
+    fn resolve(preset: &str, overrides: &serde_json::Value) -> Result<Rules, OptionError> {
+        rules::resolve(preset, overrides)
+    }
+
+    fn players(rules: &Rules) -> (u8, u8) {
+        (rules.players, rules.players)
     }
 
     fn schema() -> Vec<TableSchema> {
@@ -309,14 +330,15 @@ impl Decider for Hooked<'_, '_> {
 pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
     let mut state = State::new(rules);
     let mut games = Vec::with_capacity(batch.count as usize);
-    let mut players = Vec::with_capacity(batch.count as usize * SEATS);
+    let n = rules.seats();
+    let mut players = Vec::with_capacity(batch.count as usize * n);
     let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
     let mut event_rows = Vec::new();
     let root = Key::new(batch.seed);
     for game in batch.games() {
         let every = u64::from(rules.event_log_every);
         state.events = (every > 0 && game % every == 0).then(Vec::new);
-        let seating = Seating::new(game, SEATS as u8, batch.duplicate);
+        let seating = Seating::new(game, n as u8, batch.duplicate);
         let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
         let native = Native {
             knobs,
@@ -324,11 +346,11 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
             counter: [0; SEATS],
         };
         let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
-        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p), dice(root, seating.deal, p)), &mut |s| {
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
             knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
         })
         .map_err(|e| format!("game {game}: {e}"))?;
-        push_rows(&log, &seating, &mut games, &mut players, &mut hand_rows);
+        push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
         for (hand, events) in &log.events {
             for (seq, e) in events.iter().enumerate() {
                 event_rows.push(EventRow { game, deal: seating.deal, hand: *hand, seq: seq as u16, seat: e.seat, kind: e.kind, tile: e.tile });
@@ -338,7 +360,7 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows), EventRow::table(&event_rows)])
 }
 
-fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {
+fn push_rows(log: &GameLog, seating: &Seating, n: usize, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {
     let mut tally = [Tally::default(); SEATS];
     for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
         for (s, t) in tally.iter_mut().enumerate() {
@@ -397,8 +419,8 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             delta_3: r.deltas[3] as i32,
         });
     }
-    let rank = ranks(&log.final_points);
-    for s in 0..SEATS {
+    let rank = ranks(&log.final_points[..n]);
+    for s in 0..n {
         let t = tally[s];
         players.push(PlayerRow {
             game: seating.game,

@@ -137,6 +137,9 @@ fn parse_action(v: &Value) -> Result<Rec, String> {
 /// Plays one recorded hand. The error of a malformed request is `Err`; an action the engine
 /// refuses is reported in the result (`error`).
 pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
+    if rules.players != 4 || rules.flowers != 0 {
+        return Err("replay takes four-player hands without flowers (rules players = 4, flowers = 0)".into());
+    }
     let wall_v = field(hand, "wall")?.as_array().ok_or("`wall` must be a list")?;
     if wall_v.len() != 136 {
         return Err(format!("`wall` must hold 136 tiles, got {}", wall_v.len()));

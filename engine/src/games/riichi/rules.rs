@@ -113,6 +113,17 @@ option_enum! {
     pub enum Karaten { OwnFourIsNoten = "own_four_is_noten", AlwaysTenpai = "always_tenpai", AnyDeadWaitIsNoten = "any_dead_wait_is_noten" }
 }
 
+option_enum! {
+    /// The North tile with three players (§14 B): extracted as a bonus tile, or a wind that is
+    /// no one's value tile.
+    pub enum SanmaNorth { Nukidora = "nukidora", GuestWind = "guest_wind" }
+}
+
+option_enum! {
+    /// Payment of a tsumo with three players (§14 E).
+    pub enum SanmaTsumo { TsumoSon = "tsumo_son", SentenKafu = "senten_kafu", Seppan = "seppan", Marudori = "marudori" }
+}
+
 options! {
     /// Rules of Riichi mahjong: scoring, calls, draws, game flow and settlement.
     pub struct Rules {
@@ -265,8 +276,53 @@ options! {
         /// A rinshan tsumo right after a daiminkan is paid entirely by the player whose discard was
         /// called, as a ron.
         pao_daiminkan_rinshan: bool = false;
+        /// 4 = yonma; 3 = sanma (三麻, §14): 108 tiles without 2m–8m, three seats and three hands
+        /// per wind round, no chi, 1m indicator → 9m dora, no four-wind or four-riichi abort. With
+        /// 3, `starting_points`, `return_points`, `uma_1st` and `uma_2nd` default to 35000, 40000,
+        /// 15 and 0 unless the preset or the config sets them.
+        players: u8 = 4, range(3, 4);
+        /// Flowers (花牌) in the set: 0, 4 or 8 unique bonus tiles, extracted on the own turn for
+        /// +1 dora and a replacement draw (§1.4); the dead wall grows by as many tiles.
+        flowers: u8 = 0, range(0, 8);
+        /// Han of the yaku for winning with every flower of the set extracted by oneself (0 = off).
+        flower_all_yaku_han: u8 = 0, range(0, 13);
+        /// With players = 3: what North is (nukidora: extracted for +1 dora; dead wall 18).
+        sanma_north: SanmaNorth = SanmaNorth::Nukidora;
+        /// With players = 3: how a tsumo is paid.
+        sanma_tsumo: SanmaTsumo = SanmaTsumo::TsumoSon;
+        /// With players = 3: total noten payment at an exhaustive draw.
+        sanma_noten_total: u32 = 2000, range(0, 100000);
+        /// With players = 3 and nukidora: a North being extracted may be ronned (like chankan).
+        sanma_north_ron: bool = false;
     }
 }
+
+impl Rules {
+    /// Seats at the table (3 or 4).
+    pub fn seats(&self) -> usize {
+        usize::from(self.players)
+    }
+
+    /// Three players with North as nukidora.
+    pub fn north_nuki(&self) -> bool {
+        self.players == 3 && self.sanma_north == SanmaNorth::Nukidora
+    }
+
+    /// Tiles in the set: 136 (108 with three players) plus the flowers.
+    pub fn tile_count(&self) -> usize {
+        (if self.players == 3 { 108 } else { 136 }) + usize::from(self.flowers)
+    }
+
+    /// Replacement tiles at the front of the dead wall: 4 for kans, plus one per flower, plus four
+    /// for the sanma Norths (§3.3, §14).
+    pub fn replacement_tiles(&self) -> usize {
+        4 + usize::from(self.flowers) + if self.north_nuki() { 4 } else { 0 }
+    }
+}
+
+/// Defaults that follow `players = 3` (§14, A37) where neither the preset nor the overrides set
+/// them: 35000 start, 40000 return, 3-place uma +15 / 0 / −15.
+const SANMA_DEFAULTS: [(&str, u32); 4] = [("starting_points", 35000), ("return_points", 40000), ("uma_1st", 15), ("uma_2nd", 0)];
 
 impl Validate for Rules {
     fn validate(&self) -> Result<(), OptionError> {
@@ -290,6 +346,12 @@ impl Validate for Rules {
                 "riichi_min_points+riichi_deposit",
                 "riichi_min_points must be at least riichi_deposit (a player cannot post more than they hold)",
             ));
+        }
+        if !matches!(self.players, 3 | 4) {
+            return Err(OptionError::new("players", format!("expected 3 or 4, got {}", self.players)));
+        }
+        if !matches!(self.flowers, 0 | 4 | 8) {
+            return Err(OptionError::new("flowers", format!("expected 0, 4 or 8, got {}", self.flowers)));
         }
         if self.kansaki && self.atozuke {
             return Err(OptionError::new("kansaki+atozuke", "kansaki (完全先付け) excludes atozuke; set atozuke = false"));
@@ -325,6 +387,11 @@ pub fn presets() -> Vec<Preset> {
             overrides: json!({"uma_1st": 30, "uma_2nd": 10, "tie_break": "split"}),
         },
         Preset {
+            name: "sanma",
+            doc: "Three players (§14): North nukidora, tsumo-son, 35000 start / 40000 return, uma +15/0/−15.",
+            overrides: json!({"players": 3}),
+        },
+        Preset {
             name: "ema",
             doc: "EMA-style: no red fives, kiriage mangan, no kazoe yakuman, no double or stacked yakuman, \
                   2 fu for a double-wind pair.",
@@ -334,9 +401,24 @@ pub fn presets() -> Vec<Preset> {
     ]
 }
 
-/// The rules of `preset` (or `default`) with JSON overrides, validated.
+/// The rules of `preset` (or `default`) with JSON overrides, validated; with `players = 3`, the
+/// sanma defaults fill the options that neither the preset nor the overrides set.
 pub fn resolve(preset: &str, overrides: &serde_json::Value) -> Result<Rules, OptionError> {
-    resolve_preset(&presets(), preset, overrides)
+    let all = presets();
+    let preset_over = all.iter().find(|p| p.name == preset).map(|p| &p.overrides);
+    let given = |key: &str| overrides.get(key).or_else(|| preset_over.and_then(|o| o.get(key)));
+    if given("players").and_then(|v| v.as_u64()) == Some(3) {
+        if let Some(obj) = overrides.as_object() {
+            let mut filled = obj.clone();
+            for (key, value) in SANMA_DEFAULTS {
+                if given(key).is_none() {
+                    filled.insert(key.to_owned(), json!(value));
+                }
+            }
+            return resolve_preset(&all, preset, &serde_json::Value::Object(filled));
+        }
+    }
+    resolve_preset(&all, preset, overrides)
 }
 
 #[cfg(test)]

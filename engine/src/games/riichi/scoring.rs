@@ -3,9 +3,9 @@
 
 use super::agari::{self, Set, SetKind, Wait};
 use super::fu;
-use super::rules::{ChiitoitsuFu, Renhou, Rules};
+use super::rules::{ChiitoitsuFu, Renhou, Rules, SanmaTsumo};
 use super::shanten;
-use super::tiles::{counts_of, dora_of, Counts, Kind, Meld, MeldKind, Tile, KINDS};
+use super::tiles::{counts_of, dora_successor, Counts, Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{self, HandFacts, Interpretation, Situation, Yaku, YakuSet};
 use crate::options::OptionError;
 use std::fmt;
@@ -27,6 +27,9 @@ pub struct WinInput {
     /// Nukidora han: extracted flowers or sanma Norths, the flower-indicator bonus included
     /// (spec §1.4, §14).
     pub nukidora: u8,
+    /// Han of the all-flowers yaku (rule `flower_all_yaku_han`) when the winner earned it: yaku
+    /// han (they count toward `min_han`) without a bit of the yaku mask.
+    pub flower_yaku: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,13 +148,53 @@ pub fn basic_points(han: u32, fu: u32, yakuman: u8, rules: &Rules) -> (u32, Limi
     }
 }
 
-/// Payments for `basic` points (spec §11.5–11.6).
+/// Rounds to the nearest 100, halves up (四捨五入).
+fn round100(x: u32) -> u32 {
+    (x + 50) / 100 * 100
+}
+
+/// What each payer of a tsumo adds for the honba: a third of the honba bonus, or half of it with
+/// three players under `seppan` and `marudori`, whose tsumo pays the full value.
+pub fn tsumo_honba(honba: u32, rules: &Rules) -> u32 {
+    let shares = if rules.players == 3 && matches!(rules.sanma_tsumo, SanmaTsumo::Seppan | SanmaTsumo::Marudori) { 2 } else { 3 };
+    honba * rules.honba_value / shares
+}
+
+/// Three-player tsumo shares (§14 E): (dealer's share, each non-dealer's share) without honba.
+fn sanma_tsumo(basic: u32, dealer: bool, rules: &Rules) -> (u32, u32) {
+    let (d, n) = if dealer { (0, ceil100(2 * basic)) } else { (ceil100(2 * basic), ceil100(basic)) };
+    match rules.sanma_tsumo {
+        SanmaTsumo::TsumoSon => (d, n),
+        SanmaTsumo::SentenKafu => (if dealer { 0 } else { d + 1000 }, n + 1000),
+        // The absent North would pay a non-dealer's share: each payer takes half of it.
+        SanmaTsumo::Seppan => {
+            let half = round100(n / 2);
+            (if dealer { 0 } else { d + half }, n + half)
+        }
+        SanmaTsumo::Marudori => {
+            let ron = ceil100(basic * if dealer { 6 } else { 4 });
+            if dealer { (0, round100(ron / 2)) } else { (round100(ron * 2 / 3), round100(ron / 3)) }
+        }
+    }
+}
+
+/// Payments for `basic` points (spec §11.5–11.6; three players: §14 E).
 pub fn payments(basic: u32, dealer: bool, tsumo: bool, honba: u32, deposits: u32, rules: &Rules) -> (u32, Payments) {
     let mut p = Payments::default();
     let points;
     if !tsumo {
         points = ceil100(basic * if dealer { 6 } else { 4 });
         p.ron = points + honba * rules.honba_value;
+    } else if rules.players == 3 {
+        let (d, n) = sanma_tsumo(basic, dealer, rules);
+        let each = tsumo_honba(honba, rules);
+        points = d + if dealer { 2 * n } else { n };
+        if !dealer {
+            p.tsumo_dealer = d + each;
+        }
+        p.tsumo_non_dealer = n + each;
+        p.received = points + 2 * each + deposits * rules.riichi_deposit;
+        return (points, p);
     } else if dealer {
         let each = ceil100(2 * basic);
         points = 3 * each;
@@ -350,8 +393,8 @@ fn min_han(rules: &Rules, honba: u32) -> u8 {
     }
 }
 
-fn enough_yaku(y: &YakuSet, need: u8) -> bool {
-    y.yakuman > 0 || y.han >= need || y.mask & Yaku::RenhouMangan.bit() != 0
+fn enough_yaku(y: &YakuSet, extra: u8, need: u8) -> bool {
+    y.yakuman > 0 || y.han + extra >= need || y.mask & Yaku::RenhouMangan.bit() != 0
 }
 
 /// Scores a winning hand, choosing the interpretation that pays the most.
@@ -375,7 +418,7 @@ struct Valued {
 
 fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> Result<Valued, ScoreError> {
     let need = min_han(rules, w.honba);
-    let count = |inds: &[Tile]| inds.iter().map(|t| p.dora_counts[usize::from(dora_of(t.kind))]).sum::<u8>();
+    let count = |inds: &[Tile]| inds.iter().map(|t| p.dora_counts[usize::from(dora_successor(t.kind, rules.players))]).sum::<u8>();
     let dora = count(&w.dora);
     let ura = if (s.riichi || s.double_riichi) && rules.ura_dora { count(&w.ura) } else { 0 };
     let aka = if rules.aka_dora > 0 { p.reds } else { 0 };
@@ -384,12 +427,13 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
     let mut complete = false;
     candidates(p, s, rules, &mut |c| {
         complete = true;
-        most_yaku_han = most_yaku_han.max(c.y.han);
-        if !enough_yaku(&c.y, need) || !c.kansaki_ok {
+        most_yaku_han = most_yaku_han.max(c.y.han + w.flower_yaku);
+        if !enough_yaku(&c.y, w.flower_yaku, need) || !c.kansaki_ok {
             return;
         }
         let counted = if c.y.yakuman > 0 { (0, 0, 0, 0) } else { (dora, aka, ura, w.nukidora) };
-        let han = u32::from(c.y.han) + u32::from(counted.0 + counted.1 + counted.2) + u32::from(counted.3);
+        let flower = if c.y.yakuman > 0 { 0 } else { w.flower_yaku };
+        let han = u32::from(c.y.han + flower) + u32::from(counted.0 + counted.1 + counted.2) + u32::from(counted.3);
         let (mut basic, mut limit) = basic_points(han, c.fu, c.y.yakuman, rules);
         if c.y.mask & Yaku::RenhouMangan.bit() != 0 {
             let (b, l) = if rules.renhou == Renhou::Baiman { (4000, Limit::Baiman) } else { (2000, Limit::Mangan) };

@@ -2,21 +2,31 @@
 //! flow between hands (§13).
 //!
 //! Tiles are Tenhou ids 0–135 (kind = id / 4). The red fives are ids 16, 52, 88 (and 53 with four
-//! red fives); with `aka_dora = 0` they are plain fives. The wall is §3.3's linear model: `wall[0..122]`
-//! is the live wall (deal from 0..52, draws from 52 on), `wall[122..136]` the dead wall: four
-//! replacement tiles, then the dora indicator and its ura, then each kan indicator and its ura.
+//! red fives); with `aka_dora = 0` they are plain fives. Flowers are ids 136–143: they never enter
+//! a hand's tiles or counts (a held flower is a bit of `Player::flowers_held`), so the hand
+//! evaluator never sees them. The wall is §3.3's linear model over the set's N tiles (136, or 108
+//! with three players, plus the flowers): `wall[0..dead]` is the live wall (deal from 0..13n, draws
+//! from 13n on), `wall[dead..N]` the dead wall: R replacement tiles (4 for kans, one per flower,
+//! four more for the sanma Norths), then the dora indicator and its ura, then each kan indicator
+//! and its ura.
 
 use super::actions::{Action, Decider, Point};
 use super::agari;
 use super::rules::*;
 use super::scoring::{self, Score, WinInput};
 use super::shanten;
-use super::tiles::{Counts, Kind, Meld, MeldKind, Tile, KINDS, YAOCHU};
+use super::tiles::{dora_successor, Counts, Kind, Meld, MeldKind, Tile, KINDS, YAOCHU};
 use super::yaku::{Situation, Yaku};
 
+/// Seats of the arrays; three-player games leave the last one unused (`State::n`).
 pub const SEATS: usize = 4;
 pub const NONE: u8 = u8::MAX;
-const DEAD: usize = 122;
+/// First flower id.
+pub const FLOWER: u8 = 136;
+/// Tiles of the largest set: 136 plus 8 flowers.
+pub const MAX_TILES: usize = 144;
+/// The North kind (sanma nukidora).
+const NORTH: Kind = 30;
 
 /// An exposed meld (ankan included). `tiles[..n]`; `called` is the tile taken from `from`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +72,10 @@ pub struct Player {
     pub pao_daisuushii: u8,
     pub pao_suukantsu: u8,
     pub points: i64,
+    /// Flowers in the hand (bit per flower id − 136): never part of `hand` or `counts`.
+    pub flowers_held: u8,
+    /// Tiles extracted (flowers and sanma Norths), in order.
+    pub nuki: Vec<u8>,
 }
 
 impl Default for Player {
@@ -86,6 +100,8 @@ impl Default for Player {
             pao_daisuushii: NONE,
             pao_suukantsu: NONE,
             points: 0,
+            flowers_held: 0,
+            nuki: Vec::new(),
         }
     }
 }
@@ -96,6 +112,10 @@ impl Player {
     }
 
     fn take(&mut self, id: u8) {
+        if id >= FLOWER {
+            self.flowers_held |= 1 << (id - FLOWER);
+            return;
+        }
         self.hand.push(id);
         self.counts[usize::from(id / 4)] += 1;
     }
@@ -184,7 +204,7 @@ pub struct HandResult {
 
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
 /// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
-/// 11 dora indicator revealed, 12 kyuushu kyuuhai. `tile`: the tile id (the called tile of a call,
+/// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 nuki (flower or North extracted). `tile`: the tile id (the called tile of a call,
 /// kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
@@ -196,7 +216,7 @@ pub struct Event {
 /// The game between hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
-    /// Hands of dealer rotation: dealer = round % 4, round wind = (round / 4) % 4.
+    /// Hands of dealer rotation: dealer = round % n, round wind = (round / n) % 4 (n seats).
     pub round: u32,
     pub honba: u32,
     pub sticks: u32,
@@ -204,10 +224,17 @@ pub struct Progress {
 
 pub struct State<'r> {
     pub rules: &'r Rules,
+    /// Seats at the table (3 or 4); `p[n..]` is unused.
+    pub n: usize,
     pub p: [Player; SEATS],
-    pub wall: [u8; 136],
+    /// The set's tiles in wall order (`rules.tile_count()` of them).
+    pub wall: [u8; MAX_TILES],
+    /// Start of the dead wall (122 in the default game).
+    pub dead: usize,
+    /// Replacement tiles at the front of the dead wall.
+    pub replacements: usize,
     pub live_next: usize,
-    /// Exclusive end of the live wall: 122 − kans.
+    /// Exclusive end of the live wall: `dead` − replacement draws.
     pub live_end: usize,
     pub rinshan_drawn: usize,
     pub kans: u8,
@@ -240,6 +267,17 @@ fn bit(k: Kind) -> u64 {
     1 << k
 }
 
+/// A tile offered to ron outside a discard.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Robbed {
+    /// An added kan (chankan).
+    Kakan,
+    /// An ankan (kokushi only).
+    Ankan,
+    /// An extracted sanma North (`sanma_north_ron`; no chankan yaku).
+    Nuki,
+}
+
 /// Plays a hand's decisions.
 enum Next {
     Draw { seat: usize, rinshan: bool },
@@ -248,12 +286,16 @@ enum Next {
 
 impl<'r> State<'r> {
     pub fn new(rules: &'r Rules) -> Self {
+        let dead = rules.tile_count() - 10 - rules.replacement_tiles();
         State {
             rules,
+            n: rules.seats(),
             p: Default::default(),
-            wall: [0; 136],
-            live_next: 52,
-            live_end: DEAD,
+            wall: [0; MAX_TILES],
+            dead,
+            replacements: rules.replacement_tiles(),
+            live_next: 13 * rules.seats(),
+            live_end: dead,
             rinshan_drawn: 0,
             kans: 0,
             kan_seats: [NONE; 4],
@@ -288,11 +330,16 @@ impl<'r> State<'r> {
     }
 
     pub fn round_wind(&self) -> Kind {
-        27 + ((self.progress.round / 4) % 4) as u8
+        27 + ((self.progress.round / self.n as u32) % 4) as u8
     }
 
     pub fn seat_wind(&self, seat: usize) -> Kind {
-        27 + ((seat + SEATS - usize::from(self.dealer)) % SEATS) as u8
+        27 + ((seat + self.n - usize::from(self.dealer)) % self.n) as u8
+    }
+
+    /// Position in the wall of the `i`-th dora indicator (its ura is the next one).
+    fn indicator_at(&self, i: usize) -> usize {
+        self.dead + self.replacements + 2 * i
     }
 
     pub fn live_remaining(&self) -> usize {
@@ -302,43 +349,48 @@ impl<'r> State<'r> {
     /// Starts a game: everyone at the starting points, East 1.
     pub fn start_game(&mut self) {
         self.progress = Progress { round: 0, honba: 0, sticks: 0 };
-        for p in &mut self.p {
+        let n = self.n;
+        for p in &mut self.p[..n] {
             p.points = i64::from(self.rules.starting_points);
         }
     }
 
-    /// Deals a hand from `wall` (a permutation of the 136 ids) at `progress`.
-    pub fn deal(&mut self, wall: &[u8; 136], progress: Progress) {
-        self.wall = *wall;
+    /// Deals a hand from `wall` (the set's ids in wall order; `rules.tile_count()` of them) at
+    /// `progress`.
+    pub fn deal(&mut self, wall: &[u8], progress: Progress) {
+        self.wall[..wall.len()].copy_from_slice(wall);
         self.progress = progress;
-        self.dealer = (progress.round % 4) as u8;
+        self.dealer = (progress.round % self.n as u32) as u8;
         for p in &mut self.p {
             let points = p.points;
             let mut hand = std::mem::take(&mut p.hand);
             let mut melds = std::mem::take(&mut p.melds);
             let mut river = std::mem::take(&mut p.river);
+            let mut nuki = std::mem::take(&mut p.nuki);
             hand.clear();
             melds.clear();
             river.clear();
-            *p = Player { hand, melds, river, points, ..Default::default() };
+            nuki.clear();
+            *p = Player { hand, melds, river, nuki, points, ..Default::default() };
         }
         let d = usize::from(self.dealer);
+        let n = self.n;
         for pass in 0..3 {
-            for i in 0..SEATS {
+            for i in 0..n {
                 for j in 0..4 {
-                    let id = wall[pass * 16 + i * 4 + j];
-                    self.p[(d + i) % SEATS].take(id);
+                    let id = wall[pass * 4 * n + i * 4 + j];
+                    self.p[(d + i) % n].take(id);
                 }
             }
         }
-        for i in 0..SEATS {
-            self.p[(d + i) % SEATS].take(wall[48 + i]);
+        for i in 0..n {
+            self.p[(d + i) % n].take(wall[12 * n + i]);
         }
-        for p in &mut self.p {
+        for p in &mut self.p[..n] {
             p.waits = wait_mask(&p.counts);
         }
-        self.live_next = 52;
-        self.live_end = DEAD;
+        self.live_next = 13 * n;
+        self.live_end = self.dead;
         self.rinshan_drawn = 0;
         self.kans = 0;
         self.kan_seats = [NONE; 4];
@@ -347,7 +399,7 @@ impl<'r> State<'r> {
         self.uninterrupted = true;
         self.discards = 0;
         self.seen = [0; KINDS];
-        self.seen[usize::from(wall[DEAD + 4] / 4)] += 1;
+        self.see(wall[self.indicator_at(0)]);
         self.safe_after_riichi = [0; SEATS];
         self.first_winds = 0;
         self.daiminkan_from = NONE;
@@ -363,28 +415,65 @@ impl<'r> State<'r> {
     /// dealer + sum − 1 (counting the dealer as 1).
     pub fn roll(&mut self, sum: u8) {
         if self.rules.wareme {
-            self.wareme = ((usize::from(self.dealer) + usize::from(sum) + SEATS - 1) % SEATS) as u8;
+            self.wareme = ((usize::from(self.dealer) + usize::from(sum) + self.n - 1) % self.n) as u8;
         }
     }
 
-    /// Dora indicators shown, and the ura indicators under them.
-    pub fn indicators(&self) -> (Vec<Tile>, Vec<Tile>) {
-        let dora = (0..self.dora_shown).map(|i| self.tile(self.wall[DEAD + 4 + 2 * i])).collect();
+    /// A tile became visible (flowers are not tracked).
+    fn see(&mut self, id: u8) {
+        if id < FLOWER {
+            self.seen[usize::from(id / 4)] += 1;
+        }
+    }
+
+    /// Ids of the dora indicators shown, and of the ura indicators under them (flowers included).
+    pub fn indicator_ids(&self) -> (Vec<u8>, Vec<u8>) {
+        let dora = (0..self.dora_shown).map(|i| self.wall[self.indicator_at(i)]).collect();
         let ura_n = if self.rules.kan_ura { self.dora_shown } else { 1 };
-        let ura = (0..ura_n).map(|i| self.tile(self.wall[DEAD + 5 + 2 * i])).collect();
+        let ura = (0..ura_n).map(|i| self.wall[self.indicator_at(i) + 1]).collect();
         (dora, ura)
     }
 
-    /// Kind of the `i`-th dora indicator (0 = the first).
+    /// Dora indicators shown, and the ura indicators under them, as the hand evaluator takes them:
+    /// a flower indicator points at no tile kind (its bonus is in [`State::nukidora`]).
+    pub fn indicators(&self) -> (Vec<Tile>, Vec<Tile>) {
+        let (dora, ura) = self.indicator_ids();
+        let tiles = |ids: Vec<u8>| ids.into_iter().filter(|&id| id < FLOWER).map(|id| self.tile(id)).collect();
+        (tiles(dora), tiles(ura))
+    }
+
+    /// Kind of the `i`-th dora indicator (0 = the first); a flower is a kind beyond 33.
     pub fn dora_indicator(&self, i: usize) -> Kind {
-        self.wall[DEAD + 4 + 2 * i] / 4
+        self.wall[self.indicator_at(i)] / 4
+    }
+
+    /// Nukidora han of `seat` (§1.4, §14): one per extracted tile; each flower indicator (ura too
+    /// for a riichi winner) adds one per other extracted flower, and each indicator pointing at
+    /// North one per extracted North (the North counts as a tile of its kind).
+    pub fn nukidora(&self, seat: usize) -> u8 {
+        let p = &self.p[seat];
+        if p.nuki.is_empty() {
+            return 0;
+        }
+        let (dora, ura) = self.indicator_ids();
+        let ura_counts = p.riichi && self.rules.ura_dora;
+        let norths = p.nuki.iter().filter(|&&t| t < FLOWER).count();
+        let mut han = p.nuki.len();
+        for &ind in dora.iter().chain(if ura_counts { ura.iter() } else { [].iter() }) {
+            if ind >= FLOWER {
+                han += p.nuki.iter().filter(|&&t| t >= FLOWER && t != ind).count();
+            } else if dora_successor(ind / 4, self.rules.players) == NORTH {
+                han += norths;
+            }
+        }
+        han.min(usize::from(u8::MAX)) as u8
     }
 
     fn reveal_dora(&mut self) {
         if self.rules.kan_dora && self.dora_shown < 5 {
             self.dora_shown += 1;
-            let id = self.wall[DEAD + 4 + 2 * (self.dora_shown - 1)];
-            self.seen[usize::from(id / 4)] += 1;
+            let id = self.wall[self.indicator_at(self.dora_shown - 1)];
+            self.see(id);
             self.log(NONE, 11, id);
         }
     }
@@ -420,7 +509,9 @@ impl<'r> State<'r> {
                     }
                     tiles.push(self.tile(t));
                 }
-                let from = if m.kind == MeldKind::Ankan { 0 } else { ((usize::from(m.from) + SEATS - seat) % SEATS) as u8 };
+                // Relative seat: 1 下家, 2 対面, 3 上家 (with three players the left seat is 上家).
+                let rel = (usize::from(m.from) + self.n - seat) % self.n;
+                let from = if m.kind == MeldKind::Ankan { 0 } else if rel == self.n - 1 { 3 } else { rel as u8 };
                 Meld { kind: m.kind, tiles, from }
             })
             .collect()
@@ -465,9 +556,17 @@ impl<'r> State<'r> {
             ura,
             honba: self.progress.honba,
             deposits: self.progress.sticks,
-            nukidora: 0,
+            nukidora: self.nukidora(seat),
+            flower_yaku: self.flower_yaku(seat),
         };
         scoring::score(&input, self.rules).map_err(|e| e.to_string())
+    }
+
+    /// Han of the all-flowers yaku for `seat` (rule `flower_all_yaku_han`; 0 if not earned).
+    fn flower_yaku(&self, seat: usize) -> u8 {
+        let f = usize::from(self.rules.flowers);
+        let own = self.p[seat].nuki.iter().filter(|&&t| t >= FLOWER).count();
+        if f > 0 && own == f { self.rules.flower_all_yaku_han } else { 0 }
     }
 
     fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
@@ -514,6 +613,23 @@ impl<'r> State<'r> {
         self.kans < 4 && self.live_remaining() >= 1 && !self.suukaikan_pending
     }
 
+    /// The extraction offered after a draw: a held flower (even after the haitei draw: a flower
+    /// can be neither kept in play nor discarded), else a North under sanma nukidora while live
+    /// tiles remain — under riichi only the North just drawn.
+    fn nuki_action(&self, seat: usize, drawn: u8) -> Option<Action> {
+        let p = &self.p[seat];
+        if p.flowers_held != 0 {
+            return Some(Action::Nuki { tile: FLOWER + p.flowers_held.trailing_zeros() as u8 });
+        }
+        if self.live_remaining() == 0 || !self.rules.north_nuki() || p.counts[usize::from(NORTH)] == 0 {
+            return None;
+        }
+        if p.riichi {
+            return (drawn / 4 == NORTH).then_some(Action::Nuki { tile: drawn });
+        }
+        p.hand.iter().find(|&&t| t / 4 == NORTH).map(|&tile| Action::Nuki { tile })
+    }
+
     /// Legal actions of `seat`'s own turn; `drawn` is the tile just drawn (none after a call).
     fn turn_actions(&mut self, seat: usize, drawn: Option<u8>, rinshan: bool) {
         self.legal.clear();
@@ -527,6 +643,11 @@ impl<'r> State<'r> {
         if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
         }
+        if self.replacements > 4 {
+            if let Some(a) = self.nuki_action(seat, drawn) {
+                self.legal.push(a);
+            }
+        }
         if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
             let kinds = YAOCHU.iter().filter(|&&k| p.counts[usize::from(k)] > 0).count();
             if kinds >= 9 {
@@ -536,7 +657,7 @@ impl<'r> State<'r> {
         if self.kan_allowed() {
             if p.riichi {
                 let k = drawn / 4;
-                if p.counts[usize::from(k)] == 4 && self.riichi_ankan_ok(seat, k) {
+                if drawn < FLOWER && p.counts[usize::from(k)] == 4 && self.riichi_ankan_ok(seat, k) {
                     self.legal.push(Action::Ankan { kind: k });
                 }
             } else {
@@ -560,7 +681,10 @@ impl<'r> State<'r> {
             }
         }
         if p.riichi {
-            self.legal.push(Action::Discard { tile: drawn, riichi: false });
+            // A drawn flower is extracted (offered above), never discarded.
+            if drawn < FLOWER {
+                self.legal.push(Action::Discard { tile: drawn, riichi: false });
+            }
             return;
         }
         let riichi_ok = p.closed()
@@ -640,12 +764,13 @@ impl<'r> State<'r> {
         (0..KINDS).any(|k| c[k] > 0 && forbidden & bit(k as u8) == 0)
     }
 
-    /// Legal responses of `seat` to `tile` discarded by `from` (or added/ankan'd when `kan`).
-    fn response_actions(&mut self, seat: usize, from: usize, tile: u8, kan: Option<MeldKind>) {
+    /// Legal responses of `seat` to `tile` discarded by `from` (or added, ankan'd or extracted
+    /// when `kan`).
+    fn response_actions(&mut self, seat: usize, from: usize, tile: u8, kan: Option<Robbed>) {
         self.legal.clear();
         self.legal.push(Action::Pass);
-        let chankan = kan == Some(MeldKind::Kakan);
-        if self.can_ron(seat, tile, chankan, kan == Some(MeldKind::Ankan)) {
+        let chankan = kan == Some(Robbed::Kakan);
+        if self.can_ron(seat, tile, chankan, kan == Some(Robbed::Ankan)) {
             self.legal.push(Action::Ron);
         }
         if kan.is_some() || self.p[seat].riichi || self.live_remaining() == 0 {
@@ -687,7 +812,7 @@ impl<'r> State<'r> {
                 options.push(Action::Daiminkan);
             }
         }
-        if seat == (from + 1) % SEATS && k < 27 {
+        if self.n == 4 && seat == (from + 1) % SEATS && k < 27 {
             let r = i16::from(k % 9);
             for (a, b) in [(-2i16, -1i16), (-1, 1), (1, 2)] {
                 if r + a < 0 || r + b > 8 {
@@ -758,6 +883,7 @@ impl<'r> State<'r> {
                 Action::Tsumo => (9, NONE),
                 Action::Ron => (10, called),
                 Action::Kyuushu => (12, NONE),
+                Action::Nuki { tile } => (13, tile),
                 Action::Pass => (u8::MAX, NONE),
             };
             if kind != u8::MAX {
@@ -788,7 +914,7 @@ impl<'r> State<'r> {
     }
 
     fn draw_rinshan(&mut self, seat: usize) -> u8 {
-        let id = self.wall[DEAD + self.rinshan_drawn];
+        let id = self.wall[self.dead + self.rinshan_drawn];
         self.rinshan_drawn += 1;
         self.p[seat].take(id);
         self.log(seat as u8, 1, id);
@@ -799,8 +925,8 @@ impl<'r> State<'r> {
     pub fn play_hand(&mut self, d: &mut dyn Decider) -> Result<HandResult, String> {
         let start: [i64; SEATS] = std::array::from_fn(|i| self.p[i].points);
         let mut result = self.run_hand(d)?;
-        result.riichi = (0..SEATS).filter(|&i| self.p[i].riichi).fold(0, |m, i| m | 1 << i);
-        result.open = (0..SEATS).filter(|&i| !self.p[i].closed()).fold(0, |m, i| m | 1 << i);
+        result.riichi = (0..self.n).filter(|&i| self.p[i].riichi).fold(0, |m, i| m | 1 << i);
+        result.open = (0..self.n).filter(|&i| !self.p[i].closed()).fold(0, |m, i| m | 1 << i);
         result.turn = self.discards;
         result.wareme = self.wareme;
         result.deltas = std::array::from_fn(|i| self.p[i].points - start[i]);
@@ -838,7 +964,7 @@ impl<'r> State<'r> {
                     Action::Ankan { kind } => {
                         let ids: Vec<u8> = self.p[seat].hand.iter().copied().filter(|&t| t / 4 == kind).collect();
                         if self.rules.kokushi_rob_ankan {
-                            if let Some(r) = self.kan_window(d, seat, ids[0], MeldKind::Ankan)? {
+                            if let Some(r) = self.kan_window(d, seat, ids[0], Robbed::Ankan)? {
                                 return Ok(r);
                             }
                         }
@@ -853,7 +979,7 @@ impl<'r> State<'r> {
                         self.reveal_dora();
                     }
                     Action::Kakan { tile } => {
-                        if let Some(r) = self.kan_window(d, seat, tile, MeldKind::Kakan)? {
+                        if let Some(r) = self.kan_window(d, seat, tile, Robbed::Kakan)? {
                             return Ok(r);
                         }
                         self.p[seat].remove(tile);
@@ -865,6 +991,14 @@ impl<'r> State<'r> {
                         self.seen[usize::from(k)] += 1;
                         self.declare_kan(seat);
                         self.open_kan_dora();
+                    }
+                    Action::Nuki { tile } => {
+                        if tile < FLOWER && self.rules.sanma_north_ron {
+                            if let Some(r) = self.kan_window(d, seat, tile, Robbed::Nuki)? {
+                                return Ok(r);
+                            }
+                        }
+                        self.extract(seat, tile);
                     }
                     Action::Discard { tile, riichi } => break (tile, riichi),
                     other => return Err(format!("{other:?} is not a turn action")),
@@ -878,6 +1012,24 @@ impl<'r> State<'r> {
         }
     }
 
+    /// Sets a flower or North aside (§1.4, §14 B): like a kan it takes a replacement tile and
+    /// shortens the live wall, and it breaks the first go-around, but not ippatsu.
+    fn extract(&mut self, seat: usize, tile: u8) {
+        let p = &mut self.p[seat];
+        if tile >= FLOWER {
+            p.flowers_held &= !(1 << (tile - FLOWER));
+        } else {
+            p.remove(tile);
+        }
+        p.nuki.push(tile);
+        self.see(tile);
+        self.daiminkan_from = NONE;
+        if self.live_end > self.live_next {
+            self.live_end -= 1;
+        }
+        self.uninterrupted = false;
+    }
+
     fn open_kan_dora(&mut self) {
         match self.rules.kan_dora_timing {
             KanDoraTiming::Classic => self.pending_dora += 1,
@@ -887,11 +1039,11 @@ impl<'r> State<'r> {
 
     /// The ron window on a kan tile (chankan, or kokushi on an ankan). Returns the settled hand if
     /// robbed.
-    fn kan_window(&mut self, d: &mut dyn Decider, seat: usize, tile: u8, kind: MeldKind) -> Result<Option<HandResult>, String> {
+    fn kan_window(&mut self, d: &mut dyn Decider, seat: usize, tile: u8, kind: Robbed) -> Result<Option<HandResult>, String> {
         let mut rons = Vec::new();
         let mut passed = Vec::new();
-        for i in 1..SEATS {
-            let s = (seat + i) % SEATS;
+        for i in 1..self.n {
+            let s = (seat + i) % self.n;
             if self.p[s].waits & bit(tile / 4) == 0 {
                 continue;
             }
@@ -899,7 +1051,7 @@ impl<'r> State<'r> {
             let a = if self.legal.len() > 1 { self.ask(d, s, Point::Response { from: seat as u8, tile, kan: true })? } else { Action::Pass };
             if a == Action::Ron {
                 rons.push(s);
-            } else if kind == MeldKind::Kakan || self.legal.contains(&Action::Ron) {
+            } else if kind != Robbed::Ankan || self.legal.contains(&Action::Ron) {
                 passed.push(s);
             }
         }
@@ -909,7 +1061,7 @@ impl<'r> State<'r> {
             }
             return Ok(None);
         }
-        self.resolve_rons(&rons, seat, tile, true).map(Some)
+        self.resolve_rons(&rons, seat, tile, kind != Robbed::Nuki).map(Some)
     }
 
     fn pass_furiten(&mut self, s: usize) {
@@ -968,8 +1120,8 @@ impl<'r> State<'r> {
         let mut rons: Vec<usize> = Vec::new();
         let mut call: Option<(usize, Action)> = None;
         let mut passers: u8 = 0;
-        for i in 1..SEATS {
-            let s = (seat + i) % SEATS;
+        for i in 1..self.n {
+            let s = (seat + i) % self.n;
             self.response_actions(s, seat, tile, None);
             if self.legal.len() == 1 {
                 if self.p[s].waits & bit(k) != 0 {
@@ -1020,18 +1172,18 @@ impl<'r> State<'r> {
             p.points -= i64::from(self.rules.riichi_deposit);
             self.progress.sticks += 1;
             self.safe_after_riichi[seat] = 0;
-            if self.rules.abort_suucha_riichi && self.p.iter().all(|p| p.riichi) {
+            if self.rules.abort_suucha_riichi && self.n == 4 && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
             }
         }
-        if self.rules.abort_suufon_renda && self.discards == 4 && self.uninterrupted && self.first_winds != 0 {
+        if self.rules.abort_suufon_renda && self.n == 4 && self.discards == 4 && self.uninterrupted && self.first_winds != 0 {
             return Ok(Some(self.abort(Outcome::SuufonRenda)));
         }
         if self.suukaikan_pending {
             return Ok(Some(self.abort(Outcome::Suukaikan)));
         }
         let Some((caller, action)) = call else {
-            *next = Next::Draw { seat: (seat + 1) % SEATS, rinshan: false };
+            *next = Next::Draw { seat: (seat + 1) % self.n, rinshan: false };
             return Ok(None);
         };
         self.p[seat].river_called = true;
@@ -1170,12 +1322,13 @@ impl<'r> State<'r> {
             self.pay(from, w, pay.ron, honba * hv);
             return;
         }
-        for s in 0..SEATS {
+        let honba_each = scoring::tsumo_honba(honba, self.rules);
+        for s in 0..self.n {
             if s == w {
                 continue;
             }
             let amount = if s == usize::from(self.dealer) { pay.tsumo_dealer } else { pay.tsumo_non_dealer };
-            self.pay(s, w, amount, honba * hv / 3);
+            self.pay(s, w, amount, honba_each);
         }
     }
 
@@ -1232,22 +1385,23 @@ impl<'r> State<'r> {
     }
 
     fn exhaustive_draw(&mut self) -> HandResult {
+        let n = self.n;
         let mut tenpai = 0u8;
-        for s in 0..SEATS {
+        for s in 0..n {
             if self.tenpai_at_draw(s) {
                 tenpai |= 1 << s;
             }
         }
         let mut nagashi = 0u8;
         if self.rules.nagashi_mangan != Nagashi::Off {
-            for s in 0..SEATS {
+            for s in 0..n {
                 if !self.p[s].river_simple && !self.p[s].river_called {
                     nagashi |= 1 << s;
                 }
             }
         }
         let outcome = if nagashi != 0 {
-            for s in 0..SEATS {
+            for s in 0..n {
                 if nagashi & (1 << s) != 0 {
                     let dealer = s == usize::from(self.dealer);
                     let honba = if self.rules.nagashi_mangan == Nagashi::AsWin { self.progress.honba } else { 0 };
@@ -1255,7 +1409,7 @@ impl<'r> State<'r> {
                 }
             }
             if self.rules.nagashi_mangan == Nagashi::AsWin {
-                let first = (0..SEATS).map(|i| (usize::from(self.dealer) + i) % SEATS).find(|&s| nagashi & (1 << s) != 0).unwrap_or(0);
+                let first = (0..n).map(|i| (usize::from(self.dealer) + i) % n).find(|&s| nagashi & (1 << s) != 0).unwrap_or(0);
                 let sticks = self.progress.sticks * self.rules.riichi_deposit;
                 self.p[first].points += i64::from(sticks);
                 self.progress.sticks = 0;
@@ -1263,10 +1417,10 @@ impl<'r> State<'r> {
             Outcome::Nagashi
         } else {
             let t = tenpai.count_ones();
-            if (1..4).contains(&t) {
-                let total = self.rules.noten_bappu_total;
-                let (gain, loss) = (total / t, total / (4 - t));
-                for s in 0..SEATS {
+            if (1..n as u32).contains(&t) {
+                let total = if n == 3 { self.rules.sanma_noten_total } else { self.rules.noten_bappu_total };
+                let (gain, loss) = (total / t, total / (n as u32 - t));
+                for s in 0..n {
                     self.p[s].points += if tenpai & (1 << s) != 0 { i64::from(gain) } else { -i64::from(loss) };
                 }
             }
@@ -1275,13 +1429,14 @@ impl<'r> State<'r> {
         HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE }
     }
 
-    /// Hands a game schedules before extensions.
+    /// Hands a game schedules before extensions (one wind round = n dealer rotations).
     pub fn scheduled(&self) -> u32 {
+        let n = self.n as u32;
         match self.rules.game_length {
             GameLength::Ikkyoku => 1,
-            GameLength::Tonpuu => 4,
-            GameLength::Hanchan => 8,
-            GameLength::Iichan => 16,
+            GameLength::Tonpuu => n,
+            GameLength::Hanchan => 2 * n,
+            GameLength::Iichan => 4 * n,
         }
     }
 
@@ -1295,7 +1450,7 @@ impl<'r> State<'r> {
                 let tenpai = r.tenpai & (1 << dealer) != 0;
                 match self.rules.renchan_on_draw {
                     RenchanOnDraw::Tenpai => tenpai,
-                    RenchanOnDraw::EastNotenPassesSouthKeeps => tenpai || self.progress.round >= 4,
+                    RenchanOnDraw::EastNotenPassesSouthKeeps => tenpai || self.progress.round >= self.n as u32,
                     RenchanOnDraw::AlwaysPass => false,
                     RenchanOnDraw::AlwaysKeep => true,
                 }
@@ -1305,9 +1460,10 @@ impl<'r> State<'r> {
     }
 
     fn busted(&self) -> bool {
+        let seated = &self.p[..self.n];
         match self.rules.tobi {
-            Tobi::BelowZero => self.p.iter().any(|p| p.points < 0),
-            Tobi::ZeroOrBelow => self.p.iter().any(|p| p.points <= 0),
+            Tobi::BelowZero => seated.iter().any(|p| p.points < 0),
+            Tobi::ZeroOrBelow => seated.iter().any(|p| p.points <= 0),
             Tobi::Off => false,
         }
     }
@@ -1338,6 +1494,7 @@ impl<'r> State<'r> {
         }
         let target = i64::from(self.rules.return_points);
         let extension_on = self.rules.extension != Extension::Off;
+        let n = self.n as u32;
         if round + 1 < sched {
             return false;
         }
@@ -1350,7 +1507,7 @@ impl<'r> State<'r> {
             } else {
                 Yame::Off
             };
-            let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3);
+            let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % n != n - 1);
             let stop = applies
                 && match rule {
                     Yame::Off => false,
@@ -1362,15 +1519,15 @@ impl<'r> State<'r> {
         if !extension_on {
             return true;
         }
-        if self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3 {
+        if self.rules.extension == Extension::FullRound && in_extension && round % n != n - 1 {
             return false;
         }
-        if self.p.iter().any(|p| p.points >= target) {
+        if self.p[..self.n].iter().any(|p| p.points >= target) {
             return true;
         }
         let limit = match self.rules.extension_max {
-            ExtensionMax::OneRound => sched + 4,
-            ExtensionMax::TwoRounds => sched + 8,
+            ExtensionMax::OneRound => sched + n,
+            ExtensionMax::TwoRounds => sched + 2 * n,
             // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
             ExtensionMax::ReturnEast => sched + 64,
         };
@@ -1379,7 +1536,7 @@ impl<'r> State<'r> {
 
     /// The dealer is in sole first place (ties broken by seat order).
     pub fn dealer_is_top(&self) -> bool {
-        let pts: Vec<i64> = self.p.iter().map(|p| p.points).collect();
+        let pts: Vec<i64> = self.p[..self.n].iter().map(|p| p.points).collect();
         crate::game::ranks(&pts)[usize::from(self.dealer)] == 1
     }
 }

@@ -4,7 +4,7 @@
 use super::actions::{Action, Decider, Point};
 use super::batch::{dice, play_game, wall};
 use super::rules::{self, Rules};
-use super::state::{State, NONE, SEATS};
+use super::state::{HandResult, Outcome, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
@@ -16,42 +16,57 @@ struct Checker<'k> {
     inner: Native<'k>,
     decisions: u64,
     ron_offers: u64,
+    nuki: u64,
 }
 
+/// Every tile of the set (136 or 108, plus the flowers) is exactly once in a hand (held flowers
+/// included), a river, a meld, the extracted tiles or the undrawn wall.
 fn tiles_conserved(s: &State<'_>) {
-    let mut seen = [0u8; 136];
+    let mut seen = [0u8; MAX_TILES];
     let mut add = |id: u8| seen[usize::from(id)] += 1;
-    for p in &s.p {
+    for p in &s.p[..s.n] {
         p.hand.iter().copied().for_each(&mut add);
         p.river.iter().copied().for_each(&mut add);
+        p.nuki.iter().copied().for_each(&mut add);
+        (0..8).filter(|i| p.flowers_held >> i & 1 == 1).for_each(|i| add(FLOWER + i));
         for m in &p.melds {
             m.tiles[..usize::from(m.n)].iter().copied().for_each(&mut add);
         }
     }
-    s.wall[s.live_next..122].iter().copied().for_each(&mut add);
-    s.wall[122 + s.rinshan_drawn..].iter().copied().for_each(&mut add);
-    for p in &s.p {
+    let n_tiles = s.rules.tile_count();
+    s.wall[s.live_next..s.dead].iter().copied().for_each(&mut add);
+    s.wall[s.dead + s.rinshan_drawn..n_tiles].iter().copied().for_each(&mut add);
+    for p in &s.p[..s.n] {
         for m in &p.melds {
             if m.called != NONE {
                 seen[usize::from(m.called)] -= 1;
             }
         }
     }
-    assert!(seen.iter().all(|&n| n == 1), "tiles not conserved: {seen:?}");
-    for p in &s.p {
-        let n = p.hand.len() + 3 * p.melds.len();
+    let sanma = s.rules.players == 3;
+    let in_set = |id: usize| {
+        let id = id as u8;
+        if id >= FLOWER { id < FLOWER + s.rules.flowers } else { !(sanma && (4..32).contains(&id)) }
+    };
+    let total: usize = seen.iter().map(|&c| usize::from(c)).sum();
+    assert_eq!(total, n_tiles, "tile count");
+    assert!(seen.iter().enumerate().all(|(id, &c)| c == u8::from(in_set(id))), "tiles not conserved: {seen:?}");
+    for p in &s.p[..s.n] {
+        let n = p.hand.len() + 3 * p.melds.len() + p.flowers_held.count_ones() as usize;
         assert!(n == 13 || n == 14, "hand size {n}");
         let counts: usize = p.counts.iter().map(|&c| usize::from(c)).sum();
         assert_eq!(counts, p.hand.len());
+        assert!(p.hand.iter().all(|&t| t < FLOWER), "a flower among the hand tiles");
     }
+    assert!(s.rinshan_drawn <= s.replacements);
 }
 
 impl Decider for Checker<'_> {
     fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
         self.decisions += 1;
         tiles_conserved(s);
-        let total: i64 = s.p.iter().map(|p| p.points).sum::<i64>() + i64::from(s.progress.sticks) * 1000;
-        assert_eq!(total, 100_000, "points plus deposits");
+        let total: i64 = s.p.iter().map(|p| p.points).sum::<i64>() + i64::from(s.progress.sticks) * i64::from(s.rules.riichi_deposit);
+        assert_eq!(total, s.n as i64 * i64::from(s.rules.starting_points), "points plus deposits");
         if legal.contains(&Action::Ron) {
             self.ron_offers += 1;
             let p = &s.p[seat];
@@ -65,7 +80,12 @@ impl Decider for Checker<'_> {
                 assert!(legal.iter().all(|a| !matches!(a, Action::Discard { riichi: true, .. })));
             }
         }
-        self.inner.decide(s, seat, point, legal)
+        let a = self.inner.decide(s, seat, point, legal)?;
+        if let Action::Nuki { tile } = a {
+            assert!(tile >= FLOWER || (s.rules.north_nuki() && tile / 4 == 30), "nuki of {tile}");
+            self.nuki += 1;
+        }
+        Ok(a)
     }
 }
 
@@ -73,29 +93,74 @@ fn knobs(policy: Policy) -> Knobs {
     Knobs { policy, ..Knobs::default() }
 }
 
+/// What [`run_checked`] saw: hands, ron offers, tiles extracted, and hands of every outcome.
+#[derive(Default)]
+struct Seen {
+    hands: u64,
+    ron_offers: u64,
+    nuki: u64,
+    outcomes: [u64; 9],
+}
+
+/// Exhaustive-draw payments (§12.2, §14): the noten total split between tenpai and noten seats,
+/// riichi sticks of the hand aside.
+fn check_draw_payments(s: &State<'_>, r: &HandResult) {
+    if r.outcome != Outcome::Exhaustive {
+        return;
+    }
+    let n = s.n;
+    let total = i64::from(if n == 3 { s.rules.sanma_noten_total } else { s.rules.noten_bappu_total });
+    let t = i64::from(r.tenpai.count_ones());
+    for seat in 0..n {
+        let stick = i64::from(r.riichi >> seat & 1) * i64::from(s.rules.riichi_deposit);
+        let tenpai = r.tenpai >> seat & 1 == 1;
+        let want = match t {
+            0 => 0,
+            t if t == n as i64 => 0,
+            t if tenpai => total / t,
+            t => -total / (n as i64 - t),
+        };
+        assert_eq!(r.deltas[seat] + stick, want, "seat {seat}, tenpai mask {:b}", r.tenpai);
+    }
+}
+
 fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64) {
+    let seen = run_checked_full(rules, lineup, games);
+    (seen.hands, seen.ron_offers)
+}
+
+fn run_checked_full(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> Seen {
     let mut state = State::new(rules);
     let root = Key::new(7);
-    let mut ron_offers = 0;
-    let mut hands = 0;
+    let mut seen = Seen::default();
+    let (mut ron_offers, mut hands) = (0, 0);
     for g in 0..games {
         let mut d = Checker {
             inner: Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(99).with(g).with(s as u64)), counter: [0; SEATS] },
             decisions: 0,
             ron_offers: 0,
+            nuki: 0,
         };
-        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
         ron_offers += d.ron_offers;
         hands += log.hands.len() as u64;
+        for (_, _, r) in &log.hands {
+            check_draw_payments(&state, r);
+            seen.outcomes[r.outcome as usize] += 1;
+        }
+        seen.nuki += d.nuki;
         let sum: i64 = log.final_points.iter().sum();
-        assert_eq!(sum, 100_000, "final points including leftover deposits");
+        assert_eq!(sum, state.n as i64 * i64::from(rules.starting_points), "final points including leftover deposits");
+        assert_eq!(log.final_points[state.n..].iter().sum::<i64>(), 0, "an empty seat has no points");
         // The game ended by the rules: tobi, or the last hand was all-last or an extension hand.
         let (last, _, _) = log.hands.last().unwrap();
         let busted = state.p.iter().any(|p| p.points < 0);
         assert!(busted || last.round + 1 >= state.scheduled(), "game {g} ended early at round {}", last.round);
         assert!(log.hands.len() < 200);
     }
-    (hands, ron_offers)
+    seen.hands = hands;
+    seen.ron_offers = ron_offers;
+    seen
 }
 
 #[test]
@@ -138,7 +203,7 @@ fn illegal_actions_are_refused() {
     let mut state = State::new(&rules);
     state.start_game();
     let root = Key::new(1);
-    let w = wall(root, 0, state.progress);
+    let w = wall(root, 0, state.progress, &rules);
     state.deal(&w, state.progress);
     let err = state.play_hand(&mut Cheater).unwrap_err();
     assert!(err.contains("not legal") || err.contains("not in the hand"), "{err}");
@@ -249,4 +314,138 @@ fn wareme_doubles_the_broken_wall_seats_payments() {
         assert_eq!(b.iter().sum::<i64>(), 0);
     }
     assert!(seen_double > 10);
+}
+
+/// Three players and flowers (§1.4, §14) over many seeded games: every invariant of the four-player
+/// games (the set's 108 or 136 + F tiles conserved, points plus deposits conserved, noten payments,
+/// the game ending by the rules), with tiles actually extracted, no chi with three players and
+/// no four-wind or four-riichi abort.
+#[test]
+fn sanma_and_flower_games_keep_every_invariant() {
+    let random = knobs(Policy::Random);
+    let eff = knobs(Policy::Efficiency);
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, fold: super::strategies::FoldTrigger::Riichi, ..Knobs::default() };
+    let sanma = rules::resolve("sanma", &json!({})).unwrap();
+    let seen = run_checked_full(&sanma, [&eff, &random, &caller, &eff], 40);
+    assert!(seen.hands > 250 && seen.ron_offers > 20 && seen.nuki > 100, "{} hands, {} nuki", seen.hands, seen.nuki);
+    assert_eq!(seen.outcomes[Outcome::SuufonRenda as usize] + seen.outcomes[Outcome::SuuchaRiichi as usize], 0);
+    assert!(seen.outcomes[Outcome::Exhaustive as usize] > 10);
+    // Sanma with flowers, payments by marudori, North as a guest wind, tonpuu.
+    for over in [
+        json!({"flowers": 8, "sanma_tsumo": "marudori", "sanma_north_ron": true}),
+        json!({"sanma_north": "guest_wind", "sanma_tsumo": "seppan", "game_length": "tonpuu", "tobi": "zero_or_below"}),
+        json!({"flowers": 4, "sanma_tsumo": "senten_kafu", "flower_all_yaku_han": 1, "multi_ron": "all_win"}),
+    ] {
+        let r = rules::resolve("sanma", &over).unwrap();
+        let seen = run_checked_full(&r, [&caller, &random, &eff, &eff], 20);
+        assert!(seen.hands > 60, "{over}: {} hands", seen.hands);
+        assert_eq!(seen.nuki > 0, r.flowers > 0 || r.north_nuki(), "{over}: {} nuki", seen.nuki);
+    }
+    // Four players with flowers.
+    for flowers in [4u64, 8] {
+        let r = rules::resolve("tenhou", &json!({"flowers": flowers})).unwrap();
+        let seen = run_checked_full(&r, [&eff, &random, &caller, &random], 20);
+        assert!(seen.hands > 100 && seen.nuki > 10 * flowers, "{} hands, {} nuki", seen.hands, seen.nuki);
+    }
+}
+
+/// No chi with three players: a sanma batch's event log holds pons but never a chi.
+#[test]
+fn sanma_has_no_chi() {
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, ..Knobs::default() };
+    let rules = rules::resolve("sanma", &json!({"event_log_every": 1})).unwrap();
+    let t = super::Riichi::play(&rules, &[caller.clone(), caller.clone(), caller], &Batch { seed: 5, first_game: 0, count: 10, duplicate: false });
+    let kinds = &t[3].column("kind").unwrap().data;
+    assert_eq!(kinds.iter().filter(|&&k| k == 4).count(), 0, "chi");
+    assert!(kinds.iter().filter(|&&k| k == 5).count() > 10, "pon");
+    assert!(kinds.iter().filter(|&&k| k == 13).count() > 10, "nuki");
+}
+
+/// Deals `wall` (natural order but for `swaps`) and returns the state.
+fn dealt<'r>(rules: &'r Rules, swaps: &[(usize, usize)]) -> State<'r> {
+    let mut state = State::new(rules);
+    state.start_game();
+    let mut w: Vec<u8> = wall(Key::new(0), 0, state.progress, rules)[..rules.tile_count()].to_vec();
+    w.sort_unstable();
+    for &(a, b) in swaps {
+        w.swap(a, b);
+    }
+    state.deal(&w, state.progress);
+    state
+}
+
+/// §1.4 rule 4, hand-worked: with a flower as dora indicator every other extracted flower is worth
+/// one more; a flower ura indicator adds as much for a riichi winner. §14 B: an indicator pointing
+/// at North (West) makes each extracted North one more dora.
+#[test]
+fn nukidora_with_flower_and_north_indicators() {
+    // 4 players, 4 flowers: N = 140, R = 8, dead wall 122..140, dora indicator at 130, ura at 131.
+    let r = rules::resolve("default", &json!({"flowers": 4})).unwrap();
+    let mut s = dealt(&r, &[(130, 136), (131, 137)]);
+    assert_eq!((s.dead, s.replacements), (122, 8));
+    assert_eq!(s.indicator_ids(), (vec![136], vec![137]));
+    assert!(s.indicators().0.is_empty(), "a flower indicator points at no tile kind");
+    s.p[0].nuki = vec![138, 139];
+    assert_eq!(s.nukidora(0), 2 + 2, "each of 2 extracted flowers +1, and +1 for the flower indicator");
+    s.p[0].riichi = true;
+    assert_eq!(s.nukidora(0), 2 + 2 + 2, "and +1 each for the flower ura indicator");
+    s.p[1].nuki = vec![137];
+    assert_eq!(s.nukidora(1), 1 + 1);
+    assert_eq!(s.nukidora(2), 0);
+    // Sanma: 108 tiles, R = 8, dead wall 90..108, dora indicator at 98. In the sorted sanma set,
+    // index 0–3 are 1m, 4–7 9m, then 1p.. (36 per suit minus 28 for manzu); West (kind 29) is
+    // ids 116–119 = index 116 − 28 = 88.
+    let r = rules::resolve("sanma", &json!({})).unwrap();
+    let mut s = dealt(&r, &[(98, 88)]);
+    assert_eq!((s.n, s.dead, s.replacements, s.live_next, s.live_remaining()), (3, 90, 8, 39, 51));
+    assert_eq!(s.dora_indicator(0), 29);
+    s.p[2].nuki = vec![120, 121];
+    assert_eq!(s.nukidora(2), 4, "2 Norths extracted, each also a dora under a West indicator");
+    // The deal: 13 tiles each to the three seats, 2m–8m absent.
+    assert!(s.p[..3].iter().all(|p| p.hand.len() == 13));
+    assert!(s.p[3].hand.is_empty());
+}
+
+/// Duplicate play with three players rotates the lineup through three seatings of one deal, and
+/// the tables hold three player rows per game; four strategies for a three-player rule set are
+/// refused naming `players`.
+#[test]
+fn sanma_batches_rotate_three_seatings() {
+    use crate::game::GameApi;
+    use crate::games::registry;
+    let rules = rules::resolve("sanma", &json!({})).unwrap();
+    let lineup = vec![Knobs::default(); 3];
+    let t = super::Riichi::play(&rules, &lineup, &Batch { seed: 11, first_game: 0, count: 6, duplicate: true });
+    assert_eq!((t[0].rows, t[1].rows), (6, 18));
+    assert_eq!(t[0].column("rotation").unwrap().data, [0, 1, 2, 0, 1, 2]);
+    let pts = t[1].column("final_points").unwrap();
+    let read = |i: usize| i64::from_le_bytes(pts.data[i * 8..i * 8 + 8].try_into().unwrap());
+    // Identical strategies at the three tables of one deal: the same result per seat.
+    for g in 1..3 {
+        for s in 0..3 {
+            assert_eq!(read(s), read(g * 3 + s));
+        }
+    }
+    assert_eq!((0..3).map(read).sum::<i64>(), 105_000);
+    let api = registry().into_iter().find(|g| g.info()["name"] == "riichi").unwrap();
+    let four = vec![json!({}); 4];
+    let err = api.play(&json!({"players": 3}), &four, &Batch { seed: 1, first_game: 0, count: 1, duplicate: false }).unwrap_err();
+    assert_eq!(err.field, "players");
+    assert!(err.message.contains("takes 3 players"), "{}", err.message);
+}
+
+/// `players = 3` brings the sanma defaults unless set; explicit values win; bad counts name the field.
+#[test]
+fn sanma_defaults_follow_players() {
+    let r = rules::resolve("default", &json!({"players": 3})).unwrap();
+    assert_eq!((r.starting_points, r.return_points, r.uma_1st, r.uma_2nd), (35000, 40000, 15, 0));
+    let r = rules::resolve("sanma", &json!({"starting_points": 40000, "uma_1st": 20})).unwrap();
+    assert_eq!((r.starting_points, r.return_points, r.uma_1st, r.uma_2nd), (40000, 40000, 20, 0));
+    assert_eq!(rules::resolve("default", &json!({})).unwrap().starting_points, 25000);
+    assert_eq!(rules::resolve("default", &json!({"players": 2})).unwrap_err().field, "players");
+    assert_eq!(rules::resolve("default", &json!({"flowers": 3})).unwrap_err().field, "flowers");
+    // 3-place uma with oka: 40000 − 35000 = 5000 × 3 = +15 to the top.
+    let pts = [60000, 30000, 15000, 0];
+    let sc = super::batch::final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
+    assert_eq!(sc, [20.0 + 15.0 + 15.0, -10.0, -25.0 - 15.0, 0.0]);
 }

@@ -62,6 +62,12 @@ pub fn dora_of(k: Kind) -> Kind {
     }
 }
 
+/// The dora of an indicator of kind `k` with `players` at the table: as [`dora_of`], except that
+/// with three players (no 2m–8m) the 1m indicator points at 9m (§14 C).
+pub fn dora_successor(k: Kind, players: u8) -> Kind {
+    if players == 3 && k == 0 { 8 } else { dora_of(k) }
+}
+
 /// A tile as written: its kind and whether it is the red five.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tile {
@@ -348,6 +354,12 @@ mod tests {
         assert_eq!(dora_of(k("7z")), k("5z"));
         assert_eq!(dora_of(k("6z")), k("7z"));
         assert_eq!(dora_of(k("0p")), k("6p"));
+        // Sanma: 1m → 9m, 9m → 1m; the other suits and honors as with four players.
+        assert_eq!(dora_successor(k("1m"), 3), k("9m"));
+        assert_eq!(dora_successor(k("9m"), 3), k("1m"));
+        assert_eq!(dora_successor(k("1m"), 4), k("2m"));
+        assert_eq!(dora_successor(k("1p"), 3), k("2p"));
+        assert_eq!(dora_successor(k("3z"), 3), k("4z"));
     }
 
     #[test]

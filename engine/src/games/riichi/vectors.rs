@@ -247,3 +247,77 @@ fn nukidora_count_as_dora_not_as_yaku() {
     let e = sc(json!({"hand": "123m456p789s1122z", "win": "2z", "nukidora": 3})).unwrap_err();
     assert!(e.to_string().starts_with("no yaku"), "{e}");
 }
+
+/// §14 E, hand-worked with three players: 1 han 30 fu (basic 240) and a mangan (basic 2000) by
+/// tsumo under each payment method. `(dealer pays, other non-dealer pays, total)` for a non-dealer
+/// win, `(each non-dealer pays, total)` for a dealer win.
+#[test]
+fn sanma_tsumo_payment_methods() {
+    use super::scoring::payments;
+    let rules = |method: &str| super::rules::resolve("sanma", &json!({"sanma_tsumo": method})).unwrap();
+    let non_dealer = |r: &Rules, basic: u32| {
+        let (points, p) = payments(basic, false, true, 0, 0, r);
+        (p.tsumo_dealer, p.tsumo_non_dealer, points)
+    };
+    let dealer = |r: &Rules, basic: u32| {
+        let (points, p) = payments(basic, true, true, 0, 0, r);
+        (p.tsumo_non_dealer, points)
+    };
+    // ツモ損: the 4-player shares without North's: 500/300 and 500 all.
+    let r = rules("tsumo_son");
+    assert_eq!(non_dealer(&r, 240), (500, 300, 800));
+    assert_eq!(dealer(&r, 240), (500, 1000));
+    assert_eq!(non_dealer(&r, 2000), (4000, 2000, 6000));
+    assert_eq!(dealer(&r, 2000), (4000, 8000));
+    // 千点加符: +1000 from each payer.
+    let r = rules("senten_kafu");
+    assert_eq!(non_dealer(&r, 240), (1500, 1300, 2800));
+    assert_eq!(dealer(&r, 240), (1500, 3000));
+    assert_eq!(non_dealer(&r, 2000), (5000, 3000, 8000));
+    // 折半: North's share halved and rounded to 100 (300/2 = 150 → 200; 500/2 = 250 → 300).
+    let r = rules("seppan");
+    assert_eq!(non_dealer(&r, 240), (700, 500, 1200));
+    assert_eq!(dealer(&r, 240), (800, 1600));
+    assert_eq!(non_dealer(&r, 2000), (5000, 3000, 8000));
+    assert_eq!(dealer(&r, 2000), (6000, 12000));
+    // 丸取り: the ron value split 2:1 (non-dealer win) or 1:1 (dealer win), each rounded to 100:
+    // 1000 → 667/333 → 700/300; 1500 → 750 → 800 each; 8000 → 5333/2667 → 5300/2700.
+    let r = rules("marudori");
+    assert_eq!(non_dealer(&r, 240), (700, 300, 1000));
+    assert_eq!(dealer(&r, 240), (800, 1600));
+    assert_eq!(non_dealer(&r, 2000), (5300, 2700, 8000));
+    assert_eq!(dealer(&r, 2000), (6000, 12000));
+    // Honba: a third of 300 per payer (ツモ損), half of it where North's share is redistributed.
+    assert_eq!(payments(240, false, true, 2, 1, &rules("tsumo_son")).1.received, 800 + 400 + 1000);
+    assert_eq!(payments(240, false, true, 2, 0, &rules("marudori")).1.tsumo_dealer, 700 + 300);
+    // Four players unchanged: 300/500.
+    assert_eq!(non_dealer(&Rules::default(), 240), (500, 300, 1100));
+}
+
+/// A whole sanma hand through the evaluator: menzen tsumo 1 han 30 fu (closed 999m triplet), and
+/// TV-16's sanma successor: a 1m indicator makes 9m the dora.
+#[test]
+fn sanma_hand_and_1m_indicator() {
+    let hand = json!({"hand": "23p456p789s999m55s", "win": "1p", "tsumo": true, "seat_wind": "S",
+                      "rule_overrides": {"players": 3, "sanma_tsumo": "seppan"}});
+    let s = ok(hand.clone());
+    assert_eq!((s.han, s.fu, s.points), (1, 30, 1200));
+    assert_eq!((s.payments.tsumo_dealer, s.payments.tsumo_non_dealer), (700, 500));
+    let s = ok(with(hand.clone(), json!({"dora": "1m"})));
+    assert_eq!((s.dora, s.han), (3, 4));
+    // With four players the same indicator points at 2m.
+    let four = with(hand, json!({"dora": "1m", "rule_overrides": {}}));
+    assert_eq!(ok(four).dora, 0);
+}
+
+/// The all-flowers yaku (rule `flower_all_yaku_han`) counts as yaku han: it lets a hand without
+/// another yaku win and adds its han; nukidora alone never does.
+#[test]
+fn all_flowers_yaku_counts_toward_min_han() {
+    let v = json!({"hand": "123m456p789s1122z", "win": "2z", "nukidora": 4});
+    let (mut w, r) = super::scoring::request(&v, &Rules::default()).unwrap();
+    assert!(score(&w, &r).is_err());
+    w.flower_yaku = 2;
+    let s = score(&w, &r).unwrap();
+    assert_eq!((s.han, s.nuki, s.yaku_mask), (6, 4, 0));
+}
