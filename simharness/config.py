@@ -145,8 +145,9 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
     path = Path(path)
     data = tomlfile.load(path)
     rules = data.get("rules")
-    if isinstance(rules, dict) and "players" in rules:
-        # `players = [...]` written after the [rules] header lands in that table in TOML.
+    if isinstance(rules, dict) and isinstance(rules.get("players"), list):
+        # `players = [...]` written after the [rules] header lands in that table in TOML (an
+        # integer `players` there is a rule option, e.g. Riichi's player count).
         if "players" in data:
             raise ConfigError(
                 "players is given twice (top level and in [rules]); keep one",
@@ -185,6 +186,14 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         name: _resolve(f.game, preset, base, over, where, path)
         for name, (over, where) in _variant_overrides(f, path).items()
     }
+    for name, resolved in variants.items():
+        # A rule option `players` fixes the seat count (Riichi: 3 = sanma).
+        seats = resolved.get("players")
+        if isinstance(seats, int) and seats != n:
+            raise fail(
+                "players",
+                f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
+            )
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
     until = _until(f.until, f.shard_size, variants, lineup, path) if f.until is not None else None
     return Experiment(

@@ -265,3 +265,40 @@ def test_hand_deltas_give_running_standings_that_end_at_the_final_points() -> No
     assert (joined.filter(pl.col("rank") != 1)["left"] == 0).all()
     top = joined.filter(pl.col("rank") == 1)["left"]
     assert (top >= 0).all() and (top % 1000 == 0).all()
+
+
+def test_sanma_config_runs_and_reports_three_seats(tmp_path: Path) -> None:
+    """configs/riichi-sanma.toml end to end (fewer games): three player rows per game, points
+    conserved at 3 × 35000, ranks 1-3 only, duplicate rotations 0-2, a report with every section."""
+    cfg = tmp_path / "riichi-sanma.toml"
+    text = (REPO / "configs" / "riichi-sanma.toml").read_text()
+    cfg.write_text(text.replace("games = 3000", "games = 18\nshard_size = 9"))
+    run_dir = _run(cfg, tmp_path / "out")
+    run = store.open_run(run_dir)
+    players, games = run.table("players"), run.table("games")
+    assert set(run.manifest["variants"]) == {"tsumo_son", "marudori", "seppan", "flowers"}
+    assert players.height == 4 * 18 * 3
+    per_game = players.group_by("variant", "game").agg(pl.col("final_points").sum(), pl.len())
+    assert (per_game["final_points"] == 105_000).all() and (per_game["len"] == 3).all()
+    assert set(players["rank"].unique().to_list()) == {1, 2, 3}
+    assert set(games["rotation"].unique().to_list()) == {0, 1, 2}
+    metrics = summary_metrics(run)
+    assert "rank_3" in set(metrics["metric"]) and "rank_4" not in set(metrics["metric"])
+    result = CliRunner().invoke(app, ["report", str(run_dir), "--json"])
+    assert result.exit_code == 0, result.output
+    # Scores sum to zero per game: (105000 − 3 × 40000)/1000 = −15, oka +15, uma +15/0/−15.
+    scores = players.group_by("variant", "game").agg(pl.col("score").sum())["score"]
+    assert (scores.abs() < 1e-9).all()
+
+
+def test_sanma_rules_need_three_strategies(tmp_path: Path) -> None:
+    cfg = _config(tmp_path, "sanma4", ["efficiency"] * 4)
+    cfg.write_text(cfg.read_text().replace('preset = "tenhou"', 'preset = "tenhou"\nplayers = 3'))
+    with pytest.raises(config.ConfigError) as e:
+        config.load(cfg)
+    assert e.value.field == "players"
+    assert "players = 3: expected 3 strategies, got 4" in e.value.message
+    three = _config(tmp_path, "sanma3", ["efficiency"] * 3)
+    three.write_text(three.read_text().replace('preset = "tenhou"', 'preset = "tenhou"\nplayers = 3'))
+    exp = config.load(three)
+    assert exp.variants["base"]["players"] == 3 and exp.variants["base"]["starting_points"] == 35000

@@ -7,7 +7,8 @@ t interval (:func:`simharness.stats.intervals.cluster_ratio_ci`). Paired differe
 strategies (duplicate play) compare each strategy's mean per deal with the first strategy's,
 through ``simharness.stats.paired``.
 
-Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games), ``win_rate``
+Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games; up to
+``rank_3`` in three-player runs), ``win_rate``
 (和了率, wins per hand), ``deal_in_rate`` (放銃率), ``riichi_rate``, ``call_rate`` (副露率, hands with
 an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
 honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
@@ -55,11 +56,13 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
 ZERO_SUM = frozenset({"avg_rank", "final_points", "score", "rank_1", "rank_2", "rank_3", "rank_4"})
 
 
-def _rows(frame: pl.DataFrame, variant: str, strategy: str) -> list[dict[str, Any]]:
+def _rows(frame: pl.DataFrame, variant: str, strategy: str, seats: int) -> list[dict[str, Any]]:
     out = []
     deals = frame["deal"].to_numpy()
     for metric, (num, den) in RATIOS.items():
         if strategy == "all" and metric in ZERO_SUM:
+            continue
+        if metric.startswith("rank_") and int(metric[5:]) > seats:
             continue
         n = (
             frame.select((pl.col(num) if isinstance(num, str) else num).cast(pl.Float64))
@@ -83,12 +86,14 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
     duplicate = bool(run.manifest.get("duplicate"))
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)
+        # Seats per game (3 for sanma): the ranks that exist.
+        seats = int(pv.group_by("game").len()["len"].max() or 4)
         strategies = [s for s in dict.fromkeys(lineup) if s in set(pv["strategy"])] or sorted(
             set(pv["strategy"])
         )
         for s in strategies:
-            rows.extend(_rows(pv.filter(pl.col("strategy") == s), v, s))
-        rows.extend(_rows(pv, v, "all"))
+            rows.extend(_rows(pv.filter(pl.col("strategy") == s), v, s, seats))
+        rows.extend(_rows(pv, v, "all", seats))
         if duplicate and len(strategies) > 1:
             base = strategies[0]
             for s in strategies[1:]:

@@ -13,7 +13,8 @@ knobs when it should run at scale.
 ``legal`` holds tuples with Tenhou tile ids (kind = id // 4; ids 16, 52, 88 are the red fives):
 ``("discard", tile, riichi)``, ``("tsumo",)``, ``("ankan", kind)``, ``("kakan", tile)``,
 ``("kyuushu",)``, ``("pass",)``, ``("ron",)``, ``("pon", (t1, t2))``, ``("chi", (t1, t2))``,
-``("kan",)``, ``("nuki", tile)`` (flowers are ids 136–143). ``view`` is a dict: ``seat``, ``point`` ("turn" or "response"), ``after_call``,
+``("kan",)``, ``("nuki", tile)`` (flowers are ids 136–143). ``view`` is a dict: ``seat``,
+``point`` ("turn" or "response"), ``after_call``,
 ``from``/``tile``/``kan`` (responses), ``hand`` (own tile ids), ``melds`` (per seat, lists of
 ``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``nuki`` (extracted tiles per seat),
 ``dora_indicators``, ``round``, ``honba``,

@@ -411,7 +411,6 @@ fn nukidora_with_flower_and_north_indicators() {
 /// refused naming `players`.
 #[test]
 fn sanma_batches_rotate_three_seatings() {
-    use crate::game::GameApi;
     use crate::games::registry;
     let rules = rules::resolve("sanma", &json!({})).unwrap();
     let lineup = vec![Knobs::default(); 3];
