@@ -3,7 +3,7 @@
 
 use super::actions::{Action, Decider, Point};
 use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
-use super::state::{Event, HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, SEATS};
+use super::state::{Event, HandResult, Outcome, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
@@ -142,11 +142,10 @@ rows! {
 /// The set's `rules.tile_count()` ids (without 2m–8m for three players, flowers last) are
 /// shuffled in the first entries; the default set shuffles exactly as it always has.
 pub fn wall(root: Key, deal: u64, progress: Progress, rules: &Rules) -> [u8; MAX_TILES] {
-    let mut w = [u8::MAX; MAX_TILES];
-    let sanma = rules.players == 3;
-    let ids = (0..FLOWER).filter(|id| !(sanma && (4..32).contains(id))).chain(FLOWER..FLOWER + rules.flowers);
-    for (slot, id) in w.iter_mut().zip(ids) {
-        *slot = id;
+    let mut w: [u8; MAX_TILES] = std::array::from_fn(|i| i as u8);
+    if rules.players == 3 {
+        // No 2m–8m (ids 4–31): the rest moves down, flowers included.
+        w.copy_within(32.., 4);
     }
     let n = rules.tile_count();
     root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w[..n]);

@@ -249,6 +249,8 @@ pub struct State<'r> {
     pub discards: u32,
     /// Visible kinds: rivers, exposed meld tiles, dora indicators.
     pub seen: Counts,
+    /// Dora indicators shown that point at each kind (flower indicators at none).
+    pub dora_count: Counts,
     /// Discard kinds that passed since each seat's riichi (genbutsu for folding), bit per kind.
     pub safe_after_riichi: [u64; SEATS],
     first_winds: u8,
@@ -306,6 +308,7 @@ impl<'r> State<'r> {
             uninterrupted: true,
             discards: 0,
             seen: [0; KINDS],
+            dora_count: [0; KINDS],
             safe_after_riichi: [0; SEATS],
             first_winds: 0,
             daiminkan_from: NONE,
@@ -335,6 +338,13 @@ impl<'r> State<'r> {
 
     pub fn seat_wind(&self, seat: usize) -> Kind {
         27 + ((seat + self.n - usize::from(self.dealer)) % self.n) as u8
+    }
+
+    /// The seat `i` (< n) places after `seat` in turn order (no division on the hot path).
+    #[inline]
+    fn after(&self, seat: usize, i: usize) -> usize {
+        let s = seat + i;
+        if s >= self.n { s - self.n } else { s }
     }
 
     /// Position in the wall of the `i`-th dora indicator (its ura is the next one).
@@ -399,7 +409,8 @@ impl<'r> State<'r> {
         self.uninterrupted = true;
         self.discards = 0;
         self.seen = [0; KINDS];
-        self.see(wall[self.indicator_at(0)]);
+        self.dora_count = [0; KINDS];
+        self.show_indicator(wall[self.indicator_at(0)]);
         self.safe_after_riichi = [0; SEATS];
         self.first_winds = 0;
         self.daiminkan_from = NONE;
@@ -426,6 +437,14 @@ impl<'r> State<'r> {
         }
     }
 
+    /// A dora indicator was turned face up.
+    fn show_indicator(&mut self, id: u8) {
+        self.see(id);
+        if id < FLOWER {
+            self.dora_count[usize::from(dora_successor(id / 4, self.rules.players))] += 1;
+        }
+    }
+
     /// Ids of the dora indicators shown, and of the ura indicators under them (flowers included).
     pub fn indicator_ids(&self) -> (Vec<u8>, Vec<u8>) {
         let dora = (0..self.dora_shown).map(|i| self.wall[self.indicator_at(i)]).collect();
@@ -437,9 +456,11 @@ impl<'r> State<'r> {
     /// Dora indicators shown, and the ura indicators under them, as the hand evaluator takes them:
     /// a flower indicator points at no tile kind (its bonus is in [`State::nukidora`]).
     pub fn indicators(&self) -> (Vec<Tile>, Vec<Tile>) {
-        let (dora, ura) = self.indicator_ids();
-        let tiles = |ids: Vec<u8>| ids.into_iter().filter(|&id| id < FLOWER).map(|id| self.tile(id)).collect();
-        (tiles(dora), tiles(ura))
+        let tiles = |n: usize, offset: usize| {
+            (0..n).map(|i| self.wall[self.indicator_at(i) + offset]).filter(|&id| id < FLOWER).map(|id| self.tile(id)).collect()
+        };
+        let ura_n = if self.rules.kan_ura { self.dora_shown } else { 1 };
+        (tiles(self.dora_shown, 0), tiles(ura_n, 1))
     }
 
     /// Kind of the `i`-th dora indicator (0 = the first); a flower is a kind beyond 33.
@@ -473,7 +494,7 @@ impl<'r> State<'r> {
         if self.rules.kan_dora && self.dora_shown < 5 {
             self.dora_shown += 1;
             let id = self.wall[self.indicator_at(self.dora_shown - 1)];
-            self.see(id);
+            self.show_indicator(id);
             self.log(NONE, 11, id);
         }
     }
@@ -565,8 +586,11 @@ impl<'r> State<'r> {
     /// Han of the all-flowers yaku for `seat` (rule `flower_all_yaku_han`; 0 if not earned).
     fn flower_yaku(&self, seat: usize) -> u8 {
         let f = usize::from(self.rules.flowers);
+        if f == 0 || self.rules.flower_all_yaku_han == 0 {
+            return 0;
+        }
         let own = self.p[seat].nuki.iter().filter(|&&t| t >= FLOWER).count();
-        if f > 0 && own == f { self.rules.flower_all_yaku_han } else { 0 }
+        if own == f { self.rules.flower_all_yaku_han } else { 0 }
     }
 
     fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
@@ -1043,7 +1067,7 @@ impl<'r> State<'r> {
         let mut rons = Vec::new();
         let mut passed = Vec::new();
         for i in 1..self.n {
-            let s = (seat + i) % self.n;
+            let s = self.after(seat, i);
             if self.p[s].waits & bit(tile / 4) == 0 {
                 continue;
             }
@@ -1121,7 +1145,7 @@ impl<'r> State<'r> {
         let mut call: Option<(usize, Action)> = None;
         let mut passers: u8 = 0;
         for i in 1..self.n {
-            let s = (seat + i) % self.n;
+            let s = self.after(seat, i);
             self.response_actions(s, seat, tile, None);
             if self.legal.len() == 1 {
                 if self.p[s].waits & bit(k) != 0 {
@@ -1183,7 +1207,7 @@ impl<'r> State<'r> {
             return Ok(Some(self.abort(Outcome::Suukaikan)));
         }
         let Some((caller, action)) = call else {
-            *next = Next::Draw { seat: (seat + 1) % self.n, rinshan: false };
+            *next = Next::Draw { seat: self.after(seat, 1), rinshan: false };
             return Ok(None);
         };
         self.p[seat].river_called = true;

@@ -16,7 +16,7 @@ use super::actions::{Action, Decider, Point};
 use super::accept::{accepting, accepting_after, after_discards};
 use super::shanten;
 use super::state::{State, SEATS};
-use super::tiles::{dora_successor, is_yaochu, Counts, Kind, KINDS};
+use super::tiles::{is_yaochu, Counts, Kind, KINDS};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -125,11 +125,7 @@ pub fn ukeire(c: &Counts, unseen: &Counts) -> u32 {
 
 /// Value of keeping a tile of kind `k`: dora, value honors held in pairs.
 fn value(s: &State<'_>, seat: usize, k: usize) -> u32 {
-    let dora = |i: usize| {
-        let ind = s.dora_indicator(i);
-        usize::from(ind) < KINDS && usize::from(dora_successor(ind, s.rules.players)) == k
-    };
-    let mut v = (0..s.dora_shown).filter(|&i| dora(i)).count() as u32 * 2;
+    let mut v = u32::from(s.dora_count[k]) * 2;
     let c = s.p[seat].counts[k];
     if k >= 27 && c >= 2 && is_value_honor(s, seat, k as Kind) {
         v += 3;
@@ -183,8 +179,11 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
     if k.kyuushu && legal.contains(&Action::Kyuushu) {
         return Action::Kyuushu;
     }
-    if let Some(&nuki) = legal.iter().find(|a| matches!(a, Action::Nuki { tile } if *tile >= super::state::FLOWER || !k.keep_north)) {
-        return nuki;
+    // Extraction is offered only with replacement tiles beyond the kans' four.
+    if s.replacements > 4 {
+        if let Some(&nuki) = legal.iter().find(|a| matches!(a, Action::Nuki { tile } if *tile >= super::state::FLOWER || !k.keep_north)) {
+            return nuki;
+        }
     }
     let p = &s.p[seat];
     let (kind, sh, uk) = choose(k, s, seat, legal, false);
