@@ -314,7 +314,7 @@ fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
         (s.haitei && !s.tsumo, "haitei", "haitei is a tsumo on the last tile"),
         (s.houtei && s.tsumo, "houtei", "houtei is a ron on the last discard"),
         (s.rinshan && !s.tsumo, "rinshan", "rinshan is a tsumo"),
-        (s.rinshan && !has_kan, "rinshan", "rinshan needs a kan among the melds"),
+        (s.rinshan && !has_kan && w.nukidora == 0, "rinshan", "rinshan needs a kan among the melds or an extracted tile (nukidora)"),
         (s.rinshan && s.haitei, "rinshan", "a replacement tile is never haitei"),
         (s.chankan && s.tsumo, "chankan", "chankan is a ron"),
         (s.chankan && s.houtei, "chankan", "a robbed kan tile is never houtei"),

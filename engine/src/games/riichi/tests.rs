@@ -4,7 +4,7 @@
 use super::actions::{Action, Decider, Point};
 use super::batch::{dice, play_game, wall};
 use super::rules::{self, Rules};
-use super::state::{HandResult, Outcome, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::state::{HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
@@ -447,4 +447,135 @@ fn sanma_defaults_follow_players() {
     let pts = [60000, 30000, 15000, 0];
     let sc = super::batch::final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
     assert_eq!(sc, [20.0 + 15.0 + 15.0, -10.0, -25.0 - 15.0, 0.0]);
+}
+
+/// A sanma wall with the given dealt hands (dealer = seat 0), live draws from `L[39]` on and
+/// replacement tiles; every other position holds the set's remaining tiles in id order.
+fn sanma_wall(rules: &Rules, hands: [&str; 3], draws: &str, replacements: &str) -> Vec<u8> {
+    let n = rules.tile_count();
+    let mut pool: Vec<u8> = wall(Key::new(0), 0, Progress { round: 0, honba: 0, sticks: 0 }, rules)[..n].to_vec();
+    pool.sort_unstable();
+    let mut w = vec![u8::MAX; n];
+    let mut place = |pos: usize, text: &str, w: &mut Vec<u8>| {
+        let t = super::tiles::parse_tile(text).unwrap();
+        let i = pool.iter().position(|&id| id / 4 == t.kind).unwrap_or_else(|| panic!("no {text} left"));
+        w[pos] = pool.remove(i);
+    };
+    let names = |text: &str| super::tiles::parse_tiles(text).unwrap().into_iter().map(|t| t.name()).collect::<Vec<_>>();
+    for (seat, hand) in hands.iter().enumerate() {
+        let positions = (0..3).flat_map(|pass| (0..4).map(move |j| pass * 12 + seat * 4 + j)).chain([36 + seat]);
+        for (pos, name) in positions.zip(names(hand)) {
+            place(pos, &name, &mut w);
+        }
+    }
+    for (i, name) in names(draws).iter().enumerate() {
+        place(39 + i, name, &mut w);
+    }
+    let dead = n - 10 - rules.replacement_tiles();
+    for (i, name) in names(replacements).iter().enumerate() {
+        place(dead + i, name, &mut w);
+    }
+    for slot in w.iter_mut().filter(|s| **s == u8::MAX) {
+        *slot = pool.remove(0);
+    }
+    w
+}
+
+/// Plays one hand with `script` choosing each action from the legal list.
+struct Scripted<F: FnMut(&State<'_>, usize, &[Action]) -> Action>(F);
+
+impl<F: FnMut(&State<'_>, usize, &[Action]) -> Action> Decider for Scripted<F> {
+    fn decide(&mut self, s: &State<'_>, seat: usize, _: Point, legal: &[Action]) -> Result<Action, String> {
+        let a = (self.0)(s, seat, legal);
+        assert!(legal.contains(&a), "seat {seat}: {a:?} not in {legal:?}");
+        Ok(a)
+    }
+}
+
+fn discard_kind(legal: &[Action], name: &str) -> Action {
+    let k = super::tiles::parse_tile(name).unwrap().kind;
+    *legal.iter().find(|a| matches!(a, Action::Discard { tile, riichi: false } if tile / 4 == k)).unwrap_or_else(|| panic!("no discard of {name} in {legal:?}"))
+}
+
+/// §14 B, hand-worked: the dealer extracts North on the first turn and wins on the replacement
+/// tile — rinshan and menzen tsumo, one nukidora, but no tenhou (the extraction broke the first
+/// go-around). With `sanma_north_ron`, the player waiting on North rons the extracted tile
+/// instead (no chankan yaku).
+#[test]
+fn sanma_north_extraction_rinshan_and_north_ron() {
+    let hands = ["123456789s55p7p4z", "123p456p789p111s4z", "1m9m2p4p6p8p3s5s7s9s6z6z7z"];
+    for north_ron in [false, true] {
+        let rules = rules::resolve("sanma", &json!({"aka_dora": 0, "sanma_north_ron": north_ron})).unwrap();
+        let w = sanma_wall(&rules, hands, "8p", "9p");
+        let mut state = State::new(&rules);
+        state.start_game();
+        state.deal(&w, state.progress);
+        let mut d = Scripted(|s: &State<'_>, seat: usize, legal: &[Action]| {
+            if legal.contains(&Action::Ron) {
+                return Action::Ron;
+            }
+            if legal.contains(&Action::Tsumo) {
+                assert!(!s.uninterrupted, "the extraction broke the first go-around");
+                return Action::Tsumo;
+            }
+            if let Some(&a) = legal.iter().find(|a| matches!(a, Action::Nuki { .. })) {
+                assert_eq!(seat, 0);
+                return a;
+            }
+            panic!("unexpected decision of seat {seat}: {legal:?}");
+        });
+        let r = state.play_hand(&mut d).unwrap();
+        let win = &r.wins[0];
+        let names: Vec<&str> = win.score.yaku(&rules).iter().map(|(y, _)| y.name()).collect();
+        if north_ron {
+            assert_eq!((r.outcome, win.seat, win.from), (Outcome::Ron, 1, 0));
+            assert!(names.contains(&"ittsu") && !names.contains(&"chankan"), "{names:?}");
+            assert!(state.p[0].nuki.is_empty());
+        } else {
+            assert_eq!((r.outcome, win.seat), (Outcome::Tsumo, 0));
+            assert!(names.contains(&"rinshan") && names.contains(&"menzen_tsumo") && !names.contains(&"tenhou"), "{names:?}");
+            assert_eq!(win.score.nuki, 1);
+            assert_eq!(state.p[0].nuki.len(), 1);
+            assert_eq!(state.live_end, state.dead - 1, "the extraction shortened the live wall");
+        }
+    }
+}
+
+/// §1.4 rule 7 / A36: an extraction does not cancel ippatsu. Seat 1 declares riichi on its first
+/// discard, the dealer then extracts a North and discards seat 1's winning tile: riichi + ippatsu.
+#[test]
+fn nuki_keeps_ippatsu() {
+    let rules = rules::resolve("sanma", &json!({"aka_dora": 0})).unwrap();
+    let hands = ["1m9m1p3p5p7p9p2s4s6s8s6z7z", "123p456p789p1122s", "1m9m9p2p4p6p8p3s5s7s9s7z7z"];
+    let w = sanma_wall(&rules, hands, "5z3z6z4z", "2s");
+    let mut state = State::new(&rules);
+    state.start_game();
+    state.deal(&w, state.progress);
+    let mut turn = 0;
+    let mut d = Scripted(|s: &State<'_>, seat: usize, legal: &[Action]| {
+        if legal.contains(&Action::Ron) {
+            return Action::Ron;
+        }
+        if legal[0] == Action::Pass {
+            return Action::Pass;
+        }
+        turn += 1;
+        match (turn, seat) {
+            (1, 0) => discard_kind(legal, "5z"),
+            (2, 1) => *legal.iter().find(|a| matches!(a, Action::Discard { riichi: true, tile } if tile / 4 == 29)).unwrap(),
+            (3, 2) => discard_kind(legal, "6z"),
+            (4, 0) => *legal.iter().find(|a| matches!(a, Action::Nuki { .. })).unwrap(),
+            (5, 0) => {
+                assert!(s.p[1].riichi && s.p[1].ippatsu, "ippatsu survives the extraction");
+                assert!(!s.uninterrupted);
+                discard_kind(legal, "2s")
+            }
+            other => panic!("unexpected turn {other:?}: {legal:?}"),
+        }
+    });
+    let r = state.play_hand(&mut d).unwrap();
+    let names: Vec<&str> = r.wins[0].score.yaku(&rules).iter().map(|(y, _)| y.name()).collect();
+    assert_eq!((r.outcome, r.wins[0].seat, r.wins[0].from), (Outcome::Ron, 1, 0));
+    // Riichi on the first go-around is double riichi.
+    assert!(names.contains(&"double_riichi") && names.contains(&"ippatsu") && names.contains(&"ittsu"), "{names:?}");
 }
