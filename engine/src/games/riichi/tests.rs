@@ -102,9 +102,20 @@ struct Seen {
     outcomes: [u64; 9],
 }
 
-/// Exhaustive-draw payments (§12.2, §14): the noten total split between tenpai and noten seats,
-/// riichi sticks of the hand aside.
-fn check_draw_payments(s: &State<'_>, r: &HandResult) {
+/// Payments of a hand, riichi sticks of the hand aside: a single tsumo without pao or wareme
+/// takes from each other seat its share of the evaluator's payments (`sanma_tsumo` with three
+/// players); an exhaustive draw splits the noten total between tenpai and noten seats (§12.2, §14).
+fn check_payments(s: &State<'_>, dealer: u8, r: &HandResult) {
+    let stick = |seat: usize| i64::from(r.riichi >> seat & 1) * i64::from(s.rules.riichi_deposit);
+    if let (Outcome::Tsumo, [w]) = (r.outcome, r.wins.as_slice()) {
+        if w.pao == NONE && r.wareme == NONE {
+            let pay = &w.score.payments;
+            for seat in (0..s.n).filter(|&x| x != usize::from(w.seat)) {
+                let share = if seat == usize::from(dealer) { pay.tsumo_dealer } else { pay.tsumo_non_dealer };
+                assert_eq!(r.deltas[seat] + stick(seat), -i64::from(share), "tsumo payer {seat} of {:?}", w.score.payments);
+            }
+        }
+    }
     if r.outcome != Outcome::Exhaustive {
         return;
     }
@@ -112,7 +123,6 @@ fn check_draw_payments(s: &State<'_>, r: &HandResult) {
     let total = i64::from(if n == 3 { s.rules.sanma_noten_total } else { s.rules.noten_bappu_total });
     let t = i64::from(r.tenpai.count_ones());
     for seat in 0..n {
-        let stick = i64::from(r.riichi >> seat & 1) * i64::from(s.rules.riichi_deposit);
         let tenpai = r.tenpai >> seat & 1 == 1;
         let want = match t {
             0 => 0,
@@ -120,7 +130,7 @@ fn check_draw_payments(s: &State<'_>, r: &HandResult) {
             t if tenpai => total / t,
             t => -total / (n as i64 - t),
         };
-        assert_eq!(r.deltas[seat] + stick, want, "seat {seat}, tenpai mask {:b}", r.tenpai);
+        assert_eq!(r.deltas[seat] + stick(seat), want, "seat {seat}, tenpai mask {:b}", r.tenpai);
     }
 }
 
@@ -144,8 +154,8 @@ fn run_checked_full(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> Seen {
         let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
         ron_offers += d.ron_offers;
         hands += log.hands.len() as u64;
-        for (_, _, r) in &log.hands {
-            check_draw_payments(&state, r);
+        for (_, dealer, r) in &log.hands {
+            check_payments(&state, *dealer, r);
             seen.outcomes[r.outcome as usize] += 1;
         }
         seen.nuki += d.nuki;
