@@ -29,7 +29,9 @@ pub fn standard(i: &Interpretation, s: &Situation, closed: bool, pinfu: bool, ru
         let yaochu = if is_yaochu(x.base) { 2 } else { 1 };
         fu += base * concealed * yaochu;
     }
-    let (seat, round) = (i.pair == s.seat_wind, i.pair == s.round_wind);
+    // Under sanma shared_wind North is everyone's value wind: its pair scores as a seat wind's.
+    let seat = i.pair == s.seat_wind || (i.pair == 30 && rules.north_value());
+    let round = i.pair == s.round_wind;
     fu += match (seat, round) {
         (true, true) => u32::from(rules.double_wind_pair_fu),
         (true, false) | (false, true) => 2,

@@ -114,9 +114,10 @@ option_enum! {
 }
 
 option_enum! {
-    /// The North tile with three players (§14 B): extracted as a bonus tile, or a wind that is
-    /// no one's value tile.
-    pub enum SanmaNorth { Nukidora = "nukidora", GuestWind = "guest_wind" }
+    /// The North tile with three players (§14 B): extracted as a bonus tile (nukidora), a wind
+    /// that is no one's value tile (guest_wind), or a value wind for everyone (shared_wind: a
+    /// North set is 1 han for each player, a North pair 2 fu and no pinfu).
+    pub enum SanmaNorth { Nukidora = "nukidora", GuestWind = "guest_wind", SharedWind = "shared_wind" }
 }
 
 option_enum! {
@@ -306,6 +307,11 @@ impl Rules {
     /// Three players with North as nukidora.
     pub fn north_nuki(&self) -> bool {
         self.players == 3 && self.sanma_north == SanmaNorth::Nukidora
+    }
+
+    /// Three players with North a value wind for everyone (`shared_wind`).
+    pub fn north_value(&self) -> bool {
+        self.players == 3 && self.sanma_north == SanmaNorth::SharedWind
     }
 
     /// Tiles in the set: 136 (108 with three players) plus the flowers.

@@ -379,7 +379,7 @@ fn candidates(p: &Prepared, s: &Situation, rules: &Rules, visit: &mut impl FnMut
             let y = yaku::standard(&i, f, s, rules);
             let pinfu = y.mask & Yaku::Pinfu.bit() != 0;
             let (_, fu) = fu::standard(&i, s, f.closed, pinfu, rules);
-            let kansaki_ok = !rules.kansaki || f.first_call.is_none_or(|c| yaku::first_call_in_yaku(&i, c, &y, s));
+            let kansaki_ok = !rules.kansaki || f.first_call.is_none_or(|c| yaku::first_call_in_yaku(&i, c, &y, s, rules));
             visit(Candidate { y, fu, form: Form::Standard, wait: Some(wait), kansaki_ok });
         }
     });

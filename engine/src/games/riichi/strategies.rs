@@ -134,7 +134,7 @@ fn value(s: &State<'_>, seat: usize, k: usize) -> u32 {
 }
 
 fn is_value_honor(s: &State<'_>, seat: usize, k: Kind) -> bool {
-    k >= 31 || k == s.round_wind() || k == s.seat_wind(seat)
+    k >= 31 || k == s.round_wind() || k == s.seat_wind(seat) || (k == 30 && s.rules.north_value())
 }
 
 fn danger(s: &State<'_>, seat: usize, k: usize) -> u8 {

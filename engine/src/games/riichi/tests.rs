@@ -345,6 +345,7 @@ fn sanma_and_flower_games_keep_every_invariant() {
         json!({"flowers": 8, "sanma_tsumo": "marudori", "sanma_north_ron": true}),
         json!({"sanma_north": "guest_wind", "sanma_tsumo": "seppan", "game_length": "tonpuu", "tobi": "zero_or_below"}),
         json!({"flowers": 4, "sanma_tsumo": "senten_kafu", "flower_all_yaku_han": 1, "multi_ron": "all_win"}),
+        json!({"sanma_north": "shared_wind", "kansaki": true, "atozuke": false}),
     ] {
         let r = rules::resolve("sanma", &over).unwrap();
         let seen = run_checked_full(&r, [&caller, &random, &eff, &eff], 20);

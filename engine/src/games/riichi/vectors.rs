@@ -321,3 +321,22 @@ fn all_flowers_yaku_counts_toward_min_han() {
     let s = score(&w, &r).unwrap();
     assert_eq!((s.han, s.nuki, s.yaku_mask), (6, 4, 0));
 }
+
+/// §14 B `sanma_north`: under `shared_wind` a North set is 1 han for everyone and a North pair is a
+/// value pair (2 fu, no pinfu); under `guest_wind` North is no one's value tile.
+#[test]
+fn sanma_north_shared_and_guest_wind() {
+    let rules = |north: &str| json!({"players": 3, "sanma_north": north});
+    let triplet = json!({"hand": "123p456p78s444z55s", "win": "9s", "seat_wind": "S"});
+    let s = ok(with(triplet.clone(), json!({"rule_overrides": rules("shared_wind")})));
+    assert_eq!((s.han, s.fu, s.points), (1, 40, 1300), "30 + 8 (closed honor triplet) → 40 fu");
+    let e = sc(with(triplet, json!({"rule_overrides": rules("guest_wind")}))).unwrap_err();
+    assert!(e.to_string().starts_with("no yaku"), "{e}");
+    let pair = json!({"hand": "123p456p789s23s44z", "win": "1s", "seat_wind": "S"});
+    let s = ok(with(pair.clone(), json!({"rule_overrides": rules("guest_wind")})));
+    assert_eq!((names(&s), s.fu, s.points), (vec!["pinfu"], 30, 1000));
+    let e = sc(with(pair.clone(), json!({"rule_overrides": rules("shared_wind")}))).unwrap_err();
+    assert!(e.to_string().starts_with("no yaku"), "{e}");
+    let s = ok(with(pair, json!({"rule_overrides": rules("shared_wind"), "tsumo": true, "riichi": true})));
+    assert_eq!((names(&s), s.fu), (vec!["riichi", "menzen_tsumo"], 30), "20 + 2 tsumo + 2 value pair → 30");
+}

@@ -290,8 +290,11 @@ fn total(mut mask: u64, closed: bool, rules: &Rules) -> YakuSet {
     YakuSet { mask, han, yakuman: if rules.yakuman_as_13_han { 0 } else { ym } }
 }
 
-fn is_value_honor(k: Kind, s: &Situation) -> bool {
-    is_dragon(k) || k == s.seat_wind || k == s.round_wind
+/// The North kind: with three players under `sanma_north = shared_wind` a value wind for all.
+const NORTH: Kind = 30;
+
+fn is_value_honor(k: Kind, s: &Situation, rules: &Rules) -> bool {
+    is_dragon(k) || k == s.seat_wind || k == s.round_wind || (k == NORTH && rules.north_value())
 }
 
 /// Yaku of a standard-form interpretation.
@@ -327,7 +330,7 @@ pub fn standard(i: &Interpretation, f: &HandFacts, s: &Situation, rules: &Rules)
     if f.closed {
         let ryanmen = i.wait == Wait::Ryanmen;
         let tsumo_ok = !(s.tsumo && rules.pinfu_tsumo == PinfuTsumo::NoPinfu);
-        if n_seq == 4 && ryanmen && !is_value_honor(i.pair, s) && tsumo_ok {
+        if n_seq == 4 && ryanmen && !is_value_honor(i.pair, s, rules) && tsumo_ok {
             mask |= Yaku::Pinfu.bit();
         }
         match seq_bases.iter().map(|&c| c / 2).sum::<u8>() {
@@ -378,7 +381,12 @@ pub fn standard(i: &Interpretation, f: &HandFacts, s: &Situation, rules: &Rules)
         mask |= Yaku::Shousuushii.bit();
     }
     closed_shape_yakuman(f, rules, &mut mask);
-    total(mask, f.closed, rules)
+    let mut y = total(mask, f.closed, rules);
+    // shared_wind: a North set is 1 han of yakuhai for everyone (no bit of its own).
+    if y.yakuman == 0 && rules.north_value() && set_bases[usize::from(NORTH)] {
+        y.han += 1;
+    }
+    y
 }
 
 /// Chuuren and daisharin: closed shapes with no meld at all, read from the concealed counts.
@@ -424,7 +432,7 @@ pub fn kokushi(f: &HandFacts, rules: &Rules, thirteen_sided: bool) -> YakuSet {
 }
 
 /// Whether the first open meld (kansaki's 第一副露) is part of a yaku of this interpretation.
-pub fn first_call_in_yaku(i: &Interpretation, set: usize, y: &YakuSet, s: &Situation) -> bool {
+pub fn first_call_in_yaku(i: &Interpretation, set: usize, y: &YakuSet, s: &Situation, rules: &Rules) -> bool {
     let m = &i.sets[set];
     let has = |yaku: Yaku| y.mask & yaku.bit() != 0;
     let whole_hand = [
@@ -440,7 +448,8 @@ pub fn first_call_in_yaku(i: &Interpretation, set: usize, y: &YakuSet, s: &Situa
             33 => has(Yaku::Chun),
             _ => false,
         } || (m.base == s.seat_wind && has(Yaku::SeatWind))
-            || (m.base == s.round_wind && has(Yaku::RoundWind));
+            || (m.base == s.round_wind && has(Yaku::RoundWind))
+            || (m.base == NORTH && rules.north_value());
         let doukou = has(Yaku::SanshokuDoukou) && !is_honor(m.base);
         let kans = has(Yaku::Sankantsu) && m.kind == SetKind::Kan;
         return value || doukou || kans || (has(Yaku::Shousangen) && is_dragon(m.base));
