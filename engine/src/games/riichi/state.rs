@@ -247,7 +247,8 @@ pub struct State<'r> {
     /// No call (ankan included) yet in this hand.
     pub uninterrupted: bool,
     pub discards: u32,
-    /// Visible kinds: rivers, exposed meld tiles, dora indicators.
+    /// Visible kinds: rivers, exposed meld tiles, dora indicators; with three players the absent
+    /// 2m–8m count as all seen (no copy is left to draw).
     pub seen: Counts,
     /// Dora indicators shown that point at each kind (flower indicators at none).
     pub dora_count: Counts,
@@ -409,6 +410,9 @@ impl<'r> State<'r> {
         self.uninterrupted = true;
         self.discards = 0;
         self.seen = [0; KINDS];
+        if n == 3 {
+            self.seen[1..8].fill(4);
+        }
         self.dora_count = [0; KINDS];
         self.show_indicator(wall[self.indicator_at(0)]);
         self.safe_after_riichi = [0; SEATS];

@@ -412,8 +412,9 @@ fn nukidora_with_flower_and_north_indicators() {
     assert_eq!(s.dora_indicator(0), 29);
     s.p[2].nuki = vec![120, 121];
     assert_eq!(s.nukidora(2), 4, "2 Norths extracted, each also a dora under a West indicator");
-    // The deal: 13 tiles each to the three seats, 2m–8m absent.
-    assert!(s.p[..3].iter().all(|p| p.hand.len() == 13));
+    // The deal: 13 tiles each to the three seats, 2m–8m absent (and so never unseen).
+    assert!(s.p[..3].iter().all(|p| p.hand.len() == 13 && p.counts[1..8].iter().all(|&c| c == 0)));
+    assert!(s.seen[1..8].iter().all(|&c| c == 4));
     assert!(s.p[3].hand.is_empty());
 }
 
