@@ -94,7 +94,7 @@ rows! {
         fu: u8,
         /// Value of the first winner's hand (before honba and deposits).
         points: u32,
-        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin.
+        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku.
         yaku: u64,
         /// Seats in riichi, bit per seat.
         riichi: u8,

@@ -3,13 +3,18 @@
 //! presets of §15.7. The hand evaluator reads the scoring rules; the game loop reads the rest.
 
 use crate::game::{resolve_preset, Preset};
-use crate::options::{OptionError, Validate};
+use crate::options::{OptionError, Set, Validate};
 use crate::{option_enum, options};
 use serde_json::json;
 
 option_enum! {
     /// Value of 人和 (a non-dealer's ron before their first draw).
     pub enum Renhou { Off = "off", Yakuman = "yakuman", Mangan = "mangan", Baiman = "baiman" }
+}
+
+option_enum! {
+    /// Local yaku that `local_yaku` can switch on (spec §9.8, A50).
+    pub enum LocalYaku { Daisharin = "daisharin", KagaHyakumangoku = "kaga_hyakumangoku" }
 }
 
 option_enum! {
@@ -159,8 +164,10 @@ options! {
         tsuuiisou_chiitoitsu: bool = true;
         /// Four of a kind counts as two pairs of seven pairs.
         chiitoitsu_same_pairs: bool = false;
-        /// Local yakuman 大車輪: closed 22334455667788p (spec §9.8, common definition).
-        daisharin: bool = false;
+        /// Local yaku (spec §9.8, definitions in docs/riichi-scoring.md): daisharin (大車輪, yakuman:
+        /// closed 22334455667788p), kaga_hyakumangoku (加賀百万石, yakuman: characters and honors
+        /// only, the characters' numbers summing to ≥ 100).
+        local_yaku: Set<LocalYaku> = Set::EMPTY;
         /// Number of red fives in the set (0, 3 or 4 = 3 plus a second 0p); with 0, red fives in a
         /// hand count as plain fives.
         aka_dora: u8 = 3, range(0, 4);

@@ -240,15 +240,8 @@ fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, Score
         return Err(input("hand", format!("{} copies of {name} in the hand and melds; there are only 4", dora_counts[kind])));
     }
     let closed = w.melds.iter().all(|m| !m.kind.is_open());
-    let mut all = concealed;
-    for s in &called[..k] {
-        let n = if s.kind == SetKind::Sequence { [0, 1, 2] } else { [0, 0, 0] };
-        for d in n {
-            all[usize::from(s.base + d)] += 1;
-        }
-    }
     let facts = HandFacts {
-        all,
+        all: dora_counts,
         concealed,
         win: win.kind,
         closed,

@@ -1,7 +1,7 @@
 //! Yaku and yakuman (spec §9) of one interpretation of a winning hand.
 
 use super::agari::{SetKind, Wait};
-use super::rules::{PinfuTsumo, Renhou, Rules};
+use super::rules::{LocalYaku, PinfuTsumo, Renhou, Rules};
 use super::tiles::{is_dragon, is_green, is_honor, is_terminal, is_wind, is_yaochu, Counts, Kind, HATSU};
 
 macro_rules! yaku_list {
@@ -68,6 +68,7 @@ yaku_list! {
     Chiihou = "chiihou", 1, 0;
     Renhou = "renhou_yakuman", 1, 0;
     Daisharin = "daisharin", 1, 0;
+    KagaHyakumangoku = "kaga_hyakumangoku", 1, 1;
 }
 
 impl Yaku {
@@ -149,8 +150,7 @@ pub struct YakuSet {
 
 /// Facts about the whole hand that do not depend on the decomposition.
 pub struct HandFacts {
-    /// Every tile of the hand: concealed (with the winning tile) and melds (a kan counts once per
-    /// tile that matters for membership; counts are only tested for > 0 here).
+    /// Every tile of the hand: concealed (with the winning tile) and melds (a kan's four).
     pub all: Counts,
     /// Concealed tiles including the winning tile.
     pub concealed: Counts,
@@ -228,6 +228,13 @@ fn tile_yaku(f: &HandFacts, rules: &Rules, mask: &mut u64) {
     }
     if subset(GREEN_KINDS) && (!rules.ryuuiisou_requires_hatsu || f.all[usize::from(HATSU)] > 0) {
         *mask |= Yaku::Ryuuiisou.bit();
+    }
+    // 加賀百万石: characters (and honors) only, the characters' numbers summing to 100 or more.
+    if rules.local_yaku.contains(LocalYaku::KagaHyakumangoku)
+        && subset(SUIT_KINDS[0] | HONOR_KINDS)
+        && (0..9).map(|n| u32::from(f.all[n]) * (n as u32 + 1)).sum::<u32>() >= 100
+    {
+        *mask |= Yaku::KagaHyakumangoku.bit();
     }
 }
 
@@ -397,7 +404,7 @@ fn closed_shape_yakuman(f: &HandFacts, rules: &Rules, mask: &mut u64) {
             let pure = (0..9).all(|n| c[s0 + n] - u8::from(usize::from(f.win) == s0 + n) == SHAPE[n]);
             *mask |= if pure { Yaku::JunseiChuuren.bit() } else { Yaku::Chuuren.bit() };
         }
-        if rules.daisharin && s0 == 9 && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 }) {
+        if rules.local_yaku.contains(LocalYaku::Daisharin) && s0 == 9 && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 }) {
             *mask |= Yaku::Daisharin.bit();
         }
     }
