@@ -62,6 +62,10 @@ pub struct Player {
     pub pao_daisuushii: u8,
     pub pao_suukantsu: u8,
     pub points: i64,
+    /// The accepted riichi was a foul (furiten_riichi = chombo, kara_riichi_chombo), not yet shown.
+    pub foul: bool,
+    /// アガリ放棄 (chombo_payment = hand_forfeit): no call, kan or win for the rest of the hand.
+    pub forfeit: bool,
 }
 
 impl Default for Player {
@@ -86,6 +90,8 @@ impl Default for Player {
             pao_daisuushii: NONE,
             pao_suukantsu: NONE,
             points: 0,
+            foul: false,
+            forfeit: false,
         }
     }
 }
@@ -141,14 +147,16 @@ pub enum Outcome {
     SuufonRenda = 6,
     Suukaikan = 7,
     Sanchahou = 8,
+    /// A foul shown (§12.4): the hand is void and replayed.
+    Chombo = 9,
 }
 
 impl Outcome {
-    pub const NAMES: [&'static str; 9] =
-        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou"];
+    pub const NAMES: [&'static str; 10] =
+        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou", "chombo"];
 
     pub fn abortive(self) -> bool {
-        self as u8 >= 4
+        matches!(self as u8, 4..=8)
     }
 }
 
@@ -180,6 +188,10 @@ pub struct HandResult {
     pub turn: u32,
     /// The wareme seat (NONE without wareme).
     pub wareme: u8,
+    /// Seats whose foul was shown in the hand (chombo), bit per seat.
+    pub chombo: u8,
+    /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
+    pub noten_declared: u8,
 }
 
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
@@ -200,6 +212,8 @@ pub struct Progress {
     pub round: u32,
     pub honba: u32,
     pub sticks: u32,
+    /// Replays of this (round, honba) after a chombo (A42); 0 otherwise.
+    pub repeat: u32,
 }
 
 pub struct State<'r> {
@@ -233,6 +247,8 @@ pub struct State<'r> {
     daiminkan_from: u8,
     suukaikan_pending: bool,
     riichi_declared: u8,
+    /// Seats whose foul has been shown in this hand.
+    chombo: u8,
     legal: Vec<Action>,
 }
 
@@ -259,7 +275,7 @@ impl<'r> State<'r> {
             kan_seats: [NONE; 4],
             dora_shown: 1,
             pending_dora: 0,
-            progress: Progress { round: 0, honba: 0, sticks: 0 },
+            progress: Progress { round: 0, honba: 0, sticks: 0, repeat: 0 },
             dealer: 0,
             uninterrupted: true,
             discards: 0,
@@ -271,6 +287,7 @@ impl<'r> State<'r> {
             events: None,
             suukaikan_pending: false,
             riichi_declared: 0,
+            chombo: 0,
             legal: Vec::with_capacity(40),
         }
     }
@@ -301,7 +318,7 @@ impl<'r> State<'r> {
 
     /// Starts a game: everyone at the starting points, East 1.
     pub fn start_game(&mut self) {
-        self.progress = Progress { round: 0, honba: 0, sticks: 0 };
+        self.progress = Progress { round: 0, honba: 0, sticks: 0, repeat: 0 };
         for p in &mut self.p {
             p.points = i64::from(self.rules.starting_points);
         }
@@ -357,6 +374,7 @@ impl<'r> State<'r> {
         }
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
+        self.chombo = 0;
     }
 
     /// The dealer's dice (sum 2–12) of the dealt hand: under `wareme`, they break the wall of seat
@@ -472,7 +490,7 @@ impl<'r> State<'r> {
 
     fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
         let p = &self.p[seat];
-        if p.waits & bit(tile / 4) == 0 || p.furiten() {
+        if p.waits & bit(tile / 4) == 0 || p.furiten() || p.forfeit {
             return false;
         }
         if ankan {
@@ -523,6 +541,10 @@ impl<'r> State<'r> {
             return;
         };
         let p = &self.p[seat];
+        if p.forfeit {
+            self.legal.push(Action::Discard { tile: drawn, riichi: false });
+            return;
+        }
         let sh = shanten::shanten(&p.counts);
         if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
@@ -648,7 +670,7 @@ impl<'r> State<'r> {
         if self.can_ron(seat, tile, chankan, kan == Some(MeldKind::Ankan)) {
             self.legal.push(Action::Ron);
         }
-        if kan.is_some() || self.p[seat].riichi || self.live_remaining() == 0 {
+        if kan.is_some() || self.p[seat].riichi || self.p[seat].forfeit || self.live_remaining() == 0 {
             return;
         }
         let k = tile / 4;
@@ -803,6 +825,7 @@ impl<'r> State<'r> {
         result.open = (0..SEATS).filter(|&i| !self.p[i].closed()).fold(0, |m, i| m | 1 << i);
         result.turn = self.discards;
         result.wareme = self.wareme;
+        result.chombo = self.chombo;
         result.deltas = std::array::from_fn(|i| self.p[i].points - start[i]);
         Ok(result)
     }
@@ -813,7 +836,7 @@ impl<'r> State<'r> {
             let (seat, drawn, mut rinshan) = match next {
                 Next::Draw { seat, rinshan: false } => {
                     if self.live_next >= self.live_end {
-                        return Ok(self.exhaustive_draw());
+                        return Ok(self.exhaustive_draw(d));
                     }
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
@@ -831,6 +854,13 @@ impl<'r> State<'r> {
                 let action = self.ask(d, seat, Point::Turn { after_call: drawn.is_none() })?;
                 match action {
                     Action::Tsumo => {
+                        // Showing the hand shows a foul riichi: a chombo instead of the win.
+                        if self.p[seat].foul {
+                            match self.chombo(1 << seat) {
+                                Some(r) => return Ok(r),
+                                None => continue,
+                            }
+                        }
                         let win = drawn.unwrap_or(NONE);
                         return self.settle_wins(&[seat], seat, win, true, rinshan, false);
                     }
@@ -1020,6 +1050,8 @@ impl<'r> State<'r> {
             p.points -= i64::from(self.rules.riichi_deposit);
             self.progress.sticks += 1;
             self.safe_after_riichi[seat] = 0;
+            let p = &self.p[seat];
+            self.p[seat].foul = self.riichi_foul(&p.counts, p.river_kinds, None);
             if self.rules.abort_suucha_riichi && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
             }
@@ -1092,7 +1124,7 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE, chombo: 0, noten_declared: 0 }
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
@@ -1159,6 +1191,8 @@ impl<'r> State<'r> {
             nagashi: 0,
             turn: 0,
             wareme: NONE,
+            chombo: 0,
+            noten_declared: 0,
         })
     }
 
@@ -1196,7 +1230,7 @@ impl<'r> State<'r> {
 
     fn tenpai_at_draw(&self, seat: usize) -> bool {
         let p = &self.p[seat];
-        if p.waits == 0 {
+        if p.waits == 0 || p.forfeit {
             return false;
         }
         if !self.rules.keishiki_tenpai && !p.closed() {
@@ -1231,17 +1265,35 @@ impl<'r> State<'r> {
         self.p[seat].melds.iter().map(|m| m.tiles[..usize::from(m.n)].iter().filter(|&&t| usize::from(t / 4) == k).count() as u8).sum()
     }
 
-    fn exhaustive_draw(&mut self) -> HandResult {
+    fn exhaustive_draw(&mut self, d: &mut dyn Decider) -> HandResult {
+        // Riichi hands are shown at the tenpai check, and with them a foul riichi.
+        let fouls = (0..SEATS).filter(|&s| self.p[s].foul && !self.p[s].forfeit).fold(0u8, |m, s| m | 1 << s);
+        if fouls != 0 {
+            if let Some(r) = self.chombo(fouls) {
+                return r;
+            }
+        }
         let mut tenpai = 0u8;
         for s in 0..SEATS {
             if self.tenpai_at_draw(s) {
                 tenpai |= 1 << s;
             }
         }
+        // 聴牌隠し: a tenpai player not in riichi may claim noten, dealer first.
+        let mut noten_declared = 0u8;
+        if self.rules.allow_noten_declaration {
+            for i in 0..SEATS {
+                let s = (usize::from(self.dealer) + i) % SEATS;
+                if tenpai & (1 << s) != 0 && !self.p[s].riichi && d.declare_noten(self, s, tenpai) {
+                    tenpai &= !(1 << s);
+                    noten_declared |= 1 << s;
+                }
+            }
+        }
         let mut nagashi = 0u8;
         if self.rules.nagashi_mangan != Nagashi::Off {
             for s in 0..SEATS {
-                if !self.p[s].river_simple && !self.p[s].river_called {
+                if !self.p[s].river_simple && !self.p[s].river_called && !self.p[s].forfeit {
                     nagashi |= 1 << s;
                 }
             }
@@ -1262,17 +1314,77 @@ impl<'r> State<'r> {
             }
             Outcome::Nagashi
         } else {
-            let t = tenpai.count_ones();
-            if (1..4).contains(&t) {
-                let total = self.rules.noten_bappu_total;
-                let (gain, loss) = (total / t, total / (4 - t));
-                for s in 0..SEATS {
-                    self.p[s].points += if tenpai & (1 << s) != 0 { i64::from(gain) } else { -i64::from(loss) };
-                }
+            let pay = self.noten_payments(tenpai);
+            for (p, x) in self.p.iter_mut().zip(pay) {
+                p.points += x;
             }
             Outcome::Exhaustive
         };
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE, chombo: 0, noten_declared }
+    }
+
+    /// Noten payments (§12.2 step 3) of each seat when the seats of `tenpai` are tenpai.
+    pub fn noten_payments(&self, tenpai: u8) -> [i64; SEATS] {
+        let t = tenpai.count_ones();
+        if !(1..4).contains(&t) {
+            return [0; SEATS];
+        }
+        let total = self.rules.noten_bappu_total;
+        let (gain, loss) = (i64::from(total / t), i64::from(total / (4 - t)));
+        std::array::from_fn(|s| if tenpai & (1 << s) != 0 { gain } else { -loss })
+    }
+
+    /// Whether a riichi on the 13 tiles `c` with own discard kinds `river` is a foul under the
+    /// rules: furiten (furiten_riichi = chombo), or every wait used up from the player's own view —
+    /// own hand, everything visible, and `extra` (a discard about to be made) — (kara_riichi_chombo).
+    pub fn riichi_foul(&self, c: &Counts, river: u64, extra: Option<Kind>) -> bool {
+        let furiten = self.rules.furiten_riichi == FuritenRiichi::Chombo;
+        if !furiten && !self.rules.kara_riichi_chombo {
+            return false;
+        }
+        let waits = wait_mask(c);
+        if furiten && river & waits != 0 {
+            return true;
+        }
+        self.rules.kara_riichi_chombo
+            && !(0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + self.seen[k] + u8::from(extra == Some(k as Kind)) < 4)
+    }
+
+    /// A foul of the seats of `offenders` is shown (§12.4). Under hand_forfeit they may no longer
+    /// call or win and the hand goes on (`None`); otherwise the hand ends void with the penalty and
+    /// is replayed (A42): this hand's riichi sticks go back to their players.
+    fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
+        self.chombo |= offenders;
+        let rule = self.rules.chombo_payment;
+        if rule == ChomboPayment::HandForfeit {
+            for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+                self.p[s].forfeit = true;
+            }
+            return None;
+        }
+        let deposit = i64::from(self.rules.riichi_deposit);
+        for s in 0..SEATS {
+            if self.p[s].riichi {
+                self.p[s].points += deposit;
+                self.progress.sticks -= 1;
+            }
+        }
+        for o in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            // A mangan paid the other way round (not doubled by wareme, A46), or 3000 to each.
+            let (_, mangan) = scoring::payments(2000, o == usize::from(self.dealer), true, 0, 0, self.rules);
+            for s in (0..SEATS).filter(|&s| s != o) {
+                let amount = match rule {
+                    ChomboPayment::Mangan if s == usize::from(self.dealer) => mangan.tsumo_dealer,
+                    ChomboPayment::Mangan => mangan.tsumo_non_dealer,
+                    ChomboPayment::ThreeThousandAll => 3000,
+                    ChomboPayment::PointsDeduction | ChomboPayment::HandForfeit => 0,
+                };
+                self.transfer(o, s, amount);
+            }
+        }
+        let mut r = self.abort(Outcome::Chombo);
+        r.chombo = offenders;
+        Some(r)
     }
 
     /// Hands a game schedules before extensions.
@@ -1290,6 +1402,7 @@ impl<'r> State<'r> {
         let dealer = self.dealer;
         match r.outcome {
             Outcome::Tsumo | Outcome::Ron => r.wins.iter().any(|w| w.seat == dealer),
+            Outcome::Chombo => true,
             Outcome::Nagashi if self.rules.nagashi_mangan == Nagashi::AsWin => r.nagashi & (1 << dealer) != 0,
             Outcome::Exhaustive | Outcome::Nagashi => {
                 let tenpai = r.tenpai & (1 << dealer) != 0;
@@ -1305,9 +1418,14 @@ impl<'r> State<'r> {
     }
 
     fn busted(&self) -> bool {
+        self.busted_at(&self.p.each_ref().map(|p| p.points))
+    }
+
+    /// Whether `points` end the game by tobi.
+    pub fn busted_at(&self, points: &[i64; SEATS]) -> bool {
         match self.rules.tobi {
-            Tobi::BelowZero => self.p.iter().any(|p| p.points < 0),
-            Tobi::ZeroOrBelow => self.p.iter().any(|p| p.points <= 0),
+            Tobi::BelowZero => points.iter().any(|&p| p < 0),
+            Tobi::ZeroOrBelow => points.iter().any(|&p| p <= 0),
             Tobi::Off => false,
         }
     }
@@ -1315,6 +1433,12 @@ impl<'r> State<'r> {
     /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over.
     /// `yame` answers the dealer's choice under `agari_yame`/`tenpai_yame = choice`.
     pub fn advance(&mut self, r: &HandResult, yame: &mut dyn FnMut(&State<'_>) -> bool) -> bool {
+        if r.outcome == Outcome::Chombo {
+            // The same hand again, on a new wall (A42); only a payment that busts someone ends it.
+            self.progress.repeat += 1;
+            return self.busted();
+        }
+        self.progress.repeat = 0;
         let keeps = self.dealer_keeps(r);
         let round = self.progress.round;
         let dealer_won = r.wins.iter().any(|w| w.seat == self.dealer);
@@ -1332,6 +1456,9 @@ impl<'r> State<'r> {
         if self.busted() {
             return true;
         }
+        if !keeps {
+            return self.over_when_deal_passes(round, &self.p.each_ref().map(|p| p.points));
+        }
         let sched = self.scheduled();
         if self.rules.game_length == GameLength::Ikkyoku {
             return true;
@@ -1342,30 +1469,38 @@ impl<'r> State<'r> {
             return false;
         }
         let in_extension = round >= sched;
-        if keeps {
-            let rule = if dealer_won {
-                self.rules.agari_yame
-            } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
-                self.rules.tenpai_yame
-            } else {
-                Yame::Off
-            };
-            let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3);
-            let stop = applies
-                && match rule {
-                    Yame::Off => false,
-                    Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
-                    Yame::Choice => yame(self),
-                };
-            return stop;
-        }
-        if !extension_on {
+        let rule = if dealer_won {
+            self.rules.agari_yame
+        } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
+            self.rules.tenpai_yame
+        } else {
+            Yame::Off
+        };
+        let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3);
+        applies
+            && match rule {
+                Yame::Off => false,
+                Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
+                Yame::Choice => yame(self),
+            }
+    }
+
+    /// Whether the game is over when the deal passes after hand `round` with `points` (no tobi).
+    pub fn over_when_deal_passes(&self, round: u32, points: &[i64; SEATS]) -> bool {
+        let sched = self.scheduled();
+        if self.rules.game_length == GameLength::Ikkyoku {
             return true;
         }
-        if self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3 {
+        if round + 1 < sched {
             return false;
         }
-        if self.p.iter().any(|p| p.points >= target) {
+        if self.rules.extension == Extension::Off {
+            return true;
+        }
+        if self.rules.extension == Extension::FullRound && round >= sched && round % 4 != 3 {
+            return false;
+        }
+        if points.iter().any(|&p| p >= i64::from(self.rules.return_points)) {
             return true;
         }
         let limit = match self.rules.extension_max {
@@ -1374,7 +1509,7 @@ impl<'r> State<'r> {
             // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
             ExtensionMax::ReturnEast => sched + 64,
         };
-        self.progress.round >= limit
+        round + 1 >= limit
     }
 
     /// The dealer is in sole first place (ties broken by seat order).
