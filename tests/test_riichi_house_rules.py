@@ -110,3 +110,37 @@ def test_local_yaku_is_a_set_in_configs_and_scoring(tmp_path: Path) -> None:
     both = variants["local_yaku-daisharin.kaga_hyakumangoku"]["local_yaku"]
     assert both == ["daisharin", "kaga_hyakumangoku"]
     assert run.table("games").height == 8
+
+
+def test_open_riichi_and_shiro_pocchi_show_in_the_yaku_column(tmp_path: Path) -> None:
+    s = riichi.score_hand(
+        "23567m345p678s22p", "4m", seat_wind="S", tsumo=True, riichi=True, open_riichi=True,
+        local_yaku=["open_riichi"],
+    )  # fmt: skip
+    assert (s.han, s.points) == (5, 8000)
+    opener = tmp_path / "opener.toml"
+    opener.write_text(
+        'name = "opener"\ngame = "riichi"\nversion = 1\ndescription = "open riichi"\n'
+        "[knobs]\nopen_riichi = true\n"
+    )
+    run = _run(
+        tmp_path,
+        "open",
+        f'games = 24\nshard_size = 24\nplayers = ["{opener}", "random", "{opener}", "random"]\n'
+        '[rules]\ngame_length = "tonpuu"\nlocal_yaku = ["open_riichi", "shiro_pocchi"]\n',
+    )
+    names = riichi.yaku_names()
+
+    def bit(y: str) -> pl.Expr:
+        return (pl.col("yaku") & (1 << names.index(y))) != 0
+
+    opened = run.table("hands").filter((pl.col("outcome") <= 1) & bit("open_riichi"))
+    assert opened.height > 0
+    # Only with riichi, and only the opener slots (seats 0 and 2, no duplicate play) open.
+    assert opened.select((bit("riichi") | bit("double_riichi")).all()).item()
+    assert ((opened["winners"] & 0b1010) == 0).all()
+    # The marked 白 wins only by tsumo, for a player in riichi.
+    pocchi = run.table("hands").filter(bit("shiro_pocchi"))
+    assert pocchi.height >= 1
+    assert (pocchi["outcome"] == 0).all()
+    assert ((pocchi["winners"] & pocchi["riichi"]) == pocchi["winners"]).all()

@@ -57,4 +57,10 @@ pub trait Decider {
     fn declare_noten(&mut self, _state: &State<'_>, _seat: usize, _tenpai: u8) -> bool {
         false
     }
+
+    /// Under local yaku `open_riichi`: whether `seat`, whose riichi has just been accepted, shows
+    /// the hand (オープンリーチ).
+    fn open_riichi(&mut self, _state: &State<'_>, _seat: usize) -> bool {
+        false
+    }
 }

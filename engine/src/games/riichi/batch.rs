@@ -98,7 +98,7 @@ rows! {
         fu: u8,
         /// Value of the first winner's hand (before honba and deposits).
         points: u32,
-        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku.
+        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku, open_riichi, shiro_pocchi.
         yaku: u64,
         /// Seats in riichi, bit per seat.
         riichi: u8,
@@ -332,6 +332,10 @@ impl Decider for Hooked<'_, '_> {
 
     fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
         self.native.declare_noten(s, seat, tenpai)
+    }
+
+    fn open_riichi(&mut self, s: &State<'_>, seat: usize) -> bool {
+        self.native.open_riichi(s, seat)
     }
 }
 

@@ -14,7 +14,12 @@ option_enum! {
 
 option_enum! {
     /// Local yaku that `local_yaku` can switch on (spec §9.8, A50).
-    pub enum LocalYaku { Daisharin = "daisharin", KagaHyakumangoku = "kaga_hyakumangoku" }
+    pub enum LocalYaku {
+        Daisharin = "daisharin",
+        KagaHyakumangoku = "kaga_hyakumangoku",
+        OpenRiichi = "open_riichi",
+        ShiroPocchi = "shiro_pocchi",
+    }
 }
 
 option_enum! {
@@ -181,7 +186,10 @@ options! {
         chiitoitsu_same_pairs: bool = false;
         /// Local yaku (spec §9.8, definitions in docs/riichi-scoring.md): daisharin (大車輪, yakuman:
         /// closed 22334455667788p), kaga_hyakumangoku (加賀百万石, yakuman: characters and honors
-        /// only, the characters' numbers summing to ≥ 100).
+        /// only, the characters' numbers summing to ≥ 100), open_riichi (オープンリーチ: a riichi
+        /// with the hand shown, one more han; a player not in riichi who deals into it pays a
+        /// yakuman; strategy knob `open_riichi`), shiro_pocchi (白ポッチ: the marked 白, tile id
+        /// 124, drawn by a player in riichi may complete the hand by tsumo as any tile).
         local_yaku: Set<LocalYaku> = Set::EMPTY;
         /// Number of red fives in the set (0, 3 or 4 = 3 plus a second 0p); with 0, red fives in a
         /// hand count as plain fives.

@@ -16,6 +16,8 @@ use super::yaku::{Situation, Yaku};
 
 pub const SEATS: usize = 4;
 pub const NONE: u8 = u8::MAX;
+/// The marked 白 of local yaku `shiro_pocchi` (the first 白).
+pub const POCCHI: u8 = 124;
 const DEAD: usize = 122;
 
 /// An exposed meld (ankan included). `tiles[..n]`; `called` is the tile taken from `from`.
@@ -66,6 +68,8 @@ pub struct Player {
     pub foul: bool,
     /// アガリ放棄 (chombo_payment = hand_forfeit): no call, kan or win for the rest of the hand.
     pub forfeit: bool,
+    /// The riichi is open (local yaku `open_riichi`): the hand is shown.
+    pub open_riichi: bool,
 }
 
 impl Default for Player {
@@ -92,6 +96,7 @@ impl Default for Player {
             points: 0,
             foul: false,
             forfeit: false,
+            open_riichi: false,
         }
     }
 }
@@ -249,6 +254,8 @@ pub struct State<'r> {
     riichi_declared: u8,
     /// Seats whose foul has been shown in this hand.
     chombo: u8,
+    /// The kind the marked 白 stands for in the tsumo now offered to the player who drew it.
+    pocchi_as: Option<Kind>,
     legal: Vec<Action>,
 }
 
@@ -288,6 +295,7 @@ impl<'r> State<'r> {
             suukaikan_pending: false,
             riichi_declared: 0,
             chombo: 0,
+            pocchi_as: None,
             legal: Vec::with_capacity(40),
         }
     }
@@ -452,7 +460,13 @@ impl<'r> State<'r> {
     /// [`State::score_win`] with the last-tile situation (haitei/houtei) given.
     fn score_at(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool, last: bool) -> Result<Score, String> {
         let p = &self.p[seat];
-        let mut hand: Vec<Tile> = p.hand.iter().map(|&t| self.tile(t)).collect();
+        // A tsumo on the marked 白 as a wild tile: it is the kind it stands for.
+        let pocchi = self.pocchi_as.filter(|_| tsumo && win == POCCHI);
+        let as_tile = |t: u8| match pocchi {
+            Some(k) if t == POCCHI => Tile { kind: k, red: false },
+            _ => self.tile(t),
+        };
+        let mut hand: Vec<Tile> = p.hand.iter().map(|&t| as_tile(t)).collect();
         if !tsumo {
             hand.push(self.tile(win));
         }
@@ -470,13 +484,15 @@ impl<'r> State<'r> {
             tenhou: tsumo && first && dealer,
             chiihou: tsumo && first && !dealer,
             renhou: !tsumo && first && !dealer && self.rules.renhou != Renhou::Off,
+            open_riichi: p.open_riichi,
+            pocchi: pocchi.is_some(),
             round_wind: self.round_wind(),
             seat_wind: self.seat_wind(seat),
         };
         let (dora, ura) = self.indicators();
         let input = WinInput {
             hand,
-            win: Some(self.tile(win)),
+            win: Some(as_tile(win)),
             melds: self.melds_for_score(seat),
             situation,
             dora,
@@ -546,9 +562,13 @@ impl<'r> State<'r> {
             return;
         }
         let sh = shanten::shanten(&p.counts);
+        self.pocchi_as = None;
         if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
+        } else if drawn == POCCHI && p.riichi && self.rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
+            self.offer_pocchi(seat, rinshan);
         }
+        let p = &self.p[seat];
         if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
             let kinds = YAOCHU.iter().filter(|&&k| p.counts[usize::from(k)] > 0).count();
             if kinds >= 9 {
@@ -591,6 +611,26 @@ impl<'r> State<'r> {
             && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles)
             && sh <= 0;
         self.push_discards(seat, 0, riichi_ok);
+    }
+
+    /// Offers a tsumo with the marked 白 as the wait that pays the most (高点法), if any wins.
+    fn offer_pocchi(&mut self, seat: usize, rinshan: bool) {
+        let mut best: Option<(u32, Kind)> = None;
+        for k in 0..KINDS as Kind {
+            if self.p[seat].waits & bit(k) == 0 {
+                continue;
+            }
+            self.pocchi_as = Some(k);
+            if let Ok(score) = self.score_win(seat, POCCHI, true, rinshan, false) {
+                if best.is_none_or(|(points, _)| score.points > points) {
+                    best = Some((score.points, k));
+                }
+            }
+        }
+        self.pocchi_as = best.map(|(_, k)| k);
+        if best.is_some() {
+            self.legal.push(Action::Tsumo);
+        }
     }
 
     fn riichi_ankan_ok(&self, seat: usize, k: Kind) -> bool {
@@ -1052,6 +1092,9 @@ impl<'r> State<'r> {
             self.safe_after_riichi[seat] = 0;
             let p = &self.p[seat];
             self.p[seat].foul = self.riichi_foul(&p.counts, p.river_kinds, None);
+            if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) {
+                self.p[seat].open_riichi = d.open_riichi(self, seat);
+            }
             if self.rules.abort_suucha_riichi && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
             }
@@ -1149,7 +1192,9 @@ impl<'r> State<'r> {
             let dealer = w == usize::from(self.dealer);
             let (liable, mult) = self.pao_of(w, &score);
             let liable_basic = 8000 * u32::from(mult);
-            let rest_basic = score.basic - if liable != NONE { liable_basic } else { 0 };
+            // Dealing into an open riichi while not in riichi pays at least a yakuman.
+            let basic = if !tsumo && self.p[w].open_riichi && !self.p[from].riichi { score.basic.max(8000) } else { score.basic };
+            let rest_basic = basic - if liable != NONE { liable_basic } else { 0 };
             let hv = self.rules.honba_value;
             if tsumo && rinshan && self.rules.pao_daiminkan_rinshan && self.daiminkan_from != NONE {
                 let l = usize::from(self.daiminkan_from);
@@ -1158,7 +1203,7 @@ impl<'r> State<'r> {
                 continue;
             }
             if liable == NONE || (!tsumo && liable == from as u8) {
-                self.pay_normal(w, from, score.basic, dealer, tsumo, honba_w);
+                self.pay_normal(w, from, basic, dealer, tsumo, honba_w);
             } else {
                 let l = usize::from(liable);
                 let value = scoring::payments(liable_basic, dealer, false, 0, 0, self.rules).1.ron;

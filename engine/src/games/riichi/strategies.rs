@@ -98,6 +98,10 @@ options! {
         yame: bool = true;
         /// Under allow_noten_declaration: when a tenpai hand claims noten at an exhaustive draw.
         noten_declaration: NotenDeclaration = NotenDeclaration::Never;
+        /// Under local yaku open_riichi: declare every riichi open (one more han, a yakuman from a
+        /// player not in riichi who deals in; native players never discard into a shown wait when
+        /// another discard exists).
+        open_riichi: bool = false;
     }
 }
 
@@ -122,6 +126,10 @@ impl Decider for Native<'_> {
             Point::Turn { .. } => turn(k, s, seat, legal),
             Point::Response { tile, .. } => respond(k, s, seat, tile, legal),
         })
+    }
+
+    fn open_riichi(&mut self, _: &State<'_>, seat: usize) -> bool {
+        self.knobs[seat].open_riichi
     }
 
     fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
@@ -257,6 +265,13 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     }
     let unseen = unseen(s, seat);
     let after = after_discards(&c);
+    // The waits of an open riichi are shown: never discard into them while another kind is legal.
+    let shown = (0..SEATS).filter(|&o| o != seat && s.p[o].open_riichi).fold(0u64, |m, o| m | s.p[o].waits);
+    let plain = |a: &Action| match *a {
+        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
+        _ => None,
+    };
+    let avoid = if shown != 0 && legal.iter().filter_map(plain).any(|k| shown & 1 << k == 0) { shown } else { 0 };
     let mut cands: [(usize, i8); 14] = [(0, 0); 14];
     let mut n = 0;
     let mut done = 0u64;
@@ -264,7 +279,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     for a in legal {
         if let Action::Discard { tile, riichi: false } = *a {
             let kind = usize::from(tile / 4);
-            if done & (1 << kind) != 0 {
+            if (done | avoid) & (1 << kind) != 0 {
                 continue;
             }
             done |= 1 << kind;

@@ -425,3 +425,70 @@ fn noten_claims_remove_tenpai_hands_at_the_draw() {
     }
     assert!(claiming.iter().any(|(_, c, _)| *c != 0));
 }
+
+/// Plays `games` games with event logs under `rules` and returns the logs.
+fn logged_games(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> Vec<GameLog> {
+    let mut state = State::new(rules);
+    let root = Key::new(21);
+    (0..games)
+        .map(|g| {
+            state.events = Some(Vec::new());
+            let mut d = Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(98).with(g).with(s as u64)), counter: [0; SEATS] };
+            play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap()
+        })
+        .collect()
+}
+
+/// An open riichi is one more han; a ron on a discard by a player not in riichi pays a yakuman
+/// (32000, a dealer 48000, plus honba), one by a player in riichi the hand's value. Random players
+/// discard into the shown waits; efficient players never do while another discard is legal.
+#[test]
+fn open_riichi_deal_ins_pay_a_yakuman() {
+    use super::yaku::Yaku;
+    let rules = rules::resolve("default", &json!({"local_yaku": ["open_riichi"], "tobi": "off"})).unwrap();
+    let opener = Knobs { open_riichi: true, ..Knobs::default() };
+    let random = knobs(Policy::Random);
+    let eff = knobs(Policy::Efficiency);
+    let mut penalties = 0;
+    for (lineup, random_seats) in [([&opener, &random, &opener, &random], 0b1010u8), ([&opener, &eff, &opener, &eff], 0)] {
+        for log in logged_games(&rules, lineup, 40) {
+            for (progress, dealer, r) in &log.hands {
+                let [w] = r.wins.as_slice() else { continue };
+                if r.outcome != Outcome::Ron || w.score.yaku_mask & Yaku::OpenRiichi.bit() == 0 {
+                    continue;
+                }
+                let from = usize::from(w.from);
+                if r.riichi >> from & 1 == 1 {
+                    assert_eq!(-r.deltas[from], i64::from(w.score.payments.ron) + 1000, "normal value and the own stick");
+                    continue;
+                }
+                assert_eq!(random_seats >> from & 1, 1, "an efficient player dealt into a shown wait");
+                let yakuman = if w.seat == *dealer { 48000 } else { 32000 };
+                assert_eq!(-r.deltas[from], yakuman.max(i64::from(w.score.points)) + 300 * i64::from(progress.honba));
+                penalties += 1;
+            }
+        }
+    }
+    assert!(penalties >= 2, "{penalties} yakuman deal-ins");
+}
+
+/// The marked 白 (id 124) drawn in riichi completes the hand by tsumo as any tile: every win with
+/// the shiro_pocchi marker is a riichi tsumo whose last draw was tile 124.
+#[test]
+fn shiro_pocchi_is_a_wild_tsumo_for_riichi_hands() {
+    use super::yaku::Yaku;
+    let rules = rules::resolve("default", &json!({"local_yaku": ["shiro_pocchi"]})).unwrap();
+    let eff = knobs(Policy::Efficiency);
+    let mut wins = 0;
+    for log in logged_games(&rules, [&eff; 4], 60) {
+        for (i, (_, _, r)) in log.hands.iter().enumerate() {
+            let Some(w) = r.wins.iter().find(|w| w.score.yaku_mask & Yaku::ShiroPocchi.bit() != 0) else { continue };
+            assert_eq!((r.outcome, r.riichi >> w.seat & 1), (Outcome::Tsumo, 1));
+            let events = &log.events.iter().find(|(h, _)| *h as usize == i).unwrap().1;
+            let last_draw = events.iter().rev().find(|e| e.kind <= 1).unwrap();
+            assert_eq!((last_draw.seat, last_draw.tile), (w.seat, super::state::POCCHI));
+            wins += 1;
+        }
+    }
+    assert!(wins >= 2, "{wins} pocchi wins");
+}

@@ -69,7 +69,12 @@ yaku_list! {
     Renhou = "renhou_yakuman", 1, 0;
     Daisharin = "daisharin", 1, 0;
     KagaHyakumangoku = "kaga_hyakumangoku", 1, 1;
+    OpenRiichi = "open_riichi", 1, 0;
+    ShiroPocchi = "shiro_pocchi", 0, 0;
 }
+
+/// The yakuman: declared from kokushi to kaga_hyakumangoku (the local regular yaku come after).
+const YAKUMAN_BITS: u64 = (Yaku::KagaHyakumangoku.bit() << 1) - Yaku::Kokushi.bit();
 
 impl Yaku {
     pub fn name(self) -> &'static str {
@@ -77,7 +82,7 @@ impl Yaku {
     }
 
     pub fn is_yakuman(self) -> bool {
-        self as u8 >= Yaku::Kokushi as u8
+        YAKUMAN_BITS & self.bit() != 0
     }
 
     /// Han of a regular yaku (0 if it does not exist in an open hand).
@@ -98,7 +103,7 @@ impl Yaku {
         if double { 2 } else { 1 }
     }
 
-    pub fn bit(self) -> u64 {
+    pub const fn bit(self) -> u64 {
         1 << (self as u8)
     }
 
@@ -126,6 +131,10 @@ pub struct Situation {
     pub tenhou: bool,
     pub chiihou: bool,
     pub renhou: bool,
+    /// The riichi was declared open (local yaku `open_riichi`: one more han).
+    pub open_riichi: bool,
+    /// A tsumo on the marked 白 as a wild tile (local yaku `shiro_pocchi`: a marker, no han).
+    pub pocchi: bool,
     /// Round wind kind (27 = East …).
     pub round_wind: Kind,
     /// Seat wind kind; East is the dealer.
@@ -244,6 +253,12 @@ fn situation_yaku(s: &Situation, f: &HandFacts, rules: &Rules, mask: &mut u64) {
     } else if s.riichi || s.double_riichi {
         *mask |= Yaku::Riichi.bit();
     }
+    if s.open_riichi && (s.riichi || s.double_riichi) && rules.local_yaku.contains(LocalYaku::OpenRiichi) {
+        *mask |= Yaku::OpenRiichi.bit();
+    }
+    if s.pocchi && rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
+        *mask |= Yaku::ShiroPocchi.bit();
+    }
     if s.ippatsu && rules.ippatsu {
         *mask |= Yaku::Ippatsu.bit();
     }
@@ -287,7 +302,7 @@ fn total(mut mask: u64, closed: bool, rules: &Rules) -> YakuSet {
             mask &= !lo.bit();
         }
     }
-    let yakuman_bits = mask & !(Yaku::Kokushi.bit() - 1);
+    let yakuman_bits = mask & YAKUMAN_BITS;
     let multipliers = Yaku::from_mask(yakuman_bits).map(|y| y.yakuman(rules));
     let ym = if rules.yakuman_stacking { multipliers.sum() } else { multipliers.max().unwrap_or(0) };
     if ym > 0 && !rules.yakuman_as_13_han {
