@@ -4,7 +4,7 @@ A strategy script names a class with ``python = "module:Class"``; the engine cre
 per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer
 a choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
 index out of range or an exception stops the batch with that error. Every other decision of the
-slot's knobs (yame) still comes from the script's ``[knobs]``.
+slot's knobs (yame, noten_declaration, open_riichi) still comes from the script's ``[knobs]``.
 
 This is much slower than the native knobs: each decision builds a Python view and calls Python
 (``benchmarks/riichi_game.py`` reports the cost); use it to prototype, then express a strategy in

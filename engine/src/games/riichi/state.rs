@@ -1427,9 +1427,7 @@ impl<'r> State<'r> {
                 self.transfer(o, s, amount);
             }
         }
-        let mut r = self.abort(Outcome::Chombo);
-        r.chombo = offenders;
-        Some(r)
+        Some(self.abort(Outcome::Chombo))
     }
 
     /// Hands a game schedules before extensions.
