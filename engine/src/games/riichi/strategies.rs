@@ -144,7 +144,13 @@ impl Decider for Native<'_> {
 
 /// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]).
 fn noten_ends_game_on_top(k: &Knobs, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
-    if seat != usize::from(s.dealer) || s.progress.round + 1 < s.scheduled() {
+    // Only where tenpai keeps the deal and noten passes it does the claim change anything.
+    let noten_passes = match s.rules.renchan_on_draw {
+        super::rules::RenchanOnDraw::Tenpai => true,
+        super::rules::RenchanOnDraw::EastNotenPassesSouthKeeps => s.progress.round < 4,
+        super::rules::RenchanOnDraw::AlwaysPass | super::rules::RenchanOnDraw::AlwaysKeep => false,
+    };
+    if seat != usize::from(s.dealer) || s.progress.round + 1 < s.scheduled() || !noten_passes {
         return false;
     }
     let after = |mask: u8| -> [i64; SEATS] {

@@ -392,6 +392,11 @@ fn the_all_last_dealer_on_top_claims_noten_to_end_the_game() {
     assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000], 0b1001));
     // Nobody at 30000: the game goes into the West round, so the deal passing ends nothing.
     assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000], 0b1000));
+    // When the deal never passes at a draw, or always does, the claim changes nothing.
+    for rule in ["always_keep", "always_pass"] {
+        let r = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
+        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000], 0b1000), "{rule}");
+    }
     // The default knob never claims.
     assert!(!Native { knobs: [&Knobs::default(); 4], keys: [Key::new(2); 4], counter: [0; 4] }.declare_noten(&State::new(&yame_off), 0, 1));
 }
