@@ -41,7 +41,7 @@ def test_furiten_riichi_is_a_chombo_that_replays_the_hand(tmp_path: Path) -> Non
         "chombo",
         'games = 24\nshard_size = 12\n'
         'players = ["python-greedy", "efficiency", "python-greedy", "efficiency"]\n'
-        '[rules]\npreset = "nashi_nashi"\ngame_length = "tonpuu"\n',
+        '[rules]\npreset = "nashi_nashi"\ngame_length = "tonpuu"\nevent_log_every = 1\n',
     )
     hands = run.table("hands").sort("game", "hand")
     players = run.table("players")
@@ -62,6 +62,9 @@ def test_furiten_riichi_is_a_chombo_that_replays_the_hand(tmp_path: Path) -> Non
     # Per player: fouls only by the reckless strategy, and the summary reports the rate.
     by_slot = players.group_by("player").agg(pl.col("chombo").sum()).sort("player")["chombo"].to_list()
     assert by_slot[1] == by_slot[3] == 0 and by_slot[0] + by_slot[2] == void.height
+    # The event log marks each foul where it was shown (kind 13).
+    shown = run.table("events").filter(pl.col("kind") == 13)
+    assert shown.height == sum(bin(m).count("1") for m in hands["chombo"].to_list())
     rates = summary_metrics(run).filter(pl.col("metric") == "chombo_rate")
     get = {r["strategy"]: r["estimate"] for r in rates.iter_rows(named=True)}
     assert get["python-greedy"] > 0 and get["efficiency"] == 0
@@ -127,7 +130,8 @@ def test_open_riichi_and_shiro_pocchi_show_in_the_yaku_column(tmp_path: Path) ->
         tmp_path,
         "open",
         f'games = 24\nshard_size = 24\nplayers = ["{opener}", "random", "{opener}", "random"]\n'
-        '[rules]\ngame_length = "tonpuu"\nlocal_yaku = ["open_riichi", "shiro_pocchi"]\n',
+        '[rules]\ngame_length = "tonpuu"\nevent_log_every = 1\n'
+        'local_yaku = ["open_riichi", "shiro_pocchi"]\n',
     )
     names = riichi.yaku_names()
 
@@ -139,6 +143,9 @@ def test_open_riichi_and_shiro_pocchi_show_in_the_yaku_column(tmp_path: Path) ->
     # Only with riichi, and only the opener slots (seats 0 and 2, no duplicate play) open.
     assert opened.select((bit("riichi") | bit("double_riichi")).all()).item()
     assert ((opened["winners"] & 0b1010) == 0).all()
+    # Each opening is an event (kind 15) of an opener seat.
+    opens = run.table("events").filter(pl.col("kind") == 15)
+    assert opens.height >= opened.height and set(opens["seat"].to_list()) <= {0, 2}
     # The marked 白 wins only by tsumo, for a player in riichi.
     pocchi = run.table("hands").filter(bit("shiro_pocchi"))
     assert pocchi.height >= 1

@@ -138,7 +138,7 @@ rows! {
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai.
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi).
         kind: u8,
         /// Tenhou tile id (kind = id / 4; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,

@@ -201,7 +201,8 @@ pub struct HandResult {
 
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
 /// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
-/// 11 dora indicator revealed, 12 kyuushu kyuuhai. `tile`: the tile id (the called tile of a call,
+/// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw,
+/// 15 riichi opened. `tile`: the tile id (the called tile of a call,
 /// kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
@@ -1094,6 +1095,9 @@ impl<'r> State<'r> {
             self.p[seat].foul = self.riichi_foul(&p.counts, p.river_kinds, None);
             if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) {
                 self.p[seat].open_riichi = d.open_riichi(self, seat);
+                if self.p[seat].open_riichi {
+                    self.log(seat as u8, 15, NONE);
+                }
             }
             if self.rules.abort_suucha_riichi && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
@@ -1332,6 +1336,7 @@ impl<'r> State<'r> {
                 if tenpai & (1 << s) != 0 && !self.p[s].riichi && d.declare_noten(self, s, tenpai) {
                     tenpai &= !(1 << s);
                     noten_declared |= 1 << s;
+                    self.log(s as u8, 14, NONE);
                 }
             }
         }
@@ -1400,6 +1405,9 @@ impl<'r> State<'r> {
     /// is replayed (A42): this hand's riichi sticks go back to their players.
     fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
         self.chombo |= offenders;
+        for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            self.log(s as u8, 13, NONE);
+        }
         let rule = self.rules.chombo_payment;
         if rule == ChomboPayment::HandForfeit {
             for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
