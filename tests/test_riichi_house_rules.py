@@ -4,6 +4,7 @@ riichi), noten declaration at an exhaustive draw and the local yaku set."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, ClassVar
 
 import polars as pl
 import pytest
@@ -13,6 +14,7 @@ from simharness import engine, store
 from simharness.cli import app
 from simharness.games import riichi
 from simharness.games.riichi import summary_metrics
+from simharness.games.riichi_python import ShantenGreedy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -151,3 +153,25 @@ def test_open_riichi_and_shiro_pocchi_show_in_the_yaku_column(tmp_path: Path) ->
     assert pocchi.height >= 1
     assert (pocchi["outcome"] == 0).all()
     assert ((pocchi["winners"] & pocchi["riichi"]) == pocchi["winners"]).all()
+
+
+class _Watcher(ShantenGreedy):
+    """ShantenGreedy that records the open riichi hands its views show."""
+
+    shown: ClassVar[list[int]] = []
+
+    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
+        for seat, tiles in enumerate(view["open_hands"]):
+            if tiles is not None:
+                assert view["riichi"][seat] and len(tiles) % 3 == 1
+                _Watcher.shown.append(seat)
+        return super().decide(view, legal)
+
+
+def test_python_strategies_see_open_riichi_hands() -> None:
+    over = {"local_yaku": ["open_riichi"], "game_length": "tonpuu"}
+    rules = engine.resolve_rules("riichi", "default", over)
+    opener = engine.resolve_knobs("riichi", {"open_riichi": True})
+    watcher = dict(engine.resolve_knobs("riichi", {}), python=f"{__name__}:_Watcher")
+    engine.play_batch("riichi", rules, [watcher, opener, watcher, opener], seed=4, first_game=0, count=6)
+    assert _Watcher.shown and set(_Watcher.shown) <= {1, 3}

@@ -16,7 +16,8 @@ knobs when it should run at scale.
 ``("kan",)``. ``view`` is a dict: ``seat``, ``point`` ("turn" or "response"), ``after_call``,
 ``from``/``tile``/``kan`` (responses), ``hand`` (own tile ids), ``melds`` (per seat, lists of
 ``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``dora_indicators``, ``round``, ``honba``,
-``sticks``, ``dealer``, ``live_remaining`` and ``shanten`` (of the own hand).
+``sticks``, ``dealer``, ``live_remaining``, ``shanten`` (of the own hand) and ``open_hands`` (per
+seat, the concealed tile ids of an open riichi, else None).
 """
 
 from __future__ import annotations
