@@ -359,6 +359,13 @@ impl Validate for Rules {
                 "chombo_deduction applies only with chombo_payment = \"points_deduction\"",
             ));
         }
+        if self.kara_riichi_chombo && self.local_yaku.contains(LocalYaku::ShiroPocchi) {
+            return Err(OptionError::new(
+                "kara_riichi_chombo+local_yaku",
+                "with shiro_pocchi no riichi waits on nothing (the marked 白 can complete any riichi hand), \
+                 so an empty-wait riichi cannot be a foul; drop one of them",
+            ));
+        }
         if self.kansaki && self.atozuke {
             return Err(OptionError::new("kansaki+atozuke", "kansaki (完全先付け) excludes atozuke; set atozuke = false"));
         }
@@ -432,6 +439,8 @@ mod tests {
         let e = resolve("nashi_nashi", &json!({"chombo_deduction": 8000})).unwrap_err();
         assert_eq!(e.field, "chombo_deduction+chombo_payment");
         resolve("nashi_nashi", &json!({"chombo_deduction": 8000, "chombo_payment": "points_deduction"})).unwrap();
+        let e = resolve("default", &json!({"kara_riichi_chombo": true, "local_yaku": ["shiro_pocchi"]})).unwrap_err();
+        assert_eq!(e.field, "kara_riichi_chombo+local_yaku");
         let e = resolve("default", &json!({"local_yaku": ["daisharin", "sanrenkou"]})).unwrap_err();
         assert_eq!(e.field, "local_yaku");
         assert!(e.message.starts_with("unknown member \"sanrenkou\""), "{}", e.message);
