@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simharness import engine, store
+from simharness import config, engine, store
 from simharness.cli import app
 from simharness.games import riichi
 from simharness.games.riichi import summary_metrics
@@ -175,3 +175,12 @@ def test_python_strategies_see_open_riichi_hands() -> None:
     watcher = dict(engine.resolve_knobs("riichi", {}), python=f"{__name__}:_Watcher")
     engine.play_batch("riichi", rules, [watcher, opener, watcher, opener], seed=4, first_game=0, count=6)
     assert _Watcher.shown and set(_Watcher.shown) <= {1, 3}
+
+
+def test_the_fouls_config_resolves_every_variant() -> None:
+    exp = config.load(REPO / "configs" / "riichi-fouls.toml")
+    payments = {v: r["chombo_payment"] for v, r in exp.variants.items()}
+    kinds = ("mangan", "3000_all", "points_deduction", "hand_forfeit")
+    assert payments == {f"chombo_payment-{p}": p for p in kinds}
+    rules = exp.variants.values()
+    assert all(r["furiten_riichi"] == "chombo" and r["allow_noten_declaration"] for r in rules)
