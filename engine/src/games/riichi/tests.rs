@@ -364,6 +364,11 @@ fn sanma_and_flower_games_keep_every_invariant() {
         assert!(seen.hands > 60, "{over}: {} hands", seen.hands);
         assert_eq!(seen.nuki > 0, r.flowers > 0 || r.north_nuki(), "{over}: {} nuki", seen.nuki);
     }
+    // Sanma with fouls (reckless riichi), noten claims and flowers: chombo payments among three.
+    let fouls = rules::resolve("sanma", &json!({"furiten_riichi": "chombo", "kara_riichi_chombo": true, "flowers": 4,
+                                                "allow_noten_declaration": true, "tobi": "off"})).unwrap();
+    let seen = run_checked_full(&fouls, [&eff, &random, &caller, &eff], 20, true);
+    assert!(seen.outcomes[Outcome::Chombo as usize] > 0 && seen.nuki > 0);
     // Four players with flowers.
     for flowers in [4u64, 8] {
         let r = rules::resolve("tenhou", &json!({"flowers": flowers})).unwrap();
