@@ -326,7 +326,9 @@ options! {
         furiten_riichi: FuritenRiichi = FuritenRiichi::Allowed;
         /// 空リーチ: a riichi whose every wait is used up from the player's own view when the
         /// declaration tile passes (own hand, rivers, melds, dora indicators) is a chombo when the
-        /// hand is shown (at the exhaustive draw).
+        /// hand is shown (at the exhaustive draw). Never fires with the local yaku shiro_pocchi,
+        /// whose marked 白 completes any riichi hand. The chombo options are accepted without a
+        /// foul rule (and then have no effect) so that a grid can switch the foul alone.
         kara_riichi_chombo: bool = false;
         /// At an exhaustive draw a tenpai player not in riichi may claim noten (a strategy choice,
         /// knob `noten_declaration`; the dealer answers first); otherwise tenpai is automatic.
@@ -412,27 +414,6 @@ impl Validate for Rules {
         }
         if !matches!(self.flowers, 0 | 4 | 8) {
             return Err(OptionError::new("flowers", format!("expected 0, 4 or 8, got {}", self.flowers)));
-        }
-        let fouls = self.furiten_riichi == FuritenRiichi::Chombo || self.kara_riichi_chombo;
-        if !fouls && (self.chombo_payment != ChomboPayment::Mangan || self.chombo_deduction != 20000) {
-            return Err(OptionError::new(
-                "chombo_payment+furiten_riichi+kara_riichi_chombo",
-                "a chombo penalty needs a foul: set furiten_riichi = \"chombo\" or kara_riichi_chombo = true \
-                 (the engine refuses every other illegal action)",
-            ));
-        }
-        if self.chombo_deduction != 20000 && self.chombo_payment != ChomboPayment::PointsDeduction {
-            return Err(OptionError::new(
-                "chombo_deduction+chombo_payment",
-                "chombo_deduction applies only with chombo_payment = \"points_deduction\"",
-            ));
-        }
-        if self.kara_riichi_chombo && self.local_yaku.contains(LocalYaku::ShiroPocchi) {
-            return Err(OptionError::new(
-                "kara_riichi_chombo+local_yaku",
-                "with shiro_pocchi no riichi waits on nothing (the marked 白 can complete any riichi hand), \
-                 so an empty-wait riichi cannot be a foul; drop one of them",
-            ));
         }
         if self.kansaki && self.atozuke {
             return Err(OptionError::new("kansaki+atozuke", "kansaki (完全先付け) excludes atozuke; set atozuke = false"));
@@ -521,14 +502,6 @@ mod tests {
         assert_eq!(resolve("tenho", &json!({})).unwrap_err().field, "preset");
         assert_eq!(resolve("default", &json!({"kansaki": true})).unwrap_err().field, "kansaki+atozuke");
         assert_eq!(resolve("nashi_nashi", &json!({})).unwrap().furiten_riichi, FuritenRiichi::Chombo);
-        let e = resolve("default", &json!({"chombo_payment": "3000_all"})).unwrap_err();
-        assert_eq!(e.field, "chombo_payment+furiten_riichi+kara_riichi_chombo");
-        resolve("default", &json!({"chombo_payment": "3000_all", "kara_riichi_chombo": true})).unwrap();
-        let e = resolve("nashi_nashi", &json!({"chombo_deduction": 8000})).unwrap_err();
-        assert_eq!(e.field, "chombo_deduction+chombo_payment");
-        resolve("nashi_nashi", &json!({"chombo_deduction": 8000, "chombo_payment": "points_deduction"})).unwrap();
-        let e = resolve("default", &json!({"kara_riichi_chombo": true, "local_yaku": ["shiro_pocchi"]})).unwrap_err();
-        assert_eq!(e.field, "kara_riichi_chombo+local_yaku");
         let e = resolve("default", &json!({"local_yaku": ["daisharin", "sanrenkou"]})).unwrap_err();
         assert_eq!(e.field, "local_yaku");
         assert!(e.message.starts_with("unknown member \"sanrenkou\""), "{}", e.message);
