@@ -11,7 +11,7 @@
 //! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
 //! test checks this against brute force on random hands).
 
-use super::shanten::{combine, suit_index, tables, Entry, POW5};
+use super::shanten::{combine, huge_pages, suit_index, tables, Entry, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
 use std::sync::OnceLock;
 
@@ -31,8 +31,8 @@ fn improve() -> &'static Improve {
 }
 
 fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
-    let mut out = vec![[0u16; 16]; dist.len()];
-    for (h, row) in out.iter_mut().enumerate() {
+    huge_pages((0..dist.len()).map(|h| {
+        let mut row = [0u16; 16];
         for (r, &step) in POW5[..n].iter().enumerate() {
             if (h / step) % 5 >= 4 {
                 continue;
@@ -44,8 +44,8 @@ fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
                 }
             }
         }
-    }
-    out
+        row
+    }))
 }
 
 /// Min-plus combination of two parts for `melds` melds (the evaluator's SIMD step per meld count).
