@@ -11,7 +11,7 @@
 //! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
 //! test checks this against brute force on random hands).
 
-use super::shanten::{combine, huge_pages, suit_index, tables, Entry, POW5};
+use super::shanten::{combine, huge_pages, suit_index, summary, tables, Entry, Summary, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
 use std::sync::OnceLock;
 
@@ -31,17 +31,25 @@ fn improve() -> &'static Improve {
 }
 
 fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
+    // The base-5 digits of h, advanced with h.
+    let mut digits = [0u8; 9];
     huge_pages((0..dist.len()).map(|h| {
+        if h > 0 {
+            let mut i = 0;
+            while digits[i] == 4 {
+                digits[i] = 0;
+                i += 1;
+            }
+            digits[i] += 1;
+        }
         let mut row = [0u16; 16];
         for (r, &step) in POW5[..n].iter().enumerate() {
-            if (h / step) % 5 >= 4 {
+            if digits[r] >= 4 {
                 continue;
             }
-            let (up, here) = (&dist[h + step].0, &dist[h].0);
-            for (t, bits) in row.iter_mut().enumerate() {
-                if up[t] < here[t] {
-                    *bits |= 1 << r;
-                }
+            // Branch-free over the 16 bytes so that the loop vectorises.
+            for (bits, (&up, &here)) in row.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
+                *bits |= u16::from(up < here) << r;
             }
         }
         row
@@ -213,16 +221,8 @@ struct Special {
 }
 
 impl Special {
-    fn new(c: &Counts) -> Self {
-        let (mut ones, mut twos) = (0u64, 0u64);
-        for (k, &n) in c.iter().enumerate() {
-            if n == 1 {
-                ones |= 1 << k;
-            } else if n >= 2 {
-                twos |= 1 << k;
-            }
-        }
-        Special { ones, twos }
+    fn new(s: &Summary) -> Self {
+        Special { ones: s.held & !s.pairs, twos: s.pairs }
     }
 
     fn chiitoi(&self) -> i8 {
@@ -263,10 +263,6 @@ impl Special {
     }
 }
 
-fn tiles(c: &Counts) -> usize {
-    c.iter().map(|&x| usize::from(x)).sum()
-}
-
 /// The shanten and accepting set of the hand `c` whose suits are `suits`; `special` holds its
 /// seven-pairs/orphans counts when those forms count.
 fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
@@ -284,17 +280,21 @@ fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
 /// The shanten of `c` (a 3n+1-tile concealed part) and the bit mask of the kinds whose addition
 /// lowers it. With shanten 0 the mask is the wait set (kinds held four times excluded).
 pub fn accepting(c: &Counts) -> (i8, u64) {
-    let n = tiles(c);
+    let s = summary(c);
+    let n = s.tiles as usize;
     let suits = Suits::of(indices(c), (n / 3).min(4));
     // Seven pairs and thirteen orphans count for a full closed hand (13 tiles, 14 with the tile).
-    let special = (n == 13).then(|| Special::new(c));
+    let special = (n == 13).then(|| Special::new(&s));
     accept_of(&suits, special.as_ref())
 }
 
 /// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
 /// `k` — [`accepting`] for every candidate discard.
 pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
-    let n = tiles(c);
+    let s = summary(c);
+    let n = s.tiles as usize;
+    // Only held kinds can be discarded.
+    let want = want & s.held;
     let melds = ((n - 1) / 3).min(4);
     let idx = indices(c);
     let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
@@ -323,20 +323,15 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     for (b, &i) in idx.iter().enumerate() {
         prefetch(row(b, i));
     }
-    for k in 0..KINDS {
-        if want >> k & 1 == 1 && c[k] > 0 {
-            let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
-            prefetch(dist(a, i));
-            prefetch(row(a, i));
-        }
+    for k in Bits(want) {
+        let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
+        prefetch(dist(a, i));
+        prefetch(row(a, i));
     }
     let mut triple: [Option<Entry>; 4] = [None; 4];
-    let special14 = (n == 14).then(|| Special::new(c));
+    let special14 = (n == 14).then(|| Special::new(&s));
     let mut out = [0u64; KINDS];
-    for (k, slot) in out.iter_mut().enumerate() {
-        if want >> k & 1 == 0 || c[k] == 0 {
-            continue;
-        }
+    for k in Bits(want) {
         let a = k / 9;
         let mut idx13 = idx;
         idx13[a] -= POW5[k % 9];
@@ -350,35 +345,48 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
         rest[z] = comb(&pair[x][y], d13[a], melds);
         let suits = Suits { idx: idx13, d: d13, rest, melds };
         let special = special14.map(|x| x.without(k, c[k]));
-        *slot = accept_of(&suits, special.as_ref()).1;
+        out[k] = accept_of(&suits, special.as_ref()).1;
     }
     out
 }
 
+/// The set bits of a kind mask, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let k = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(k)
+    }
+}
+
 /// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
 pub fn after_discards(c: &Counts) -> [i8; KINDS] {
-    let n = tiles(c);
+    let sum = summary(c);
+    let n = sum.tiles as usize;
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
-    let special = (n == 14).then(|| Special::new(c));
+    let special = (n == 14).then(|| Special::new(&sum));
     // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value is
     // no better than the standard form's, the special forms cannot change the minimum.
     let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
-    for (j, &held) in c.iter().enumerate() {
-        if held > 0 {
-            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
-        }
+    for j in Bits(sum.held) {
+        prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
     }
     let mut out = [i8::MAX; KINDS];
-    for (j, slot) in out.iter_mut().enumerate() {
-        if c[j] == 0 {
-            continue;
-        }
+    for j in Bits(sum.held) {
         let (b, r) = (j / 9, j % 9);
         let mut s = suits.with(b, suits.idx[b] - POW5[r]);
         if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
             s = s.min(sp.without(j, c[j]).shanten());
         }
-        *slot = s;
+        out[j] = s;
     }
     out
 }

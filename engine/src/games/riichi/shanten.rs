@@ -253,15 +253,15 @@ pub fn standard(c: &Counts, melds: usize) -> i8 {
 /// Per-kind summary of a hand: tile count and bit masks (bit k = kind k) of the kinds held and
 /// of those held at least twice.
 #[derive(Clone, Copy)]
-struct Summary {
-    tiles: u32,
-    held: u64,
-    pairs: u64,
+pub(crate) struct Summary {
+    pub(crate) tiles: u32,
+    pub(crate) held: u64,
+    pub(crate) pairs: u64,
 }
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn summary(c: &Counts) -> Summary {
+pub(crate) fn summary(c: &Counts) -> Summary {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86_64 baseline; the two unaligned loads stay inside `c`.
     unsafe {
@@ -284,7 +284,7 @@ fn summary(c: &Counts) -> Summary {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn summary(c: &Counts) -> Summary {
+pub(crate) fn summary(c: &Counts) -> Summary {
     let mut s = Summary { tiles: 0, held: 0, pairs: 0 };
     for (k, &x) in c.iter().enumerate() {
         s.tiles += u32::from(x);
