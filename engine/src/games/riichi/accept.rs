@@ -13,6 +13,7 @@
 
 use super::shanten::{combine, huge_pages, suit_index, summary, tables, Entry, Summary, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
@@ -367,8 +368,26 @@ impl Iterator for Bits {
     }
 }
 
+thread_local! {
+    /// The last hand [`after_discards`] answered, and its answer: the engine asks for a turn's
+    /// riichi discards and the policy then asks again for the same hand.
+    static LAST_AFTER: Cell<(Counts, [i8; KINDS])> = const { Cell::new(([u8::MAX; KINDS], [0; KINDS])) };
+}
+
 /// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
 pub fn after_discards(c: &Counts) -> [i8; KINDS] {
+    LAST_AFTER.with(|last| {
+        let (hand, after) = last.get();
+        if hand == *c {
+            return after;
+        }
+        let after = compute_after_discards(c);
+        last.set((*c, after));
+        after
+    })
+}
+
+fn compute_after_discards(c: &Counts) -> [i8; KINDS] {
     let sum = summary(c);
     let n = sum.tiles as usize;
     let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));

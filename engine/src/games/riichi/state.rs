@@ -523,8 +523,10 @@ impl<'r> State<'r> {
             return;
         };
         let p = &self.p[seat];
-        let sh = shanten::shanten(&p.counts);
-        if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
+        // On a wall draw the waits kept since the last discard are those of the hand before the
+        // draw; after a kan they are stale.
+        let complete = if rinshan { shanten::shanten(&p.counts) == -1 } else { p.waits & bit(drawn / 4) != 0 };
+        if complete && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
         }
         if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
@@ -566,8 +568,9 @@ impl<'r> State<'r> {
         let riichi_ok = p.closed()
             && p.points >= i64::from(self.rules.riichi_min_points)
             && p.points >= i64::from(self.rules.riichi_deposit)
-            && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles)
-            && sh <= 0;
+            && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles);
+        // No shanten test here: a riichi discard needs a ready hand after it, which no hand above
+        // shanten 0 has, and the policy asks for the same after_discards next.
         self.push_discards(seat, 0, riichi_ok);
     }
 
