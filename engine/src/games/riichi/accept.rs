@@ -76,6 +76,7 @@ fn half(e: &Entry, i: usize) -> u64 {
 }
 
 /// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn zero_bytes(x: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -161,7 +162,65 @@ impl Suits {
     }
 
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
+    /// on an optimal split. The SSSE3 form of the SWAR version below: one byte shuffle aligns the
+    /// other suits' entry m' = melds − m, 1 − p with this suit's (m, p) for all ten targets at once,
+    /// and the improving-tile row is OR-ed over the hit targets without a branch per target.
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    fn accept_mask(&self, std: i8) -> u64 {
+        use std::arch::x86_64::*;
+        /// Per meld count: lane m (no pair) takes the other suits' byte 8 + melds − m (with the
+        /// pair), lane 8 + m takes byte melds − m; lanes above `melds` take zero (0x80).
+        const SHUFFLE: [[u8; 16]; 5] = {
+            let mut t = [[0x80u8; 16]; 5];
+            let mut melds = 0;
+            while melds < 5 {
+                let mut m = 0;
+                while m <= melds {
+                    t[melds][m] = (8 + melds - m) as u8;
+                    t[melds][8 + m] = (melds - m) as u8;
+                    m += 1;
+                }
+                melds += 1;
+            }
+            t
+        };
+        let melds = self.melds.min(4);
+        let imp = improve();
+        let mut mask = 0u64;
+        // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte
+        // entry or of the two halves of a 32-byte improving-tile row.
+        unsafe {
+            let shuffle = _mm_loadu_si128(SHUFFLE[melds].as_ptr().cast());
+            let live = _mm_cmpgt_epi8(shuffle, _mm_set1_epi8(-1));
+            let goal = _mm_set1_epi8(std + 1);
+            let zero = _mm_setzero_si128();
+            for b in 0..4 {
+                // The targets of this suit on an optimal split that a tile could still lower: m
+                // melds and p pairs here (distance > 0) and the rest elsewhere, summing to the goal.
+                let d = _mm_load_si128(self.d[b].0.as_ptr().cast());
+                let rest = _mm_shuffle_epi8(_mm_load_si128(self.rest[b].0.as_ptr().cast()), shuffle);
+                let on = _mm_cmpeq_epi8(_mm_adds_epu8(d, rest), goal);
+                let on = _mm_and_si128(_mm_andnot_si128(_mm_cmpeq_epi8(d, zero), on), live);
+                if _mm_movemask_epi8(on) == 0 {
+                    continue;
+                }
+                // Only now is the improving-tile row read (a cache miss in a large table).
+                let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+                let lo = _mm_and_si128(_mm_loadu_si128(row.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
+                let hi = _mm_and_si128(_mm_loadu_si128(row.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
+                let mut bits = _mm_or_si128(lo, hi);
+                bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
+                bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
+                bits = _mm_or_si128(bits, _mm_srli_si128::<2>(bits));
+                mask |= (_mm_cvtsi128_si32(bits) as u64 & 0x1FF) << (9 * b);
+            }
+        }
+        mask
+    }
+
+    /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
     fn accept_mask(&self, std: i8) -> u64 {
         const ONES: u64 = 0x0101_0101_0101_0101;
         let goal = ONES * u64::from((std + 1) as u8);
