@@ -13,7 +13,7 @@
 
 use super::shanten::{combine, huge_pages, suit_index, summary, tables, Entry, Summary, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
@@ -348,67 +348,88 @@ pub fn accepting(c: &Counts) -> (i8, u64) {
     accept_of(&suits, special.as_ref())
 }
 
-/// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
-/// `k` — [`accepting`] for every candidate discard.
-pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
-    let s = summary(c);
-    let n = s.tiles as usize;
-    // Only held kinds can be discarded.
-    let want = want & s.held;
-    let melds = ((n - 1) / 3).min(4);
-    let idx = indices(c);
-    let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
-    // A discard changes one suit: the combinations of the other suits are shared. pair[x][y]
-    // combines suits x and y; triple[a] the three suits other than a.
-    let mut pair = [[Entry([0; 16]); 4]; 4];
-    for x in 0..4 {
-        for y in x + 1..4 {
-            pair[x][y] = comb(d[x], d[y], melds);
-            pair[y][x] = pair[x][y];
-        }
-    }
-    let others = |a: usize| -> [usize; 3] {
-        let mut o = [0; 3];
-        let mut i = 0;
-        for s in 0..4 {
-            if s != a {
-                o[i] = s;
-                i += 1;
-            }
-        }
-        o
-    };
-    let imp = improve();
-    let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
-    for (b, &i) in idx.iter().enumerate() {
-        prefetch(row(b, i));
-    }
-    for k in Bits(want) {
-        let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
-        prefetch(dist(a, i));
-        prefetch(row(a, i));
-    }
-    let mut triple: [Option<Entry>; 4] = [None; 4];
-    let special14 = (n == 14).then(|| Special::new(&s));
-    let mut out = [0u64; KINDS];
-    for k in Bits(want) {
-        let a = k / 9;
-        let mut idx13 = idx;
-        idx13[a] -= POW5[k % 9];
-        let mut d13 = d;
-        d13[a] = dist(a, idx13[a]);
-        let [x, y, z] = others(a);
-        let mut rest = [Entry([0; 16]); 4];
-        rest[a] = *triple[a].get_or_insert_with(|| comb(&pair[x][y], d[z], melds));
-        rest[x] = comb(&pair[y][z], d13[a], melds);
-        rest[y] = comb(&pair[x][z], d13[a], melds);
-        rest[z] = comb(&pair[x][y], d13[a], melds);
-        let suits = Suits { idx: idx13, d: d13, rest, melds };
-        let special = special14.map(|x| x.without(k, c[k]));
-        out[k] = accept_of(&suits, special.as_ref()).1;
-    }
-    out
+/// A 3n+2-tile hand seen for its discards: each suit's distances, the combinations of suit pairs
+/// and of the three suits beside each suit (a discard changes one suit, so these are shared by
+/// every candidate), and the shanten after each discard.
+struct Discards {
+    hand: Counts,
+    sum: Summary,
+    suits: Suits,
+    /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
+    pair: Option<[[Entry; 4]; 4]>,
+    after: [i8; KINDS],
 }
+
+impl Discards {
+    fn new(c: &Counts) -> Self {
+        let sum = summary(c);
+        let n = sum.tiles as usize;
+        let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
+        for j in Bits(sum.held) {
+            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        }
+        let special = (n == 14).then(|| Special::new(&sum));
+        // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
+        // is no better than the standard form's, the special forms cannot change the minimum.
+        let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
+        let mut after = [i8::MAX; KINDS];
+        for j in Bits(sum.held) {
+            let (b, r) = (j / 9, j % 9);
+            let mut s = suits.with(b, suits.idx[b] - POW5[r]);
+            if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
+                s = s.min(sp.without(j, c[j]).shanten());
+            }
+            after[j] = s;
+        }
+        Discards { hand: *c, sum, suits, pair: None, after }
+    }
+
+    /// For each kind in `want` (held): the accepting set after discarding it.
+    fn accepting(&mut self, want: u64) -> [u64; KINDS] {
+        let want = want & self.sum.held;
+        let Suits { idx, d, rest: triple, melds } = self.suits;
+        let pair = self.pair.get_or_insert_with(|| {
+            let mut pair = [[Entry([0; 16]); 4]; 4];
+            for x in 0..4 {
+                for y in x + 1..4 {
+                    pair[x][y] = comb(d[x], d[y], melds);
+                    pair[y][x] = pair[x][y];
+                }
+            }
+            pair
+        });
+        let imp = improve();
+        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+        for (b, &i) in idx.iter().enumerate() {
+            prefetch(row(b, i));
+        }
+        for k in Bits(want) {
+            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
+        }
+        let special14 = (self.sum.tiles == 14).then(|| Special::new(&self.sum));
+        let mut out = [0u64; KINDS];
+        for k in Bits(want) {
+            let a = k / 9;
+            let mut idx13 = idx;
+            idx13[a] -= POW5[k % 9];
+            let mut d13 = d;
+            d13[a] = dist(a, idx13[a]);
+            let [x, y, z] = OTHERS[a];
+            let mut rest = [Entry([0; 16]); 4];
+            rest[a] = triple[a];
+            rest[x] = comb(&pair[y][z], d13[a], melds);
+            rest[y] = comb(&pair[x][z], d13[a], melds);
+            rest[z] = comb(&pair[x][y], d13[a], melds);
+            let suits = Suits { idx: idx13, d: d13, rest, melds };
+            let special = special14.map(|x| x.without(k, self.hand[k]));
+            out[k] = accept_of(&suits, special.as_ref()).1;
+        }
+        out
+    }
+}
+
+/// The three suits other than each suit.
+const OTHERS: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
 
 /// The set bits of a kind mask, lowest first.
 struct Bits(u64);
@@ -428,45 +449,30 @@ impl Iterator for Bits {
 }
 
 thread_local! {
-    /// The last hand [`after_discards`] answered, and its answer: the engine asks for a turn's
-    /// riichi discards and the policy then asks again for the same hand.
-    static LAST_AFTER: Cell<(Counts, [i8; KINDS])> = const { Cell::new(([u8::MAX; KINDS], [0; KINDS])) };
+    /// The last hand asked about its discards: a turn asks for the same hand several times (the
+    /// engine for its riichi discards, the policy for the shanten, then the accepting sets).
+    static LAST: RefCell<Option<Discards>> = const { RefCell::new(None) };
+}
+
+fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match last.as_mut() {
+            Some(d) if d.hand == *c => f(d),
+            _ => f(last.insert(Discards::new(c))),
+        }
+    })
 }
 
 /// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
 pub fn after_discards(c: &Counts) -> [i8; KINDS] {
-    LAST_AFTER.with(|last| {
-        let (hand, after) = last.get();
-        if hand == *c {
-            return after;
-        }
-        let after = compute_after_discards(c);
-        last.set((*c, after));
-        after
-    })
+    with_discards(c, |d| d.after)
 }
 
-fn compute_after_discards(c: &Counts) -> [i8; KINDS] {
-    let sum = summary(c);
-    let n = sum.tiles as usize;
-    let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
-    let special = (n == 14).then(|| Special::new(&sum));
-    // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value is
-    // no better than the standard form's, the special forms cannot change the minimum.
-    let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
-    for j in Bits(sum.held) {
-        prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
-    }
-    let mut out = [i8::MAX; KINDS];
-    for j in Bits(sum.held) {
-        let (b, r) = (j / 9, j % 9);
-        let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-        if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
-            s = s.min(sp.without(j, c[j]).shanten());
-        }
-        out[j] = s;
-    }
-    out
+/// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
+/// `k` — [`accepting`] for every candidate discard.
+pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
+    with_discards(c, |d| d.accepting(want))
 }
 
 #[cfg(test)]
