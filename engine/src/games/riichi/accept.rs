@@ -358,6 +358,9 @@ struct Discards {
     /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
     pair: Option<[[Entry; 4]; 4]>,
     after: [i8; KINDS],
+    /// The accepting set after each discard in `known`.
+    masks: [u64; KINDS],
+    known: u64,
 }
 
 impl Discards {
@@ -381,12 +384,13 @@ impl Discards {
             }
             after[j] = s;
         }
-        Discards { hand: *c, sum, suits, pair: None, after }
+        Discards { hand: *c, sum, suits, pair: None, after, masks: [0; KINDS], known: 0 }
     }
 
     /// For each kind in `want` (held): the accepting set after discarding it.
     fn accepting(&mut self, want: u64) -> [u64; KINDS] {
-        let want = want & self.sum.held;
+        let want = want & self.sum.held & !self.known;
+        self.known |= want;
         let Suits { idx, d, rest: triple, melds } = self.suits;
         let pair = self.pair.get_or_insert_with(|| {
             let mut pair = [[Entry([0; 16]); 4]; 4];
@@ -407,7 +411,6 @@ impl Discards {
             prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
         }
         let special14 = (self.sum.tiles == 14).then(|| Special::new(&self.sum));
-        let mut out = [0u64; KINDS];
         for k in Bits(want) {
             let a = k / 9;
             let mut idx13 = idx;
@@ -422,9 +425,9 @@ impl Discards {
             rest[z] = comb(&pair[x][y], d13[a], melds);
             let suits = Suits { idx: idx13, d: d13, rest, melds };
             let special = special14.map(|x| x.without(k, self.hand[k]));
-            out[k] = accept_of(&suits, special.as_ref()).1;
+            self.masks[k] = accept_of(&suits, special.as_ref()).1;
         }
-        out
+        self.masks
     }
 }
 
@@ -461,6 +464,15 @@ fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
             Some(d) if d.hand == *c => f(d),
             _ => f(last.insert(Discards::new(c))),
         }
+    })
+}
+
+/// The wait set (see [`accepting`]; 0 unless ready) of the 3n+2-tile part `c` minus a tile of kind
+/// `k`, if this turn's view of `c`'s discards is at hand (a native policy chose the discard).
+pub fn known_waits_after(c: &Counts, k: usize) -> Option<u64> {
+    LAST.with(|last| match last.borrow_mut().as_mut() {
+        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.accepting(1 << k)[k] } else { 0 }),
+        _ => None,
     })
 }
 

@@ -732,19 +732,23 @@ impl<'r> State<'r> {
                 other => other,
             }
         };
-        let c = norm(chosen);
-        if !self.legal.iter().any(|&l| norm(l) == c) {
-            return Err(format!("seat {seat}: {chosen:?} is not legal at {point:?}; legal: {:?}", self.legal));
-        }
-        // The tiles the decider named must be held (ids, not just kinds).
-        let held = |t: u8| self.p[seat].hand.contains(&t);
-        let ok = match chosen {
-            Action::Discard { tile, .. } | Action::Kakan { tile } => held(tile),
-            Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
-            _ => true,
-        };
-        if !ok {
-            return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
+        // An action taken from the legal list (as every native policy does) names held tiles; any
+        // other must match one up to equivalent tile ids.
+        if !self.legal.contains(&chosen) {
+            let c = norm(chosen);
+            if !self.legal.iter().any(|&l| norm(l) == c) {
+                return Err(format!("seat {seat}: {chosen:?} is not legal at {point:?}; legal: {:?}", self.legal));
+            }
+            // The tiles the decider named must be held (ids, not just kinds).
+            let held = |t: u8| self.p[seat].hand.contains(&t);
+            let ok = match chosen {
+                Action::Discard { tile, .. } | Action::Kakan { tile } => held(tile),
+                Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
+                _ => true,
+            };
+            if !ok {
+                return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
+            }
         }
         if self.events.is_some() {
             let called = match point {
@@ -937,6 +941,8 @@ impl<'r> State<'r> {
         {
             let first_turn = self.uninterrupted && !self.p[seat].discarded;
             let p = &mut self.p[seat];
+            // The view of the hand's discards that chose this discard usually knows the waits.
+            let waits = super::accept::known_waits_after(&p.counts, usize::from(k));
             p.remove(tile);
             p.river.push(tile);
             p.river_kinds |= bit(k);
@@ -949,7 +955,7 @@ impl<'r> State<'r> {
             if p.riichi {
                 p.ippatsu = false;
             }
-            p.waits = wait_mask(&p.counts);
+            p.waits = waits.unwrap_or_else(|| wait_mask(&p.counts));
             if riichi {
                 self.riichi_declared = seat as u8 + 1;
                 if first_turn && self.rules.double_riichi {
