@@ -70,6 +70,7 @@ fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
 }
 
 /// The low (`i` = 0) or high half of an entry as a u64, byte k = entry byte 8i + k.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn half(e: &Entry, i: usize) -> u64 {
     u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"))
@@ -83,7 +84,27 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
+/// Per meld count, the byte shuffle that aligns a suit's entry with the entry of the other suits
+/// it adds to on a split of `melds` melds and the pair: lane m (no pair) takes the other byte
+/// 8 + melds − m (with the pair), lane 8 + m takes byte melds − m; lanes above `melds` take zero.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+const SHUFFLE: [[u8; 16]; 5] = {
+    let mut t = [[0x80u8; 16]; 5];
+    let mut melds = 0;
+    while melds < 5 {
+        let mut m = 0;
+        while m <= melds {
+            t[melds][m] = (8 + melds - m) as u8;
+            t[melds][8 + m] = (melds - m) as u8;
+            m += 1;
+        }
+        melds += 1;
+    }
+    t
+};
+
 /// Byte-wise minimum of two u64s whose bytes are all below 0x80 (no borrow crosses a byte).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn min_bytes(a: u64, b: u64) -> u64 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -96,6 +117,7 @@ fn min_bytes(a: u64, b: u64) -> u64 {
 /// u64 halves (SWAR): byte-reversing a half of `d` and shifting it aligns byte m with melds − m.
 /// The live sums are true distances (each part at most 14 tiles), so every byte stays below 0x80
 /// and no carry crosses a byte; the other bytes are set to 0x7F, above any live sum.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -109,6 +131,26 @@ fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
     m = min_bytes(m, m >> 16);
     m = min_bytes(m, m >> 8);
     (m & 0xFF) as i8 - 1
+}
+
+/// The SSSE3 form of the SWAR version above: one byte shuffle aligns the split, then a byte-wise
+/// minimum over the register (lanes off the split are saturated to 0xFF first).
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline]
+fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSSE3 is enabled at compile time (the cfg above); the loads are of 16-byte entries.
+    unsafe {
+        let shuffle = _mm_loadu_si128(SHUFFLE[melds.min(4)].as_ptr().cast());
+        let d = _mm_shuffle_epi8(_mm_load_si128(d.0.as_ptr().cast()), shuffle);
+        let off = _mm_cmplt_epi8(shuffle, _mm_setzero_si128());
+        let mut m = _mm_or_si128(_mm_adds_epu8(_mm_load_si128(rest.0.as_ptr().cast()), d), off);
+        m = _mm_min_epu8(m, _mm_srli_si128::<8>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<4>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<2>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<1>(m));
+        (_mm_cvtsi128_si32(m) & 0xFF) as i8 - 1
+    }
 }
 
 /// The four suits' distance vectors of a hand, their table indices, and for each suit the
@@ -168,22 +210,6 @@ impl Suits {
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
     fn accept_mask(&self, std: i8) -> u64 {
         use std::arch::x86_64::*;
-        /// Per meld count: lane m (no pair) takes the other suits' byte 8 + melds − m (with the
-        /// pair), lane 8 + m takes byte melds − m; lanes above `melds` take zero (0x80).
-        const SHUFFLE: [[u8; 16]; 5] = {
-            let mut t = [[0x80u8; 16]; 5];
-            let mut melds = 0;
-            while melds < 5 {
-                let mut m = 0;
-                while m <= melds {
-                    t[melds][m] = (8 + melds - m) as u8;
-                    t[melds][8 + m] = (melds - m) as u8;
-                    m += 1;
-                }
-                melds += 1;
-            }
-            t
-        };
         let melds = self.melds.min(4);
         let imp = improve();
         let mut mask = 0u64;
