@@ -437,18 +437,28 @@ impl Discards {
             prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
         }
         let special14 = (self.sum.tiles == 14).then(|| Special::new(&self.sum));
+        // Per suit, the last discard's distances there and the combinations they gave: discards
+        // of different kinds often leave the suit the same distances (two isolated honors, say).
+        let mut last: [Option<(Entry, [Entry; 4])>; 4] = [None; 4];
         for k in Bits(want) {
             let a = k / 9;
             let mut idx13 = idx;
             idx13[a] -= POW5[k % 9];
             let mut d13 = d;
             d13[a] = dist(a, idx13[a]);
-            let [x, y, z] = OTHERS[a];
-            let mut rest = [Entry([0; 16]); 4];
-            rest[a] = triple[a];
-            rest[x] = comb(&pair[y][z], d13[a], melds);
-            rest[y] = comb(&pair[x][z], d13[a], melds);
-            rest[z] = comb(&pair[x][y], d13[a], melds);
+            let rest = match last[a] {
+                Some((e, rest)) if e.0 == d13[a].0 => rest,
+                _ => {
+                    let [x, y, z] = OTHERS[a];
+                    let mut rest = [Entry([0; 16]); 4];
+                    rest[a] = triple[a];
+                    rest[x] = comb(&pair[y][z], d13[a], melds);
+                    rest[y] = comb(&pair[x][z], d13[a], melds);
+                    rest[z] = comb(&pair[x][y], d13[a], melds);
+                    last[a] = Some((*d13[a], rest));
+                    rest
+                }
+            };
             let suits = Suits { idx: idx13, d: d13, rest, melds };
             let special = special14.map(|x| x.without(k, self.hand[k]));
             self.masks[k] = accept_of(&suits, special.as_ref()).1;
