@@ -150,6 +150,8 @@ def list_games() -> None:
 
 
 def _values(s: engine.OptionSpec) -> str:
+    if s.type == "set":
+        return "a list of any of " + ", ".join(s.choices)
     if s.choices:
         return " / ".join(s.choices)
     if s.min is not None:

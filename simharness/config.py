@@ -273,6 +273,8 @@ def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[st
 
 
 def _label(v: Any) -> str:
+    if isinstance(v, list):  # a set option's value: its members
+        return ".".join(_label(x) for x in v) or "none"
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 

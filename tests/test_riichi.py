@@ -98,7 +98,7 @@ def test_rule_catalogue_and_presets() -> None:
         "double_daisuushii",
         "double_junsei_chuuren",
         "renhou",
-        "daisharin",
+        "local_yaku",
         "double_wind_pair_fu",
         "open_no_fu_min",
         "pinfu_tsumo",

@@ -41,6 +41,8 @@ pub enum Kind {
     IntOrNone,
     /// One of a closed set of names.
     Choice(&'static [&'static str]),
+    /// Any subset of a closed set of names (a list in a config).
+    Set(&'static [&'static str]),
 }
 
 impl Kind {
@@ -51,6 +53,7 @@ impl Kind {
             Kind::Float => "float",
             Kind::IntOrNone => "int|none",
             Kind::Choice(_) => "choice",
+            Kind::Set(_) => "set",
         }
     }
 }
@@ -72,7 +75,7 @@ impl OptionSpec {
         m.insert("name".into(), self.name.into());
         m.insert("type".into(), self.kind.name().into());
         m.insert("default".into(), self.default.clone());
-        if let Kind::Choice(c) = &self.kind {
+        if let Kind::Choice(c) | Kind::Set(c) = &self.kind {
             m.insert("choices".into(), c.iter().map(|s| Value::from(*s)).collect());
         }
         if let Some((lo, hi)) = self.range {
@@ -183,6 +186,66 @@ impl OptionValue for Option<u32> {
     }
     fn numeric(&self) -> Option<f64> {
         self.map(f64::from)
+    }
+}
+
+/// A closed set of names declared with [`option_enum!`]: what a [`Set`] of it needs.
+pub trait Labels: Copy + 'static {
+    const LABELS: &'static [&'static str];
+    /// Position in `LABELS`.
+    fn index(self) -> usize;
+}
+
+/// A subset of an [`option_enum!`]'s choices: a list of names in a config, bits in Rust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Set<E> {
+    bits: u64,
+    _of: std::marker::PhantomData<E>,
+}
+
+impl<E: Labels> Set<E> {
+    pub const EMPTY: Self = Set { bits: 0, _of: std::marker::PhantomData };
+
+    #[must_use]
+    pub fn with(mut self, e: E) -> Self {
+        self.bits |= 1 << e.index();
+        self
+    }
+
+    pub fn contains(self, e: E) -> bool {
+        self.bits >> e.index() & 1 == 1
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+}
+
+impl<E: Labels> Default for Set<E> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<E: Labels + fmt::Debug> OptionValue for Set<E> {
+    fn kind() -> Kind {
+        Kind::Set(E::LABELS)
+    }
+    fn parse(v: &Value) -> Result<Self, String> {
+        let expected = || format!("any of {}", E::LABELS.join(" / "));
+        let items = v.as_array().ok_or_else(|| format!("expected a list of names ({}), got {}", expected(), describe(v)))?;
+        let mut bits = 0u64;
+        for item in items {
+            let i = item
+                .as_str()
+                .and_then(|s| E::LABELS.iter().position(|l| *l == s))
+                .ok_or_else(|| format!("unknown member {}; expected {}", describe(item), expected()))?;
+            bits |= 1 << i;
+        }
+        Ok(Set { bits, _of: std::marker::PhantomData })
+    }
+    fn to_json(&self) -> Value {
+        E::LABELS.iter().enumerate().filter(|(i, _)| self.bits >> i & 1 == 1).map(|(_, l)| Value::from(*l)).collect()
     }
 }
 
@@ -361,6 +424,13 @@ macro_rules! option_enum {
             }
         }
 
+        impl $crate::options::Labels for $name {
+            const LABELS: &'static [&'static str] = &[$($label),+];
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
+
         impl $crate::options::OptionValue for $name {
             fn kind() -> $crate::options::Kind {
                 $crate::options::Kind::Choice(Self::LABELS)
@@ -399,6 +469,8 @@ mod tests {
             cap: Option<u32> = Some(500);
             /// A flag.
             flag: bool = false;
+            /// Some modes.
+            modes: Set<Mode> = Set::EMPTY;
         }
     }
 
@@ -427,10 +499,25 @@ mod tests {
     }
 
     #[test]
+    fn a_set_is_a_list_of_known_names() {
+        let e = Example::from_json(&json!({"modes": ["slow"]})).unwrap();
+        assert!(e.modes.contains(Mode::Slow) && !e.modes.contains(Mode::Fast));
+        assert_eq!(e.to_json()["modes"], json!(["slow"]));
+        assert!(Example::default().modes.is_empty());
+        assert_eq!(Example::from_json(&json!({"modes": ["slow", "fast", "slow"]})).unwrap().modes, Set::EMPTY.with(Mode::Fast).with(Mode::Slow));
+        let err = Example::from_json(&json!({"modes": ["slow", "medium"]})).unwrap_err();
+        assert_eq!((err.field.as_str(), err.message.as_str()), ("modes", "unknown member \"medium\"; expected any of fast / slow"));
+        let err = Example::from_json(&json!({"modes": "slow"})).unwrap_err();
+        assert_eq!(err.message, "expected a list of names (any of fast / slow), got \"slow\"");
+        assert_eq!(Example::specs()[4].to_json()["choices"], json!(["fast", "slow"]));
+        assert_eq!(Example::specs()[4].to_json()["type"], json!("set"));
+    }
+
+    #[test]
     fn catalogue_lists_every_field() {
         let specs = Example::specs();
         let names: Vec<_> = specs.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["count", "mode", "cap", "flag"]);
+        assert_eq!(names, ["count", "mode", "cap", "flag", "modes"]);
         assert_eq!(specs[0].range, Some((0.0, 40.0)));
         assert_eq!(specs[2].default, json!(500));
         assert_eq!(specs[1].to_json()["choices"], json!(["fast", "slow"]));

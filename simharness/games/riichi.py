@@ -183,6 +183,7 @@ def _request(
     tenhou: bool = False,
     chiihou: bool = False,
     renhou: bool = False,
+    open_riichi: bool = False,
 ) -> dict[str, Any]:
     def tiles(x: Iterable[str] | str) -> list[str]:
         return [x] if isinstance(x, str) else list(x)
@@ -193,7 +194,7 @@ def _request(
         "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "nukidora": nukidora,
         "double_riichi": double_riichi,
         "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan, "tenhou": tenhou,
-        "chiihou": chiihou, "renhou": renhou,
+        "chiihou": chiihou, "renhou": renhou, "open_riichi": open_riichi,
     }  # fmt: skip
 
 
@@ -220,6 +221,7 @@ def score_hand(
     tenhou: bool = False,
     chiihou: bool = False,
     renhou: bool = False,
+    open_riichi: bool = False,
     rules: str = "tenhou",
     rule_overrides: Mapping[str, Any] | None = None,
     **more_overrides: Any,
@@ -230,14 +232,15 @@ def score_hand(
     tiles; winds are ``E S W N`` (seat East = dealer); ``deposits`` counts riichi sticks the winner
     collects; ``nukidora`` counts extracted flowers or sanma Norths as dora han. ``rules`` is a
     preset; scoring rules are overridden by keyword or, for a rule whose name is also a flag
-    (``renhou``), through ``rule_overrides``. Raises
+    (``renhou``), through ``rule_overrides``. ``open_riichi`` (with ``riichi``) scores an open
+    riichi under the local yaku ``open_riichi``. Raises
     :class:`HandNotWinning` when the hand cannot win and :class:`OptionError` for bad input.
     """
     req = _request(
         hand, win, tsumo=tsumo, riichi=riichi, ippatsu=ippatsu, melds=melds, dora=dora, ura=ura,
         round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
         double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
-        tenhou=tenhou, chiihou=chiihou, renhou=renhou,
+        tenhou=tenhou, chiihou=chiihou, renhou=renhou, open_riichi=open_riichi,
     )  # fmt: skip
     overrides = {**(rule_overrides or {}), **more_overrides}
     raw = json.loads(_engine_call(_engine.riichi_score, json.dumps(req), rules, json.dumps(overrides)))

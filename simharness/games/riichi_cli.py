@@ -67,6 +67,9 @@ def score_riichi(
     tenhou: Annotated[bool, typer.Option("--tenhou", help="Dealer's win on the initial deal.")] = False,
     chiihou: Annotated[bool, typer.Option("--chiihou", help="Non-dealer's tsumo on the first draw.")] = False,
     renhou: Annotated[bool, typer.Option("--renhou", help="Non-dealer's ron before the first draw.")] = False,
+    open_riichi: Annotated[
+        bool, typer.Option("--open-riichi", help="The riichi is open (local yaku open_riichi).")
+    ] = False,
     melds: Annotated[
         list[str] | None,
         typer.Option(
@@ -125,7 +128,8 @@ def score_riichi(
             dora=dora, ura=ura,
             round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
             double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
-            tenhou=tenhou, chiihou=chiihou, renhou=renhou, rules=rules, **overrides,
+            tenhou=tenhou, chiihou=chiihou, renhou=renhou, open_riichi=open_riichi, rules=rules,
+            **overrides,
         )  # fmt: skip
     except riichi.HandNotWinning as e:
         raise _fail(f"cannot win: {e}", 1) from None

@@ -12,7 +12,8 @@ Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of g
 an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
 honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
 ``tenpai_at_draw`` (tenpai share at exhaustive draws), ``bust_rate`` (games ending below zero),
-``yakuman_rate`` (per hand), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
+``yakuman_rate`` (per hand), ``chombo_rate`` (fouls shown per hand, rules ``furiten_riichi`` and
+``kara_riichi_chombo``), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
 strategy ``all`` pools every player of a variant (without the zero-sum metrics); and in
 duplicate runs ``paired_score`` / ``paired_points`` / ``paired_rank``: the strategy minus the
 lineup's first strategy, paired by deal.
@@ -45,6 +46,7 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
     "tenpai_at_draw": ("tenpai_draws", "draws"),
     "bust_rate": ("busted", None),
     "yakuman_rate": ("yakuman", "hands"),
+    "chombo_rate": ("chombo", "hands"),
     "final_points": ("final_points", None),
     "score": ("score", None),
     **{f"rank_{r}": (pl.col("rank") == r, None) for r in range(1, 5)},
@@ -60,6 +62,8 @@ def _rows(frame: pl.DataFrame, variant: str, strategy: str) -> list[dict[str, An
     deals = frame["deal"].to_numpy()
     for metric, (num, den) in RATIOS.items():
         if strategy == "all" and metric in ZERO_SUM:
+            continue
+        if isinstance(num, str) and num not in frame.columns:  # a run written before the column existed
             continue
         n = (
             frame.select((pl.col(num) if isinstance(num, str) else num).cast(pl.Float64))

@@ -4,7 +4,7 @@ A strategy script names a class with ``python = "module:Class"``; the engine cre
 per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer
 a choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
 index out of range or an exception stops the batch with that error. Every other decision of the
-slot's knobs (yame) still comes from the script's ``[knobs]``.
+slot's knobs (yame, noten_declaration, open_riichi) still comes from the script's ``[knobs]``.
 
 This is much slower than the native knobs: each decision builds a Python view and calls Python
 (``benchmarks/riichi_game.py`` reports the cost); use it to prototype, then express a strategy in
@@ -16,7 +16,8 @@ knobs when it should run at scale.
 ``("kan",)``. ``view`` is a dict: ``seat``, ``point`` ("turn" or "response"), ``after_call``,
 ``from``/``tile``/``kan`` (responses), ``hand`` (own tile ids), ``melds`` (per seat, lists of
 ``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``dora_indicators``, ``round``, ``honba``,
-``sticks``, ``dealer``, ``live_remaining`` and ``shanten`` (of the own hand).
+``sticks``, ``dealer``, ``live_remaining``, ``shanten`` (of the own hand) and ``open_hands`` (per
+seat, the concealed tile ids of an open riichi, else None).
 """
 
 from __future__ import annotations

@@ -318,6 +318,7 @@ fn array_input(
         renhou: f(10),
         round_wind: 27 + round,
         seat_wind: 27 + seat,
+        ..Situation::default()
     };
     Ok(())
 }

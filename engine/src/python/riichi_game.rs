@@ -14,7 +14,7 @@ use super::{option_error, parse_json, tables_to_python};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point};
 use crate::games::riichi::batch::{play_tables, Hook};
-use crate::games::riichi::state::State;
+use crate::games::riichi::state::{Player, State};
 use crate::games::riichi::strategies::Knobs;
 use crate::games::riichi::{replay, rules, shanten};
 use crate::options::{OptionError, Options, Validate};
@@ -80,6 +80,15 @@ fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyRes
     d.set_item("melds", melds)?;
     d.set_item("rivers", s.p.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
     d.set_item("riichi", s.p.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
+    // An open riichi (local yaku open_riichi) shows its concealed tiles to everyone.
+    let shown = |p: &Player| {
+        p.open_riichi.then(|| {
+            let mut h = ids(&p.hand);
+            h.sort_unstable();
+            h
+        })
+    };
+    d.set_item("open_hands", s.p.iter().map(shown).collect::<Vec<_>>())?;
     d.set_item("points", s.p.iter().map(|p| p.points).collect::<Vec<_>>())?;
     d.set_item("dora_indicators", (0..s.dora_shown).map(|i| u16::from(s.wall[126 + 2 * i])).collect::<Vec<_>>())?;
     d.set_item("round", s.progress.round)?;

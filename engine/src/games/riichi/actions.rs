@@ -51,4 +51,16 @@ pub trait Decider {
     /// Picks one of `legal` (never empty) for `seat` at `point`. Returning an action that is not in
     /// `legal` stops the hand with an error.
     fn decide(&mut self, state: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String>;
+
+    /// Under `allow_noten_declaration`: whether tenpai `seat` (not in riichi) claims noten at the
+    /// exhaustive draw; `tenpai` holds every seat's tenpai as it stands (bit per seat).
+    fn declare_noten(&mut self, _state: &State<'_>, _seat: usize, _tenpai: u8) -> bool {
+        false
+    }
+
+    /// Under local yaku `open_riichi`: whether `seat`, whose riichi has just been accepted, shows
+    /// the hand (オープンリーチ).
+    fn open_riichi(&mut self, _state: &State<'_>, _seat: usize) -> bool {
+        false
+    }
 }

@@ -38,7 +38,7 @@ player_rows! {
     /// seat order from it; final_points include leftover deposits and yakitori. Counts are per game;
     /// rates are counts over `hands`.
     pub struct PlayerRow {
-        /// Final score in thousands: (points − return_points)/1000 + uma + oka (shared on ties under tie_break = split).
+        /// Final score in thousands: (points − return_points)/1000 + uma + oka (shared on ties under tie_break = split), minus chombo_deduction/1000 per chombo under chombo_payment = points_deduction.
         score: f64,
         /// Hands played in the game.
         hands: u32,
@@ -62,6 +62,8 @@ player_rows! {
         tenpai_draws: u32,
         /// Yakuman wins.
         yakuman: u32,
+        /// Chombo committed (fouls shown: furiten_riichi = chombo, kara_riichi_chombo).
+        chombo: u32,
         /// Points below zero at the end.
         busted: bool,
     }
@@ -80,9 +82,11 @@ rows! {
         round: u32,
         /// Honba at the start of the hand.
         honba: u32,
+        /// Replays of this round and honba after a chombo (0 = first play).
+        repeat: u32,
         /// Dealer seat.
         dealer: u8,
-        /// 0 tsumo, 1 ron, 2 exhaustive draw, 3 nagashi mangan, 4 kyuushu kyuuhai, 5 suucha riichi, 6 suufon renda, 7 suukaikan, 8 sanchahou.
+        /// 0 tsumo, 1 ron, 2 exhaustive draw, 3 nagashi mangan, 4 kyuushu kyuuhai, 5 suucha riichi, 6 suufon renda, 7 suukaikan, 8 sanchahou, 9 chombo (the hand is void and replayed).
         outcome: u8,
         /// Winners, bit per seat.
         winners: u8,
@@ -94,7 +98,7 @@ rows! {
         fu: u8,
         /// Value of the first winner's hand (before honba and deposits).
         points: u32,
-        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin.
+        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku, open_riichi, shiro_pocchi.
         yaku: u64,
         /// Seats in riichi, bit per seat.
         riichi: u8,
@@ -102,6 +106,10 @@ rows! {
         open: u8,
         /// Seats tenpai at an exhaustive draw, bit per seat.
         tenpai: u8,
+        /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
+        noten_declared: u8,
+        /// Seats whose foul was shown (chombo; under hand_forfeit the hand went on), bit per seat.
+        chombo: u8,
         /// Discards made in the hand when it ended (the turn of the win).
         turn: u16,
         /// The wareme seat (rule `wareme`); -1 without.
@@ -130,23 +138,32 @@ rows! {
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai.
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi).
         kind: u8,
         /// Tenhou tile id (kind = id / 4; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,
     }
 }
 
-/// The wall of one hand: a pure function of the seed, the deal, the round index and the honba.
+/// The key of one hand's chance under `tag`: the deal, the round index, the honba and, for a hand
+/// replayed after a chombo, the replay count (absent for the first play, so that walls without
+/// chombo stay those of (deal, round, honba)).
+fn hand_key(root: Key, tag: u64, deal: u64, progress: Progress) -> Key {
+    let k = root.with(tag).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba));
+    if progress.repeat > 0 { k.with(u64::from(progress.repeat)) } else { k }
+}
+
+/// The wall of one hand: a pure function of the seed, the deal, the round index, the honba and
+/// the replay count.
 pub fn wall(root: Key, deal: u64, progress: Progress) -> [u8; 136] {
     let mut w: [u8; 136] = std::array::from_fn(|i| i as u8);
-    root.with(TAG_WALL).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream().shuffle(&mut w);
+    hand_key(root, TAG_WALL, deal, progress).stream().shuffle(&mut w);
     w
 }
 
 /// The dealer's dice sum of one hand (used by `wareme`): keyed like the wall, with its own tag.
 pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
-    let mut st = root.with(TAG_DICE).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba)).stream();
+    let mut st = hand_key(root, TAG_DICE, deal, progress).stream();
     st.die() + st.die()
 }
 
@@ -163,6 +180,7 @@ struct Tally {
     draws: u32,
     tenpai_draws: u32,
     yakuman: u32,
+    chombo: u32,
 }
 
 /// Everything one game produced.
@@ -227,8 +245,16 @@ pub fn play_game(
             }
         }
     }
+    let mut score = final_scores(rules, &points);
+    if rules.chombo_payment == rules::ChomboPayment::PointsDeduction {
+        for (_, _, r) in &hands {
+            for (s, x) in score.iter_mut().enumerate() {
+                *x -= f64::from(r.chombo >> s & 1) * f64::from(rules.chombo_deduction) / 1000.0;
+            }
+        }
+    }
     let scheduled = state.scheduled();
-    Ok(GameLog { hands, events, final_points: points, score: final_scores(rules, &points), busted, leftover, scheduled, deposit: rules.riichi_deposit })
+    Ok(GameLog { hands, events, final_points: points, score, busted, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
 /// (points − return)/1000 + uma + oka per seat (§13.5).
@@ -303,6 +329,14 @@ impl Decider for Hooked<'_, '_> {
             None => self.native.decide(s, seat, point, legal),
         }
     }
+
+    fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
+        self.native.declare_noten(s, seat, tenpai)
+    }
+
+    fn open_riichi(&mut self, s: &State<'_>, seat: usize) -> bool {
+        self.native.open_riichi(s, seat)
+    }
 }
 
 /// Plays `batch` and returns its tables; `hook` decides for the slots it claims.
@@ -344,6 +378,7 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
         for (s, t) in tally.iter_mut().enumerate() {
             t.riichi += u32::from(r.riichi >> s & 1);
             t.call_hands += u32::from(r.open >> s & 1);
+            t.chombo += u32::from(r.chombo >> s & 1);
             if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
                 t.draws += 1;
                 t.tenpai_draws += u32::from(r.tenpai >> s & 1);
@@ -378,6 +413,7 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             hand: i as u32,
             round: progress.round,
             honba: progress.honba,
+            repeat: progress.repeat,
             dealer: *dealer,
             outcome: r.outcome as u8,
             winners,
@@ -389,6 +425,8 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             riichi: r.riichi,
             open: r.open,
             tenpai: r.tenpai,
+            noten_declared: r.noten_declared,
+            chombo: r.chombo,
             turn: r.turn as u16,
             wareme: if r.wareme == super::state::NONE { -1 } else { r.wareme as i8 },
             delta_0: r.deltas[0] as i32,
@@ -419,6 +457,7 @@ fn push_rows(log: &GameLog, seating: &Seating, games: &mut Vec<GameRow>, players
             draws: t.draws,
             tenpai_draws: t.tenpai_draws,
             yakuman: t.yakuman,
+            chombo: t.chombo,
             busted: log.final_points[s] < 0,
         });
     }

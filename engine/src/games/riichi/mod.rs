@@ -8,10 +8,11 @@
 //! - `strategies.rs`: strategy knobs and the native policy;
 //! - `batch.rs`: `impl Game`, keyed walls and the tables.
 //!
-//! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba` (round = the index of the
-//! hand's dealer rotation, so a wall never repeats within a game); duplicate tables and rule
-//! variants that reach the same (round, honba) play the same wall; the dealer's dice (for `wareme`) are
-//! `seed/TAG_DICE/deal/round/honba`. Random strategy choices use
+//! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba[/repeat]` (round = the index
+//! of the hand's dealer rotation, so a wall never repeats within a game; `repeat` counts replays
+//! after a chombo and is left out when 0); duplicate tables and rule variants that reach the same
+//! (round, honba) play the same wall; the dealer's dice (for `wareme`) are
+//! `seed/TAG_DICE/deal/round/honba[/repeat]`. Random strategy choices use
 //! `seed/TAG_STRATEGY/deal/seat`, drawn by a per-seat decision counter.
 
 pub mod shanten;

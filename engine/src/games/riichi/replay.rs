@@ -153,7 +153,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
     }
     let points = field(hand, "points")?.as_array().ok_or("`points` must be a list")?;
     let recs = field(hand, "actions")?.as_array().ok_or("`actions` must be a list")?.iter().map(parse_action).collect::<Result<Vec<_>, _>>()?;
-    let progress = Progress { round: uint(hand, "round")? as u32, honba: uint(hand, "honba")? as u32, sticks: uint(hand, "sticks")? as u32 };
+    let progress = Progress { round: uint(hand, "round")? as u32, honba: uint(hand, "honba")? as u32, sticks: uint(hand, "sticks")? as u32, repeat: 0 };
     let mut state = State::new(rules);
     for (s, p) in state.p.iter_mut().enumerate() {
         p.points = points.get(s).and_then(Value::as_i64).ok_or("`points` must hold 4 integers")?;

@@ -3,13 +3,23 @@
 //! presets of §15.7. The hand evaluator reads the scoring rules; the game loop reads the rest.
 
 use crate::game::{resolve_preset, Preset};
-use crate::options::{OptionError, Validate};
+use crate::options::{OptionError, Set, Validate};
 use crate::{option_enum, options};
 use serde_json::json;
 
 option_enum! {
     /// Value of 人和 (a non-dealer's ron before their first draw).
     pub enum Renhou { Off = "off", Yakuman = "yakuman", Mangan = "mangan", Baiman = "baiman" }
+}
+
+option_enum! {
+    /// Local yaku that `local_yaku` can switch on (spec §9.8, A50).
+    pub enum LocalYaku {
+        Daisharin = "daisharin",
+        KagaHyakumangoku = "kaga_hyakumangoku",
+        OpenRiichi = "open_riichi",
+        ShiroPocchi = "shiro_pocchi",
+    }
 }
 
 option_enum! {
@@ -109,6 +119,21 @@ option_enum! {
 }
 
 option_enum! {
+    /// Penalty of a chombo (§12.4).
+    pub enum ChomboPayment {
+        Mangan = "mangan",
+        ThreeThousandAll = "3000_all",
+        PointsDeduction = "points_deduction",
+        HandForfeit = "hand_forfeit",
+    }
+}
+
+option_enum! {
+    /// Riichi while furiten (§7.5, §15.4).
+    pub enum FuritenRiichi { Allowed = "allowed", Chombo = "chombo" }
+}
+
+option_enum! {
     /// Dead waits at an exhaustive draw (§12.2 step 2).
     pub enum Karaten { OwnFourIsNoten = "own_four_is_noten", AlwaysTenpai = "always_tenpai", AnyDeadWaitIsNoten = "any_dead_wait_is_noten" }
 }
@@ -159,8 +184,13 @@ options! {
         tsuuiisou_chiitoitsu: bool = true;
         /// Four of a kind counts as two pairs of seven pairs.
         chiitoitsu_same_pairs: bool = false;
-        /// Local yakuman 大車輪: closed 22334455667788p (spec §9.8, common definition).
-        daisharin: bool = false;
+        /// Local yaku (spec §9.8, definitions in docs/riichi-scoring.md): daisharin (大車輪, yakuman:
+        /// closed 22334455667788p), kaga_hyakumangoku (加賀百万石, yakuman: characters and honors
+        /// only, the characters' numbers summing to ≥ 100), open_riichi (オープンリーチ: a riichi
+        /// with the hand shown, one more han; a player not in riichi who deals into it pays a
+        /// yakuman; strategy knob `open_riichi`), shiro_pocchi (白ポッチ: the marked 白, tile id
+        /// 124, drawn by a player in riichi may complete the hand by tsumo as any tile).
+        local_yaku: Set<LocalYaku> = Set::EMPTY;
         /// Number of red fives in the set (0, 3 or 4 = 3 plus a second 0p); with 0, red fives in a
         /// hand count as plain fives.
         aka_dora: u8 = 3, range(0, 4);
@@ -265,6 +295,32 @@ options! {
         /// A rinshan tsumo right after a daiminkan is paid entirely by the player whose discard was
         /// called, as a ron.
         pao_daiminkan_rinshan: bool = false;
+        /// Penalty of a chombo (§12.4). mangan: a non-dealer offender pays 4000 to the dealer and
+        /// 2000 to each other player, a dealer 4000 to each; 3000_all: 3000 to each; both then void
+        /// the hand. points_deduction: the hand is void and `chombo_deduction` comes off the
+        /// offender's final score. After these three the hand is replayed with the same dealer and
+        /// honba on a new wall, and its riichi sticks go back to their players (A42). hand_forfeit
+        /// (アガリ放棄): the hand goes on, the offender may no longer call, kan or win and is noten
+        /// at an exhaustive draw. A foul exists only through furiten_riichi = chombo and
+        /// kara_riichi_chombo, and is found when the offender's hand is shown: at their tsumo, or
+        /// at the tenpai check of an exhaustive draw.
+        chombo_payment: ChomboPayment = ChomboPayment::Mangan;
+        /// Points (on the final-points scale; 20000 = 20.0 of score) deducted from the offender's
+        /// final score per chombo under chombo_payment = points_deduction; the table points and the
+        /// ranking are unchanged.
+        chombo_deduction: u32 = 20000, range(0, 1000000);
+        /// Riichi while furiten (a wait among the own discards once the declaration tile passes):
+        /// allowed, or a chombo when the hand is shown.
+        furiten_riichi: FuritenRiichi = FuritenRiichi::Allowed;
+        /// 空リーチ: a riichi whose every wait is used up from the player's own view when the
+        /// declaration tile passes (own hand, rivers, melds, dora indicators) is a chombo when the
+        /// hand is shown (at the exhaustive draw). Never fires with the local yaku shiro_pocchi,
+        /// whose marked 白 completes any riichi hand. The chombo options are accepted without a
+        /// foul rule (and then have no effect) so that a grid can switch the foul alone.
+        kara_riichi_chombo: bool = false;
+        /// At an exhaustive draw a tenpai player not in riichi may claim noten (a strategy choice,
+        /// knob `noten_declaration`; the dealer answers first); otherwise tenpai is automatic.
+        allow_noten_declaration: bool = false;
     }
 }
 
@@ -311,8 +367,10 @@ pub fn presets() -> Vec<Preset> {
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },
         Preset {
             name: "nashi_nashi",
-            doc: "完先: no kuitan, no atozuke, first call part of a yaku, 2 han minimum, no red fives.",
-            overrides: json!({"kuitan": false, "atozuke": false, "kansaki": true, "min_han": 2, "aka_dora": 0}),
+            doc: "完先: no kuitan, no atozuke, first call part of a yaku, 2 han minimum, furiten riichi is a chombo, \
+                  no red fives, no wareme.",
+            overrides: json!({"kuitan": false, "atozuke": false, "kansaki": true, "min_han": 2, "furiten_riichi": "chombo",
+                              "aka_dora": 0, "wareme": false}),
         },
         Preset {
             name: "inflation",
@@ -355,5 +413,9 @@ mod tests {
         assert_eq!(resolve("default", &json!({"aka_dora": 2})).unwrap_err().field, "aka_dora");
         assert_eq!(resolve("tenho", &json!({})).unwrap_err().field, "preset");
         assert_eq!(resolve("default", &json!({"kansaki": true})).unwrap_err().field, "kansaki+atozuke");
+        assert_eq!(resolve("nashi_nashi", &json!({})).unwrap().furiten_riichi, FuritenRiichi::Chombo);
+        let e = resolve("default", &json!({"local_yaku": ["daisharin", "sanrenkou"]})).unwrap_err();
+        assert_eq!(e.field, "local_yaku");
+        assert!(e.message.starts_with("unknown member \"sanrenkou\""), "{}", e.message);
     }
 }

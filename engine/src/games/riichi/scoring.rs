@@ -240,15 +240,8 @@ fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, Score
         return Err(input("hand", format!("{} copies of {name} in the hand and melds; there are only 4", dora_counts[kind])));
     }
     let closed = w.melds.iter().all(|m| !m.kind.is_open());
-    let mut all = concealed;
-    for s in &called[..k] {
-        let n = if s.kind == SetKind::Sequence { [0, 1, 2] } else { [0, 0, 0] };
-        for d in n {
-            all[usize::from(s.base + d)] += 1;
-        }
-    }
     let facts = HandFacts {
-        all,
+        all: dora_counts,
         concealed,
         win: win.kind,
         closed,
@@ -265,8 +258,9 @@ fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
     let s = &w.situation;
     let has_kan = w.melds.iter().any(|m| m.kind.is_kan());
     let first_turn = s.tenhou || s.chiihou || s.renhou;
-    let rules: [(bool, &str, &str); 15] = [
+    let rules: [(bool, &str, &str); 16] = [
         ((s.riichi || s.double_riichi) && !closed, "riichi", "riichi needs a closed hand (only ankan melds)"),
+        (s.open_riichi && !(s.riichi || s.double_riichi), "open_riichi", "open riichi needs riichi"),
         (s.ippatsu && !(s.riichi || s.double_riichi), "ippatsu", "ippatsu needs riichi"),
         (s.haitei && !s.tsumo, "haitei", "haitei is a tsumo on the last tile"),
         (s.houtei && s.tsumo, "houtei", "houtei is a ron on the last discard"),
@@ -514,8 +508,8 @@ fn tiles_field(field: &str, v: &serde_json::Value) -> Result<Vec<Tile>, ScoreErr
 /// The keys of a scoring request (see [`request`]).
 pub const REQUEST_KEYS: &[&str] = &[
     "hand", "win", "melds", "tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan",
-    "tenhou", "chiihou", "renhou", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "nukidora", "rules",
-    "rule_overrides",
+    "tenhou", "chiihou", "renhou", "open_riichi", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "nukidora",
+    "rules", "rule_overrides",
 ];
 
 /// A scoring request from JSON: `hand` and `win` in MPSZ, `melds` as meld strings
@@ -565,6 +559,7 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
             "tenhou" => s.tenhou = flag()?,
             "chiihou" => s.chiihou = flag()?,
             "renhou" => s.renhou = flag()?,
+            "open_riichi" => s.open_riichi = flag()?,
             "dora" => w.dora = tiles_field(key, value)?,
             "ura" => w.ura = tiles_field(key, value)?,
             "round_wind" => s.round_wind = wind(key, value)?,

@@ -16,6 +16,8 @@ use super::yaku::{Situation, Yaku};
 
 pub const SEATS: usize = 4;
 pub const NONE: u8 = u8::MAX;
+/// The marked 白 of local yaku `shiro_pocchi` (the first 白).
+pub const POCCHI: u8 = 124;
 const DEAD: usize = 122;
 
 /// An exposed meld (ankan included). `tiles[..n]`; `called` is the tile taken from `from`.
@@ -62,6 +64,12 @@ pub struct Player {
     pub pao_daisuushii: u8,
     pub pao_suukantsu: u8,
     pub points: i64,
+    /// The accepted riichi was a foul (furiten_riichi = chombo, kara_riichi_chombo), not yet shown.
+    pub foul: bool,
+    /// アガリ放棄 (chombo_payment = hand_forfeit): no call, kan or win for the rest of the hand.
+    pub forfeit: bool,
+    /// The riichi is open (local yaku `open_riichi`): the hand is shown.
+    pub open_riichi: bool,
 }
 
 impl Default for Player {
@@ -86,6 +94,9 @@ impl Default for Player {
             pao_daisuushii: NONE,
             pao_suukantsu: NONE,
             points: 0,
+            foul: false,
+            forfeit: false,
+            open_riichi: false,
         }
     }
 }
@@ -141,14 +152,16 @@ pub enum Outcome {
     SuufonRenda = 6,
     Suukaikan = 7,
     Sanchahou = 8,
+    /// A foul shown (§12.4): the hand is void and replayed.
+    Chombo = 9,
 }
 
 impl Outcome {
-    pub const NAMES: [&'static str; 9] =
-        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou"];
+    pub const NAMES: [&'static str; 10] =
+        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou", "chombo"];
 
     pub fn abortive(self) -> bool {
-        self as u8 >= 4
+        matches!(self as u8, 4..=8)
     }
 }
 
@@ -180,11 +193,16 @@ pub struct HandResult {
     pub turn: u32,
     /// The wareme seat (NONE without wareme).
     pub wareme: u8,
+    /// Seats whose foul was shown in the hand (chombo), bit per seat.
+    pub chombo: u8,
+    /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
+    pub noten_declared: u8,
 }
 
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
 /// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
-/// 11 dora indicator revealed, 12 kyuushu kyuuhai. `tile`: the tile id (the called tile of a call,
+/// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw,
+/// 15 riichi opened. `tile`: the tile id (the called tile of a call,
 /// kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
@@ -200,6 +218,8 @@ pub struct Progress {
     pub round: u32,
     pub honba: u32,
     pub sticks: u32,
+    /// Replays of this (round, honba) after a chombo (A42); 0 otherwise.
+    pub repeat: u32,
 }
 
 pub struct State<'r> {
@@ -233,6 +253,10 @@ pub struct State<'r> {
     daiminkan_from: u8,
     suukaikan_pending: bool,
     riichi_declared: u8,
+    /// Seats whose foul has been shown in this hand.
+    chombo: u8,
+    /// The kind the marked 白 stands for in the tsumo now offered to the player who drew it.
+    pocchi_as: Option<Kind>,
     legal: Vec<Action>,
 }
 
@@ -259,7 +283,7 @@ impl<'r> State<'r> {
             kan_seats: [NONE; 4],
             dora_shown: 1,
             pending_dora: 0,
-            progress: Progress { round: 0, honba: 0, sticks: 0 },
+            progress: Progress { round: 0, honba: 0, sticks: 0, repeat: 0 },
             dealer: 0,
             uninterrupted: true,
             discards: 0,
@@ -271,6 +295,8 @@ impl<'r> State<'r> {
             events: None,
             suukaikan_pending: false,
             riichi_declared: 0,
+            chombo: 0,
+            pocchi_as: None,
             legal: Vec::with_capacity(40),
         }
     }
@@ -301,7 +327,7 @@ impl<'r> State<'r> {
 
     /// Starts a game: everyone at the starting points, East 1.
     pub fn start_game(&mut self) {
-        self.progress = Progress { round: 0, honba: 0, sticks: 0 };
+        self.progress = Progress { round: 0, honba: 0, sticks: 0, repeat: 0 };
         for p in &mut self.p {
             p.points = i64::from(self.rules.starting_points);
         }
@@ -357,6 +383,7 @@ impl<'r> State<'r> {
         }
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
+        self.chombo = 0;
     }
 
     /// The dealer's dice (sum 2–12) of the dealt hand: under `wareme`, they break the wall of seat
@@ -434,7 +461,13 @@ impl<'r> State<'r> {
     /// [`State::score_win`] with the last-tile situation (haitei/houtei) given.
     fn score_at(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool, last: bool) -> Result<Score, String> {
         let p = &self.p[seat];
-        let mut hand: Vec<Tile> = p.hand.iter().map(|&t| self.tile(t)).collect();
+        // A tsumo on the marked 白 as a wild tile: it is the kind it stands for.
+        let pocchi = self.pocchi_as.filter(|_| tsumo && win == POCCHI);
+        let as_tile = |t: u8| match pocchi {
+            Some(k) if t == POCCHI => Tile { kind: k, red: false },
+            _ => self.tile(t),
+        };
+        let mut hand: Vec<Tile> = p.hand.iter().map(|&t| as_tile(t)).collect();
         if !tsumo {
             hand.push(self.tile(win));
         }
@@ -452,13 +485,15 @@ impl<'r> State<'r> {
             tenhou: tsumo && first && dealer,
             chiihou: tsumo && first && !dealer,
             renhou: !tsumo && first && !dealer && self.rules.renhou != Renhou::Off,
+            open_riichi: p.open_riichi,
+            pocchi: pocchi.is_some(),
             round_wind: self.round_wind(),
             seat_wind: self.seat_wind(seat),
         };
         let (dora, ura) = self.indicators();
         let input = WinInput {
             hand,
-            win: Some(self.tile(win)),
+            win: Some(as_tile(win)),
             melds: self.melds_for_score(seat),
             situation,
             dora,
@@ -472,7 +507,7 @@ impl<'r> State<'r> {
 
     fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
         let p = &self.p[seat];
-        if p.waits & bit(tile / 4) == 0 || p.furiten() {
+        if p.waits & bit(tile / 4) == 0 || p.furiten() || p.forfeit {
             return false;
         }
         if ankan {
@@ -523,12 +558,20 @@ impl<'r> State<'r> {
             return;
         };
         let p = &self.p[seat];
+        if p.forfeit {
+            self.legal.push(Action::Discard { tile: drawn, riichi: false });
+            return;
+        }
         // On a wall draw the waits kept since the last discard are those of the hand before the
         // draw; after a kan they are stale.
         let complete = if rinshan { shanten::shanten(&p.counts) == -1 } else { p.waits & bit(drawn / 4) != 0 };
+        self.pocchi_as = None;
         if complete && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
+        } else if drawn == POCCHI && p.riichi && self.rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
+            self.offer_pocchi(seat, rinshan);
         }
+        let p = &self.p[seat];
         if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
             let kinds = YAOCHU.iter().filter(|&&k| p.counts[usize::from(k)] > 0).count();
             if kinds >= 9 {
@@ -572,6 +615,26 @@ impl<'r> State<'r> {
         // No shanten test here: a riichi discard needs a ready hand after it, which no hand above
         // shanten 0 has, and the policy asks for the same after_discards next.
         self.push_discards(seat, 0, riichi_ok);
+    }
+
+    /// Offers a tsumo with the marked 白 as the wait that pays the most (高点法), if any wins.
+    fn offer_pocchi(&mut self, seat: usize, rinshan: bool) {
+        let mut best: Option<(u32, Kind)> = None;
+        for k in 0..KINDS as Kind {
+            if self.p[seat].waits & bit(k) == 0 {
+                continue;
+            }
+            self.pocchi_as = Some(k);
+            if let Ok(score) = self.score_win(seat, POCCHI, true, rinshan, false) {
+                if best.is_none_or(|(points, _)| score.points > points) {
+                    best = Some((score.points, k));
+                }
+            }
+        }
+        self.pocchi_as = best.map(|(_, k)| k);
+        if best.is_some() {
+            self.legal.push(Action::Tsumo);
+        }
     }
 
     fn riichi_ankan_ok(&self, seat: usize, k: Kind) -> bool {
@@ -651,7 +714,7 @@ impl<'r> State<'r> {
         if self.can_ron(seat, tile, chankan, kan == Some(MeldKind::Ankan)) {
             self.legal.push(Action::Ron);
         }
-        if kan.is_some() || self.p[seat].riichi || self.live_remaining() == 0 {
+        if kan.is_some() || self.p[seat].riichi || self.p[seat].forfeit || self.live_remaining() == 0 {
             return;
         }
         let k = tile / 4;
@@ -810,6 +873,7 @@ impl<'r> State<'r> {
         result.open = (0..SEATS).filter(|&i| !self.p[i].closed()).fold(0, |m, i| m | 1 << i);
         result.turn = self.discards;
         result.wareme = self.wareme;
+        result.chombo = self.chombo;
         result.deltas = std::array::from_fn(|i| self.p[i].points - start[i]);
         Ok(result)
     }
@@ -820,7 +884,7 @@ impl<'r> State<'r> {
             let (seat, drawn, mut rinshan) = match next {
                 Next::Draw { seat, rinshan: false } => {
                     if self.live_next >= self.live_end {
-                        return Ok(self.exhaustive_draw());
+                        return Ok(self.exhaustive_draw(d));
                     }
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
@@ -838,6 +902,13 @@ impl<'r> State<'r> {
                 let action = self.ask(d, seat, Point::Turn { after_call: drawn.is_none() })?;
                 match action {
                     Action::Tsumo => {
+                        // Showing the hand shows a foul riichi: a chombo instead of the win.
+                        if self.p[seat].foul {
+                            match self.chombo(1 << seat) {
+                                Some(r) => return Ok(r),
+                                None => continue,
+                            }
+                        }
                         let win = drawn.unwrap_or(NONE);
                         return self.settle_wins(&[seat], seat, win, true, rinshan, false);
                     }
@@ -1029,6 +1100,14 @@ impl<'r> State<'r> {
             p.points -= i64::from(self.rules.riichi_deposit);
             self.progress.sticks += 1;
             self.safe_after_riichi[seat] = 0;
+            let p = &self.p[seat];
+            self.p[seat].foul = self.riichi_foul(&p.counts, p.river_kinds, None);
+            if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) {
+                self.p[seat].open_riichi = d.open_riichi(self, seat);
+                if self.p[seat].open_riichi {
+                    self.log(seat as u8, 15, NONE);
+                }
+            }
             if self.rules.abort_suucha_riichi && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
             }
@@ -1101,7 +1180,7 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE, chombo: 0, noten_declared: 0 }
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
@@ -1126,7 +1205,9 @@ impl<'r> State<'r> {
             let dealer = w == usize::from(self.dealer);
             let (liable, mult) = self.pao_of(w, &score);
             let liable_basic = 8000 * u32::from(mult);
-            let rest_basic = score.basic - if liable != NONE { liable_basic } else { 0 };
+            // Dealing into an open riichi while not in riichi pays at least a yakuman.
+            let basic = if !tsumo && self.p[w].open_riichi && !self.p[from].riichi { score.basic.max(8000) } else { score.basic };
+            let rest_basic = basic - if liable != NONE { liable_basic } else { 0 };
             let hv = self.rules.honba_value;
             if tsumo && rinshan && self.rules.pao_daiminkan_rinshan && self.daiminkan_from != NONE {
                 let l = usize::from(self.daiminkan_from);
@@ -1135,7 +1216,7 @@ impl<'r> State<'r> {
                 continue;
             }
             if liable == NONE || (!tsumo && liable == from as u8) {
-                self.pay_normal(w, from, score.basic, dealer, tsumo, honba_w);
+                self.pay_normal(w, from, basic, dealer, tsumo, honba_w);
             } else {
                 let l = usize::from(liable);
                 let value = scoring::payments(liable_basic, dealer, false, 0, 0, self.rules).1.ron;
@@ -1168,6 +1249,8 @@ impl<'r> State<'r> {
             nagashi: 0,
             turn: 0,
             wareme: NONE,
+            chombo: 0,
+            noten_declared: 0,
         })
     }
 
@@ -1205,7 +1288,7 @@ impl<'r> State<'r> {
 
     fn tenpai_at_draw(&self, seat: usize) -> bool {
         let p = &self.p[seat];
-        if p.waits == 0 {
+        if p.waits == 0 || p.forfeit {
             return false;
         }
         if !self.rules.keishiki_tenpai && !p.closed() {
@@ -1240,17 +1323,36 @@ impl<'r> State<'r> {
         self.p[seat].melds.iter().map(|m| m.tiles[..usize::from(m.n)].iter().filter(|&&t| usize::from(t / 4) == k).count() as u8).sum()
     }
 
-    fn exhaustive_draw(&mut self) -> HandResult {
+    fn exhaustive_draw(&mut self, d: &mut dyn Decider) -> HandResult {
+        // Riichi hands are shown at the tenpai check, and with them a foul riichi.
+        let fouls = (0..SEATS).filter(|&s| self.p[s].foul && !self.p[s].forfeit).fold(0u8, |m, s| m | 1 << s);
+        if fouls != 0 {
+            if let Some(r) = self.chombo(fouls) {
+                return r;
+            }
+        }
         let mut tenpai = 0u8;
         for s in 0..SEATS {
             if self.tenpai_at_draw(s) {
                 tenpai |= 1 << s;
             }
         }
+        // 聴牌隠し: a tenpai player not in riichi may claim noten, dealer first.
+        let mut noten_declared = 0u8;
+        if self.rules.allow_noten_declaration {
+            for i in 0..SEATS {
+                let s = (usize::from(self.dealer) + i) % SEATS;
+                if tenpai & (1 << s) != 0 && !self.p[s].riichi && d.declare_noten(self, s, tenpai) {
+                    tenpai &= !(1 << s);
+                    noten_declared |= 1 << s;
+                    self.log(s as u8, 14, NONE);
+                }
+            }
+        }
         let mut nagashi = 0u8;
         if self.rules.nagashi_mangan != Nagashi::Off {
             for s in 0..SEATS {
-                if !self.p[s].river_simple && !self.p[s].river_called {
+                if !self.p[s].river_simple && !self.p[s].river_called && !self.p[s].forfeit {
                     nagashi |= 1 << s;
                 }
             }
@@ -1271,17 +1373,78 @@ impl<'r> State<'r> {
             }
             Outcome::Nagashi
         } else {
-            let t = tenpai.count_ones();
-            if (1..4).contains(&t) {
-                let total = self.rules.noten_bappu_total;
-                let (gain, loss) = (total / t, total / (4 - t));
-                for s in 0..SEATS {
-                    self.p[s].points += if tenpai & (1 << s) != 0 { i64::from(gain) } else { -i64::from(loss) };
-                }
+            let pay = self.noten_payments(tenpai);
+            for (p, x) in self.p.iter_mut().zip(pay) {
+                p.points += x;
             }
             Outcome::Exhaustive
         };
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE, chombo: 0, noten_declared }
+    }
+
+    /// Noten payments (§12.2 step 3) of each seat when the seats of `tenpai` are tenpai.
+    pub fn noten_payments(&self, tenpai: u8) -> [i64; SEATS] {
+        let t = tenpai.count_ones();
+        if !(1..4).contains(&t) {
+            return [0; SEATS];
+        }
+        let total = self.rules.noten_bappu_total;
+        let (gain, loss) = (i64::from(total / t), i64::from(total / (4 - t)));
+        std::array::from_fn(|s| if tenpai & (1 << s) != 0 { gain } else { -loss })
+    }
+
+    /// Whether a riichi on the 13 tiles `c` with own discard kinds `river` is a foul under the
+    /// rules: furiten (furiten_riichi = chombo), or every wait used up from the player's own view —
+    /// own hand, everything visible, and `extra` (a discard about to be made) — (kara_riichi_chombo).
+    pub fn riichi_foul(&self, c: &Counts, river: u64, extra: Option<Kind>) -> bool {
+        let furiten = self.rules.furiten_riichi == FuritenRiichi::Chombo;
+        if !furiten && !self.rules.kara_riichi_chombo {
+            return false;
+        }
+        let waits = wait_mask(c);
+        if furiten && river & waits != 0 {
+            return true;
+        }
+        self.rules.kara_riichi_chombo
+            && !(0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + self.seen[k] + u8::from(extra == Some(k as Kind)) < 4)
+    }
+
+    /// A foul of the seats of `offenders` is shown (§12.4). Under hand_forfeit they may no longer
+    /// call or win and the hand goes on (`None`); otherwise the hand ends void with the penalty and
+    /// is replayed (A42): this hand's riichi sticks go back to their players.
+    fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
+        self.chombo |= offenders;
+        for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            self.log(s as u8, 13, NONE);
+        }
+        let rule = self.rules.chombo_payment;
+        if rule == ChomboPayment::HandForfeit {
+            for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+                self.p[s].forfeit = true;
+            }
+            return None;
+        }
+        let deposit = i64::from(self.rules.riichi_deposit);
+        for s in 0..SEATS {
+            if self.p[s].riichi {
+                self.p[s].points += deposit;
+                self.progress.sticks -= 1;
+            }
+        }
+        for o in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            // A mangan paid the other way round (not doubled by wareme, A46), or 3000 to each.
+            let (_, mangan) = scoring::payments(2000, o == usize::from(self.dealer), true, 0, 0, self.rules);
+            for s in (0..SEATS).filter(|&s| s != o) {
+                let amount = match rule {
+                    ChomboPayment::Mangan if s == usize::from(self.dealer) => mangan.tsumo_dealer,
+                    ChomboPayment::Mangan => mangan.tsumo_non_dealer,
+                    ChomboPayment::ThreeThousandAll => 3000,
+                    ChomboPayment::PointsDeduction | ChomboPayment::HandForfeit => 0,
+                };
+                self.transfer(o, s, amount);
+            }
+        }
+        Some(self.abort(Outcome::Chombo))
     }
 
     /// Hands a game schedules before extensions.
@@ -1299,6 +1462,7 @@ impl<'r> State<'r> {
         let dealer = self.dealer;
         match r.outcome {
             Outcome::Tsumo | Outcome::Ron => r.wins.iter().any(|w| w.seat == dealer),
+            Outcome::Chombo => true,
             Outcome::Nagashi if self.rules.nagashi_mangan == Nagashi::AsWin => r.nagashi & (1 << dealer) != 0,
             Outcome::Exhaustive | Outcome::Nagashi => {
                 let tenpai = r.tenpai & (1 << dealer) != 0;
@@ -1314,9 +1478,14 @@ impl<'r> State<'r> {
     }
 
     fn busted(&self) -> bool {
+        self.busted_at(&self.p.each_ref().map(|p| p.points))
+    }
+
+    /// Whether `points` end the game by tobi.
+    pub fn busted_at(&self, points: &[i64; SEATS]) -> bool {
         match self.rules.tobi {
-            Tobi::BelowZero => self.p.iter().any(|p| p.points < 0),
-            Tobi::ZeroOrBelow => self.p.iter().any(|p| p.points <= 0),
+            Tobi::BelowZero => points.iter().any(|&p| p < 0),
+            Tobi::ZeroOrBelow => points.iter().any(|&p| p <= 0),
             Tobi::Off => false,
         }
     }
@@ -1324,6 +1493,12 @@ impl<'r> State<'r> {
     /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over.
     /// `yame` answers the dealer's choice under `agari_yame`/`tenpai_yame = choice`.
     pub fn advance(&mut self, r: &HandResult, yame: &mut dyn FnMut(&State<'_>) -> bool) -> bool {
+        if r.outcome == Outcome::Chombo {
+            // The same hand again, on a new wall (A42); only a payment that busts someone ends it.
+            self.progress.repeat += 1;
+            return self.busted();
+        }
+        self.progress.repeat = 0;
         let keeps = self.dealer_keeps(r);
         let round = self.progress.round;
         let dealer_won = r.wins.iter().any(|w| w.seat == self.dealer);
@@ -1341,6 +1516,9 @@ impl<'r> State<'r> {
         if self.busted() {
             return true;
         }
+        if !keeps {
+            return self.over_when_deal_passes(round, &self.p.each_ref().map(|p| p.points));
+        }
         let sched = self.scheduled();
         if self.rules.game_length == GameLength::Ikkyoku {
             return true;
@@ -1351,30 +1529,38 @@ impl<'r> State<'r> {
             return false;
         }
         let in_extension = round >= sched;
-        if keeps {
-            let rule = if dealer_won {
-                self.rules.agari_yame
-            } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
-                self.rules.tenpai_yame
-            } else {
-                Yame::Off
-            };
-            let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3);
-            let stop = applies
-                && match rule {
-                    Yame::Off => false,
-                    Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
-                    Yame::Choice => yame(self),
-                };
-            return stop;
-        }
-        if !extension_on {
+        let rule = if dealer_won {
+            self.rules.agari_yame
+        } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
+            self.rules.tenpai_yame
+        } else {
+            Yame::Off
+        };
+        let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3);
+        applies
+            && match rule {
+                Yame::Off => false,
+                Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
+                Yame::Choice => yame(self),
+            }
+    }
+
+    /// Whether the game is over when the deal passes after hand `round` with `points` (no tobi).
+    pub fn over_when_deal_passes(&self, round: u32, points: &[i64; SEATS]) -> bool {
+        let sched = self.scheduled();
+        if self.rules.game_length == GameLength::Ikkyoku {
             return true;
         }
-        if self.rules.extension == Extension::FullRound && in_extension && round % 4 != 3 {
+        if round + 1 < sched {
             return false;
         }
-        if self.p.iter().any(|p| p.points >= target) {
+        if self.rules.extension == Extension::Off {
+            return true;
+        }
+        if self.rules.extension == Extension::FullRound && round >= sched && round % 4 != 3 {
+            return false;
+        }
+        if points.iter().any(|&p| p >= i64::from(self.rules.return_points)) {
             return true;
         }
         let limit = match self.rules.extension_max {
@@ -1383,7 +1569,7 @@ impl<'r> State<'r> {
             // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
             ExtensionMax::ReturnEast => sched + 64,
         };
-        self.progress.round >= limit
+        round + 1 >= limit
     }
 
     /// The dealer is in sole first place (ties broken by seat order).

@@ -52,6 +52,21 @@ option_enum! {
 }
 
 option_enum! {
+    /// Under allow_noten_declaration: when a tenpai player not in riichi claims noten at an
+    /// exhaustive draw.
+    pub enum NotenDeclaration {
+        Never = "never",
+        /// The dealer of the last scheduled hand (or an extension hand) whose noten claim passes
+        /// the deal and so ends the game with them in sole first place (after paying noten), when
+        /// declaring tenpai would not already end it by tenpai_yame. A non-dealer's claim never
+        /// moves the deal, so never.
+        WhenItEndsGameOnTop = "when_it_ends_game_on_top",
+        /// Every time (a floor: gives up noten payments for nothing).
+        Always = "always",
+    }
+}
+
+option_enum! {
     /// What makes the player fold.
     pub enum FoldTrigger { Never = "never", Riichi = "riichi" }
 }
@@ -81,6 +96,12 @@ options! {
         kyuushu: bool = true;
         /// Under agari_yame/tenpai_yame = choice: stop the game when the dealer is in first place.
         yame: bool = true;
+        /// Under allow_noten_declaration: when a tenpai hand claims noten at an exhaustive draw.
+        noten_declaration: NotenDeclaration = NotenDeclaration::Never;
+        /// Under local yaku open_riichi: declare every riichi open (one more han, a yakuman from a
+        /// player not in riichi who deals in; native players never discard into a shown wait when
+        /// another discard exists).
+        open_riichi: bool = false;
     }
 }
 
@@ -106,6 +127,48 @@ impl Decider for Native<'_> {
             Point::Response { tile, .. } => respond(k, s, seat, tile, legal),
         })
     }
+
+    fn open_riichi(&mut self, _: &State<'_>, seat: usize) -> bool {
+        self.knobs[seat].open_riichi
+    }
+
+    fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
+        let k = self.knobs[seat];
+        match k.noten_declaration {
+            NotenDeclaration::Never => false,
+            NotenDeclaration::Always => true,
+            NotenDeclaration::WhenItEndsGameOnTop => noten_ends_game_on_top(k, s, seat, tenpai),
+        }
+    }
+}
+
+/// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]).
+fn noten_ends_game_on_top(k: &Knobs, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
+    // Only where tenpai keeps the deal and noten passes it does the claim change anything.
+    let noten_passes = match s.rules.renchan_on_draw {
+        super::rules::RenchanOnDraw::Tenpai => true,
+        super::rules::RenchanOnDraw::EastNotenPassesSouthKeeps => s.progress.round < 4,
+        super::rules::RenchanOnDraw::AlwaysPass | super::rules::RenchanOnDraw::AlwaysKeep => false,
+    };
+    if seat != usize::from(s.dealer) || s.progress.round + 1 < s.scheduled() || !noten_passes {
+        return false;
+    }
+    let after = |mask: u8| -> [i64; SEATS] {
+        let pay = s.noten_payments(mask);
+        std::array::from_fn(|i| s.p[i].points + pay[i])
+    };
+    let top = |pts: &[i64; SEATS]| crate::game::ranks(pts)[seat] == 1;
+    let (noten, tenpai_pts) = (after(tenpai & !(1 << seat)), after(tenpai));
+    let ends = s.busted_at(&noten) || s.over_when_deal_passes(s.progress.round, &noten);
+    let yame_ends = top(&tenpai_pts)
+        && match s.rules.tenpai_yame {
+            super::rules::Yame::Off => false,
+            super::rules::Yame::Choice => k.yame,
+            super::rules::Yame::AutoIfTop => {
+                s.rules.extension == super::rules::Extension::Off || tenpai_pts[seat] >= i64::from(s.rules.return_points)
+            }
+        };
+    ends && top(&noten) && !yame_ends
 }
 
 /// Unseen copies of each kind from `seat`'s view.
@@ -214,9 +277,9 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
     let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != seat && s.p[o].riichi);
     if threatened && !(sh == 0 && uk >= u32::from(k.push_ukeire)) {
         let (kind, sh, uk) = choose(k, s, seat, legal, true);
-        return pick_discard(k, s, legal, kind, sh, uk);
+        return pick_discard(k, s, seat, legal, kind, sh, uk);
     }
-    pick_discard(k, s, legal, kind, sh, uk)
+    pick_discard(k, s, seat, legal, kind, sh, uk)
 }
 
 /// Sort key of a discard: danger, shanten, ukeire (more first), value kept back, kind (higher first).
@@ -242,6 +305,13 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     let mut unseen48 = [0u8; 48];
     unseen48[..KINDS].copy_from_slice(&unseen(s, seat));
     let after = after_discards(&c);
+    // The waits of an open riichi are shown: never discard into them while another kind is legal.
+    let shown = (0..SEATS).filter(|&o| o != seat && s.p[o].open_riichi).fold(0u64, |m, o| m | s.p[o].waits);
+    let plain = |a: &Action| match *a {
+        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
+        _ => None,
+    };
+    let avoid = if shown != 0 && legal.iter().filter_map(plain).any(|k| shown & 1 << k == 0) { shown } else { 0 };
     let mut cands: [(usize, i8); 14] = [(0, 0); 14];
     let mut n = 0;
     let mut done = 0u64;
@@ -249,7 +319,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     for a in legal {
         if let Action::Discard { tile, riichi: false } = *a {
             let kind = usize::from(tile / 4);
-            if done & (1 << kind) != 0 {
+            if (done | avoid) & (1 << kind) != 0 {
                 continue;
             }
             done |= 1 << kind;
@@ -290,14 +360,24 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     (kind.0, sh, uk.0)
 }
 
+/// Whether riichi with a discard of `kind` would be a foul under the rules (then the native policy
+/// stays dama: it never commits a chombo by choice).
+fn foul_riichi(s: &State<'_>, seat: usize, kind: usize) -> bool {
+    let p = &s.p[seat];
+    let mut c = p.counts;
+    c[kind] -= 1;
+    s.riichi_foul(&c, p.river_kinds | 1 << kind, Some(kind as Kind))
+}
+
 /// The legal discard of `kind` (plain before red when keeping value), as riichi if the knobs say so.
-fn pick_discard(k: &Knobs, s: &State<'_>, legal: &[Action], kind: usize, sh: i8, uk: u32) -> Action {
+fn pick_discard(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], kind: usize, sh: i8, uk: u32) -> Action {
     let want_riichi = sh == 0
         && match k.riichi {
             RiichiPolicy::Always => true,
             RiichiPolicy::Never => false,
             RiichiPolicy::GoodWait => uk >= u32::from(k.riichi_good_wait),
-        };
+        }
+        && !foul_riichi(s, seat, kind);
     let mut chosen: Option<Action> = None;
     for &a in legal {
         if let Action::Discard { tile, riichi } = a {

@@ -2,9 +2,9 @@
 //! conserved, illegal actions refused, furiten respected, games ending by the rules.
 
 use super::actions::{Action, Decider, Point};
-use super::batch::{dice, play_game, wall};
+use super::batch::{dice, final_scores, play_game, wall, GameLog};
 use super::rules::{self, Rules};
-use super::state::{State, NONE, SEATS};
+use super::state::{Outcome, State, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
@@ -16,6 +16,8 @@ struct Checker<'k> {
     inner: Native<'k>,
     decisions: u64,
     ron_offers: u64,
+    /// Declare riichi with every discard that allows it, fouls included (what no native does).
+    reckless: bool,
 }
 
 fn tiles_conserved(s: &State<'_>) {
@@ -65,7 +67,9 @@ impl Decider for Checker<'_> {
                 assert!(legal.iter().all(|a| !matches!(a, Action::Discard { riichi: true, .. })));
             }
         }
-        self.inner.decide(s, seat, point, legal)
+        let a = self.inner.decide(s, seat, point, legal)?;
+        let riichi = Action::Discard { tile: match a { Action::Discard { tile, .. } => tile, _ => NONE }, riichi: true };
+        Ok(if self.reckless && legal.contains(&riichi) { riichi } else { a })
     }
 }
 
@@ -73,16 +77,22 @@ fn knobs(policy: Policy) -> Knobs {
     Knobs { policy, ..Knobs::default() }
 }
 
-fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64) {
+fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64, Vec<GameLog>) {
+    run_checked_with(rules, lineup, games, false)
+}
+
+fn run_checked_with(rules: &Rules, lineup: [&Knobs; 4], games: u64, reckless: bool) -> (u64, u64, Vec<GameLog>) {
     let mut state = State::new(rules);
     let root = Key::new(7);
     let mut ron_offers = 0;
     let mut hands = 0;
+    let mut logs = Vec::new();
     for g in 0..games {
         let mut d = Checker {
             inner: Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(99).with(g).with(s as u64)), counter: [0; SEATS] },
             decisions: 0,
             ron_offers: 0,
+            reckless,
         };
         let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
         ron_offers += d.ron_offers;
@@ -94,8 +104,9 @@ fn run_checked(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> (u64, u64) {
         let busted = state.p.iter().any(|p| p.points < 0);
         assert!(busted || last.round + 1 >= state.scheduled(), "game {g} ended early at round {}", last.round);
         assert!(log.hands.len() < 200);
+        logs.push(log);
     }
-    (hands, ron_offers)
+    (hands, ron_offers, logs)
 }
 
 #[test]
@@ -103,9 +114,9 @@ fn random_and_efficient_games_keep_every_invariant() {
     let rules = rules::resolve("tenhou", &json!({})).unwrap();
     let random = knobs(Policy::Random);
     let eff = knobs(Policy::Efficiency);
-    let (hands, rons) = run_checked(&rules, [&random, &random, &random, &random], 30);
+    let (hands, rons, _) = run_checked(&rules, [&random, &random, &random, &random], 30);
     assert!(hands > 200 && rons > 0, "{hands} hands, {rons} ron offers");
-    let (hands, rons) = run_checked(&rules, [&eff, &random, &eff, &random], 30);
+    let (hands, rons, _) = run_checked(&rules, [&eff, &random, &eff, &random], 30);
     assert!(hands > 200 && rons > 20, "{hands} hands, {rons} ron offers");
     let caller = Knobs { calls: super::strategies::CallPolicy::Any, fold: super::strategies::FoldTrigger::Riichi, ..Knobs::default() };
     let loose = rules::resolve("default", &json!({"multi_ron": "all_win", "tobi": "off", "kuikae": "allowed", "aka_dora": 4})).unwrap();
@@ -249,4 +260,240 @@ fn wareme_doubles_the_broken_wall_seats_payments() {
         assert_eq!(b.iter().sum::<i64>(), 0);
     }
     assert!(seen_double > 10);
+}
+
+/// A hand with a wait among its own discards, and one whose waits are all in view.
+#[test]
+fn riichi_fouls_are_furiten_and_empty_waits_from_the_own_view() {
+    let kinds = |text: &str| super::tiles::counts_of(&super::tiles::parse_tiles(text).unwrap());
+    let k = |text: &str| super::tiles::parse_tile(text).unwrap().kind;
+    // 123m456p789s + 11z 22z: waits 東 and 南.
+    let c = kinds("123m456p789s1122z");
+    let plain = Rules::default();
+    let furiten = rules::resolve("default", &json!({"furiten_riichi": "chombo"})).unwrap();
+    let kara = rules::resolve("default", &json!({"kara_riichi_chombo": true})).unwrap();
+    let river = 1u64 << k("1z") | 1 << k("9m");
+    for (rules, furiten_foul) in [(&plain, false), (&furiten, true), (&kara, false)] {
+        let state = State::new(rules);
+        assert_eq!(state.riichi_foul(&c, river, None), furiten_foul);
+        assert!(!state.riichi_foul(&c, 1 << k("9m"), None));
+    }
+    // Two 東 and two 南 held: all four of each in view once two of each are seen elsewhere; the
+    // discard about to be made counts as seen.
+    let mut state = State::new(&kara);
+    state.seen[usize::from(k("1z"))] = 2;
+    state.seen[usize::from(k("2z"))] = 1;
+    assert!(!state.riichi_foul(&c, 0, None));
+    assert!(state.riichi_foul(&c, 0, Some(k("2z"))));
+    state.seen[usize::from(k("2z"))] = 2;
+    assert!(state.riichi_foul(&c, 0, None));
+    // 2222m345p678s999s waits only on a fifth 2m: no wait at all, an empty-wait riichi with nothing
+    // in view.
+    let dead = kinds("2222m345p678s999s");
+    assert_eq!(super::state::wait_mask(&dead), 0);
+    assert!(State::new(&kara).riichi_foul(&dead, 0, None));
+    assert!(!State::new(&furiten).riichi_foul(&dead, 0, None));
+}
+
+/// Hand-worked chombo payments: (offender is dealer, payment) → what the offender pays in total and
+/// what the dealer and each other non-dealer receive.
+fn chombo_deltas(dealer: usize, offenders: u8, payment: &str) -> [i64; 4] {
+    let mut d = [0i64; 4];
+    for o in (0..4).filter(|&o| offenders >> o & 1 == 1) {
+        for s in (0..4).filter(|&s| s != o) {
+            let amount = match payment {
+                "mangan" if o == dealer || s == dealer => 4000,
+                "mangan" => 2000,
+                "3000_all" => 3000,
+                _ => 0,
+            };
+            d[o] -= amount;
+            d[s] += amount;
+        }
+    }
+    d
+}
+
+/// Reckless players declare riichi with any legal discard, furiten or not: under furiten_riichi =
+/// chombo and kara_riichi_chombo they commit fouls, found at their tsumo or at the draw. Each
+/// payment rule is checked hand by hand; a voided hand is replayed at the same round and honba on
+/// a new wall with this hand's riichi sticks returned.
+#[test]
+fn chombo_voids_and_replays_the_hand_or_forfeits_it() {
+    let eff = knobs(Policy::Efficiency);
+    let root = Key::new(7);
+    for payment in ["mangan", "3000_all", "points_deduction", "hand_forfeit"] {
+        let rules = rules::resolve(
+            "default",
+            &json!({"furiten_riichi": "chombo", "kara_riichi_chombo": true, "chombo_payment": payment, "tobi": "off"}),
+        )
+        .unwrap();
+        let (_, _, logs) = run_checked_with(&rules, [&eff; 4], 40, true);
+        let mut chombos = 0;
+        for (g, log) in logs.iter().enumerate() {
+            for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
+                assert_eq!(r.chombo & !r.riichi, 0, "only a riichi can be a foul");
+                if r.chombo == 0 {
+                    assert_eq!(progress.repeat > 0, i > 0 && log.hands[i - 1].2.outcome == Outcome::Chombo);
+                    continue;
+                }
+                chombos += 1;
+                if payment == "hand_forfeit" {
+                    assert_ne!(r.outcome, Outcome::Chombo);
+                    assert!(r.wins.iter().all(|w| r.chombo >> w.seat & 1 == 0));
+                    assert_eq!(r.tenpai & r.chombo, 0, "a forfeited hand is noten");
+                    continue;
+                }
+                assert_eq!(r.outcome, Outcome::Chombo);
+                assert_eq!(r.deltas, chombo_deltas(usize::from(*dealer), r.chombo, payment), "game {g} hand {i}");
+                if let Some((next, _, _)) = log.hands.get(i + 1) {
+                    assert_eq!((next.round, next.honba, next.sticks, next.repeat), (progress.round, progress.honba, progress.sticks, progress.repeat + 1));
+                    assert_ne!(wall(root, g as u64, *next), wall(root, g as u64, *progress));
+                }
+            }
+            if payment == "points_deduction" {
+                let n: [f64; 4] = std::array::from_fn(|s| log.hands.iter().filter(|h| h.2.chombo >> s & 1 == 1).count() as f64);
+                let plain = final_scores(&rules, &log.final_points);
+                assert_eq!(log.score, std::array::from_fn(|s| plain[s] - 20.0 * n[s]));
+            }
+        }
+        assert!(chombos >= 3, "{payment}: {chombos} chombo");
+    }
+    // The native policy stays dama rather than commit a foul.
+    let rules = rules::resolve("nashi_nashi", &json!({"kara_riichi_chombo": true})).unwrap();
+    let (_, _, logs) = run_checked(&rules, [&eff; 4], 30);
+    assert!(logs.iter().all(|l| l.hands.iter().all(|h| h.2.chombo == 0)));
+}
+
+/// `when_it_ends_game_on_top`: hand-worked all-last positions (South 4: round 7, dealer seat 3).
+#[test]
+fn the_all_last_dealer_on_top_claims_noten_to_end_the_game() {
+    use super::strategies::NotenDeclaration;
+    let k = Knobs { noten_declaration: NotenDeclaration::WhenItEndsGameOnTop, ..Knobs::default() };
+    let yame_off = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off"})).unwrap();
+    let yame_auto = rules::resolve("default", &json!({"allow_noten_declaration": true})).unwrap();
+    let claims = |rules: &Rules, round: u32, points: [i64; 4], tenpai: u8| {
+        let mut state = State::new(rules);
+        let p = super::state::Progress { round, honba: 0, sticks: 0, repeat: 0 };
+        state.deal(&wall(Key::new(1), 0, p), p);
+        for (s, &x) in points.iter().enumerate() {
+            state.p[s].points = x;
+        }
+        let mut native = Native { knobs: [&k; 4], keys: [Key::new(2); 4], counter: [0; 4] };
+        native.declare_noten(&state, usize::from(state.dealer), tenpai)
+    };
+    // Alone tenpai at 40000: noten means no payments, the deal passes, someone has 30000: over.
+    assert!(claims(&yame_off, 7, [30000, 20000, 10000, 40000], 0b1000));
+    // Tenpai-yame already ends it, with the noten payments on top.
+    assert!(!claims(&yame_auto, 7, [30000, 20000, 10000, 40000], 0b1000));
+    // Not all-last (South 3: round 6, dealer seat 2).
+    assert!(!claims(&yame_off, 6, [30000, 20000, 40000, 10000], 0b0100));
+    // With seat 0 also tenpai, the claim gives seat 0 +3000 (33500) and costs the dealer 1000 (30000).
+    assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000], 0b1001));
+    // Nobody at 30000: the game goes into the West round, so the deal passing ends nothing.
+    assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000], 0b1000));
+    // When the deal never passes at a draw, or always does, the claim changes nothing.
+    for rule in ["always_keep", "always_pass"] {
+        let r = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
+        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000], 0b1000), "{rule}");
+    }
+    // The default knob never claims.
+    assert!(!Native { knobs: [&Knobs::default(); 4], keys: [Key::new(2); 4], counter: [0; 4] }.declare_noten(&State::new(&yame_off), 0, 1));
+}
+
+/// With every tenpai hand claiming noten, the tenpai of a draw is what it was without the option
+/// minus the claims, and riichi hands never claim (first hands of each game: identical play).
+#[test]
+fn noten_claims_remove_tenpai_hands_at_the_draw() {
+    use super::strategies::NotenDeclaration;
+    let rules = rules::resolve("default", &json!({"allow_noten_declaration": true})).unwrap();
+    let batch = Batch { seed: 5, first_game: 0, count: 120, duplicate: false };
+    let first_draws = |k: Knobs| {
+        let t = super::Riichi::play(&rules, &vec![k; 4], &batch);
+        let h = &t[2];
+        let col = |name: &str| h.column(name).unwrap().data.clone();
+        let (hand, outcome, tenpai, claimed, riichi) = (col("hand"), col("outcome"), col("tenpai"), col("noten_declared"), col("riichi"));
+        (0..h.rows)
+            .filter(|&i| u32::from_le_bytes(hand[i * 4..i * 4 + 4].try_into().unwrap()) == 0 && outcome[i] == 2)
+            .map(|i| (tenpai[i], claimed[i], riichi[i]))
+            .collect::<Vec<_>>()
+    };
+    let damaten = Knobs { riichi: super::strategies::RiichiPolicy::GoodWait, ..Knobs::default() };
+    let auto = first_draws(damaten.clone());
+    let claiming = first_draws(Knobs { noten_declaration: NotenDeclaration::Always, ..damaten });
+    assert_eq!(auto.len(), claiming.len());
+    assert!(auto.len() > 10);
+    for ((t0, c0, _), (t1, c1, r1)) in auto.iter().zip(&claiming) {
+        assert_eq!((*c0, t1 & c1), (0, 0));
+        assert_eq!(*t1 | c1, *t0);
+        assert_eq!(*t1 & !r1, 0, "only riichi hands stay tenpai");
+    }
+    assert!(claiming.iter().any(|(_, c, _)| *c != 0));
+}
+
+/// Plays `games` games with event logs under `rules` and returns the logs.
+fn logged_games(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> Vec<GameLog> {
+    let mut state = State::new(rules);
+    let root = Key::new(21);
+    (0..games)
+        .map(|g| {
+            state.events = Some(Vec::new());
+            let mut d = Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(98).with(g).with(s as u64)), counter: [0; SEATS] };
+            play_game(&mut state, &mut d, &mut |p| (wall(root, g, p), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap()
+        })
+        .collect()
+}
+
+/// An open riichi is one more han; a ron on a discard by a player not in riichi pays a yakuman
+/// (32000, a dealer 48000, plus honba), one by a player in riichi the hand's value. Random players
+/// discard into the shown waits; efficient players never do while another discard is legal.
+#[test]
+fn open_riichi_deal_ins_pay_a_yakuman() {
+    use super::yaku::Yaku;
+    let rules = rules::resolve("default", &json!({"local_yaku": ["open_riichi"], "tobi": "off"})).unwrap();
+    let opener = Knobs { open_riichi: true, ..Knobs::default() };
+    let random = knobs(Policy::Random);
+    let eff = knobs(Policy::Efficiency);
+    let mut penalties = 0;
+    for (lineup, random_seats) in [([&opener, &random, &opener, &random], 0b1010u8), ([&opener, &eff, &opener, &eff], 0)] {
+        for log in logged_games(&rules, lineup, 40) {
+            for (progress, dealer, r) in &log.hands {
+                let [w] = r.wins.as_slice() else { continue };
+                if r.outcome != Outcome::Ron || w.score.yaku_mask & Yaku::OpenRiichi.bit() == 0 {
+                    continue;
+                }
+                let from = usize::from(w.from);
+                if r.riichi >> from & 1 == 1 {
+                    assert_eq!(-r.deltas[from], i64::from(w.score.payments.ron) + 1000, "normal value and the own stick");
+                    continue;
+                }
+                assert_eq!(random_seats >> from & 1, 1, "an efficient player dealt into a shown wait");
+                let yakuman = if w.seat == *dealer { 48000 } else { 32000 };
+                assert_eq!(-r.deltas[from], yakuman.max(i64::from(w.score.points)) + 300 * i64::from(progress.honba));
+                penalties += 1;
+            }
+        }
+    }
+    assert!(penalties >= 2, "{penalties} yakuman deal-ins");
+}
+
+/// The marked 白 (id 124) drawn in riichi completes the hand by tsumo as any tile: every win with
+/// the shiro_pocchi marker is a riichi tsumo whose last draw was tile 124.
+#[test]
+fn shiro_pocchi_is_a_wild_tsumo_for_riichi_hands() {
+    use super::yaku::Yaku;
+    let rules = rules::resolve("default", &json!({"local_yaku": ["shiro_pocchi"]})).unwrap();
+    let eff = knobs(Policy::Efficiency);
+    let mut wins = 0;
+    for log in logged_games(&rules, [&eff; 4], 60) {
+        for (i, (_, _, r)) in log.hands.iter().enumerate() {
+            let Some(w) = r.wins.iter().find(|w| w.score.yaku_mask & Yaku::ShiroPocchi.bit() != 0) else { continue };
+            assert_eq!((r.outcome, r.riichi >> w.seat & 1), (Outcome::Tsumo, 1));
+            let events = &log.events.iter().find(|(h, _)| *h as usize == i).unwrap().1;
+            let last_draw = events.iter().rev().find(|e| e.kind <= 1).unwrap();
+            assert_eq!((last_draw.seat, last_draw.tile), (w.seat, super::state::POCCHI));
+            wins += 1;
+        }
+    }
+    assert!(wins >= 2, "{wins} pocchi wins");
 }

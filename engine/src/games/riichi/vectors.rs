@@ -223,8 +223,37 @@ fn local_and_counting_rules() {
     let hand = json!({"hand": "2233445566778p8p", "win": "8p", "seat_wind": "S"});
     let s = ok(hand.clone());
     assert_eq!((s.yakuman, s.limit), (0, Limit::Sanbaiman), "{:?}", names(&s));
-    let s = ok(with(hand, json!({"rule_overrides": {"daisharin": true}})));
+    let s = ok(with(hand, json!({"rule_overrides": {"local_yaku": ["daisharin"]}})));
     assert_eq!((names(&s), s.points), (vec!["daisharin"], 32000));
+    // 加賀百万石: 34m 999m 888m 789m 77m sums to 96; 5m makes 101 (yakuman), 2m 98 (chinitsu only).
+    let kaga = json!({"rule_overrides": {"local_yaku": ["kaga_hyakumangoku"]}});
+    let hand = json!({"hand": "34m999m888m789m77m", "win": "5m", "seat_wind": "S"});
+    assert_eq!(ok(hand.clone()).yakuman, 0);
+    let s = ok(with(hand.clone(), kaga.clone()));
+    assert_eq!((names(&s), s.points), (vec!["kaga_hyakumangoku"], 32000));
+    let s = ok(with(with(hand, json!({"win": "2m"})), kaga.clone()));
+    assert_eq!((s.yakuman, names(&s).contains(&"chinitsu")), (0, true));
+    // The same shape in pinzu is only chinitsu.
+    assert_eq!(ok(with(json!({"hand": "34p999p888p789p77p", "win": "5p", "seat_wind": "S"}), kaga.clone())).yakuman, 0);
+    // Honitsu counts; a kan counts four tiles: 9999 + 8888 + 777 + 456 = 104 with a 東 pair, but with
+    // two pons instead of the kans 87.
+    let open = json!({"hand": "56m11z", "win": "4m", "seat_wind": "S", "melds": ["kan:9999m@1", "kan:8888m@2", "pon:777m@3"]});
+    let s = ok(with(open.clone(), kaga.clone()));
+    assert_eq!((names(&s), s.points), (vec!["kaga_hyakumangoku"], 32000));
+    let pons = with(open, json!({"melds": ["pon:999m@1", "pon:888m@2", "pon:777m@3"]}));
+    assert_eq!(ok(with(pons, kaga)).yakuman, 0);
+    // Open riichi: one han on top of riichi (TV-2 tsumo: riichi, open, tsumo, pinfu, tanyao = 5 han
+    // → mangan 2000/4000) and of double riichi (TV-1 ron: 2 + 1 + pinfu + tanyao = 5 han → 8000);
+    // without the local yaku the flag adds nothing (TV-2: 1300/2600; 4 han 30 fu: 7700).
+    let open = json!({"rule_overrides": {"local_yaku": ["open_riichi"]}});
+    let tv2 = with(tv1(), json!({"riichi": true, "tsumo": true, "open_riichi": true}));
+    let s = ok(with(tv2.clone(), open.clone()));
+    assert_eq!((s.han, s.points, names(&s)), (5, 8000, vec!["riichi", "menzen_tsumo", "pinfu", "tanyao", "open_riichi"]));
+    assert_eq!(ok(tv2).points, 5200);
+    let double = with(tv1(), json!({"double_riichi": true, "open_riichi": true}));
+    assert_eq!((ok(with(double.clone(), open.clone())).han, ok(double).points), (5, 7700));
+    let e = sc(with(tv1(), json!({"open_riichi": true}))).unwrap_err();
+    assert!(e.to_string().contains("open riichi needs riichi"), "{e}");
     // Yakuman as 13 han: daisangen 13 + three dragons 3 + sanankou 2 + dora 1 → kazoe yakuman.
     let dsg = json!({"hand": "555666777z234m1p", "win": "1p", "seat_wind": "S", "dora": "1m",
                      "rule_overrides": {"yakuman_as_13_han": true}});

@@ -1,7 +1,7 @@
 //! Yaku and yakuman (spec §9) of one interpretation of a winning hand.
 
 use super::agari::{SetKind, Wait};
-use super::rules::{PinfuTsumo, Renhou, Rules};
+use super::rules::{LocalYaku, PinfuTsumo, Renhou, Rules};
 use super::tiles::{is_dragon, is_green, is_honor, is_terminal, is_wind, is_yaochu, Counts, Kind, HATSU};
 
 macro_rules! yaku_list {
@@ -68,7 +68,13 @@ yaku_list! {
     Chiihou = "chiihou", 1, 0;
     Renhou = "renhou_yakuman", 1, 0;
     Daisharin = "daisharin", 1, 0;
+    KagaHyakumangoku = "kaga_hyakumangoku", 1, 1;
+    OpenRiichi = "open_riichi", 1, 0;
+    ShiroPocchi = "shiro_pocchi", 0, 0;
 }
+
+/// The yakuman: declared from kokushi to kaga_hyakumangoku (the local regular yaku come after).
+const YAKUMAN_BITS: u64 = (Yaku::KagaHyakumangoku.bit() << 1) - Yaku::Kokushi.bit();
 
 impl Yaku {
     pub fn name(self) -> &'static str {
@@ -76,7 +82,7 @@ impl Yaku {
     }
 
     pub fn is_yakuman(self) -> bool {
-        self as u8 >= Yaku::Kokushi as u8
+        YAKUMAN_BITS & self.bit() != 0
     }
 
     /// Han of a regular yaku (0 if it does not exist in an open hand).
@@ -97,7 +103,7 @@ impl Yaku {
         if double { 2 } else { 1 }
     }
 
-    pub fn bit(self) -> u64 {
+    pub const fn bit(self) -> u64 {
         1 << (self as u8)
     }
 
@@ -125,6 +131,10 @@ pub struct Situation {
     pub tenhou: bool,
     pub chiihou: bool,
     pub renhou: bool,
+    /// The riichi was declared open (local yaku `open_riichi`: one more han).
+    pub open_riichi: bool,
+    /// A tsumo on the marked 白 as a wild tile (local yaku `shiro_pocchi`: a marker, no han).
+    pub pocchi: bool,
     /// Round wind kind (27 = East …).
     pub round_wind: Kind,
     /// Seat wind kind; East is the dealer.
@@ -149,8 +159,7 @@ pub struct YakuSet {
 
 /// Facts about the whole hand that do not depend on the decomposition.
 pub struct HandFacts {
-    /// Every tile of the hand: concealed (with the winning tile) and melds (a kan counts once per
-    /// tile that matters for membership; counts are only tested for > 0 here).
+    /// Every tile of the hand: concealed (with the winning tile) and melds (a kan's four).
     pub all: Counts,
     /// Concealed tiles including the winning tile.
     pub concealed: Counts,
@@ -229,6 +238,13 @@ fn tile_yaku(f: &HandFacts, rules: &Rules, mask: &mut u64) {
     if subset(GREEN_KINDS) && (!rules.ryuuiisou_requires_hatsu || f.all[usize::from(HATSU)] > 0) {
         *mask |= Yaku::Ryuuiisou.bit();
     }
+    // 加賀百万石: characters (and honors) only, the characters' numbers summing to 100 or more.
+    if rules.local_yaku.contains(LocalYaku::KagaHyakumangoku)
+        && subset(SUIT_KINDS[0] | HONOR_KINDS)
+        && (0..9).map(|n| u32::from(f.all[n]) * (n as u32 + 1)).sum::<u32>() >= 100
+    {
+        *mask |= Yaku::KagaHyakumangoku.bit();
+    }
 }
 
 fn situation_yaku(s: &Situation, f: &HandFacts, rules: &Rules, mask: &mut u64) {
@@ -236,6 +252,12 @@ fn situation_yaku(s: &Situation, f: &HandFacts, rules: &Rules, mask: &mut u64) {
         *mask |= Yaku::DoubleRiichi.bit();
     } else if s.riichi || s.double_riichi {
         *mask |= Yaku::Riichi.bit();
+    }
+    if s.open_riichi && (s.riichi || s.double_riichi) && rules.local_yaku.contains(LocalYaku::OpenRiichi) {
+        *mask |= Yaku::OpenRiichi.bit();
+    }
+    if s.pocchi && rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
+        *mask |= Yaku::ShiroPocchi.bit();
     }
     if s.ippatsu && rules.ippatsu {
         *mask |= Yaku::Ippatsu.bit();
@@ -280,7 +302,7 @@ fn total(mut mask: u64, closed: bool, rules: &Rules) -> YakuSet {
             mask &= !lo.bit();
         }
     }
-    let yakuman_bits = mask & !(Yaku::Kokushi.bit() - 1);
+    let yakuman_bits = mask & YAKUMAN_BITS;
     let multipliers = Yaku::from_mask(yakuman_bits).map(|y| y.yakuman(rules));
     let ym = if rules.yakuman_stacking { multipliers.sum() } else { multipliers.max().unwrap_or(0) };
     if ym > 0 && !rules.yakuman_as_13_han {
@@ -397,7 +419,7 @@ fn closed_shape_yakuman(f: &HandFacts, rules: &Rules, mask: &mut u64) {
             let pure = (0..9).all(|n| c[s0 + n] - u8::from(usize::from(f.win) == s0 + n) == SHAPE[n]);
             *mask |= if pure { Yaku::JunseiChuuren.bit() } else { Yaku::Chuuren.bit() };
         }
-        if rules.daisharin && s0 == 9 && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 }) {
+        if rules.local_yaku.contains(LocalYaku::Daisharin) && s0 == 9 && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 }) {
             *mask |= Yaku::Daisharin.bit();
         }
     }
