@@ -282,8 +282,9 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
     pick_discard(k, s, seat, legal, kind, sh, uk)
 }
 
-/// Sort key of a discard: danger, shanten, ukeire (more first), value kept back, kind (higher first).
-type Rank = (u8, i8, std::cmp::Reverse<u32>, u32, std::cmp::Reverse<usize>);
+/// Sort key of a discard: danger, shanten, ukeire (more first). Ties go to the least value kept
+/// back, then the higher kind (honors first).
+type Head = (u8, i8, std::cmp::Reverse<u32>);
 
 /// The discard kind with (when `fold`) the least danger, then the lowest shanten, the most unseen
 /// accepting tiles, the least value kept back and the highest kind (honors first).
@@ -329,35 +330,39 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
             n += 1;
         }
     }
-    let dangers: [u8; 14] = std::array::from_fn(|i| if fold && i < n { danger(s, seat, cands[i].0) } else { 0 });
-    let least = dangers[..n].iter().copied().min().unwrap_or(0);
-    // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
-    let eligible = |i: usize| (fold || cands[i].1 <= min_shanten) && dangers[i] <= least;
-    let want = (0..n).filter(|&i| eligible(i)).fold(0u64, |m, i| m | 1 << cands[i].0);
-    let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
-    let mut best: Option<Rank> = None;
-    for (i, &(kind, sh)) in cands[..n].iter().enumerate() {
-        if !eligible(i) {
-            continue;
-        }
-        let uk = weighted_count(masks[kind], &unseen48);
-        let head = (dangers[i], sh, std::cmp::Reverse(uk));
-        // The value kept back only breaks ties: computed when it can matter.
-        let better = match best {
-            None => true,
-            Some(b) if head != (b.0, b.1, b.2) => head < (b.0, b.1, b.2),
-            Some(b) => {
-                let v = if k.keep_value { value(s, seat, kind) } else { 0 };
-                (v, std::cmp::Reverse(kind)) < (b.3, b.4)
-            }
-        };
-        if better {
-            let v = if k.keep_value { value(s, seat, kind) } else { 0 };
-            best = Some((dangers[i], sh, std::cmp::Reverse(uk), v, std::cmp::Reverse(kind)));
+    let mut dangers = [0u8; KINDS];
+    if fold {
+        for &(kind, _) in &cands[..n] {
+            dangers[kind] = danger(s, seat, kind);
         }
     }
-    let (_, sh, uk, _, kind) = best.expect("a turn always offers a discard");
-    (kind.0, sh, uk.0)
+    let least = cands[..n].iter().map(|&(kind, _)| dangers[kind]).min().unwrap_or(0);
+    // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
+    let want = cands[..n]
+        .iter()
+        .filter(|&&(kind, sh)| (fold || sh <= min_shanten) && dangers[kind] <= least)
+        .fold(0u64, |m, &(kind, _)| m | 1 << kind);
+    let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
+    let value_of = |kind: usize| if k.keep_value { value(s, seat, kind) } else { 0 };
+    // The least key over the candidates (a total order, so their order does not matter); the
+    // value kept back is computed only when a tie needs it.
+    let mut best: Option<(Head, Option<u32>, usize)> = None;
+    let mut bits = want;
+    while bits != 0 {
+        let kind = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let head = (dangers[kind], after[kind], std::cmp::Reverse(weighted_count(masks[kind], &unseen48)));
+        best = match best {
+            Some((b, _, _)) if head > b => best,
+            Some((b, bv, bk)) if head == b => {
+                let (v, bv) = (value_of(kind), bv.unwrap_or_else(|| value_of(bk)));
+                if (v, std::cmp::Reverse(kind)) < (bv, std::cmp::Reverse(bk)) { Some((head, Some(v), kind)) } else { Some((b, Some(bv), bk)) }
+            }
+            _ => Some((head, None, kind)),
+        };
+    }
+    let ((_, sh, uk), _, kind) = best.expect("a turn always offers a discard");
+    (kind, sh, uk.0)
 }
 
 /// Whether riichi with a discard of `kind` would be a foul under the rules (then the native policy
