@@ -11,8 +11,9 @@
 //! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
 //! test checks this against brute force on random hands).
 
-use super::shanten::{combine, suit_index, tables, Entry, POW5};
+use super::shanten::{combine, huge_pages, suit_index, summary, tables, Entry, Summary, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
@@ -31,21 +32,29 @@ fn improve() -> &'static Improve {
 }
 
 fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
-    let mut out = vec![[0u16; 16]; dist.len()];
-    for (h, row) in out.iter_mut().enumerate() {
+    // The base-5 digits of h, advanced with h.
+    let mut digits = [0u8; 9];
+    huge_pages((0..dist.len()).map(|h| {
+        if h > 0 {
+            let mut i = 0;
+            while digits[i] == 4 {
+                digits[i] = 0;
+                i += 1;
+            }
+            digits[i] += 1;
+        }
+        let mut row = [0u16; 16];
         for (r, &step) in POW5[..n].iter().enumerate() {
-            if (h / step) % 5 >= 4 {
+            if digits[r] >= 4 {
                 continue;
             }
-            let (up, here) = (&dist[h + step].0, &dist[h].0);
-            for (t, bits) in row.iter_mut().enumerate() {
-                if up[t] < here[t] {
-                    *bits |= 1 << r;
-                }
+            // Branch-free over the 16 bytes so that the loop vectorises.
+            for (bits, (&up, &here)) in row.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
+                *bits |= u16::from(up < here) << r;
             }
         }
-    }
-    out
+        row
+    }))
 }
 
 /// Min-plus combination of two parts for `melds` melds (the evaluator's SIMD step per meld count).
@@ -61,19 +70,41 @@ fn comb(a: &Entry, b: &Entry, melds: usize) -> Entry {
 }
 
 /// The low (`i` = 0) or high half of an entry as a u64, byte k = entry byte 8i + k.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn half(e: &Entry, i: usize) -> u64 {
     u64::from_le_bytes(e.0[8 * i..8 * i + 8].try_into().expect("8 bytes"))
 }
 
 /// 0x80 in each zero byte of `x`, 0 elsewhere (exact: no carry crosses a byte).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn zero_bytes(x: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
+/// Per meld count, the byte shuffle that aligns a suit's entry with the entry of the other suits
+/// it adds to on a split of `melds` melds and the pair: lane m (no pair) takes the other byte
+/// 8 + melds − m (with the pair), lane 8 + m takes byte melds − m; lanes above `melds` take zero.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+const SHUFFLE: [[u8; 16]; 5] = {
+    let mut t = [[0x80u8; 16]; 5];
+    let mut melds = 0;
+    while melds < 5 {
+        let mut m = 0;
+        while m <= melds {
+            t[melds][m] = (8 + melds - m) as u8;
+            t[melds][8 + m] = (melds - m) as u8;
+            m += 1;
+        }
+        melds += 1;
+    }
+    t
+};
+
 /// Byte-wise minimum of two u64s whose bytes are all below 0x80 (no borrow crosses a byte).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn min_bytes(a: u64, b: u64) -> u64 {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -86,6 +117,7 @@ fn min_bytes(a: u64, b: u64) -> u64 {
 /// u64 halves (SWAR): byte-reversing a half of `d` and shifting it aligns byte m with melds − m.
 /// The live sums are true distances (each part at most 14 tiles), so every byte stays below 0x80
 /// and no carry crosses a byte; the other bytes are set to 0x7F, above any live sum.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
 #[inline]
 fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -99,6 +131,26 @@ fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
     m = min_bytes(m, m >> 16);
     m = min_bytes(m, m >> 8);
     (m & 0xFF) as i8 - 1
+}
+
+/// The SSSE3 form of the SWAR version above: one byte shuffle aligns the split, then a byte-wise
+/// minimum over the register (lanes off the split are saturated to 0xFF first).
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline]
+fn finish(rest: &Entry, d: &Entry, melds: usize) -> i8 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSSE3 is enabled at compile time (the cfg above); the loads are of 16-byte entries.
+    unsafe {
+        let shuffle = _mm_loadu_si128(SHUFFLE[melds.min(4)].as_ptr().cast());
+        let d = _mm_shuffle_epi8(_mm_load_si128(d.0.as_ptr().cast()), shuffle);
+        let off = _mm_cmplt_epi8(shuffle, _mm_setzero_si128());
+        let mut m = _mm_or_si128(_mm_adds_epu8(_mm_load_si128(rest.0.as_ptr().cast()), d), off);
+        m = _mm_min_epu8(m, _mm_srli_si128::<8>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<4>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<2>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<1>(m));
+        (_mm_cvtsi128_si32(m) & 0xFF) as i8 - 1
+    }
 }
 
 /// The four suits' distance vectors of a hand, their table indices, and for each suit the
@@ -152,7 +204,49 @@ impl Suits {
     }
 
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
+    /// on an optimal split. The SSSE3 form of the SWAR version below: one byte shuffle aligns the
+    /// other suits' entry m' = melds − m, 1 − p with this suit's (m, p) for all ten targets at once,
+    /// and the improving-tile row is OR-ed over the hit targets without a branch per target.
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    fn accept_mask(&self, std: i8) -> u64 {
+        use std::arch::x86_64::*;
+        let melds = self.melds.min(4);
+        let imp = improve();
+        let mut mask = 0u64;
+        // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte
+        // entry or of the two halves of a 32-byte improving-tile row.
+        unsafe {
+            let shuffle = _mm_loadu_si128(SHUFFLE[melds].as_ptr().cast());
+            let live = _mm_cmpgt_epi8(shuffle, _mm_set1_epi8(-1));
+            let goal = _mm_set1_epi8(std + 1);
+            let zero = _mm_setzero_si128();
+            for b in 0..4 {
+                // The targets of this suit on an optimal split that a tile could still lower: m
+                // melds and p pairs here (distance > 0) and the rest elsewhere, summing to the goal.
+                let d = _mm_load_si128(self.d[b].0.as_ptr().cast());
+                let rest = _mm_shuffle_epi8(_mm_load_si128(self.rest[b].0.as_ptr().cast()), shuffle);
+                let on = _mm_cmpeq_epi8(_mm_adds_epu8(d, rest), goal);
+                let on = _mm_and_si128(_mm_andnot_si128(_mm_cmpeq_epi8(d, zero), on), live);
+                if _mm_movemask_epi8(on) == 0 {
+                    continue;
+                }
+                // Only now is the improving-tile row read (a cache miss in a large table).
+                let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+                let lo = _mm_and_si128(_mm_loadu_si128(row.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
+                let hi = _mm_and_si128(_mm_loadu_si128(row.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
+                let mut bits = _mm_or_si128(lo, hi);
+                bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
+                bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
+                bits = _mm_or_si128(bits, _mm_srli_si128::<2>(bits));
+                mask |= (_mm_cvtsi128_si32(bits) as u64 & 0x1FF) << (9 * b);
+            }
+        }
+        mask
+    }
+
+    /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
     fn accept_mask(&self, std: i8) -> u64 {
         const ONES: u64 = 0x0101_0101_0101_0101;
         let goal = ONES * u64::from((std + 1) as u8);
@@ -213,16 +307,8 @@ struct Special {
 }
 
 impl Special {
-    fn new(c: &Counts) -> Self {
-        let (mut ones, mut twos) = (0u64, 0u64);
-        for (k, &n) in c.iter().enumerate() {
-            if n == 1 {
-                ones |= 1 << k;
-            } else if n >= 2 {
-                twos |= 1 << k;
-            }
-        }
-        Special { ones, twos }
+    fn new(s: &Summary) -> Self {
+        Special { ones: s.held & !s.pairs, twos: s.pairs }
     }
 
     fn chiitoi(&self) -> i8 {
@@ -263,10 +349,6 @@ impl Special {
     }
 }
 
-fn tiles(c: &Counts) -> usize {
-    c.iter().map(|&x| usize::from(x)).sum()
-}
-
 /// The shanten and accepting set of the hand `c` whose suits are `suits`; `special` holds its
 /// seven-pairs/orphans counts when those forms count.
 fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
@@ -284,103 +366,161 @@ fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
 /// The shanten of `c` (a 3n+1-tile concealed part) and the bit mask of the kinds whose addition
 /// lowers it. With shanten 0 the mask is the wait set (kinds held four times excluded).
 pub fn accepting(c: &Counts) -> (i8, u64) {
-    let n = tiles(c);
+    let s = summary(c);
+    let n = s.tiles as usize;
     let suits = Suits::of(indices(c), (n / 3).min(4));
     // Seven pairs and thirteen orphans count for a full closed hand (13 tiles, 14 with the tile).
-    let special = (n == 13).then(|| Special::new(c));
+    let special = (n == 13).then(|| Special::new(&s));
     accept_of(&suits, special.as_ref())
+}
+
+/// A 3n+2-tile hand seen for its discards: each suit's distances, the combinations of suit pairs
+/// and of the three suits beside each suit (a discard changes one suit, so these are shared by
+/// every candidate), and the shanten after each discard.
+struct Discards {
+    hand: Counts,
+    sum: Summary,
+    suits: Suits,
+    /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
+    pair: Option<[[Entry; 4]; 4]>,
+    after: [i8; KINDS],
+    /// The accepting set after each discard in `known`.
+    masks: [u64; KINDS],
+    known: u64,
+}
+
+impl Discards {
+    fn new(c: &Counts) -> Self {
+        let sum = summary(c);
+        let n = sum.tiles as usize;
+        let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
+        for j in Bits(sum.held) {
+            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        }
+        let special = (n == 14).then(|| Special::new(&sum));
+        // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
+        // is no better than the standard form's, the special forms cannot change the minimum.
+        let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
+        let mut after = [i8::MAX; KINDS];
+        for j in Bits(sum.held) {
+            let (b, r) = (j / 9, j % 9);
+            let mut s = suits.with(b, suits.idx[b] - POW5[r]);
+            if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
+                s = s.min(sp.without(j, c[j]).shanten());
+            }
+            after[j] = s;
+        }
+        Discards { hand: *c, sum, suits, pair: None, after, masks: [0; KINDS], known: 0 }
+    }
+
+    /// For each kind in `want` (held): the accepting set after discarding it.
+    fn accepting(&mut self, want: u64) -> [u64; KINDS] {
+        let want = want & self.sum.held & !self.known;
+        self.known |= want;
+        let Suits { idx, d, rest: triple, melds } = self.suits;
+        let pair = self.pair.get_or_insert_with(|| {
+            let mut pair = [[Entry([0; 16]); 4]; 4];
+            for x in 0..4 {
+                for y in x + 1..4 {
+                    pair[x][y] = comb(d[x], d[y], melds);
+                    pair[y][x] = pair[x][y];
+                }
+            }
+            pair
+        });
+        let imp = improve();
+        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+        for (b, &i) in idx.iter().enumerate() {
+            prefetch(row(b, i));
+        }
+        for k in Bits(want) {
+            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
+        }
+        let special14 = (self.sum.tiles == 14).then(|| Special::new(&self.sum));
+        // Per suit, the last discard's distances there and the combinations they gave: discards
+        // of different kinds often leave the suit the same distances (two isolated honors, say).
+        let mut last: [Option<(Entry, [Entry; 4])>; 4] = [None; 4];
+        for k in Bits(want) {
+            let a = k / 9;
+            let mut idx13 = idx;
+            idx13[a] -= POW5[k % 9];
+            let mut d13 = d;
+            d13[a] = dist(a, idx13[a]);
+            let rest = match last[a] {
+                Some((e, rest)) if e.0 == d13[a].0 => rest,
+                _ => {
+                    let [x, y, z] = OTHERS[a];
+                    let mut rest = [Entry([0; 16]); 4];
+                    rest[a] = triple[a];
+                    rest[x] = comb(&pair[y][z], d13[a], melds);
+                    rest[y] = comb(&pair[x][z], d13[a], melds);
+                    rest[z] = comb(&pair[x][y], d13[a], melds);
+                    last[a] = Some((*d13[a], rest));
+                    rest
+                }
+            };
+            let suits = Suits { idx: idx13, d: d13, rest, melds };
+            let special = special14.map(|x| x.without(k, self.hand[k]));
+            self.masks[k] = accept_of(&suits, special.as_ref()).1;
+        }
+        self.masks
+    }
+}
+
+/// The three suits other than each suit.
+const OTHERS: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+
+/// The set bits of a kind mask, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let k = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(k)
+    }
+}
+
+thread_local! {
+    /// The last hand asked about its discards: a turn asks for the same hand several times (the
+    /// engine for its riichi discards, the policy for the shanten, then the accepting sets).
+    static LAST: RefCell<Option<Discards>> = const { RefCell::new(None) };
+}
+
+fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match last.as_mut() {
+            Some(d) if d.hand == *c => f(d),
+            _ => f(last.insert(Discards::new(c))),
+        }
+    })
+}
+
+/// The wait set (see [`accepting`]; 0 unless ready) of the 3n+2-tile part `c` minus a tile of kind
+/// `k`, if this turn's view of `c`'s discards is at hand (a native policy chose the discard).
+pub fn known_waits_after(c: &Counts, k: usize) -> Option<u64> {
+    LAST.with(|last| match last.borrow_mut().as_mut() {
+        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.accepting(1 << k)[k] } else { 0 }),
+        _ => None,
+    })
+}
+
+/// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
+pub fn after_discards(c: &Counts) -> [i8; KINDS] {
+    with_discards(c, |d| d.after)
 }
 
 /// For each kind `k` in `want` (held in the 3n+2-tile part `c`): the accepting set of `c` minus
 /// `k` — [`accepting`] for every candidate discard.
 pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
-    let n = tiles(c);
-    let melds = ((n - 1) / 3).min(4);
-    let idx = indices(c);
-    let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
-    // A discard changes one suit: the combinations of the other suits are shared. pair[x][y]
-    // combines suits x and y; triple[a] the three suits other than a.
-    let mut pair = [[Entry([0; 16]); 4]; 4];
-    for x in 0..4 {
-        for y in x + 1..4 {
-            pair[x][y] = comb(d[x], d[y], melds);
-            pair[y][x] = pair[x][y];
-        }
-    }
-    let others = |a: usize| -> [usize; 3] {
-        let mut o = [0; 3];
-        let mut i = 0;
-        for s in 0..4 {
-            if s != a {
-                o[i] = s;
-                i += 1;
-            }
-        }
-        o
-    };
-    let imp = improve();
-    let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
-    for (b, &i) in idx.iter().enumerate() {
-        prefetch(row(b, i));
-    }
-    for k in 0..KINDS {
-        if want >> k & 1 == 1 && c[k] > 0 {
-            let (a, i) = (k / 9, idx[k / 9] - POW5[k % 9]);
-            prefetch(dist(a, i));
-            prefetch(row(a, i));
-        }
-    }
-    let mut triple: [Option<Entry>; 4] = [None; 4];
-    let special14 = (n == 14).then(|| Special::new(c));
-    let mut out = [0u64; KINDS];
-    for (k, slot) in out.iter_mut().enumerate() {
-        if want >> k & 1 == 0 || c[k] == 0 {
-            continue;
-        }
-        let a = k / 9;
-        let mut idx13 = idx;
-        idx13[a] -= POW5[k % 9];
-        let mut d13 = d;
-        d13[a] = dist(a, idx13[a]);
-        let [x, y, z] = others(a);
-        let mut rest = [Entry([0; 16]); 4];
-        rest[a] = *triple[a].get_or_insert_with(|| comb(&pair[x][y], d[z], melds));
-        rest[x] = comb(&pair[y][z], d13[a], melds);
-        rest[y] = comb(&pair[x][z], d13[a], melds);
-        rest[z] = comb(&pair[x][y], d13[a], melds);
-        let suits = Suits { idx: idx13, d: d13, rest, melds };
-        let special = special14.map(|x| x.without(k, c[k]));
-        *slot = accept_of(&suits, special.as_ref()).1;
-    }
-    out
-}
-
-/// Shanten after discarding each kind from the 3n+2-tile part `c` (`i8::MAX` for kinds not held).
-pub fn after_discards(c: &Counts) -> [i8; KINDS] {
-    let n = tiles(c);
-    let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
-    let special = (n == 14).then(|| Special::new(c));
-    // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value is
-    // no better than the standard form's, the special forms cannot change the minimum.
-    let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
-    for (j, &held) in c.iter().enumerate() {
-        if held > 0 {
-            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
-        }
-    }
-    let mut out = [i8::MAX; KINDS];
-    for (j, slot) in out.iter_mut().enumerate() {
-        if c[j] == 0 {
-            continue;
-        }
-        let (b, r) = (j / 9, j % 9);
-        let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-        if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
-            s = s.min(sp.without(j, c[j]).shanten());
-        }
-        *slot = s;
-    }
-    out
+    with_discards(c, |d| d.accepting(want))
 }
 
 #[cfg(test)]

@@ -708,9 +708,11 @@ impl<'r> State<'r> {
             self.legal.push(a.unwrap_or(Action::Discard { tile: drawn, riichi: false }));
             return;
         }
-        let sh = shanten::shanten(&p.counts);
+        // On a wall draw the waits kept since the last discard are those of the hand before the
+        // draw; after a kan they are stale.
+        let complete = if rinshan { shanten::shanten(&p.counts) == -1 } else { p.waits & bit(drawn / 4) != 0 };
         self.pocchi_as = None;
-        if sh == -1 && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
+        if complete && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
             self.legal.push(Action::Tsumo);
         } else if drawn == POCCHI && p.riichi && self.rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
             self.offer_pocchi(seat, rinshan);
@@ -763,8 +765,9 @@ impl<'r> State<'r> {
         let riichi_ok = p.closed()
             && p.points >= i64::from(self.rules.riichi_min_points)
             && p.points >= i64::from(self.rules.riichi_deposit)
-            && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles)
-            && sh <= 0;
+            && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles);
+        // No shanten test here: a riichi discard needs a ready hand after it, which no hand above
+        // shanten 0 has, and the policy asks for the same after_discards next.
         self.push_discards(seat, 0, riichi_ok);
     }
 
@@ -947,19 +950,23 @@ impl<'r> State<'r> {
                 other => other,
             }
         };
-        let c = norm(chosen);
-        if !self.legal.iter().any(|&l| norm(l) == c) {
-            return Err(format!("seat {seat}: {chosen:?} is not legal at {point:?}; legal: {:?}", self.legal));
-        }
-        // The tiles the decider named must be held (ids, not just kinds).
-        let held = |t: u8| self.p[seat].hand.contains(&t);
-        let ok = match chosen {
-            Action::Discard { tile, .. } | Action::Kakan { tile } => held(tile),
-            Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
-            _ => true,
-        };
-        if !ok {
-            return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
+        // An action taken from the legal list (as every native policy does) names held tiles; any
+        // other must match one up to equivalent tile ids.
+        if !self.legal.contains(&chosen) {
+            let c = norm(chosen);
+            if !self.legal.iter().any(|&l| norm(l) == c) {
+                return Err(format!("seat {seat}: {chosen:?} is not legal at {point:?}; legal: {:?}", self.legal));
+            }
+            // The tiles the decider named must be held (ids, not just kinds).
+            let held = |t: u8| self.p[seat].hand.contains(&t);
+            let ok = match chosen {
+                Action::Discard { tile, .. } | Action::Kakan { tile } => held(tile),
+                Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
+                _ => true,
+            };
+            if !ok {
+                return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
+            }
         }
         if self.events.is_some() {
             let called = match point {
@@ -1187,6 +1194,8 @@ impl<'r> State<'r> {
         {
             let first_turn = self.uninterrupted && !self.p[seat].discarded;
             let p = &mut self.p[seat];
+            // The view of the hand's discards that chose this discard usually knows the waits.
+            let waits = super::accept::known_waits_after(&p.counts, usize::from(k));
             p.remove(tile);
             p.river.push(tile);
             p.river_kinds |= bit(k);
@@ -1199,7 +1208,7 @@ impl<'r> State<'r> {
             if p.riichi {
                 p.ippatsu = false;
             }
-            p.waits = wait_mask(&p.counts);
+            p.waits = waits.unwrap_or_else(|| wait_mask(&p.counts));
             if riichi {
                 self.riichi_declared = seat as u8 + 1;
                 if first_turn && self.rules.double_riichi {
