@@ -87,12 +87,14 @@ pub struct Player {
 }
 
 impl Default for Player {
+    /// Without allocations: `deal` builds each hand's players on this, keeping the vectors of the
+    /// previous hand.
     fn default() -> Self {
         Player {
-            hand: Vec::with_capacity(14),
+            hand: Vec::new(),
             counts: [0; KINDS],
-            melds: Vec::with_capacity(4),
-            river: Vec::with_capacity(24),
+            melds: Vec::new(),
+            river: Vec::new(),
             river_kinds: 0,
             river_called: false,
             river_simple: false,
@@ -632,11 +634,20 @@ impl<'r> State<'r> {
         if own == f { self.rules.flower_all_yaku_han } else { 0 }
     }
 
+    /// Whether `seat` may ron `tile`: the wait and furiten test inline (it settles nearly every
+    /// response), the rest out of line.
+    #[inline(always)]
     fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
         let p = &self.p[seat];
         if p.waits & bit(tile / 4) == 0 || p.furiten() || p.forfeit {
             return false;
         }
+        self.can_ron_waiting(seat, tile, chankan, ankan)
+    }
+
+    #[inline(never)]
+    fn can_ron_waiting(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
+        let p = &self.p[seat];
         if ankan {
             let mut c = p.counts;
             c[usize::from(tile / 4)] += 1;
