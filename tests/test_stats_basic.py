@@ -180,3 +180,17 @@ def test_cluster_ratio_of_counts_equals_the_clustered_mean_of_the_rows_behind_th
     assert ratio.n == rows.n == 60
     assert (ratio.estimate, ratio.lo, ratio.hi) == pytest.approx((rows.estimate, rows.lo, rows.hi))
     assert math.isnan(cluster_ratio_ci(np.zeros(3), np.zeros(3), np.arange(3)).estimate)
+
+
+def test_cluster_ratio_ci_stays_in_the_range_of_a_rate() -> None:
+    # One yakuman in 2,000 hands: the symmetric interval would dip below 0.
+    hands = np.full(200, 10.0)
+    wins = np.zeros(200)
+    wins[7] = 1
+    rare = cluster_ratio_ci(wins, hands, np.arange(200))
+    assert rare.estimate == 0.0005 and rare.lo == 0.0 and rare.hi > 0.0005
+    # Almost every hand won: capped at 1. Point deltas (negative rows) are left symmetric.
+    sure = cluster_ratio_ci(hands - np.eye(200)[3], hands, np.arange(200))
+    assert sure.hi == 1.0 and sure.lo < sure.estimate
+    deltas = cluster_mean_ci(np.r_[np.full(199, 0.001), -0.3], np.arange(200))
+    assert deltas.lo < 0 < deltas.hi

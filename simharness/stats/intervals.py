@@ -205,7 +205,8 @@ def cluster_ratio_ci(
     correlated; clusters are assumed independent. The variance is the CR1 sandwich of the
     linearised ratio, G/(G−1)·Σ_g(N_g − R·D_g)²/(ΣD)², and the interval uses a t distribution with
     G−1 degrees of freedom. Needs at least two clusters; assumes many clusters (tens or more) for the
-    normal approximation. Rates such as wins per hand played are ratios of this kind.
+    normal approximation. Rates such as wins per hand played are ratios of this kind. When every
+    row has 0 ≤ num (≤ den) the interval is truncated to [0, ∞) ([0, 1]).
     """
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
@@ -220,7 +221,14 @@ def cluster_ratio_ci(
         return Interval(float(r), math.nan, math.nan, g)
     var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
     half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
-    return Interval(float(r), float(r - half), float(r + half), g)
+    lo, hi = r - half, r + half
+    # The symmetric interval can leave the range the ratio can take (a rare event's rate below 0);
+    # truncating to that range keeps the coverage and never reports an impossible value.
+    if (num >= 0).all() and (den >= 0).all():
+        lo = max(lo, 0.0)
+        if (num <= den).all():
+            hi = min(hi, 1.0)
+    return Interval(float(r), float(lo), float(hi), g)
 
 
 def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:

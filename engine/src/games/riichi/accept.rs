@@ -11,7 +11,7 @@
 //! and kind counts. The result equals testing `shanten(c + j) < shanten(c)` for every kind `j` (a
 //! test checks this against brute force on random hands).
 
-use super::shanten::{combine, huge_pages, suit_index, summary, tables, Entry, Summary, POW5};
+use super::shanten::{combine, huge_pages, next_pattern, suit_index, summary, tables, Entry, Summary, POW5};
 use super::tiles::{Counts, KINDS, YAOCHU};
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -36,12 +36,7 @@ fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
     let mut digits = [0u8; 9];
     huge_pages((0..dist.len()).map(|h| {
         if h > 0 {
-            let mut i = 0;
-            while digits[i] == 4 {
-                digits[i] = 0;
-                i += 1;
-            }
-            digits[i] += 1;
+            next_pattern(&mut digits);
         }
         let mut row = [0u16; 16];
         for (r, &step) in POW5[..n].iter().enumerate() {

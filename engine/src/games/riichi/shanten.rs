@@ -122,12 +122,7 @@ fn build(n: usize, sequences: bool) -> Vec<Dist> {
     let mut digits = vec![0u8; n];
     for h in 0..size {
         if h > 0 {
-            let mut i = 0;
-            while digits[i] == 4 {
-                digits[i] = 0;
-                i += 1;
-            }
-            digits[i] += 1;
+            next_pattern(&mut digits);
         }
         let mut f = fits[h];
         for i in 0..n {
@@ -158,6 +153,17 @@ fn build(n: usize, sequences: bool) -> Vec<Dist> {
         dist[h] = d;
     }
     dist
+}
+
+/// Advances the base-5 digits (tile counts per kind) of a pattern index to the next index, so
+/// that table builders walk every pattern without dividing each index again.
+pub(crate) fn next_pattern(digits: &mut [u8]) {
+    let mut i = 0;
+    while digits[i] == 4 {
+        digits[i] = 0;
+        i += 1;
+    }
+    digits[i] += 1;
 }
 
 #[inline]
