@@ -291,6 +291,12 @@ def test_sanma_config_runs_and_reports_three_seats(tmp_path: Path) -> None:
     # Scores sum to zero per game: (105000 − 3 × 40000)/1000 = −15, oka +15, uma +15/0/−15.
     scores = players.group_by("variant", "game").agg(pl.col("score").sum())["score"]
     assert (scores.abs() < 1e-9).all()
+    # Extractions: each hand has 4 Norths (+ the flowers variant's 4 flowers) to extract at most.
+    hands = run.table("hands").group_by("variant", "game").len()
+    nuki = players.group_by("variant", "game").agg(pl.col("nuki").sum()).join(hands, on=["variant", "game"])
+    cap = pl.col("len") * pl.when(pl.col("variant") == "flowers").then(8).otherwise(4)
+    assert (nuki["nuki"] <= nuki.select(cap).to_series()).all()
+    assert (nuki.group_by("variant").agg(pl.col("nuki").sum())["nuki"] > 0).all()
 
 
 def test_sanma_rules_need_three_strategies(tmp_path: Path) -> None:

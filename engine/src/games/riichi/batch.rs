@@ -65,6 +65,8 @@ player_rows! {
         yakuman: u32,
         /// Chombo committed (fouls shown: furiten_riichi = chombo, kara_riichi_chombo).
         chombo: u32,
+        /// Tiles extracted as nukidora (flowers, sanma Norths).
+        nuki: u32,
         /// Points below zero at the end.
         busted: bool,
     }
@@ -188,6 +190,7 @@ struct Tally {
     tenpai_draws: u32,
     yakuman: u32,
     chombo: u32,
+    nuki: u32,
 }
 
 /// Everything one game produced.
@@ -399,6 +402,7 @@ fn push_rows(log: &GameLog, seating: &Seating, n: usize, games: &mut Vec<GameRow
             t.riichi += u32::from(r.riichi >> s & 1);
             t.call_hands += u32::from(r.open >> s & 1);
             t.chombo += u32::from(r.chombo >> s & 1);
+            t.nuki += u32::from(r.nuki[s]);
             if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
                 t.draws += 1;
                 t.tenpai_draws += u32::from(r.tenpai >> s & 1);
@@ -478,6 +482,7 @@ fn push_rows(log: &GameLog, seating: &Seating, n: usize, games: &mut Vec<GameRow
             tenpai_draws: t.tenpai_draws,
             yakuman: t.yakuman,
             chombo: t.chombo,
+            nuki: t.nuki,
             busted: log.final_points[s] < 0,
         });
     }

@@ -28,7 +28,7 @@ pub struct WinInput {
     /// (spec §1.4, §14).
     pub nukidora: u8,
     /// Han of the all-flowers yaku (rule `flower_all_yaku_han`) when the winner earned it: yaku
-    /// han (they count toward `min_han`) without a bit of the yaku mask.
+    /// han (they count toward `min_han`), named by the yaku `all_flowers`.
     pub flower_yaku: u8,
 }
 
@@ -434,6 +434,11 @@ fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> R
             if b > basic {
                 (basic, limit) = (b, l);
             }
+        }
+        let mut c = c;
+        if flower > 0 {
+            // The all-flowers yaku's han come from the rule; the bit names it in the yaku column.
+            c.y.mask |= Yaku::AllFlowers.bit();
         }
         let v = Valued { c, han, basic, limit, dora: counted };
         if best.as_ref().is_none_or(|b| (v.basic, v.han, v.c.fu) > (b.basic, b.han, b.c.fu)) {

@@ -219,6 +219,8 @@ pub struct HandResult {
     pub chombo: u8,
     /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
     pub noten_declared: u8,
+    /// Tiles each seat extracted (flowers, sanma Norths).
+    pub nuki: [u8; SEATS],
 }
 
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
@@ -1041,6 +1043,7 @@ impl<'r> State<'r> {
         result.turn = self.discards;
         result.wareme = self.wareme;
         result.chombo = self.chombo;
+        result.nuki = std::array::from_fn(|i| self.p[i].nuki.len() as u8);
         result.deltas = std::array::from_fn(|i| self.p[i].points - start[i]);
         Ok(result)
     }
@@ -1373,7 +1376,7 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE, chombo: 0, noten_declared: 0 }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE, chombo: 0, noten_declared: 0, nuki: [0; SEATS] }
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
@@ -1444,6 +1447,7 @@ impl<'r> State<'r> {
             wareme: NONE,
             chombo: 0,
             noten_declared: 0,
+            nuki: [0; SEATS],
         })
     }
 
@@ -1574,7 +1578,7 @@ impl<'r> State<'r> {
             }
             Outcome::Exhaustive
         };
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE, chombo: 0, noten_declared }
+        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE, chombo: 0, noten_declared, nuki: [0; SEATS] }
     }
 
     /// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat

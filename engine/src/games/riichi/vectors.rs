@@ -348,7 +348,7 @@ fn all_flowers_yaku_counts_toward_min_han() {
     assert!(score(&w, &r).is_err());
     w.flower_yaku = 2;
     let s = score(&w, &r).unwrap();
-    assert_eq!((s.han, s.nuki, s.yaku_mask), (6, 4, 0));
+    assert_eq!((s.han, s.nuki, names(&s)), (6, 4, vec!["all_flowers"]));
 }
 
 /// §14 B `sanma_north`: under `shared_wind` a North set is 1 han for everyone and a North pair is a
@@ -359,6 +359,7 @@ fn sanma_north_shared_and_guest_wind() {
     let triplet = json!({"hand": "123p456p78s444z55s", "win": "9s", "seat_wind": "S"});
     let s = ok(with(triplet.clone(), json!({"rule_overrides": rules("shared_wind")})));
     assert_eq!((s.han, s.fu, s.points), (1, 40, 1300), "30 + 8 (closed honor triplet) → 40 fu");
+    assert_eq!(names(&s), vec!["yakuhai_north"]);
     let e = sc(with(triplet, json!({"rule_overrides": rules("guest_wind")}))).unwrap_err();
     assert!(e.to_string().starts_with("no yaku"), "{e}");
     let pair = json!({"hand": "123p456p789s23s44z", "win": "1s", "seat_wind": "S"});

@@ -71,6 +71,8 @@ yaku_list! {
     KagaHyakumangoku = "kaga_hyakumangoku", 1, 1;
     OpenRiichi = "open_riichi", 1, 0;
     ShiroPocchi = "shiro_pocchi", 0, 0;
+    NorthWind = "yakuhai_north", 1, 1;
+    AllFlowers = "all_flowers", 0, 0;
 }
 
 /// The yakuman: declared from kokushi to kaga_hyakumangoku (the local regular yaku come after).
@@ -402,13 +404,12 @@ pub fn standard(i: &Interpretation, f: &HandFacts, s: &Situation, rules: &Rules)
     } else if winds == 3 && is_wind(i.pair) {
         mask |= Yaku::Shousuushii.bit();
     }
-    closed_shape_yakuman(f, rules, &mut mask);
-    let mut y = total(mask, f.closed, rules);
-    // shared_wind: a North set is 1 han of yakuhai for everyone (no bit of its own).
-    if y.yakuman == 0 && rules.north_value() && set_bases[usize::from(NORTH)] {
-        y.han += 1;
+    // shared_wind: a North set is 1 han of yakuhai for everyone.
+    if rules.north_value() && set_bases[usize::from(NORTH)] {
+        mask |= Yaku::NorthWind.bit();
     }
-    y
+    closed_shape_yakuman(f, rules, &mut mask);
+    total(mask, f.closed, rules)
 }
 
 /// Chuuren and daisharin: closed shapes with no meld at all, read from the concealed counts.
