@@ -24,6 +24,7 @@ test: install lint
 	$(BIN)/python -m pytest -q
 
 lint: install
+	cargo fmt --manifest-path engine/Cargo.toml --check
 	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
 	$(BIN)/ruff check simharness tests benchmarks
 

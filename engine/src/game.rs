@@ -200,10 +200,7 @@ impl<G: Game> GameApi for Registered<G> {
         let (lo, hi) = G::players(&rules);
         if lineup.len() < usize::from(lo) || lineup.len() > usize::from(hi) {
             let range = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-            return Err(OptionError::new(
-                "players",
-                format!("{} takes {range} players under these rules, got {}", G::NAME, lineup.len()),
-            ));
+            return Err(OptionError::new("players", format!("{} takes {range} players under these rules, got {}", G::NAME, lineup.len())));
         }
         let knobs = lineup.iter().map(|k| self.knobs(k)).collect::<Result<Vec<_>, _>>()?;
         Ok(G::play(&rules, &knobs, batch))

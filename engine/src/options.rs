@@ -173,9 +173,7 @@ impl OptionValue for Option<u32> {
         match v {
             Value::String(s) if s == "none" => Ok(None),
             Value::Null => Ok(None),
-            _ => u32::parse(v)
-                .map(Some)
-                .map_err(|_| format!("expected an integer or \"none\", got {}", describe(v))),
+            _ => u32::parse(v).map(Some).map_err(|_| format!("expected an integer or \"none\", got {}", describe(v))),
         }
     }
     fn to_json(&self) -> Value {
@@ -250,18 +248,11 @@ impl<E: Labels + fmt::Debug> OptionValue for Set<E> {
 }
 
 /// Parses one field and checks its range.
-pub fn parse_field<T: OptionValue>(
-    name: &str,
-    v: &Value,
-    range: Option<(f64, f64)>,
-) -> Result<T, OptionError> {
+pub fn parse_field<T: OptionValue>(name: &str, v: &Value, range: Option<(f64, f64)>) -> Result<T, OptionError> {
     let x = T::parse(v).map_err(|m| OptionError::new(name, m))?;
     if let (Some((lo, hi)), Some(n)) = (range, x.numeric()) {
         if n < lo || n > hi {
-            return Err(OptionError::new(
-                name,
-                format!("expected a value from {} to {}, got {}", number(lo), number(hi), describe(v)),
-            ));
+            return Err(OptionError::new(name, format!("expected a value from {} to {}, got {}", number(lo), number(hi), describe(v))));
         }
     }
     Ok(x)
@@ -269,11 +260,7 @@ pub fn parse_field<T: OptionValue>(
 
 /// The error for a key that is not an option, with the closest known name as a hint.
 pub fn unknown_key(key: &str, known: &[&str]) -> OptionError {
-    let best = known
-        .iter()
-        .map(|k| (edit_distance(key, k), *k))
-        .min()
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3));
+    let best = known.iter().map(|k| (edit_distance(key, k), *k)).min().filter(|(d, k)| *d <= 2.max(k.len() / 3));
     let hint = match best {
         Some((_, k)) => format!(" (did you mean `{k}`?)"),
         None => String::new(),
@@ -504,7 +491,10 @@ mod tests {
         assert!(e.modes.contains(Mode::Slow) && !e.modes.contains(Mode::Fast));
         assert_eq!(e.to_json()["modes"], json!(["slow"]));
         assert!(Example::default().modes.is_empty());
-        assert_eq!(Example::from_json(&json!({"modes": ["slow", "fast", "slow"]})).unwrap().modes, Set::EMPTY.with(Mode::Fast).with(Mode::Slow));
+        assert_eq!(
+            Example::from_json(&json!({"modes": ["slow", "fast", "slow"]})).unwrap().modes,
+            Set::EMPTY.with(Mode::Fast).with(Mode::Slow)
+        );
         let err = Example::from_json(&json!({"modes": ["slow", "medium"]})).unwrap_err();
         assert_eq!((err.field.as_str(), err.message.as_str()), ("modes", "unknown member \"medium\"; expected any of fast / slow"));
         let err = Example::from_json(&json!({"modes": "slow"})).unwrap_err();

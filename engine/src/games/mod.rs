@@ -43,8 +43,14 @@ mod tests {
             assert_eq!(cols("games")[..3], [("game", "uint64"), ("deal", "uint64"), ("rotation", "uint8")]);
             assert_eq!(
                 cols("players")[..6],
-                [("game", "uint64"), ("deal", "uint64"), ("seat", "uint8"), ("player", "uint8"),
-                 ("final_points", "int64"), ("rank", "uint8")]
+                [
+                    ("game", "uint64"),
+                    ("deal", "uint64"),
+                    ("seat", "uint8"),
+                    ("player", "uint8"),
+                    ("final_points", "int64"),
+                    ("rank", "uint8")
+                ]
             );
         }
     }

@@ -14,8 +14,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 
 mod riichi;
-mod suzume;
 mod riichi_game;
+mod suzume;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
@@ -27,8 +27,7 @@ pub(crate) fn parse_json(field: &str, text: &str) -> PyResult<Value> {
 
 fn game(name: &str) -> PyResult<Box<dyn GameApi>> {
     games::find(name).ok_or_else(|| {
-        let known: Vec<String> =
-            games::registry().iter().map(|g| g.info()["name"].as_str().unwrap_or("").to_owned()).collect();
+        let known: Vec<String> = games::registry().iter().map(|g| g.info()["name"].as_str().unwrap_or("").to_owned()).collect();
         option_error(OptionError::new("game", format!("unknown game \"{name}\"; expected one of: {}", known.join(", "))))
     })
 }
@@ -55,10 +54,7 @@ fn knob_options_json(name: &str) -> PyResult<String> {
 #[pyfunction]
 fn presets_json(name: &str) -> PyResult<String> {
     let presets = game(name)?.presets();
-    let list = presets
-        .iter()
-        .map(|p| serde_json::json!({"name": p.name, "doc": p.doc, "overrides": p.overrides}))
-        .collect();
+    let list = presets.iter().map(|p| serde_json::json!({"name": p.name, "doc": p.doc, "overrides": p.overrides})).collect();
     Ok(Value::Array(list).to_string())
 }
 

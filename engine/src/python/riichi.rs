@@ -8,8 +8,8 @@ use crate::games::riichi::tiles::{counts_of, parse_tiles, Counts, Tile, KINDS};
 use crate::games::riichi::yaku::Situation;
 use crate::games::riichi::{agari, rules, shanten};
 use crate::options::{OptionError, Options};
-use pyo3::exceptions::PyValueError;
 use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use serde_json::{json, Value};
@@ -135,8 +135,8 @@ fn score_json(s: &Score, rules: &rules::Rules) -> Value {
 }
 
 fn base_rules(preset: &str, overrides: &str) -> PyResult<rules::Rules> {
-    let overrides: Value = serde_json::from_str(overrides)
-        .map_err(|e| option_error(OptionError::new("rules", format!("invalid JSON: {e}"))))?;
+    let overrides: Value =
+        serde_json::from_str(overrides).map_err(|e| option_error(OptionError::new("rules", format!("invalid JSON: {e}"))))?;
     rules::resolve(preset, &overrides).map_err(option_error)
 }
 
@@ -240,9 +240,7 @@ fn riichi_score_batch<'py>(py: Python<'py>, requests: &str, preset: &str, overri
         Value::Array(v) => v,
         _ => return Err(option_error(OptionError::new("requests", "expected a JSON list of requests"))),
     };
-    let out = py.detach(|| {
-        columns(list.iter().map(|v| scoring::request(v, &rules).and_then(|(w, r)| scoring::score(&w, &r))))
-    });
+    let out = py.detach(|| columns(list.iter().map(|v| scoring::request(v, &rules).and_then(|(w, r)| scoring::score(&w, &r)))));
     to_python(py, out)
 }
 
@@ -288,9 +286,7 @@ fn array_input(
     ids("dora", dora, &mut w.dora)?;
     ids("ura", ura, &mut w.ura)?;
     let win_id = i16::from_le_bytes(win);
-    w.win = Some(
-        u16::try_from(win_id).ok().and_then(Tile::from_id).ok_or_else(|| bad("win", format!("tile id {win_id} is not 0-135")))?,
-    );
+    w.win = Some(u16::try_from(win_id).ok().and_then(Tile::from_id).ok_or_else(|| bad("win", format!("tile id {win_id} is not 0-135")))?);
     w.honba = u32::from(honba);
     w.deposits = u32::from(deposits);
     w.melds.clear();

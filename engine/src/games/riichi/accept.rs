@@ -159,7 +159,11 @@ struct Suits {
 
 fn dist(b: usize, idx: usize) -> &'static Entry {
     let t = tables();
-    if b == 3 { &t.honor[idx] } else { &t.suit[idx] }
+    if b == 3 {
+        &t.honor[idx]
+    } else {
+        &t.suit[idx]
+    }
 }
 
 /// Asks for a table row ahead of its use: the rows of one decision are independent random reads

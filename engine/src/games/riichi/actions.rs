@@ -12,25 +12,38 @@ use super::state::State;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// Discard the tile; `riichi` declares riichi with it.
-    Discard { tile: u8, riichi: bool },
+    Discard {
+        tile: u8,
+        riichi: bool,
+    },
     Tsumo,
     /// Concealed kan of four tiles of `kind`.
-    Ankan { kind: u8 },
+    Ankan {
+        kind: u8,
+    },
     /// Add the tile `tile` to the own pon of its kind.
-    Kakan { tile: u8 },
+    Kakan {
+        tile: u8,
+    },
     /// 九種九牌 abortive draw.
     Kyuushu,
     /// Let the discard (or kan tile) pass.
     Pass,
     Ron,
     /// Pon with these two tiles from the hand.
-    Pon { tiles: [u8; 2] },
+    Pon {
+        tiles: [u8; 2],
+    },
     /// Chi with these two tiles from the hand.
-    Chi { tiles: [u8; 2] },
+    Chi {
+        tiles: [u8; 2],
+    },
     /// Open kan on the discard with the three tiles of its kind in the hand.
     Daiminkan,
     /// Set aside a flower (id 136+) or a sanma North (nukidora) and draw a replacement tile.
-    Nuki { tile: u8 },
+    Nuki {
+        tile: u8,
+    },
 }
 
 impl Action {

@@ -74,11 +74,8 @@ pub fn for_each_decomposition(c: &Counts, melds: usize, visit: &mut impl FnMut(&
             continue;
         }
         h[pair] -= 2;
-        let mut d = Decomposition {
-            pair: pair as Kind,
-            sets: [Set { kind: SetKind::Sequence, base: 0, concealed: true, called: false }; 4],
-            n: 0,
-        };
+        let mut d =
+            Decomposition { pair: pair as Kind, sets: [Set { kind: SetKind::Sequence, base: 0, concealed: true, called: false }; 4], n: 0 };
         let mask = held(&h);
         split(&mut h, mask, melds, &mut d, visit);
         h[pair] += 2;
@@ -97,9 +94,7 @@ fn split(h: &mut Counts, held: u64, melds: usize, d: &mut Decomposition, visit: 
         return;
     }
     let i = held.trailing_zeros() as usize;
-    let update = |h: &Counts, held: u64, ks: &[usize]| {
-        ks.iter().fold(held, |m, &k| if h[k] > 0 { m | 1 << k } else { m & !(1 << k) })
-    };
+    let update = |h: &Counts, held: u64, ks: &[usize]| ks.iter().fold(held, |m, &k| if h[k] > 0 { m | 1 << k } else { m & !(1 << k) });
     if h[i] >= 3 {
         h[i] -= 3;
         d.sets[d.n] = Set { kind: SetKind::Triplet, base: i as Kind, concealed: true, called: false };
@@ -168,8 +163,7 @@ pub fn waits(c: &Counts) -> Vec<Kind> {
             continue;
         }
         h[k] += 1;
-        let complete = shanten::standard(&h, (n + 1) / 3) == -1
-            || (n == 13 && (is_chiitoitsu(&h, false) || is_kokushi(&h)));
+        let complete = shanten::standard(&h, (n + 1) / 3) == -1 || (n == 13 && (is_chiitoitsu(&h, false) || is_kokushi(&h)));
         if complete {
             out.push(k as Kind);
         }

@@ -9,8 +9,8 @@ use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
-use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
+use crate::{player_rows, rows};
 
 rows! {
     /// One row per game.
@@ -153,7 +153,11 @@ rows! {
 /// chombo stay those of (deal, round, honba)).
 fn hand_key(root: Key, tag: u64, deal: u64, progress: Progress) -> Key {
     let k = root.with(tag).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba));
-    if progress.repeat > 0 { k.with(u64::from(progress.repeat)) } else { k }
+    if progress.repeat > 0 {
+        k.with(u64::from(progress.repeat))
+    } else {
+        k
+    }
 }
 
 /// The wall of one hand: a pure function of the seed, the deal, the round index, the honba and
@@ -375,11 +379,8 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         state.events = (every > 0 && game % every == 0).then(Vec::new);
         let seating = Seating::new(game, n as u8, batch.duplicate);
         let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
-        let native = Native {
-            knobs,
-            keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)),
-            counter: [0; SEATS],
-        };
+        let native =
+            Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
         let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
         let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
             knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
@@ -388,14 +389,29 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
         for (hand, events) in &log.events {
             for (seq, e) in events.iter().enumerate() {
-                event_rows.push(EventRow { game, deal: seating.deal, hand: *hand, seq: seq as u16, seat: e.seat, kind: e.kind, tile: e.tile });
+                event_rows.push(EventRow {
+                    game,
+                    deal: seating.deal,
+                    hand: *hand,
+                    seq: seq as u16,
+                    seat: e.seat,
+                    kind: e.kind,
+                    tile: e.tile,
+                });
             }
         }
     }
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows), EventRow::table(&event_rows)])
 }
 
-fn push_rows(log: &GameLog, seating: &Seating, n: usize, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>, hand_rows: &mut Vec<HandRow>) {
+fn push_rows(
+    log: &GameLog,
+    seating: &Seating,
+    n: usize,
+    games: &mut Vec<GameRow>,
+    players: &mut Vec<PlayerRow>,
+    hand_rows: &mut Vec<HandRow>,
+) {
     let mut tally = [Tally::default(); SEATS];
     for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
         for (s, t) in tally.iter_mut().enumerate() {

@@ -15,24 +15,24 @@
 //! `seed/TAG_DICE/deal/round/honba[/repeat]`. Random strategy choices use
 //! `seed/TAG_STRATEGY/deal/seat`, drawn by a per-seat decision counter.
 
-pub mod shanten;
-pub mod tiles;
-pub mod agari;
-pub mod fu;
-pub mod rules;
-pub mod scoring;
-pub mod yaku;
 pub mod accept;
 pub mod actions;
+pub mod agari;
+pub mod batch;
+pub mod fu;
+pub mod replay;
+pub mod rules;
+pub mod scoring;
+pub mod shanten;
 pub mod state;
 pub mod strategies;
-pub mod batch;
-pub mod replay;
+pub mod tiles;
+pub mod yaku;
 
 #[cfg(test)]
-mod vectors;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vectors;
 
 /// The game marker type registered in [`crate::games::registry`].
 pub struct Riichi;

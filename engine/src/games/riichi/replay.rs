@@ -49,10 +49,7 @@ impl Decider for Script {
                     self.next += 1;
                     Ok(Action::Tsumo)
                 }
-                other => Err(format!(
-                    "seat {seat} is to act after {} discards but the record's next action is {other:?}",
-                    s.discards
-                )),
+                other => Err(format!("seat {seat} is to act after {} discards but the record's next action is {other:?}", s.discards)),
             },
             Point::Response { from, .. } => {
                 for r in self.rons() {
@@ -100,7 +97,11 @@ fn uint(v: &Value, key: &str) -> Result<u64, String> {
 
 fn tile(v: &Value, key: &str) -> Result<u8, String> {
     let t = uint(v, key)?;
-    if t < 136 { Ok(t as u8) } else { Err(format!("`{key}` must be a tile id 0–135, got {t}")) }
+    if t < 136 {
+        Ok(t as u8)
+    } else {
+        Err(format!("`{key}` must be a tile id 0–135, got {t}"))
+    }
 }
 
 fn parse_action(v: &Value) -> Result<Rec, String> {
@@ -155,8 +156,14 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         wall[i] = t as u8;
     }
     let points = field(hand, "points")?.as_array().ok_or("`points` must be a list")?;
-    let recs = field(hand, "actions")?.as_array().ok_or("`actions` must be a list")?.iter().map(parse_action).collect::<Result<Vec<_>, _>>()?;
-    let progress = Progress { round: uint(hand, "round")? as u32, honba: uint(hand, "honba")? as u32, sticks: uint(hand, "sticks")? as u32, repeat: 0 };
+    let recs =
+        field(hand, "actions")?.as_array().ok_or("`actions` must be a list")?.iter().map(parse_action).collect::<Result<Vec<_>, _>>()?;
+    let progress = Progress {
+        round: uint(hand, "round")? as u32,
+        honba: uint(hand, "honba")? as u32,
+        sticks: uint(hand, "sticks")? as u32,
+        repeat: 0,
+    };
     let mut state = State::new(rules);
     for (s, p) in state.p.iter_mut().enumerate() {
         p.points = points.get(s).and_then(Value::as_i64).ok_or("`points` must hold 4 integers")?;

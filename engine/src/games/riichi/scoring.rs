@@ -173,7 +173,11 @@ fn sanma_tsumo(basic: u32, dealer: bool, rules: &Rules) -> (u32, u32) {
         }
         SanmaTsumo::Marudori => {
             let ron = ceil100(basic * if dealer { 6 } else { 4 });
-            if dealer { (0, round100(ron / 2)) } else { (round100(ron * 2 / 3), round100(ron / 3)) }
+            if dealer {
+                (0, round100(ron / 2))
+            } else {
+                (round100(ron * 2 / 3), round100(ron / 3))
+            }
         }
     }
 }
@@ -256,7 +260,11 @@ fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, Score
         n => {
             return Err(input(
                 "hand",
-                format!("expected {} concealed tiles with {k} meld(s) (13 − 3·melds, or 14 − 3·melds with the winning tile), got {}", 13 - 3 * k, n - 3 * k),
+                format!(
+                    "expected {} concealed tiles with {k} meld(s) (13 − 3·melds, or 14 − 3·melds with the winning tile), got {}",
+                    13 - 3 * k,
+                    n - 3 * k
+                ),
             ))
         }
     }
@@ -283,17 +291,9 @@ fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, Score
         return Err(input("hand", format!("{} copies of {name} in the hand and melds; there are only 4", dora_counts[kind])));
     }
     let closed = w.melds.iter().all(|m| !m.kind.is_open());
-    let facts = HandFacts {
-        all: dora_counts,
-        concealed,
-        win: win.kind,
-        closed,
-        no_melds: k == 0,
-        first_call,
-        situation_mask: 0,
-        tile_mask: 0,
-    }
-    .with_masks(s, rules);
+    let facts =
+        HandFacts { all: dora_counts, concealed, win: win.kind, closed, no_melds: k == 0, first_call, situation_mask: 0, tile_mask: 0 }
+            .with_masks(s, rules);
     Ok(Prepared { facts, called, n_called: k, dora_counts, reds })
 }
 
@@ -556,9 +556,30 @@ fn tiles_field(field: &str, v: &serde_json::Value) -> Result<Vec<Tile>, ScoreErr
 
 /// The keys of a scoring request (see [`request`]).
 pub const REQUEST_KEYS: &[&str] = &[
-    "hand", "win", "melds", "tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan",
-    "tenhou", "chiihou", "renhou", "open_riichi", "dora", "ura", "round_wind", "seat_wind", "honba", "deposits", "nukidora",
-    "rules", "rule_overrides",
+    "hand",
+    "win",
+    "melds",
+    "tsumo",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "tenhou",
+    "chiihou",
+    "renhou",
+    "open_riichi",
+    "dora",
+    "ura",
+    "round_wind",
+    "seat_wind",
+    "honba",
+    "deposits",
+    "nukidora",
+    "rules",
+    "rule_overrides",
 ];
 
 /// A scoring request from JSON: `hand` and `win` in MPSZ, `melds` as meld strings
@@ -615,9 +636,7 @@ pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules),
             "seat_wind" => s.seat_wind = wind(key, value)?,
             "honba" => w.honba = count()?,
             "deposits" => w.deposits = count()?,
-            "nukidora" => {
-                w.nukidora = count()?.try_into().ok().filter(|&n| n <= 8).ok_or_else(|| input(key, "expected 0 to 8"))?
-            }
+            "nukidora" => w.nukidora = count()?.try_into().ok().filter(|&n| n <= 8).ok_or_else(|| input(key, "expected 0 to 8"))?,
             "rules" => preset = Some(value.as_str().ok_or_else(|| input(key, "expected a preset name"))?),
             "rule_overrides" => overrides = Some(value),
             other => return Err(ScoreError::Input(crate::options::unknown_key(other, REQUEST_KEYS))),

@@ -375,7 +375,11 @@ impl<'r> State<'r> {
     #[inline]
     fn after(&self, seat: usize, i: usize) -> usize {
         let s = seat + i;
-        if s >= self.n { s - self.n } else { s }
+        if s >= self.n {
+            s - self.n
+        } else {
+            s
+        }
     }
 
     /// Position in the wall of the `i`-th dora indicator (its ura is the next one).
@@ -567,7 +571,13 @@ impl<'r> State<'r> {
                 }
                 // Relative seat: 1 下家, 2 対面, 3 上家 (with three players the left seat is 上家).
                 let rel = (usize::from(m.from) + self.n - seat) % self.n;
-                let from = if m.kind == MeldKind::Ankan { 0 } else if rel == self.n - 1 { 3 } else { rel as u8 };
+                let from = if m.kind == MeldKind::Ankan {
+                    0
+                } else if rel == self.n - 1 {
+                    3
+                } else {
+                    rel as u8
+                };
                 Meld { kind: m.kind, tiles, from }
             })
             .collect()
@@ -633,7 +643,11 @@ impl<'r> State<'r> {
             return 0;
         }
         let own = self.p[seat].nuki.iter().filter(|&&t| t >= FLOWER).count();
-        if own == f { self.rules.flower_all_yaku_han } else { 0 }
+        if own == f {
+            self.rules.flower_all_yaku_han
+        } else {
+            0
+        }
     }
 
     /// Whether `seat` may ron `tile`: the wait and furiten test inline (it settles nearly every
@@ -827,9 +841,8 @@ impl<'r> State<'r> {
                         let mut h = before;
                         h[w] += 1;
                         agari::decompositions(&h, melds, &mut decs);
-                        let triplet = |d: &agari::Decomposition| {
-                            d.sets[..d.n].iter().any(|s| s.kind == agari::SetKind::Triplet && s.base == k)
-                        };
+                        let triplet =
+                            |d: &agari::Decomposition| d.sets[..d.n].iter().any(|s| s.kind == agari::SetKind::Triplet && s.base == k);
                         if decs.is_empty() || !decs.iter().all(triplet) {
                             return false;
                         }
@@ -958,7 +971,11 @@ impl<'r> State<'r> {
                 Action::Pon { tiles } | Action::Chi { tiles } => {
                     let mut t = [n(tiles[0]), n(tiles[1])];
                     t.sort_unstable();
-                    if matches!(a, Action::Pon { .. }) { Action::Pon { tiles: t } } else { Action::Chi { tiles: t } }
+                    if matches!(a, Action::Pon { .. }) {
+                        Action::Pon { tiles: t }
+                    } else {
+                        Action::Chi { tiles: t }
+                    }
                 }
                 other => other,
             }
@@ -1106,7 +1123,8 @@ impl<'r> State<'r> {
                         }
                         self.p[seat].remove(tile);
                         let k = tile / 4;
-                        let m = self.p[seat].melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k).expect("kakan needs its pon");
+                        let m =
+                            self.p[seat].melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k).expect("kakan needs its pon");
                         m.kind = MeldKind::Kakan;
                         m.tiles[3] = tile;
                         m.n = 4;
@@ -1170,7 +1188,8 @@ impl<'r> State<'r> {
                 continue;
             }
             self.response_actions(s, seat, tile, Some(kind));
-            let a = if self.legal.len() > 1 { self.ask(d, s, Point::Response { from: seat as u8, tile, kan: true })? } else { Action::Pass };
+            let a =
+                if self.legal.len() > 1 { self.ask(d, s, Point::Response { from: seat as u8, tile, kan: true })? } else { Action::Pass };
             if a == Action::Ron {
                 rons.push(s);
             } else if kind != Robbed::Ankan || self.legal.contains(&Action::Ron) {
@@ -1376,7 +1395,20 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai: 0, riichi: 0, open: 0, nagashi: 0, turn: 0, wareme: NONE, chombo: 0, noten_declared: 0, nuki: [0; SEATS] }
+        HandResult {
+            outcome,
+            wins: Vec::new(),
+            deltas: [0; SEATS],
+            tenpai: 0,
+            riichi: 0,
+            open: 0,
+            nagashi: 0,
+            turn: 0,
+            wareme: NONE,
+            chombo: 0,
+            noten_declared: 0,
+            nuki: [0; SEATS],
+        }
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
@@ -1392,7 +1424,15 @@ impl<'r> State<'r> {
     }
 
     /// Pays the wins of `seats` (in order from the discarder) on `tile`.
-    fn settle_wins(&mut self, seats: &[usize], from: usize, tile: u8, tsumo: bool, rinshan: bool, chankan: bool) -> Result<HandResult, String> {
+    fn settle_wins(
+        &mut self,
+        seats: &[usize],
+        from: usize,
+        tile: u8,
+        tsumo: bool,
+        rinshan: bool,
+        chankan: bool,
+    ) -> Result<HandResult, String> {
         let mut wins = Vec::with_capacity(seats.len());
         let honba = self.progress.honba;
         for (i, &w) in seats.iter().enumerate() {
@@ -1472,7 +1512,8 @@ impl<'r> State<'r> {
     /// The seat liable for a yakuman of `w`'s win and the multiplier of the liable part.
     fn pao_of(&self, w: usize, score: &Score) -> (u8, u8) {
         let p = &self.p[w];
-        for &(yaku, seat) in &[(Yaku::Daisangen, p.pao_daisangen), (Yaku::Daisuushii, p.pao_daisuushii), (Yaku::Suukantsu, p.pao_suukantsu)] {
+        for &(yaku, seat) in &[(Yaku::Daisangen, p.pao_daisangen), (Yaku::Daisuushii, p.pao_daisuushii), (Yaku::Suukantsu, p.pao_suukantsu)]
+        {
             if seat != NONE {
                 if let Some(&(_, m)) = score.yaku(self.rules).iter().find(|(y, _)| *y == yaku) {
                     if score.yakuman > 0 && !self.rules.yakuman_as_13_han {
@@ -1578,7 +1619,20 @@ impl<'r> State<'r> {
             }
             Outcome::Exhaustive
         };
-        HandResult { outcome, wins: Vec::new(), deltas: [0; SEATS], tenpai, riichi: 0, open: 0, nagashi, turn: 0, wareme: NONE, chombo: 0, noten_declared, nuki: [0; SEATS] }
+        HandResult {
+            outcome,
+            wins: Vec::new(),
+            deltas: [0; SEATS],
+            tenpai,
+            riichi: 0,
+            open: 0,
+            nagashi,
+            turn: 0,
+            wareme: NONE,
+            chombo: 0,
+            noten_declared,
+            nuki: [0; SEATS],
+        }
     }
 
     /// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat
@@ -1590,7 +1644,15 @@ impl<'r> State<'r> {
         }
         let total = if n == 3 { self.rules.sanma_noten_total } else { self.rules.noten_bappu_total };
         let (gain, loss) = (i64::from(total / t), i64::from(total / (n - t)));
-        std::array::from_fn(|s| if s >= self.n { 0 } else if tenpai & (1 << s) != 0 { gain } else { -loss })
+        std::array::from_fn(|s| {
+            if s >= self.n {
+                0
+            } else if tenpai & (1 << s) != 0 {
+                gain
+            } else {
+                -loss
+            }
+        })
     }
 
     /// Whether a riichi on the 13 tiles `c` with own discard kinds `river` is a foul under the

@@ -12,8 +12,8 @@
 //! 6 non-suji terminal; 7 non-suji 2, 3, 7, 8; 8 non-suji 4–6. Against several riichi players the
 //! worst danger counts; ties go to the more efficient discard.
 
-use super::actions::{Action, Decider, Point};
 use super::accept::{accepting, accepting_after, after_discards};
+use super::actions::{Action, Decider, Point};
 use super::shanten;
 use super::state::{State, SEATS};
 use super::tiles::{is_yaochu, Counts, Kind, KINDS};
@@ -254,12 +254,28 @@ fn danger(s: &State<'_>, seat: usize, k: usize) -> u8 {
             let lo = r >= 3 && g(k - 3);
             let hi = r <= 5 && g(k + 3);
             match r {
-                0 | 8 => if lo || hi { 2 } else { 6 },
+                0 | 8 => {
+                    if lo || hi {
+                        2
+                    } else {
+                        6
+                    }
+                }
                 1 | 2 | 6 | 7 => {
                     let suji = if r <= 2 { hi } else { lo };
-                    if suji { 3 } else { 7 }
+                    if suji {
+                        3
+                    } else {
+                        7
+                    }
                 }
-                _ => if lo && hi { 4 } else { 8 },
+                _ => {
+                    if lo && hi {
+                        4
+                    } else {
+                        8
+                    }
+                }
             }
         };
         worst = worst.max(d);
@@ -365,7 +381,11 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
             Some((b, _, _)) if head > b => best,
             Some((b, bv, bk)) if head == b => {
                 let (v, bv) = (value_of(kind), bv.unwrap_or_else(|| value_of(bk)));
-                if (v, std::cmp::Reverse(kind)) < (bv, std::cmp::Reverse(bk)) { Some((head, Some(v), kind)) } else { Some((b, Some(bv), bk)) }
+                if (v, std::cmp::Reverse(kind)) < (bv, std::cmp::Reverse(bk)) {
+                    Some((head, Some(v), kind))
+                } else {
+                    Some((b, Some(bv), bk))
+                }
             }
             _ => Some((head, None, kind)),
         };
@@ -424,9 +444,8 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
     let now = shanten::shanten(&p.counts);
     let kind = tile / 4;
     let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(s, seat, m.base()));
-    let all_simple = s.rules.kuitan
-        && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4)))
-        && !is_yaochu(kind);
+    let all_simple =
+        s.rules.kuitan && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4))) && !is_yaochu(kind);
     let mut best: Option<(i8, Action)> = None;
     for &a in legal {
         let own = match a {

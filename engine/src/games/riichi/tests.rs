@@ -48,7 +48,11 @@ fn tiles_conserved(s: &State<'_>) {
     let sanma = s.rules.players == 3;
     let in_set = |id: usize| {
         let id = id as u8;
-        if id >= FLOWER { id < FLOWER + s.rules.flowers } else { !(sanma && (4..32).contains(&id)) }
+        if id >= FLOWER {
+            id < FLOWER + s.rules.flowers
+        } else {
+            !(sanma && (4..32).contains(&id))
+        }
     };
     let total: usize = seen.iter().map(|&c| usize::from(c)).sum();
     assert_eq!(total, n_tiles, "tile count");
@@ -87,7 +91,13 @@ impl Decider for Checker<'_> {
             assert!(tile >= FLOWER || (s.rules.north_nuki() && tile / 4 == 30), "nuki of {tile}");
             self.nuki += 1;
         }
-        let riichi = Action::Discard { tile: match a { Action::Discard { tile, .. } => tile, _ => NONE }, riichi: true };
+        let riichi = Action::Discard {
+            tile: match a {
+                Action::Discard { tile, .. } => tile,
+                _ => NONE,
+            },
+            riichi: true,
+        };
         Ok(if self.reckless && legal.contains(&riichi) { riichi } else { a })
     }
 }
@@ -365,8 +375,12 @@ fn sanma_and_flower_games_keep_every_invariant() {
         assert_eq!(seen.nuki > 0, r.flowers > 0 || r.north_nuki(), "{over}: {} nuki", seen.nuki);
     }
     // Sanma with fouls (reckless riichi), noten claims and flowers: chombo payments among three.
-    let fouls = rules::resolve("sanma", &json!({"furiten_riichi": "chombo", "kara_riichi_chombo": true, "flowers": 4,
-                                                "allow_noten_declaration": true, "tobi": "off"})).unwrap();
+    let fouls = rules::resolve(
+        "sanma",
+        &json!({"furiten_riichi": "chombo", "kara_riichi_chombo": true, "flowers": 4,
+                                                "allow_noten_declaration": true, "tobi": "off"}),
+    )
+    .unwrap();
     let seen = run_checked_full(&fouls, [&eff, &random, &caller, &eff], 20, true);
     assert!(seen.outcomes[Outcome::Chombo as usize] > 0 && seen.nuki > 0);
     // Four players with flowers.
@@ -382,7 +396,11 @@ fn sanma_and_flower_games_keep_every_invariant() {
 fn sanma_has_no_chi() {
     let caller = Knobs { calls: super::strategies::CallPolicy::Any, ..Knobs::default() };
     let rules = rules::resolve("sanma", &json!({"event_log_every": 1})).unwrap();
-    let t = super::Riichi::play(&rules, &[caller.clone(), caller.clone(), caller], &Batch { seed: 5, first_game: 0, count: 10, duplicate: false });
+    let t = super::Riichi::play(
+        &rules,
+        &[caller.clone(), caller.clone(), caller],
+        &Batch { seed: 5, first_game: 0, count: 10, duplicate: false },
+    );
     let kinds = &t[3].column("kind").unwrap().data;
     assert_eq!(kinds.iter().filter(|&&k| k == 4).count(), 0, "chi");
     assert!(kinds.iter().filter(|&&k| k == 5).count() > 10, "pon");
@@ -523,7 +541,10 @@ impl<F: FnMut(&State<'_>, usize, &[Action]) -> Action> Decider for Scripted<F> {
 
 fn discard_kind(legal: &[Action], name: &str) -> Action {
     let k = super::tiles::parse_tile(name).unwrap().kind;
-    *legal.iter().find(|a| matches!(a, Action::Discard { tile, riichi: false } if tile / 4 == k)).unwrap_or_else(|| panic!("no discard of {name} in {legal:?}"))
+    *legal
+        .iter()
+        .find(|a| matches!(a, Action::Discard { tile, riichi: false } if tile / 4 == k))
+        .unwrap_or_else(|| panic!("no discard of {name} in {legal:?}"))
 }
 
 /// §14 B, hand-worked: the dealer extracts North on the first turn and wins on the replacement
@@ -694,7 +715,10 @@ fn chombo_voids_and_replays_the_hand_or_forfeits_it() {
                 assert_eq!(r.outcome, Outcome::Chombo);
                 assert_eq!(r.deltas, chombo_deltas(usize::from(*dealer), r.chombo, payment), "game {g} hand {i}");
                 if let Some((next, _, _)) = log.hands.get(i + 1) {
-                    assert_eq!((next.round, next.honba, next.sticks, next.repeat), (progress.round, progress.honba, progress.sticks, progress.repeat + 1));
+                    assert_eq!(
+                        (next.round, next.honba, next.sticks, next.repeat),
+                        (progress.round, progress.honba, progress.sticks, progress.repeat + 1)
+                    );
                     assert_ne!(wall(root, g as u64, *next, &rules), wall(root, g as u64, *progress, &rules));
                 }
             }
@@ -741,7 +765,8 @@ fn the_all_last_dealer_on_top_claims_noten_to_end_the_game() {
     assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000], 0b1000));
     // When the deal never passes at a draw, or always does, the claim changes nothing.
     for rule in ["always_keep", "always_pass"] {
-        let r = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
+        let r =
+            rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
         assert!(!claims(&r, 7, [30000, 20000, 10000, 40000], 0b1000), "{rule}");
     }
     // The default knob never claims.

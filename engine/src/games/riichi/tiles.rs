@@ -65,7 +65,11 @@ pub fn dora_of(k: Kind) -> Kind {
 /// The dora of an indicator of kind `k` with `players` at the table: as [`dora_of`], except that
 /// with three players (no 2m–8m) the 1m indicator points at 9m (§14 C).
 pub fn dora_successor(k: Kind, players: u8) -> Kind {
-    if players == 3 && k == 0 { 8 } else { dora_of(k) }
+    if players == 3 && k == 0 {
+        8
+    } else {
+        dora_of(k)
+    }
 }
 
 /// A tile as written: its kind and whether it is the red five.
@@ -82,7 +86,8 @@ impl Tile {
     }
 
     pub fn name(self) -> String {
-        let (n, s) = if self.kind >= 27 { (self.kind - 27 + 1, 'z') } else { (self.kind % 9 + 1, b"mps"[usize::from(self.kind / 9)] as char) };
+        let (n, s) =
+            if self.kind >= 27 { (self.kind - 27 + 1, 'z') } else { (self.kind % 9 + 1, b"mps"[usize::from(self.kind / 9)] as char) };
         format!("{}{s}", if self.red { 0 } else { n })
     }
 }
@@ -104,8 +109,16 @@ pub fn parse_tiles(text: &str) -> Result<Vec<Tile>, String> {
                         'z' if (1..=7).contains(&d) => Tile { kind: 27 + d - 1, red: false },
                         'z' => return Err(format!("honor '{d}z' at position {p} does not exist (1z-7z) in \"{text}\"")),
                         _ => {
-                            let base = match c { 'm' => 0, 'p' => 9, _ => 18 };
-                            if d == 0 { Tile { kind: base + 4, red: true } } else { Tile { kind: base + d - 1, red: false } }
+                            let base = match c {
+                                'm' => 0,
+                                'p' => 9,
+                                _ => 18,
+                            };
+                            if d == 0 {
+                                Tile { kind: base + 4, red: true }
+                            } else {
+                                Tile { kind: base + d - 1, red: false }
+                            }
                         }
                     };
                     out.push(tile);
@@ -228,9 +241,12 @@ impl Meld {
         };
         let (tiles_text, from) = match rest.split_once('@') {
             Some((t, f)) => {
-                let f: u8 = f.trim().parse().ok().filter(|f| (1..=3).contains(f)).ok_or_else(|| {
-                    format!("\"{text}\": the seat after @ must be 1 (下家), 2 (対面) or 3 (上家)")
-                })?;
+                let f: u8 = f
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|f| (1..=3).contains(f))
+                    .ok_or_else(|| format!("\"{text}\": the seat after @ must be 1 (下家), 2 (対面) or 3 (上家)"))?;
                 (t, f)
             }
             None => (rest, 3),

@@ -136,7 +136,9 @@ fn tv12_yakuman_payments_and_doubles() {
     assert_eq!(ok(with(k13, json!({"rule_overrides": {"double_kokushi13": false}}))).points, 32000);
     let s = ok(json!({"hand": "555666777z2z", "win": "2z", "melds": ["pon:111z"], "seat_wind": "S"}));
     assert_eq!((s.yakuman, s.points), (2, 64000), "TV-12c: daisangen + tsuuiisou");
-    let s = ok(json!({"hand": "555666777z2z", "win": "2z", "melds": ["pon:111z"], "seat_wind": "S", "rule_overrides": {"yakuman_stacking": false}}));
+    let s = ok(
+        json!({"hand": "555666777z2z", "win": "2z", "melds": ["pon:111z"], "seat_wind": "S", "rule_overrides": {"yakuman_stacking": false}}),
+    );
     assert_eq!(s.points, 32000);
 }
 

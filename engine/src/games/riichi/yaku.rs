@@ -90,7 +90,11 @@ impl Yaku {
     /// Han of a regular yaku (0 if it does not exist in an open hand).
     pub fn han(self, closed: bool) -> u8 {
         let (_, c, o) = Self::TABLE[self as usize];
-        if closed { c } else { o }
+        if closed {
+            c
+        } else {
+            o
+        }
     }
 
     /// Multiplier of a yakuman under `rules` (the double forms only when their option is on).
@@ -102,7 +106,11 @@ impl Yaku {
             Yaku::JunseiChuuren => rules.double_junsei_chuuren,
             _ => false,
         };
-        if double { 2 } else { 1 }
+        if double {
+            2
+        } else {
+            1
+        }
     }
 
     pub const fn bit(self) -> u64 {
@@ -428,7 +436,10 @@ fn closed_shape_yakuman(f: &HandFacts, rules: &Rules, mask: &mut u64) {
             let pure = (0..9).all(|n| c[s0 + n] - u8::from(usize::from(f.win) == s0 + n) == SHAPE[n]);
             *mask |= if pure { Yaku::JunseiChuuren.bit() } else { Yaku::Chuuren.bit() };
         }
-        if rules.local_yaku.contains(LocalYaku::Daisharin) && s0 == 9 && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 }) {
+        if rules.local_yaku.contains(LocalYaku::Daisharin)
+            && s0 == 9
+            && (0..9).all(|n| c[s0 + n] == if (1..8).contains(&n) { 2 } else { 0 })
+        {
             *mask |= Yaku::Daisharin.bit();
         }
     }
@@ -458,9 +469,7 @@ pub fn kokushi(f: &HandFacts, rules: &Rules, thirteen_sided: bool) -> YakuSet {
 pub fn first_call_in_yaku(i: &Interpretation, set: usize, y: &YakuSet, s: &Situation, rules: &Rules) -> bool {
     let m = &i.sets[set];
     let has = |yaku: Yaku| y.mask & yaku.bit() != 0;
-    let whole_hand = [
-        Yaku::Tanyao, Yaku::Toitoi, Yaku::Honitsu, Yaku::Chinitsu, Yaku::Chanta, Yaku::Junchan, Yaku::Honroutou,
-    ];
+    let whole_hand = [Yaku::Tanyao, Yaku::Toitoi, Yaku::Honitsu, Yaku::Chinitsu, Yaku::Chanta, Yaku::Junchan, Yaku::Honroutou];
     if y.yakuman > 0 || whole_hand.iter().any(|&w| has(w)) {
         return true;
     }

@@ -7,8 +7,8 @@ use super::strategies::{self, Knobs};
 use super::{Sugoroku, TAG_DICE, TAG_SETUP, TAG_STRATEGY};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::rng::Key;
-use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
+use crate::{player_rows, rows};
 
 rows! {
     /// One row per game.
@@ -139,11 +139,7 @@ impl Game for Sugoroku {
         let root = Key::new(batch.seed);
         for game in batch.games() {
             let seating = Seating::new(game, n as u8, batch.duplicate);
-            let mut seats = Seats {
-                knobs: [&lineup[0]; MAX_PLAYERS],
-                dice: [root; MAX_PLAYERS],
-                choice: [root; MAX_PLAYERS],
-            };
+            let mut seats = Seats { knobs: [&lineup[0]; MAX_PLAYERS], dice: [root; MAX_PLAYERS], choice: [root; MAX_PLAYERS] };
             for seat in 0..n {
                 seats.knobs[seat] = &lineup[usize::from(seating.player(seat as u8))];
                 seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);

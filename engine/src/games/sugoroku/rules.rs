@@ -181,10 +181,7 @@ impl Validate for Rules {
         ];
         for (field, n, kind) in copies {
             if n > 4 {
-                return Err(OptionError::new(
-                    field,
-                    format!("{n} special {kind} tiles, but a set has only 4 copies of {kind}"),
-                ));
+                return Err(OptionError::new(field, format!("{n} special {kind} tiles, but a set has only 4 copies of {kind}")));
             }
         }
         if self.progressive_over_cap && self.payout_cap.is_none() {
@@ -212,11 +209,7 @@ pub fn presets() -> Vec<Preset> {
             doc: "The source's 8/1 additional rules (追加特殊ルール) all on: opening pochi, rest penalty, progressive cap",
             overrides: json!({"opening_pochi": true, "rest_rule": "penalty4", "progressive_over_cap": true}),
         },
-        Preset {
-            name: "no-cap",
-            doc: "No payout cap: every multiplier chain pays in full",
-            overrides: json!({"payout_cap": "none"}),
-        },
+        Preset { name: "no-cap", doc: "No payout cap: every multiplier chain pays in full", overrides: json!({"payout_cap": "none"}) },
         Preset {
             name: "yuzu",
             doc: "The set at 麻雀遊図 (Mitaka) in the source's photos: red fives, a blue 5p and the pochi",

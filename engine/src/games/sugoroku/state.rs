@@ -310,10 +310,7 @@ impl<'r> State<'r> {
     }
 
     fn agreement_offered(&self) -> bool {
-        self.rules.agreement_end
-            && self.players[..self.n]
-                .iter()
-                .all(|p| u32::from(self.goal - p.pos) <= self.rules.agreement_distance)
+        self.rules.agreement_end && self.players[..self.n].iter().all(|p| u32::from(self.goal - p.pos) <= self.rules.agreement_distance)
     }
 
     /// One turn of `seat` (§3): serve a rest, or roll.
@@ -335,14 +332,7 @@ impl<'r> State<'r> {
     /// Applies a roll of the given kind: the turn's ordinary roll (with the pinzoro and 6-zoro
     /// procedures of §7), the pinzoro back re-roll, or the 6-zoro extra roll. Further rolls of
     /// the turn are drawn through `rolls`.
-    pub fn roll_action<D: Driver>(
-        &mut self,
-        seat: usize,
-        kind: RollKind,
-        dice: (u8, u8),
-        rolls: &mut Rolls,
-        driver: &mut D,
-    ) {
+    pub fn roll_action<D: Driver>(&mut self, seat: usize, kind: RollKind, dice: (u8, u8), rolls: &mut Rolls, driver: &mut D) {
         match kind {
             RollKind::PinzoroBack => return self.pinzoro_back(seat, dice, rolls, driver),
             RollKind::SixzoroExtra if self.rules.sixzoro_extra_roll == ExtraRoll::Plain => {

@@ -65,9 +65,7 @@ pub fn decide(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoin
     match choice {
         Choice::Always => true,
         Choice::Never => false,
-        Choice::Random => {
-            key.with(point.decision.code()).with(u64::from(point.turn)).with(u64::from(point.roll)).stream().unit() < p
-        }
+        Choice::Random => key.with(point.decision.code()).with(u64::from(point.turn)).with(u64::from(point.roll)).stream().unit() < p,
         Choice::Greedy => greedy(knobs, state, seat, point),
     }
 }
@@ -222,14 +220,7 @@ struct Stayers {
 /// The expected value of an outcome that stopped on a face-down square: the average over the
 /// still-unseen tiles of resolving that square one step (further face-down squares are not
 /// expanded). Leaves the course as it found it.
-fn expectation(
-    knobs: &Knobs,
-    c: &mut State<'_>,
-    base: &State<'_>,
-    seat: usize,
-    unseen: &Unseen,
-    stayers: &mut Stayers,
-) -> f64 {
+fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, unseen: &Unseen, stayers: &mut Stayers) -> f64 {
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
     let (landing, tile) = (Moment::of(c, seat), c.course[sq]);
     let at_landing = value(knobs, c, base, seat);

@@ -184,11 +184,7 @@ fn sg_src_5_green_then_w_dora_red_5m_is_8_laps() {
 
 #[test]
 fn sg_src_6_pochi_dora_green_dora_8p_cap_variants() {
-    for (overrides, each) in [
-        (json!({}), 500),
-        (json!({"payout_cap": "none"}), 640),
-        (json!({"progressive_over_cap": true}), 546),
-    ] {
+    for (overrides, each) in [(json!({}), 500), (json!({"payout_cap": "none"}), 640), (json!({"progressive_over_cap": true}), 546)] {
         let r = rules(overrides);
         let mut st = course(&r, 4, SOUTH);
         put(&mut st, 10, POCHI);
@@ -800,26 +796,23 @@ fn every_deal_accounts_for_136_tiles() {
 }
 
 fn concat(a: &Table, b: &Table) -> Vec<(String, Vec<u8>)> {
-    a.columns
-        .iter()
-        .zip(&b.columns)
-        .map(|(x, y)| (x.name.to_string(), [x.data.clone(), y.data.clone()].concat()))
-        .collect()
+    a.columns.iter().zip(&b.columns).map(|(x, y)| (x.name.to_string(), [x.data.clone(), y.data.clone()].concat())).collect()
 }
 
 #[test]
 fn batching_does_not_change_results() {
     let r = rules(json!({"opening_pochi": true}));
-    let l = lineup(4, &[json!({}), json!({"pinzoro_reroll": "random", "offset": "random"}),
-        json!({"sixzoro_reroll": "greedy", "offset": "greedy"})]);
+    let l = lineup(
+        4,
+        &[json!({}), json!({"pinzoro_reroll": "random", "offset": "random"}), json!({"sixzoro_reroll": "greedy", "offset": "greedy"})],
+    );
     for duplicate in [false, true] {
         let whole = Sugoroku::play(&r, &l, &batch(0, 100, duplicate));
         let a = Sugoroku::play(&r, &l, &batch(0, 48, duplicate));
         let b = Sugoroku::play(&r, &l, &batch(48, 52, duplicate));
         for t in 0..2 {
             let joined = concat(&a[t], &b[t]);
-            let expected: Vec<(String, Vec<u8>)> =
-                whole[t].columns.iter().map(|c| (c.name.to_string(), c.data.clone())).collect();
+            let expected: Vec<(String, Vec<u8>)> = whole[t].columns.iter().map(|c| (c.name.to_string(), c.data.clone())).collect();
             assert_eq!(joined, expected);
         }
     }
@@ -865,8 +858,11 @@ fn rule_variants_share_the_dice() {
 fn random_choices_never_move_the_dice() {
     let r = Rules::default();
     let always = lineup(4, &[json!({})]);
-    let coin1 = lineup(4, &[json!({"pinzoro_reroll": "random", "pinzoro_reroll_p": 1.0,
-        "sixzoro_reroll": "random", "sixzoro_reroll_p": 1.0, "offset": "random", "offset_p": 0.0})]);
+    let coin1 = lineup(
+        4,
+        &[json!({"pinzoro_reroll": "random", "pinzoro_reroll_p": 1.0,
+        "sixzoro_reroll": "random", "sixzoro_reroll_p": 1.0, "offset": "random", "offset_p": 0.0})],
+    );
     let a = Sugoroku::play(&r, &always, &batch(0, 200, false));
     let b = Sugoroku::play(&r, &coin1, &batch(0, 200, false));
     assert_eq!(a, b);

@@ -86,10 +86,7 @@ pub enum WinKind {
 /// the minimum of §5.4).
 pub fn tsumo_win(state: u16, red: u16, dora: Option<u8>, dealer: bool, rules: &Rules) -> Option<Parts> {
     let tables = Tables::get();
-    tables
-        .shape(state)
-        .map(|shape| value(shape, tables.counts(state), red, dora, dealer, rules))
-        .filter(|p| p.legal)
+    tables.shape(state).map(|shape| value(shape, tables.counts(state), red, dora, dealer, rules)).filter(|p| p.legal)
 }
 
 /// D3: the value of a ron on `tile` by the 5-tile hand `state`/`red` whose owner's discard row

@@ -7,8 +7,8 @@ use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup};
 use super::strategies::{Knobs, Policy};
 use super::Suzume;
 use crate::game::{ranks, Batch, Game, Preset, Seating};
-use crate::{player_rows, rows};
 use crate::table::{Rows, Table, TableSchema};
+use crate::{player_rows, rows};
 
 rows! {
     /// One row per game.
@@ -155,7 +155,8 @@ pub fn play_game(
     };
     let mut points = [i64::from(rules.starting_points); MAX_PLAYERS];
     let points = &mut points[..n];
-    let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, first_dealer: first as u8, ..Default::default() };
+    let mut game =
+        GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, first_dealer: first as u8, ..Default::default() };
     let mut stats: [PlayerRow; MAX_PLAYERS] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
         deal: seating.deal,

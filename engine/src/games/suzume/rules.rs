@@ -109,7 +109,10 @@ impl Validate for Rules {
         if self.min_points > best {
             return Err(OptionError::new(
                 "min_points",
-                format!("no hand can reach {} under these rules (the best possible base is {best}); expected at most {best}", self.min_points),
+                format!(
+                    "no hand can reach {} under these rules (the best possible base is {best}); expected at most {best}",
+                    self.min_points
+                ),
             ));
         }
         Ok(())

@@ -220,11 +220,7 @@ impl Tables {
         let mut need = vec![u8::MAX; n];
         for (s, c) in counts.iter().enumerate() {
             if size(c) == 5 {
-                let overlap = targets
-                    .iter()
-                    .map(|t| (0..KINDS).map(|k| c[k].min(t.counts[k])).sum::<u8>())
-                    .max()
-                    .unwrap_or(0);
+                let overlap = targets.iter().map(|t| (0..KINDS).map(|k| c[k].min(t.counts[k])).sum::<u8>()).max().unwrap_or(0);
                 need[s] = 6 - overlap;
             }
         }
@@ -499,15 +495,23 @@ pub fn parse_tiles(field: &str, text: &str, taken: &[Tile]) -> Result<Vec<Tile>,
         i += 1;
         let used = |id: u8| out.iter().chain(taken).any(|t| t.0 == id);
         let base = kind * 4;
-        let copies: &[u8] = if red { &[0] } else if kind < 9 { &[1, 2, 3] } else { &[0, 1, 2, 3] };
+        let copies: &[u8] = if red {
+            &[0]
+        } else if kind < 9 {
+            &[1, 2, 3]
+        } else {
+            &[0, 1, 2, 3]
+        };
         let free = copies.iter().map(|&c| base + c).find(|&id| !used(id));
         match free {
             Some(id) => out.push(Tile(id)),
-            None if red => {
-                return Err(OptionError::new(field, format!("only one red {} exists, got more", kind + 1)))
-            }
+            None if red => return Err(OptionError::new(field, format!("only one red {} exists, got more", kind + 1))),
             None => {
-                let what = if kind < 9 { format!("non-red {} (3 copies exist besides the red one)", kind + 1) } else { format!("{} (4 copies exist)", kind_name(kind)) };
+                let what = if kind < 9 {
+                    format!("non-red {} (3 copies exist besides the red one)", kind + 1)
+                } else {
+                    format!("{} (4 copies exist)", kind_name(kind))
+                };
                 return Err(OptionError::new(field, format!("too many copies of {what}")));
             }
         }
@@ -615,7 +619,15 @@ pub fn score_hand(hand: &str, win: &str, dora: Option<&str>, dealer: bool, rules
 
 /// The `score` command's report: the hand, whether it wins and why not, the points and every
 /// part, and who pays what (tsumo: each of the `players − 1` others; ron: the discarder).
-pub fn score_report(hand: &str, win: &str, ron: bool, dora: Option<&str>, dealer: bool, players: i64, rules: &Rules) -> Result<serde_json::Value, OptionError> {
+pub fn score_report(
+    hand: &str,
+    win: &str,
+    ron: bool,
+    dora: Option<&str>,
+    dealer: bool,
+    players: i64,
+    rules: &Rules,
+) -> Result<serde_json::Value, OptionError> {
     use serde_json::json;
     if !(2..=5).contains(&players) {
         return Err(OptionError::new("players", format!("expected 2 to 5 players, got {players}")));
@@ -640,7 +652,10 @@ pub fn score_report(hand: &str, win: &str, ron: bool, dora: Option<&str>, dealer
     out["reason"] = if p.legal {
         serde_json::Value::Null
     } else {
-        json!(format!("under the minimum: base {} < min_points {} (the dealer bonus does not count toward the minimum)", p.base, rules.min_points))
+        json!(format!(
+            "under the minimum: base {} < min_points {} (the dealer bonus does not count toward the minimum)",
+            p.base, rules.min_points
+        ))
     };
     out["points"] = json!(p.score);
     out["base"] = json!(p.base);

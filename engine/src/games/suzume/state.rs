@@ -171,14 +171,8 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
     let mut discarded = [0u16; MAX_PLAYERS];
     let mut discard_ids = 0u64;
     let mut streak = [0u8; MAX_PLAYERS];
-    let mut result = HandResult {
-        kind: None,
-        wins: [None; MAX_PLAYERS - 1],
-        discarder: None,
-        turn: 0,
-        stock_left: 0,
-        mistakes: [0; MAX_PLAYERS],
-    };
+    let mut result =
+        HandResult { kind: None, wins: [None; MAX_PLAYERS - 1], discarder: None, turn: 0, stock_left: 0, mistakes: [0; MAX_PLAYERS] };
     let mut turn = setup.dealer;
     loop {
         if stock.left() == 0 {
@@ -294,12 +288,7 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
 /// Every one of the 44 tiles is in exactly one place: a hand, a discard row, the stock or the
 /// dora slot.
 fn conserved(seats: &[Seat], discard_ids: u64, stock: &Stock, dora: Option<Tile>) -> bool {
-    let places = seats
-        .iter()
-        .flat_map(|s| &s.tiles[..s.len])
-        .chain(&stock.tiles[stock.next..])
-        .chain(dora.as_ref())
-        .map(|t| 1u64 << t.0);
+    let places = seats.iter().flat_map(|s| &s.tiles[..s.len]).chain(&stock.tiles[stock.next..]).chain(dora.as_ref()).map(|t| 1u64 << t.0);
     let (mut union, mut count) = (discard_ids, discard_ids.count_ones());
     for bit in places {
         union |= bit;

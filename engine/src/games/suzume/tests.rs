@@ -452,7 +452,9 @@ fn strategies_decide_as_specified() {
     };
     let mut rng = crate::rng::Key::new(1).stream();
     assert_eq!(hand[policy.discard(&view, &mut rng)].kind(), 10, "fastest keeps the ready 4-5-6 shape");
-    let p = tsumo_win(Tables::get().state_of(&Hand { tiles: parse_tiles("h", "45r6456", &[]).unwrap() }.counts()), 1 << 4, Some(5), false, &r).unwrap();
+    let p =
+        tsumo_win(Tables::get().state_of(&Hand { tiles: parse_tiles("h", "45r6456", &[]).unwrap() }.counts()), 1 << 4, Some(5), false, &r)
+            .unwrap();
     let picky = Policy::new(knobs(json!({"min_win_score": 8, "relax_last_lap": true})), r.clone());
     assert!(!picky.accept_win(&view, &p, WinKind::Tsumo));
     assert!(picky.accept_win(&super::actions::View { stock: 4, ..view }, &p, WinKind::Tsumo));
@@ -463,7 +465,8 @@ fn strategies_decide_as_specified() {
     let fh = Hand { tiles: far.clone() };
     let discarded = [kinds("9"), kinds("9"), 0, kinds("9C"), 0];
     let fold = Policy::new(knobs(json!({"fold": true})), r.clone());
-    let fview = super::actions::View { hand: &far, state: Tables::get().state_of(&fh.counts()), red: 0, discarded: &discarded, stock: 8, ..view };
+    let fview =
+        super::actions::View { hand: &far, state: Tables::get().state_of(&fh.counts()), red: 0, discarded: &discarded, stock: 8, ..view };
     assert_eq!(far[fold.discard(&fview, &mut rng)].kind(), 8);
     assert_ne!(far[policy.discard(&fview, &mut rng)].kind(), 8, "the fastest rule does not fold");
     // Early in the hand S4 attacks; the tsumogiri sign makes it fold against the signalling seat
@@ -550,10 +553,15 @@ fn reference_score(tiles: &[Tile; 6], dora: u8, dealer: bool) -> Option<(u16, bo
         if mask.count_ones() != 3 || mask & 1 == 0 {
             continue;
         }
-        let (a, b): (Vec<Tile>, Vec<Tile>) = (0..6).map(|i| (mask >> i & 1 == 1, tiles[i])).fold((vec![], vec![]), |mut acc, (inside, t)| {
-            if inside { acc.0.push(t) } else { acc.1.push(t) }
-            acc
-        });
+        let (a, b): (Vec<Tile>, Vec<Tile>) =
+            (0..6).map(|i| (mask >> i & 1 == 1, tiles[i])).fold((vec![], vec![]), |mut acc, (inside, t)| {
+                if inside {
+                    acc.0.push(t)
+                } else {
+                    acc.1.push(t)
+                }
+                acc
+            });
         let (a, b) = ([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
         if !is_set(a) || !is_set(b) {
             continue;
