@@ -48,6 +48,12 @@ class GameInfo:
     max_players: int
     spec: str
 
+    @property
+    def python_strategies(self) -> bool:
+        """Whether the game can seat Python-protocol strategies (its engine layer exports
+        ``<game>_play_batch_python``)."""
+        return hasattr(_engine, f"{self.name}_play_batch_python")
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -196,12 +202,13 @@ def play_batch(
     """
     python = _python_strategies(lineup)
     if python is not None:
-        if game != "riichi":
-            raise OptionError("python", f"Python strategies are supported for riichi, not {game}")
+        if not game_info(game).python_strategies:
+            able = ", ".join(g.name for g in games() if g.python_strategies)
+            raise OptionError("python", f"{game} has no Python strategy protocol; games with one: {able}")
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
         raw = _call(
-            _engine.riichi_play_batch_python, json.dumps(rules), json.dumps(knobs), python, seed, first_game,
-            count, duplicate,
+            getattr(_engine, f"{game}_play_batch_python"), json.dumps(rules), json.dumps(knobs), python, seed,
+            first_game, count, duplicate,
         )  # fmt: skip
     else:
         raw = _call(

@@ -27,7 +27,7 @@ class _Script(BaseModel):
     python: str | None = Field(
         default=None,
         pattern=r"^[\w.]+:\w+$",
-        description="module:Class of a Python strategy that takes this slot's decisions (Riichi; slower)",
+        description="module:Class of a Python strategy that takes this slot's decisions (slower than knobs)",
     )
 
 
@@ -48,6 +48,10 @@ class Strategy:
 
         Errors name this script's file (or, for ``extra``, ``field``) and the knob.
         """
+        if self.python and not engine.game_info(self.game).python_strategies:
+            able = ", ".join(g.name for g in engine.games() if g.python_strategies)
+            message = f"{self.game} has no Python strategy protocol; games with one: {able}"
+            raise ConfigError(message, file=self.path, field="python")
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:
