@@ -30,6 +30,8 @@ pub struct View<'a> {
     pub streak: &'a [u8; MAX_PLAYERS],
     /// The dora kind, if the rules flip one.
     pub dora: Option<u8>,
+    /// Every discard of the hand in order; discard `i` is by seat `(dealer + i) % players`.
+    pub river: &'a [Tile],
     /// Tiles left in the stock.
     pub stock: usize,
     pub points: &'a [i64],

@@ -3,7 +3,7 @@
 use super::actions::WinKind;
 use super::rules::{FirstDealer, Rules};
 use super::scoring::MAX_PLAYERS;
-use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup};
+use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Hook, NoHook};
 use super::strategies::{Knobs, Policy};
 use super::Suzume;
 use crate::game::{ranks, Batch, Game, Preset, Seating};
@@ -137,12 +137,14 @@ pub fn presets() -> Vec<Preset> {
     super::rules::presets()
 }
 
-/// Plays one game; appends its rows.
+/// Plays one game; appends its rows. `hook` decides for the lineup slots it claims.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     rules: &Rules,
     policies: &[Policy],
     seed: u64,
     seating: Seating,
+    hook: &mut impl Hook,
     games: &mut Vec<GameRow>,
     players: &mut Vec<PlayerRow>,
     hands: &mut Vec<HandRow>,
@@ -170,8 +172,9 @@ pub fn play_game(
     let keys = DealKeys::new(seed, seating.deal);
     for h in 0..count {
         let dealer = (first + h) % n;
-        let setup = HandSetup { rules, policies: &by_seat[..n], dealer, keys, hand: h as u64 };
-        let r = play_hand(&setup, points);
+        let slots = std::array::from_fn(|s| seating.player((s % n) as u8));
+        let setup = HandSetup { rules, policies: &by_seat[..n], slots, dealer, keys, hand: h as u64 };
+        let r = play_hand(&setup, hook, points);
         record(&r, h, dealer, &seating, &mut game, &mut stats, hands);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
@@ -275,6 +278,11 @@ fn record(
 }
 
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    play_tables(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+}
+
+/// Plays `batch` with `hook` deciding for the slots it claims; `None` once the hook has failed.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut impl Hook) -> Option<Vec<Table>> {
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
     let n = lineup.len() as u8;
     let count = batch.count as usize;
@@ -283,9 +291,12 @@ pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
     let mut hands = Vec::with_capacity(count * usize::from(n) * rules.laps as usize);
     for g in batch.games() {
         let seating = Seating::new(g, n, batch.duplicate);
-        play_game(rules, &policies, batch.seed, seating, &mut games, &mut players, &mut hands);
+        play_game(rules, &policies, batch.seed, seating, hook, &mut games, &mut players, &mut hands);
+        if hook.failed() {
+            return None;
+        }
     }
-    vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hands)]
+    Some(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hands)])
 }
 
 impl Game for Suzume {

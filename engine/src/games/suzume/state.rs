@@ -127,17 +127,46 @@ impl DealKeys {
     }
 }
 
+/// Decisions taken outside the seats' policies (a Python strategy) for the lineup slots it
+/// claims; `None` lets the slot's policy decide. Native play uses [`NoHook`], which compiles away.
+pub trait Hook {
+    /// D1/D3: declare the win `parts` of `view.seat`, played by lineup slot `slot`?
+    fn accept_win(&mut self, slot: u8, view: &View, parts: &Parts, kind: WinKind) -> Option<bool>;
+    /// D2: the index in `view.hand` of the tile to discard.
+    fn discard(&mut self, slot: u8, view: &View) -> Option<usize>;
+    /// The hook has failed (its own error says why): the batch stops after the current game.
+    fn failed(&self) -> bool {
+        false
+    }
+}
+
+/// Every decision by the seats' policies.
+pub struct NoHook;
+
+impl Hook for NoHook {
+    #[inline(always)]
+    fn accept_win(&mut self, _: u8, _: &View, _: &Parts, _: WinKind) -> Option<bool> {
+        None
+    }
+    #[inline(always)]
+    fn discard(&mut self, _: u8, _: &View) -> Option<usize> {
+        None
+    }
+}
+
 /// The context of one hand.
 pub struct HandSetup<'a> {
     pub rules: &'a Rules,
     pub policies: &'a [&'a Policy],
+    /// Per seat, the lineup slot playing it (what a [`Hook`] is told).
+    pub slots: [u8; MAX_PLAYERS],
     pub dealer: usize,
     pub keys: DealKeys,
     pub hand: u64,
 }
 
 /// Plays one hand and settles its payments into `points`.
-pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
+pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) -> HandResult {
     let rules = setup.rules;
     let n = points.len();
     let tables = Tables::get();
@@ -170,6 +199,10 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
     };
     let mut discarded = [0u16; MAX_PLAYERS];
     let mut discard_ids = 0u64;
+    // Every discard in order: discard `i` is by seat `(dealer + i) % n` (no calls interrupt the
+    // turn order), so this is every river.
+    let mut river = [Tile(0); TILES];
+    let mut river_len = 0;
     let mut streak = [0u8; MAX_PLAYERS];
     let mut result =
         HandResult { kind: None, wins: [None; MAX_PLAYERS - 1], discarder: None, turn: 0, stock_left: 0, mistakes: [0; MAX_PLAYERS] };
@@ -200,11 +233,16 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
             discarded: &discarded,
             streak: &streak,
             dora,
+            river: &river[..river_len],
             stock: stock.left(),
             points,
         };
         if let Some(parts) = win {
-            if setup.policies[turn].accept_win(&view, &parts, WinKind::Tsumo) {
+            let slot = setup.slots[turn];
+            if hook
+                .accept_win(slot, &view, &parts, WinKind::Tsumo)
+                .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &parts, WinKind::Tsumo))
+            {
                 let received = scoring::settle_tsumo(points, turn, parts.score, rules);
                 result.kind = Some(WinKind::Tsumo);
                 result.wins[0] = Some(Win { seat: turn as u8, parts, received });
@@ -212,8 +250,10 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
                 break;
             }
         }
-        let index = setup.policies[turn].discard(&view, &mut rng[turn]);
+        let index = hook.discard(setup.slots[turn], &view).unwrap_or_else(|| setup.policies[turn].discard(&view, &mut rng[turn]));
         let tile = seats[turn].remove(index);
+        river[river_len] = tile;
+        river_len += 1;
         let kind = tile.kind();
         seen[usize::from(kind)] += 1;
         if red_of(tile) {
@@ -251,10 +291,14 @@ pub fn play_hand(setup: &HandSetup, points: &mut [i64]) -> HandResult {
                     discarded: &discarded,
                     streak: &streak,
                     dora,
+                    river: &river[..river_len],
                     stock: stock.left(),
                     points,
                 };
-                if setup.policies[p].accept_win(&view, &parts, WinKind::Ron) {
+                if hook
+                    .accept_win(setup.slots[p], &view, &parts, WinKind::Ron)
+                    .unwrap_or_else(|| setup.policies[p].accept_win(&view, &parts, WinKind::Ron))
+                {
                     claims[count] = (p, parts.score);
                     parts_of[count] = Some(parts);
                     count += 1;

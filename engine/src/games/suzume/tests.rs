@@ -5,6 +5,7 @@ use super::actions::{ron_win, tsumo_win, WinKind};
 use super::batch::{play, play_game, GameRow, HandRow, PlayerRow};
 use super::rules::{Floor, MultiRon, MultiRonOrder, Rules};
 use super::scoring::{self, parse_tiles, score_hand, Hand, Parts, Tables, Tile, Yakuman};
+use super::state::NoHook;
 use super::strategies::{DiscardRule, Knobs, Policy};
 use crate::game::{Batch, Seating};
 use crate::options::{Options, Validate};
@@ -207,7 +208,7 @@ fn run(rules: &Rules, lineup: &[Knobs], games: u64, seed: u64) -> Logs {
     let mut l = Logs { games: vec![], players: vec![], hands: vec![] };
     for g in 0..games {
         let seating = Seating::new(g, lineup.len() as u8, false);
-        play_game(rules, &policies, seed, seating, &mut l.games, &mut l.players, &mut l.hands);
+        play_game(rules, &policies, seed, seating, &mut NoHook, &mut l.games, &mut l.players, &mut l.hands);
     }
     l
 }
@@ -383,7 +384,7 @@ fn variants_and_duplicate_tables_share_keyed_chance() {
     let mut l = Logs { games: vec![], players: vec![], hands: vec![] };
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules())).collect();
     for g in 0..8 {
-        play_game(&rules(), &policies, 4, Seating::new(g, 4, true), &mut l.games, &mut l.players, &mut l.hands);
+        play_game(&rules(), &policies, 4, Seating::new(g, 4, true), &mut NoHook, &mut l.games, &mut l.players, &mut l.hands);
     }
     assert!(l.games[..4].iter().all(|g| g.first_dealer == l.games[0].first_dealer && g.deal == 0));
     // Same knobs on every seat: rotating the lineup changes nothing.
@@ -447,6 +448,7 @@ fn strategies_decide_as_specified() {
         discarded: &discarded,
         streak: &[0; 5],
         dora: Some(5),
+        river: &[],
         stock: 10,
         points: &[40, 40, 40, 40],
     };
@@ -505,6 +507,7 @@ fn max_points_prefers_value_when_the_gain_is_large() {
         discarded: &discarded,
         streak: &[0; 5],
         dora: Some(10),
+        river: &[],
         stock: 15,
         points: &[40, 40, 40, 40],
     };
