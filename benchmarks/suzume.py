@@ -2,7 +2,8 @@
 
 One call of ``simharness.engine.play_batch`` runs on the calling thread, so the thread's CPU time
 (``time.thread_time``) gives games per second per core even on a busy machine; wall time is shown
-too. Baseline: the target of 20,000 games (4 dealer laps, 16 hands) per second per core.
+too. Baseline: the target of 20,000 games (4 dealer laps, 16 hands) per second per core. The cost
+of a seat played by a Python strategy is printed for information.
 Usage: ``python benchmarks/suzume.py [--games N] [--repeat R]``.
 """
 
@@ -48,6 +49,14 @@ def main() -> None:
     games = max(1, args.games // 10)
     seconds, _, _ = measure(games, 1, mixed)
     print(f"  mixed lineup (fastest, max-points, defensive, tsumo-only): {games / seconds:,.0f} games/s/core")
+    # For information: the cost of one seat played by a Python strategy (the protocol's example,
+    # which decides exactly like `fastest`), against the all-native table above.
+    python = [dict(fastest, python="simharness.games.suzume_python:Fastest"), fastest, fastest, fastest]
+    play_batch("suzume", {}, python, seed=1, first_game=0, count=60)  # fills the example's caches
+    games = max(1, args.games // 100)
+    seconds, _, _ = measure(games, 1, python)
+    print(f"  one Python seat (suzume_python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
+          f"{gps / (games / seconds):,.0f} x slower than all-native")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 //! - `actions.rs`: the decision points D1-D3, what a player sees, legal tsumo and ron;
 //! - `state.rs`: one hand from the deal to a win or an exhaustive draw;
 //! - `strategies.rs`: knobs and the policy (S0-S5 of §13 are knob combinations);
-//! - `batch.rs`: `impl Game`, the dealer rotation over `laps × players` hands and the tables.
+//! - `batch.rs`: `impl Game`, the dealer rotation over `laps × players` hands and the tables;
+//!   `play_tables` lets a `state::Hook` (a Python strategy, `python/suzume.rs`) take the
+//!   decisions of some lineup slots.
 //!
 //! Keyed chance. Hand `h` of deal `d` draws its tiles from `seed/TAG_WALL/d/h` (a lazy shuffle:
 //! draw `i` is fixed whatever happens before it), the first dealer is `seed/TAG_DEALER/d`, random
