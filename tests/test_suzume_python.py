@@ -35,6 +35,8 @@ class Recorder(Fastest):
         hand = view["hand"]
         assert len(hand) == 6 and view["tile"] == hand[-1]
         assert len(view["rivers"]) == view["players"] == len(view["points"]) == len(view["streak"])
+        lists = ("hand", "rivers", "streak", "red_seen", "points")
+        assert all(isinstance(view[k], list) for k in lists) and isinstance(view["tile"], int)
         held = hand[:-1] if point == "ron" else hand  # the ronned tile is in its river too
         tiles = held + [t for r in view["rivers"] for t in r]
         assert len(set(tiles)) == len(tiles), "a tile is in one place"
@@ -135,8 +137,9 @@ def test_every_decision_point_is_asked_with_its_view() -> None:
 def test_strategy_errors_name_the_slot(cls: str, error: type[Exception], message: str) -> None:
     fastest = resolve_knobs("suzume", {})
     lineup = [fastest, dict(fastest, python=f"{ME}:{cls}"), fastest]
-    with pytest.raises(error, match=f"slot 1, decide\\(\\) at (discard|tsumo|ron): .*{message}"):
+    with pytest.raises(error, match=f"slot 1, decide\\(\\) at (discard|tsumo|ron): .*{message}") as failed:
         play_batch("suzume", {}, lineup, seed=1, first_game=0, count=2)
+    assert failed.value.__cause__ is not None, "the strategy's own exception is kept as the cause"
     with pytest.raises(OptionError) as e:
         play_batch(
             "suzume", {}, [fastest, dict(fastest, python="nowhere:Nothing")], seed=1, first_game=0, count=1

@@ -40,7 +40,7 @@ fn ids(tiles: &[Tile]) -> Vec<u16> {
     tiles.iter().map(|t| u16::from(t.0)).collect()
 }
 
-fn kinds_of(mask: u16) -> Vec<u8> {
+fn kinds_of(mask: u16) -> Vec<u16> {
     (0..16).filter(|k| mask & (1 << k) != 0).collect()
 }
 
@@ -53,7 +53,7 @@ impl<'py> PyHook<'py> {
         d.set_item("players", v.players)?;
         d.set_item("dealer", v.dealer)?;
         d.set_item("hand", ids(v.hand))?;
-        d.set_item("tile", v.hand.last().map(|t| t.0))?;
+        d.set_item("tile", v.hand.last().map(|t| u16::from(t.0)))?;
         let n = v.players;
         let mut rivers = vec![Vec::new(); n];
         for (i, t) in v.river.iter().enumerate() {
@@ -63,7 +63,7 @@ impl<'py> PyHook<'py> {
             d.set_item("from", (v.dealer + v.river.len() - 1) % n)?;
         }
         d.set_item("rivers", rivers)?;
-        d.set_item("streak", &v.streak[..n])?;
+        d.set_item("streak", v.streak[..n].iter().map(|&s| u16::from(s)).collect::<Vec<_>>())?;
         d.set_item("dora", v.dora)?;
         d.set_item("red_seen", kinds_of(v.seen_red))?;
         d.set_item("red_tiles", self.red_tiles)?;
@@ -103,8 +103,12 @@ impl<'py> PyHook<'py> {
         match answer {
             Ok(i) => Some(i),
             Err(e) => {
+                // Same exception type, so that callers can catch what the strategy raised; the
+                // original (with its traceback) is the cause.
                 let msg = format!("Python strategy of slot {slot}, decide() at {point}: {e}");
-                self.error = Some(PyErr::from_type(e.get_type(self.py), msg));
+                let err = PyErr::from_type(e.get_type(self.py), msg);
+                err.set_cause(self.py, Some(e));
+                self.error = Some(err);
                 Some(0)
             }
         }
