@@ -107,8 +107,8 @@ option_enum! {
 }
 
 option_enum! {
-    /// Yakuman with liability payments (§11.8).
-    pub enum Pao { All = "all", DaisangenDaisuushii = "daisangen_daisuushii", None = "none" }
+    /// A yakuman with liability payments (§11.8).
+    pub enum Pao { Daisangen = "daisangen", Daisuushii = "daisuushii", Suukantsu = "suukantsu" }
 }
 
 option_enum! {
@@ -275,8 +275,8 @@ options! {
         yakitori: u32 = 0, range(0, 1000000);
         /// Nagashi mangan.
         nagashi_mangan: Nagashi = Nagashi::AsDrawBonus;
-        /// Yakuman with liability payments.
-        pao: Pao = Pao::All;
+        /// Yakuman with liability payments (包): the player who fed the completing call pays.
+        pao: Set<Pao> = Set::EMPTY.with(Pao::Daisangen).with(Pao::Daisuushii).with(Pao::Suukantsu);
         /// A kokushi hand may rob an ankan.
         kokushi_rob_ankan: bool = true;
         /// Each kan reveals a kan-dora indicator.
@@ -444,7 +444,7 @@ pub fn presets() -> Vec<Preset> {
         Preset {
             name: "tenhou",
             doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on.",
-            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": "daisangen_daisuushii"}),
+            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"]}),
         },
         Preset { name: "ari_ari", doc: "Kuitan on, atozuke on (= the defaults).", overrides: json!({}) },
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },
@@ -517,6 +517,12 @@ mod tests {
         assert_eq!(resolve("tenho", &json!({})).unwrap_err().field, "preset");
         assert_eq!(resolve("default", &json!({"kansaki": true})).unwrap_err().field, "kansaki+atozuke");
         assert_eq!(resolve("nashi_nashi", &json!({})).unwrap().furiten_riichi, FuritenRiichi::Chombo);
+        let pao = |preset: &str, o: serde_json::Value| resolve(preset, &o).unwrap().pao;
+        assert!([Pao::Daisangen, Pao::Daisuushii, Pao::Suukantsu].iter().all(|&y| pao("default", json!({})).contains(y)));
+        assert!(!pao("tenhou", json!({})).contains(Pao::Suukantsu) && pao("tenhou", json!({})).contains(Pao::Daisuushii));
+        assert!(pao("default", json!({"pao": []})).is_empty());
+        assert_eq!(pao("default", json!({"pao": ["suukantsu"]})), Set::EMPTY.with(Pao::Suukantsu));
+        assert_eq!(resolve("default", &json!({"pao": "all"})).unwrap_err().field, "pao");
         let e = resolve("default", &json!({"local_yaku": ["daisharin", "sanrenkou"]})).unwrap_err();
         assert_eq!(e.field, "local_yaku");
         assert!(e.message.starts_with("unknown member \"sanrenkou\""), "{}", e.message);
