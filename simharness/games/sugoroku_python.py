@@ -16,7 +16,8 @@ Decision points (``view["decision"]``; see ``rules/sugoroku.md`` §12):
   1-1 on the back re-roll under ``pinzoro_reroll_doubles = "again"``, roll again and move back by
   the sum? Asked only under ``pinzoro_reroll = "optional"`` and when the piece is not at the start.
 - ``"extra_roll"`` (G-D2): after a 6-zoro (6-6) moved the piece 12 squares, roll again? Asked
-  only under ``sixzoro_reroll = "optional"``.
+  only under ``sixzoro_reroll = "optional"``; under ``sixzoro_extra_roll = "full"`` a 6-6 on the
+  extra roll asks again (with a higher ``roll``).
 - ``"pinzoro_offset"`` / ``"sixzoro_offset"`` (G-D3): the pinzoro or 6-zoro move ended on a wind
   while the player has rests to serve; cancel one rest (相殺) instead of the re-roll? Asked before
   the roll question (taking the offset forgoes that roll) and only under ``offset_allowed``.
