@@ -94,6 +94,14 @@ option_enum! {
 }
 
 option_enum! {
+    /// Placement bonus (§13.5): rank(uma_2nd, uma_1st); sinking (沈みウマ, the JPML table by how
+    /// many players finish at or above return_points); sashi (差しウマ: of lineup players 1 and 2
+    /// the lower-ranked pays the other `side_bet`); binta (配給原点ビンタ: every player pays every
+    /// higher-ranked one `side_bet`, twice that from below starting_points to at or above it); none.
+    pub enum Uma { Rank = "rank", Sinking = "sinking", Sashi = "sashi", Binta = "binta", None = "none" }
+}
+
+option_enum! {
     /// Nagashi mangan (§12.2 step 1).
     pub enum Nagashi { Off = "off", AsDrawBonus = "as_draw_bonus", AsWin = "as_win" }
 }
@@ -230,10 +238,14 @@ options! {
         return_points: u32 = 30000, range(0, 1000000);
         /// First place gets (return_points − starting_points) × 4 (オカ).
         oka: bool = true;
+        /// Kind of placement bonus; `uma_1st`/`uma_2nd` are the values of `rank`.
+        uma: Uma = Uma::Rank;
         /// Uma (thousands) for 1st (+) and 4th (−): rank(uma_2nd, uma_1st); 0/0 = no uma.
         uma_1st: u32 = 20, range(0, 1000);
         /// Uma (thousands) for 2nd (+) and 3rd (−).
         uma_2nd: u32 = 10, range(0, 1000);
+        /// Stake (thousands) of one side bet under uma = sashi or binta (the source gives no amount).
+        side_bet: u32 = 5, range(0, 1000);
         /// Ties in the final ranking.
         tie_break: TieBreak = TieBreak::SeatOrder;
         /// When running out of points ends the game.
@@ -411,6 +423,9 @@ impl Validate for Rules {
         }
         if !matches!(self.players, 3 | 4) {
             return Err(OptionError::new("players", format!("expected 3 or 4, got {}", self.players)));
+        }
+        if self.uma == Uma::Sinking && self.players != 4 {
+            return Err(OptionError::new("uma+players", "uma = \"sinking\" uses the JPML table, which is for 4 players"));
         }
         if !matches!(self.flowers, 0 | 4 | 8) {
             return Err(OptionError::new("flowers", format!("expected 0, 4 or 8, got {}", self.flowers)));
