@@ -1,7 +1,8 @@
 """Sugoroku throughput: the engine alone versus the whole pipeline (shards, joblib, Parquet).
 
 Baselines: the target of 100,000 games per second per core in the engine, and the engine itself for
-the pipeline (the pipeline should stay within 2x of the engine's time per game). Uses the demo
+the pipeline (the pipeline should stay within 2x of the engine's time per game) and for a Python
+seat (one `python-leader` seat among default knobs, against the all-default-knobs engine). Uses the demo
 config's lineup and rules; a few seconds in all.
 
     python benchmarks/sugoroku.py [--games N] [--config PATH]
@@ -21,6 +22,7 @@ from simharness import config, engine, runner
 
 ENGINE_TARGET = 100_000  # games per second per core
 PIPELINE_LIMIT = 2.0  # pipeline time per game / engine time per game
+PYTHON_SEAT = "simharness.games.sugoroku_python:Leader"
 
 
 def engine_rate(exp: config.Experiment, lineup: list[dict], games: int) -> float:
@@ -63,7 +65,11 @@ def main() -> None:
     names = "/".join(s.strategy for s in exp.lineup)
 
     eng = engine_rate(exp, lineup, args.games)
-    naive = engine_rate(exp, [engine.resolve_knobs(exp.game)] * len(lineup), args.games)
+    default = engine.resolve_knobs(exp.game)
+    naive = engine_rate(exp, [default] * len(lineup), args.games)
+    # Every decision of the Python seat crosses into Python; a tenth of the games keeps this short.
+    python_seat = [dict(default, python=PYTHON_SEAT)] + [default] * (len(lineup) - 1)
+    py_rate = engine_rate(exp, python_seat, max(args.games // 10, exp.shard_size))
     pipe1 = pipeline_rate(exp, args.games, jobs=1)
     pipe_all = pipeline_rate(exp, args.games, jobs=-1)
 
@@ -75,6 +81,10 @@ def main() -> None:
     print(
         f"engine alone (all default knobs): {naive:>10,.0f} games/s/core  {1e6 / naive:7.2f} us/game  "
         f"({naive / ENGINE_TARGET:.2f}x the target)"
+    )
+    print(
+        f"engine, one Python seat:  {py_rate:>10,.0f} games/s/core  {1e6 / py_rate:7.2f} us/game  "
+        f"({py_rate / naive:.2f}x the all-default-knobs engine)"
     )
     print(
         f"pipeline, --jobs 1:       {pipe1:>10,.0f} games/s/core  {1e6 / pipe1:7.2f} us/game  "

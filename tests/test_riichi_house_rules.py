@@ -184,3 +184,27 @@ def test_the_fouls_config_resolves_every_variant() -> None:
     assert payments == {f"chombo_payment-{p}": p for p in kinds}
     rules = exp.variants.values()
     assert all(r["furiten_riichi"] == "chombo" and r["allow_noten_declaration"] for r in rules)
+
+
+def test_sashi_uma_settles_only_between_the_first_two_lineup_players(tmp_path: Path) -> None:
+    # Duplicate play rotates the seats: the side bet must follow the lineup players, not the seats.
+    run = _run(
+        tmp_path,
+        "sashi",
+        'games = 16\nduplicate = true\nplayers = ["efficiency", "fold-on-riichi", "call-happy", "damaten"]\n'
+        '[rules]\ngame_length = "tonpuu"\numa = "sashi"\nside_bet = 7\n',
+    )
+    p = run.table("players").with_columns(
+        bet=(
+            pl.col("score")
+            - (pl.col("final_points") - 30000) / 1000
+            - pl.when(pl.col("rank") == 1).then(20).otherwise(0)
+        ).round(6)
+    )
+    assert p.filter(pl.col("player") == 0)["seat"].n_unique() == 4
+    first_two = p.filter(pl.col("player") < 2)
+    assert first_two.height == 2 * 16
+    winner = first_two.sort("rank").group_by("game").first()
+    loser = first_two.sort("rank", descending=True).group_by("game").first()
+    assert (winner["bet"] == 7.0).all() and (loser["bet"] == -7.0).all()
+    assert (p.filter(pl.col("player") >= 2)["bet"] == 0).all()

@@ -158,6 +158,20 @@ impl<G: Game> Registered<G> {
         k.validate()?;
         Ok(k)
     }
+
+    /// The rules (overrides of the defaults) and the lineup's knob sets, validated, the player
+    /// count checked against [`Game::players`]: what [`Game::play`] may assume, also for engine
+    /// entry points that play a game's batch with hooks.
+    pub fn checked(&self, rules: &Value, lineup: &[Value]) -> Result<(G::Rules, Vec<G::Knobs>), OptionError> {
+        let rules = self.rules("default", rules)?;
+        let (lo, hi) = G::players(&rules);
+        if lineup.len() < usize::from(lo) || lineup.len() > usize::from(hi) {
+            let range = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            return Err(OptionError::new("players", format!("{} takes {range} players under these rules, got {}", G::NAME, lineup.len())));
+        }
+        let knobs = lineup.iter().map(|k| self.knobs(k)).collect::<Result<Vec<_>, _>>()?;
+        Ok((rules, knobs))
+    }
 }
 
 impl<G: Game> GameApi for Registered<G> {
@@ -196,13 +210,7 @@ impl<G: Game> GameApi for Registered<G> {
     }
 
     fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError> {
-        let rules = self.rules("default", rules)?;
-        let (lo, hi) = G::players(&rules);
-        if lineup.len() < usize::from(lo) || lineup.len() > usize::from(hi) {
-            let range = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-            return Err(OptionError::new("players", format!("{} takes {range} players under these rules, got {}", G::NAME, lineup.len())));
-        }
-        let knobs = lineup.iter().map(|k| self.knobs(k)).collect::<Result<Vec<_>, _>>()?;
+        let (rules, knobs) = self.checked(rules, lineup)?;
         Ok(G::play(&rules, &knobs, batch))
     }
 }

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 mod riichi;
 mod riichi_game;
+mod sugoroku;
 mod suzume;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
@@ -133,5 +134,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     riichi::register(m)?;
     suzume::register(m)?;
     riichi_game::register(m)?;
+    sugoroku::register(m)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! `hands` tables.
 
 use super::actions::{Action, Decider, Point};
-use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak};
+use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak, Uma};
 use super::state::{Event, HandResult, Outcome, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
@@ -101,7 +101,7 @@ rows! {
         fu: u8,
         /// Value of the first winner's hand (before honba and deposits).
         points: u32,
-        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku, open_riichi, shiro_pocchi.
+        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku, open_riichi, shiro_pocchi, yakuhai_north, all_flowers.
         yaku: u64,
         /// Seats in riichi, bit per seat.
         riichi: u8,
@@ -272,29 +272,62 @@ pub fn play_game(
     Ok(GameLog { hands, events, final_points: points, score, busted, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
-/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the uma is
+/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the rank uma is
 /// +uma_1st / +uma_2nd / −(uma_1st + uma_2nd) (+15 / 0 / −15 by default) and oka is
-/// (return − start) × 3; seat 3 stays 0.
+/// (return − start) × 3; seat 3 stays 0. `sashi` needs the lineup and is added by [`sashi`].
 pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
     let n = rules.seats();
     let rank = ranks(&points[..n]);
     let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
     let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * n as f64 / 1000.0 } else { 0.0 };
-    let bonus = if n == 3 { [b + oka, a, -a - b, 0.0] } else { [b + oka, a, -a, -b] };
+    let mut bonus = match rules.uma {
+        Uma::Rank if n == 3 => [b, a, -a - b, 0.0],
+        Uma::Rank => [b, a, -a, -b],
+        // JPML (§13.5): those who sink below the baseline pay 12 in all, by how many stay above.
+        Uma::Sinking => match (0..n).filter(|&s| points[s] >= i64::from(rules.return_points)).count() {
+            1 => [12.0, -1.0, -3.0, -8.0],
+            2 => [8.0, 4.0, -4.0, -8.0],
+            3 => [8.0, 3.0, 1.0, -12.0],
+            _ => [0.0; SEATS],
+        },
+        Uma::Sashi | Uma::Binta | Uma::None => [0.0; SEATS],
+    };
+    bonus[0] += oka;
+    let tied = |s: usize, o: usize| rules.tie_break == TieBreak::Split && points[o] == points[s];
     let mut out = [0.0; SEATS];
     for s in 0..n {
-        let mut bonus_s = bonus[usize::from(rank[s] - 1)];
-        if rules.tie_break == TieBreak::Split {
-            let tied: Vec<usize> = (0..n).filter(|&o| points[o] == points[s]).collect();
-            bonus_s = tied.iter().map(|&o| bonus[usize::from(rank[o] - 1)]).sum::<f64>() / tied.len() as f64;
-        }
+        let shared: Vec<usize> = (0..n).filter(|&o| o == s || tied(s, o)).collect();
+        let bonus_s = shared.iter().map(|&o| bonus[usize::from(rank[o] - 1)]).sum::<f64>() / shared.len() as f64;
         let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
         if rules.final_rounding == FinalRounding::Nearest1000 {
             raw = raw.round();
         }
         out[s] = raw + bonus_s;
     }
+    if rules.uma == Uma::Binta {
+        let start = i64::from(rules.starting_points);
+        for hi in 0..n {
+            for lo in (0..n).filter(|&lo| rank[hi] < rank[lo] && !tied(hi, lo)) {
+                let doubled = points[lo] < start && points[hi] >= start;
+                let stake = f64::from(rules.side_bet) * if doubled { 2.0 } else { 1.0 };
+                out[hi] += stake;
+                out[lo] -= stake;
+            }
+        }
+    }
     out
+}
+
+/// 差しウマ under `uma = sashi`: of the seats `a` and `b` (lineup players 1 and 2), the lower-ranked
+/// pays the other `side_bet` (nothing on a tie under tie_break = split).
+pub fn sashi(rules: &Rules, score: &mut [f64; SEATS], points: &[i64; SEATS], a: usize, b: usize) {
+    let rank = ranks(&points[..rules.seats()]);
+    if rules.tie_break == TieBreak::Split && points[a] == points[b] {
+        return;
+    }
+    let (hi, lo) = if rank[a] < rank[b] { (a, b) } else { (b, a) };
+    score[hi] += f64::from(rules.side_bet);
+    score[lo] -= f64::from(rules.side_bet);
 }
 
 impl Game for Riichi {
@@ -382,10 +415,14 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         let native =
             Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
         let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
-        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
+        let mut log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
             knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
         })
         .map_err(|e| format!("game {game}: {e}"))?;
+        if rules.uma == Uma::Sashi {
+            let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
+            sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));
+        }
         push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
         for (hand, events) in &log.events {
             for (seq, e) in events.iter().enumerate() {

@@ -94,13 +94,21 @@ option_enum! {
 }
 
 option_enum! {
+    /// Placement bonus (§13.5): rank(uma_2nd, uma_1st); sinking (沈みウマ, the JPML table by how
+    /// many players finish at or above return_points); sashi (差しウマ: of lineup players 1 and 2
+    /// the lower-ranked pays the other `side_bet`); binta (配給原点ビンタ: every player pays every
+    /// higher-ranked one `side_bet`, twice that from below starting_points to at or above it); none.
+    pub enum Uma { Rank = "rank", Sinking = "sinking", Sashi = "sashi", Binta = "binta", None = "none" }
+}
+
+option_enum! {
     /// Nagashi mangan (§12.2 step 1).
     pub enum Nagashi { Off = "off", AsDrawBonus = "as_draw_bonus", AsWin = "as_win" }
 }
 
 option_enum! {
-    /// Yakuman with liability payments (§11.8).
-    pub enum Pao { All = "all", DaisangenDaisuushii = "daisangen_daisuushii", None = "none" }
+    /// A yakuman with liability payments (§11.8).
+    pub enum Pao { Daisangen = "daisangen", Daisuushii = "daisuushii", Suukantsu = "suukantsu" }
 }
 
 option_enum! {
@@ -230,10 +238,14 @@ options! {
         return_points: u32 = 30000, range(0, 1000000);
         /// First place gets (return_points − starting_points) × 4 (オカ).
         oka: bool = true;
+        /// Kind of placement bonus; `uma_1st`/`uma_2nd` are the values of `rank`.
+        uma: Uma = Uma::Rank;
         /// Uma (thousands) for 1st (+) and 4th (−): rank(uma_2nd, uma_1st); 0/0 = no uma.
         uma_1st: u32 = 20, range(0, 1000);
         /// Uma (thousands) for 2nd (+) and 3rd (−).
         uma_2nd: u32 = 10, range(0, 1000);
+        /// Stake (thousands) of one side bet under uma = sashi or binta (the source gives no amount).
+        side_bet: u32 = 5, range(0, 1000);
         /// Ties in the final ranking.
         tie_break: TieBreak = TieBreak::SeatOrder;
         /// When running out of points ends the game.
@@ -263,8 +275,8 @@ options! {
         yakitori: u32 = 0, range(0, 1000000);
         /// Nagashi mangan.
         nagashi_mangan: Nagashi = Nagashi::AsDrawBonus;
-        /// Yakuman with liability payments.
-        pao: Pao = Pao::All;
+        /// Yakuman with liability payments (包): the player who fed the completing call pays.
+        pao: Set<Pao> = Set::EMPTY.with(Pao::Daisangen).with(Pao::Daisuushii).with(Pao::Suukantsu);
         /// A kokushi hand may rob an ankan.
         kokushi_rob_ankan: bool = true;
         /// Each kan reveals a kan-dora indicator.
@@ -412,6 +424,9 @@ impl Validate for Rules {
         if !matches!(self.players, 3 | 4) {
             return Err(OptionError::new("players", format!("expected 3 or 4, got {}", self.players)));
         }
+        if self.uma == Uma::Sinking && self.players != 4 {
+            return Err(OptionError::new("uma+players", "uma = \"sinking\" uses the JPML table, which is for 4 players"));
+        }
         if !matches!(self.flowers, 0 | 4 | 8) {
             return Err(OptionError::new("flowers", format!("expected 0, 4 or 8, got {}", self.flowers)));
         }
@@ -429,7 +444,7 @@ pub fn presets() -> Vec<Preset> {
         Preset {
             name: "tenhou",
             doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on.",
-            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": "daisangen_daisuushii"}),
+            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"]}),
         },
         Preset { name: "ari_ari", doc: "Kuitan on, atozuke on (= the defaults).", overrides: json!({}) },
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },
@@ -502,6 +517,12 @@ mod tests {
         assert_eq!(resolve("tenho", &json!({})).unwrap_err().field, "preset");
         assert_eq!(resolve("default", &json!({"kansaki": true})).unwrap_err().field, "kansaki+atozuke");
         assert_eq!(resolve("nashi_nashi", &json!({})).unwrap().furiten_riichi, FuritenRiichi::Chombo);
+        let pao = |preset: &str, o: serde_json::Value| resolve(preset, &o).unwrap().pao;
+        assert!([Pao::Daisangen, Pao::Daisuushii, Pao::Suukantsu].iter().all(|&y| pao("default", json!({})).contains(y)));
+        assert!(!pao("tenhou", json!({})).contains(Pao::Suukantsu) && pao("tenhou", json!({})).contains(Pao::Daisuushii));
+        assert!(pao("default", json!({"pao": []})).is_empty());
+        assert_eq!(pao("default", json!({"pao": ["suukantsu"]})), Set::EMPTY.with(Pao::Suukantsu));
+        assert_eq!(resolve("default", &json!({"pao": "all"})).unwrap_err().field, "pao");
         let e = resolve("default", &json!({"local_yaku": ["daisharin", "sanrenkou"]})).unwrap_err();
         assert_eq!(e.field, "local_yaku");
         assert!(e.message.starts_with("unknown member \"sanrenkou\""), "{}", e.message);

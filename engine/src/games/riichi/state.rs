@@ -1375,7 +1375,7 @@ impl<'r> State<'r> {
 
     fn set_pao(&mut self, caller: usize, from: usize, kind: MeldKind) {
         let rule = self.rules.pao;
-        if rule == Pao::None || kind == MeldKind::Chi {
+        if rule.is_empty() || kind == MeldKind::Chi {
             return;
         }
         let p = &mut self.p[caller];
@@ -1383,13 +1383,13 @@ impl<'r> State<'r> {
         let dragons = sets(super::tiles::is_dragon);
         let winds = sets(super::tiles::is_wind);
         let last = p.melds.last().map(|m| m.base()).unwrap_or(0);
-        if dragons == 3 && super::tiles::is_dragon(last) {
+        if rule.contains(Pao::Daisangen) && dragons == 3 && super::tiles::is_dragon(last) {
             p.pao_daisangen = from as u8;
         }
-        if winds == 4 && super::tiles::is_wind(last) {
+        if rule.contains(Pao::Daisuushii) && winds == 4 && super::tiles::is_wind(last) {
             p.pao_daisuushii = from as u8;
         }
-        if rule == Pao::All && kind == MeldKind::Daiminkan && p.melds.iter().filter(|m| m.kind.is_kan()).count() == 4 {
+        if rule.contains(Pao::Suukantsu) && kind == MeldKind::Daiminkan && p.melds.iter().filter(|m| m.kind.is_kan()).count() == 4 {
             p.pao_suukantsu = from as u8;
         }
     }

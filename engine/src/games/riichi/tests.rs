@@ -2,12 +2,13 @@
 //! conserved, illegal actions refused, furiten respected, games ending by the rules.
 
 use super::actions::{Action, Decider, Point};
-use super::batch::{dice, final_scores, play_game, wall, GameLog};
+use super::batch::{dice, final_scores, play_game, wall, GameLog, HandRow};
 use super::rules::{self, Rules};
 use super::state::{HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
+use crate::table::Rows;
 use serde_json::json;
 
 /// Checks the state at every decision, then lets `inner` decide; every `bad_every` decisions it
@@ -496,6 +497,33 @@ fn sanma_defaults_follow_players() {
     assert_eq!(sc, [20.0 + 15.0 + 15.0, -10.0, -25.0 - 15.0, 0.0]);
 }
 
+/// §13.5's other uma kinds, hand-worked. Sinking (JPML, 30000 start = return, so no oka): two
+/// players stay at or above 30000 → +8/+4/−4/−8. Binta (25000/30000, oka 20, stake 5): each lower
+/// rank pays each higher one 5, or 10 from below 25000 to at or above it. Sashi: only lineup
+/// players 1 and 2 settle 5 between them.
+#[test]
+fn sinking_binta_and_sashi_uma() {
+    let r = |o: serde_json::Value| rules::resolve("default", &o).unwrap();
+    let sinking = r(json!({"uma": "sinking", "starting_points": 30000, "return_points": 30000}));
+    assert_eq!(final_scores(&sinking, &[45000, 32000, 23000, 20000]), [15.0 + 8.0, 2.0 + 4.0, -7.0 - 4.0, -10.0 - 8.0]);
+    assert_eq!(final_scores(&sinking, &[50000, 29000, 21000, 20000]), [20.0 + 12.0, -1.0 - 1.0, -9.0 - 3.0, -10.0 - 8.0]);
+    // 1st: +5 from 2nd (at 28000, not below the start), +10 from 3rd and 4th; 2nd: +10 +10 −5; 3rd:
+    // +5 from 4th (3rd is below the start itself) −10 −10; 4th: −10 −10 −5.
+    let binta = r(json!({"uma": "binta"}));
+    assert_eq!(final_scores(&binta, &[40000, 28000, 20000, 12000]), [10.0 + 20.0 + 25.0, -2.0 + 15.0, -10.0 - 15.0, -18.0 - 25.0]);
+    let split = r(json!({"uma": "binta", "tie_break": "split"}));
+    // Split ties: no bet between tied players, the top two share the oka (10 each) and each takes
+    // 10 from each of the bottom two.
+    assert_eq!(final_scores(&split, &[30000, 30000, 20000, 20000]), [30.0, 30.0, -30.0, -30.0]);
+    let sashi = r(json!({"uma": "sashi", "side_bet": 7}));
+    let pts = [40000, 28000, 20000, 12000];
+    let mut sc = final_scores(&sashi, &pts);
+    assert_eq!(sc, [10.0 + 20.0, -2.0, -10.0, -18.0], "no rank uma");
+    super::batch::sashi(&sashi, &mut sc, &pts, 3, 1);
+    assert_eq!(sc, [30.0, -2.0 + 7.0, -10.0, -18.0 - 7.0]);
+    assert_eq!(rules::resolve("sanma", &json!({"uma": "sinking"})).unwrap_err().field, "uma+players");
+}
+
 /// A sanma wall with the given dealt hands (dealer = seat 0), live draws from `L[39]` on and
 /// replacement tiles; every other position holds the set's remaining tiles in id order.
 fn sanma_wall(rules: &Rules, hands: [&str; 3], draws: &str, replacements: &str) -> Vec<u8> {
@@ -868,4 +896,15 @@ fn shiro_pocchi_is_a_wild_tsumo_for_riichi_hands() {
         }
     }
     assert!(wins >= 2, "{wins} pocchi wins");
+}
+
+/// The `yaku` column's documentation lists the bits in the evaluator's order, every one of them:
+/// analysts decode the mask from it.
+#[test]
+fn yaku_column_doc_names_every_bit_in_order() {
+    let hands = HandRow::schema();
+    let doc = hands.columns.iter().find(|c| c.name == "yaku").unwrap().doc;
+    let listed: Vec<&str> = doc.split(" order: ").nth(1).unwrap().trim_end_matches('.').split(", ").collect();
+    let names: Vec<&str> = super::yaku::Yaku::ALL.iter().map(|y| y.name()).collect();
+    assert_eq!(listed, names);
 }

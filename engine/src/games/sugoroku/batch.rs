@@ -93,15 +93,35 @@ player_rows! {
     }
 }
 
-/// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
-/// from the seat's strategy with its own key.
-struct Seats<'k> {
-    knobs: [&'k Knobs; MAX_PLAYERS],
-    dice: [Key; MAX_PLAYERS],
-    choice: [Key; MAX_PLAYERS],
+/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
+pub trait Hook {
+    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
+    /// decide. An `Err` stops the batch after the current game.
+    fn decide(&mut self, slot: u8, state: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>>;
 }
 
-impl Driver for Seats<'_> {
+/// The native batch: every slot plays its knobs.
+struct NoHook;
+
+impl Hook for NoHook {
+    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: DecisionPoint) -> Option<Result<bool, String>> {
+        None
+    }
+}
+
+/// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
+/// from the hook or else the seat's strategy with its own key.
+struct Seats<'k, 'h, H: Hook> {
+    knobs: [&'k Knobs; MAX_PLAYERS],
+    slots: [u8; MAX_PLAYERS],
+    dice: [Key; MAX_PLAYERS],
+    choice: [Key; MAX_PLAYERS],
+    hook: &'h mut H,
+    /// The hook's first error; later decisions of the game take the rules' default (`false`).
+    error: Option<String>,
+}
+
+impl<H: Hook> Driver for Seats<'_, '_, H> {
     fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)> {
         // One coordinate for (turn, roll) and one uniform draw of 36 for both dice: half the mixing.
         let k = self.dice[seat].with(u64::from(turn) << 32 | u64::from(roll));
@@ -110,7 +130,17 @@ impl Driver for Seats<'_> {
     }
 
     fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
-        strategies::decide(self.knobs[seat], state, seat, point, self.choice[seat])
+        if self.error.is_some() {
+            return false;
+        }
+        match self.hook.decide(self.slots[seat], state, seat, point) {
+            Some(Ok(take)) => take,
+            Some(Err(e)) => {
+                self.error = Some(e);
+                false
+            }
+            None => strategies::decide(self.knobs[seat], state, seat, point, self.choice[seat]),
+        }
     }
 }
 
@@ -132,57 +162,74 @@ impl Game for Sugoroku {
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-        let n = lineup.len();
-        let mut state = State::new(rules, n);
-        let mut games = Vec::with_capacity(batch.count as usize);
-        let mut players = Vec::with_capacity(batch.count as usize * n);
-        let root = Key::new(batch.seed);
-        for game in batch.games() {
-            let seating = Seating::new(game, n as u8, batch.duplicate);
-            let mut seats = Seats { knobs: [&lineup[0]; MAX_PLAYERS], dice: [root; MAX_PLAYERS], choice: [root; MAX_PLAYERS] };
-            for seat in 0..n {
-                seats.knobs[seat] = &lineup[usize::from(seating.player(seat as u8))];
-                seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
-                seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
-            }
-            state.deal(root.with(TAG_SETUP).with(seating.deal));
-            state.play(&mut seats);
-            let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
-            state.settle();
-            games.push(game_row(&state, &seating));
-            let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
-            let rank = ranks(&finals[..n]);
-            for (seat, p) in state.players[..n].iter().enumerate() {
-                players.push(PlayerRow {
-                    game,
-                    deal: seating.deal,
-                    seat: seat as u8,
-                    player: seating.player(seat as u8),
-                    final_points: p.points,
-                    rank: rank[seat],
-                    points_before_settlement: accumulated[seat],
-                    winner_bonus: p.bonus,
-                    settlement: p.distance_settlement,
-                    rest_chips: p.rest_chips,
-                    final_position: p.pos,
-                    goal_distance: state.goal - p.pos,
-                    turns_played: p.turns_played,
-                    rests_served: p.rests_served,
-                    rests_left: p.rests,
-                    pinzoro: p.pinzoro,
-                    sixzoro: p.sixzoro,
-                    back_rerolls: p.back_rerolls,
-                    extra_rolls: p.extra_rolls,
-                    offsets: p.offsets,
-                    red5m_returns: p.red5m_returns,
-                    pochi_landings: p.pochi_landings,
-                    opening_pochi_flips: p.opening_pochi_flips,
-                    max_multiplier: p.max_mult,
-                });
-            }
-        }
-        vec![GameRow::table(&games), PlayerRow::table(&players)]
+        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
     }
+}
+
+/// Plays `batch` and returns its tables; `hook` decides for the slots it claims. Dice and
+/// native decisions are keyed exactly as in a native batch, so a hooked slot meets the same luck.
+pub fn play_tables<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Result<Vec<Table>, String> {
+    let n = lineup.len();
+    let mut state = State::new(rules, n);
+    let mut games = Vec::with_capacity(batch.count as usize);
+    let mut players = Vec::with_capacity(batch.count as usize * n);
+    let root = Key::new(batch.seed);
+    for game in batch.games() {
+        let seating = Seating::new(game, n as u8, batch.duplicate);
+        let mut seats = Seats {
+            knobs: [&lineup[0]; MAX_PLAYERS],
+            slots: [0; MAX_PLAYERS],
+            dice: [root; MAX_PLAYERS],
+            choice: [root; MAX_PLAYERS],
+            hook: &mut *hook,
+            error: None,
+        };
+        for seat in 0..n {
+            seats.slots[seat] = seating.player(seat as u8);
+            seats.knobs[seat] = &lineup[usize::from(seats.slots[seat])];
+            seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
+            seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
+        }
+        state.deal(root.with(TAG_SETUP).with(seating.deal));
+        state.play(&mut seats);
+        if let Some(e) = seats.error {
+            return Err(format!("game {game}: {e}"));
+        }
+        let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+        state.settle();
+        games.push(game_row(&state, &seating));
+        let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+        let rank = ranks(&finals[..n]);
+        for (seat, p) in state.players[..n].iter().enumerate() {
+            players.push(PlayerRow {
+                game,
+                deal: seating.deal,
+                seat: seat as u8,
+                player: seating.player(seat as u8),
+                final_points: p.points,
+                rank: rank[seat],
+                points_before_settlement: accumulated[seat],
+                winner_bonus: p.bonus,
+                settlement: p.distance_settlement,
+                rest_chips: p.rest_chips,
+                final_position: p.pos,
+                goal_distance: state.goal - p.pos,
+                turns_played: p.turns_played,
+                rests_served: p.rests_served,
+                rests_left: p.rests,
+                pinzoro: p.pinzoro,
+                sixzoro: p.sixzoro,
+                back_rerolls: p.back_rerolls,
+                extra_rolls: p.extra_rolls,
+                offsets: p.offsets,
+                red5m_returns: p.red5m_returns,
+                pochi_landings: p.pochi_landings,
+                opening_pochi_flips: p.opening_pochi_flips,
+                max_multiplier: p.max_mult,
+            });
+        }
+    }
+    Ok(vec![GameRow::table(&games), PlayerRow::table(&players)])
 }
 
 fn game_row(state: &State<'_>, seating: &Seating) -> GameRow {

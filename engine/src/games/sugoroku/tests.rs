@@ -867,3 +867,46 @@ fn random_choices_never_move_the_dice() {
     let b = Sugoroku::play(&r, &coin1, &batch(0, 200, false));
     assert_eq!(a, b);
 }
+
+/// Answers for one lineup slot with the greedy policy (which reads the state), or fails at its
+/// `fail_at`-th decision.
+struct GreedySlot {
+    slot: u8,
+    knobs: Knobs,
+    asked: u32,
+    fail_at: Option<u32>,
+}
+
+impl batch::Hook for GreedySlot {
+    fn decide(&mut self, slot: u8, state: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>> {
+        if slot != self.slot {
+            return None;
+        }
+        self.asked += 1;
+        if self.fail_at == Some(self.asked) {
+            return Some(Err(format!("slot {slot} gave up")));
+        }
+        Some(Ok(strategies::decide(&self.knobs, state, seat, point, Key::new(0))))
+    }
+}
+
+#[test]
+fn a_hooked_slot_plays_the_games_its_knobs_would() {
+    // Slot 2 is greedy natively; the hook decides for it (as greedy) while its knobs say naive.
+    let r = rules(json!({"opening_pochi": true}));
+    let greedy = json!({"pinzoro_reroll": "greedy", "sixzoro_reroll": "greedy", "offset": "greedy", "agree_end": "greedy"});
+    let native = lineup(4, &[json!({}), json!({"offset": "always"}), greedy.clone(), json!({})]);
+    let mut hooked_lineup = native.clone();
+    hooked_lineup[2] = Knobs::default();
+    for duplicate in [false, true] {
+        let mut hook = GreedySlot { slot: 2, knobs: Knobs::from_json(&greedy).unwrap(), asked: 0, fail_at: None };
+        let hooked = batch::play_tables(&r, &hooked_lineup, &batch(0, 200, duplicate), &mut hook).unwrap();
+        assert_eq!(hooked, Sugoroku::play(&r, &native, &batch(0, 200, duplicate)));
+        assert!(hook.asked > 0);
+        assert_ne!(hooked, Sugoroku::play(&r, &hooked_lineup, &batch(0, 200, duplicate)), "the hook's answers must matter");
+    }
+    let mut failing = GreedySlot { slot: 2, knobs: Knobs::default(), asked: 0, fail_at: Some(3) };
+    let err = batch::play_tables(&r, &hooked_lineup, &batch(5, 200, false), &mut failing).unwrap_err();
+    assert!(err.starts_with("game ") && err.ends_with(": slot 2 gave up"), "{err}");
+    assert_eq!(failing.asked, 3, "no decision is asked after a failure");
+}

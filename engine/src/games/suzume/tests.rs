@@ -694,3 +694,49 @@ fn ready_hands_and_their_waits_agree_with_a_recursive_check() {
     }
     assert!(ready > 500, "{ready}");
 }
+
+/// Decides for one lineup slot with its own policy, as a Python strategy would through the hook.
+struct SlotHook {
+    slot: u8,
+    policy: Policy,
+    asked: usize,
+    fail: bool,
+}
+
+impl super::state::Hook for SlotHook {
+    fn accept_win(&mut self, slot: u8, view: &super::actions::View, parts: &Parts, kind: WinKind) -> Option<bool> {
+        (slot == self.slot).then(|| {
+            self.asked += 1;
+            self.policy.accept_win(view, parts, kind)
+        })
+    }
+    fn discard(&mut self, slot: u8, view: &super::actions::View) -> Option<usize> {
+        (slot == self.slot).then(|| {
+            self.asked += 1;
+            self.policy.discard(view, &mut crate::rng::Key::new(0).stream())
+        })
+    }
+    fn failed(&self) -> bool {
+        self.fail && self.asked > 0
+    }
+}
+
+#[test]
+fn a_hook_decides_its_slot_and_leaves_the_keyed_tiles_alone() {
+    use super::batch::play_tables;
+    let r = rules();
+    let picky = knobs(json!({"min_win_score": 8}));
+    let random = knobs(json!({"discard": "random"}));
+    for duplicate in [false, true] {
+        let batch = Batch { seed: 5, first_game: 2, count: 9, duplicate };
+        let native = play(&r, &[Knobs::default(), picky.clone(), Knobs::default()], &batch);
+        // Slot 1's knobs say random; the hook decides it as `picky` and must be what plays.
+        let mut hook = SlotHook { slot: 1, policy: Policy::new(picky.clone(), r.clone()), asked: 0, fail: false };
+        let hooked = play_tables(&r, &[Knobs::default(), random.clone(), Knobs::default()], &batch, &mut hook).unwrap();
+        assert_eq!(native, hooked);
+        assert!(hook.asked > 9 * 12 * 3, "every decision of the slot went to the hook");
+    }
+    let mut failing = SlotHook { slot: 0, policy: Policy::new(Knobs::default(), r.clone()), asked: 0, fail: true };
+    let batch = Batch { seed: 5, first_game: 0, count: 3, duplicate: false };
+    assert!(play_tables(&r, &[Knobs::default(), Knobs::default()], &batch, &mut failing).is_none());
+}

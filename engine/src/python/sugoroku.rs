@@ -1,0 +1,134 @@
+//! PyO3 entry point for sugoroku batches in which some lineup slots are Python strategies.
+//!
+//! The protocol (documented for analysts in `simharness/games/sugoroku_python.py`): an object
+//! with `decide(view: dict) -> bool`, asked only where the rules leave a choice (G-D1…G-D4), and
+//! answering whether to take the option. Dice are drawn exactly as in a native batch, so a Python
+//! slot meets the same luck as the knobs it replaces.
+
+use super::{option_error, parse_json, tables_to_python};
+use crate::game::{Batch, Registered};
+use crate::games::sugoroku::actions::{Decision, DecisionPoint};
+use crate::games::sugoroku::batch::{play_tables, Hook};
+use crate::games::sugoroku::state::State;
+use crate::games::sugoroku::Sugoroku;
+use crate::options::{OptionError, Options};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+struct PyHook<'py> {
+    py: Python<'py>,
+    objects: Vec<Option<Bound<'py, PyAny>>>,
+    /// The batch's rule set, one dict shared by every view.
+    rules: Bound<'py, PyAny>,
+    /// The first failure, kept as a Python exception so that its traceback survives.
+    error: Option<PyErr>,
+}
+
+fn decision_name(d: Decision) -> &'static str {
+    match d {
+        Decision::PinzoroReroll => "pinzoro_reroll",
+        Decision::ExtraRoll => "extra_roll",
+        Decision::PinzoroOffset => "pinzoro_offset",
+        Decision::SixzoroOffset => "sixzoro_offset",
+        Decision::AgreeEnd => "agree_end",
+    }
+}
+
+/// What every player sees at the table: the face-up course, the dora, every piece, points, rests
+/// and pending multipliers. Face-down squares are `None`; their tiles are counted in `unseen`.
+fn view<'py>(py: Python<'py>, rules: &Bound<'py, PyAny>, s: &State<'_>, seat: usize, point: DecisionPoint) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seat", seat)?;
+    d.set_item("decision", decision_name(point.decision))?;
+    d.set_item("turn", point.turn)?;
+    d.set_item("roll", point.roll)?;
+    let ps = &s.players[..s.n];
+    d.set_item("positions", ps.iter().map(|p| p.pos).collect::<Vec<_>>())?;
+    d.set_item("points", ps.iter().map(|p| p.points).collect::<Vec<_>>())?;
+    d.set_item("rests", ps.iter().map(|p| p.rests).collect::<Vec<_>>())?;
+    d.set_item("multipliers", ps.iter().map(|p| p.mult).collect::<Vec<_>>())?;
+    d.set_item("goal", s.goal)?;
+    let course: Vec<Option<u8>> =
+        (0..=usize::from(s.goal)).map(|sq| (sq > 0 && sq < usize::from(s.goal) && s.up[sq]).then(|| s.course[sq])).collect();
+    d.set_item("course", course)?;
+    // Counts as u16 so that they reach Python as lists of ints, not bytes.
+    d.set_item("dora", s.dora.iter().map(|&c| u16::from(c)).collect::<Vec<_>>())?;
+    d.set_item("unseen", s.unseen.iter().map(|&c| u16::from(c)).collect::<Vec<_>>())?;
+    d.set_item("round", s.stats.rounds)?;
+    d.set_item("turns", s.stats.turns)?;
+    d.set_item("settlement", s.projected_settlement(seat))?;
+    d.set_item("rules", rules)?;
+    Ok(d)
+}
+
+impl PyHook<'_> {
+    fn call(&self, obj: &Bound<'_, PyAny>, s: &State<'_>, seat: usize, point: DecisionPoint) -> PyResult<bool> {
+        let answer = obj.call_method1("decide", (view(self.py, &self.rules, s, seat, point)?,))?;
+        // Only a real bool: a truthy int or string is more likely a bug than an answer.
+        answer.extract::<bool>().map_err(|_| {
+            let shown = answer.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+            PyTypeError::new_err(format!("decide() returned {shown} at {}; expected True or False", decision_name(point.decision)))
+        })
+    }
+}
+
+impl Hook for PyHook<'_> {
+    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>> {
+        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
+        Some(self.call(obj, s, seat, point).map_err(|e| {
+            let msg = format!("Python strategy of lineup slot {slot} (seat {seat}): {e}");
+            self.error = Some(e);
+            msg
+        }))
+    }
+}
+
+/// Plays a batch like `play_batch("sugoroku", ...)` with `strategies[slot]` (a Python object or
+/// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout. A failing
+/// strategy stops the batch with a `RuntimeError` (a `TypeError` for a non-bool answer) naming
+/// the game and slot, caused by the strategy's own exception.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
+#[allow(clippy::too_many_arguments)]
+fn sugoroku_play_batch_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let lineup = match parse_json("lineup", lineup)? {
+        serde_json::Value::Array(v) => v,
+        _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
+    };
+    let game = Registered::<Sugoroku>(std::marker::PhantomData);
+    let (rules, knobs) = game.checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
+    if strategies.len() != knobs.len() {
+        let msg = format!("expected one entry (object or None) per lineup slot: {}, got {}", knobs.len(), strategies.len());
+        return Err(option_error(OptionError::new("strategies", msg)));
+    }
+    let rules_dict = py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
+    let mut hook = PyHook { py, objects: strategies, rules: rules_dict, error: None };
+    let batch = Batch { seed, first_game, count, duplicate };
+    match play_tables(&rules, &knobs, &batch, &mut hook) {
+        Ok(tables) => tables_to_python(py, &tables),
+        Err(msg) => {
+            let cause = hook.error.take();
+            let err = match &cause {
+                Some(e) if e.is_instance_of::<PyTypeError>(py) => PyTypeError::new_err(msg),
+                _ => PyRuntimeError::new_err(msg),
+            };
+            err.set_cause(py, cause);
+            Err(err)
+        }
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sugoroku_play_batch_python, m)?)?;
+    Ok(())
+}
