@@ -164,7 +164,7 @@ def test_failing_strategy_names_game_and_slot() -> None:
     rules = engine.resolve_rules("sugoroku", "default")
     naive = _knobs("naive")
     with pytest.raises(
-        RuntimeError, match=r"game \d+: Python strategy of lineup slot 1 \(seat \d\): KeyError: 'no_such_key'"
+        KeyError, match=r"game \d+: Python strategy of lineup slot 1 \(seat \d\): KeyError: 'no_such_key'"
     ) as e:
         _play(rules, [naive, dict(naive, python=f"{ME}:_Raises"), naive], duplicate=False)
     assert isinstance(e.value.__cause__, KeyError)

@@ -3,7 +3,8 @@
 A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
 per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer
 a choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
-index out of range or an exception stops the batch with that error. Every other decision of the
+index out of range or an exception stops the batch with an error of the same type that names the
+game and slot (the original is its ``__cause__``). Every other decision of the
 slot's knobs (yame, noten_declaration, open_riichi) still comes from the script's ``[knobs]``.
 
 This is much slower than the native knobs: each decision builds a Python view and calls Python

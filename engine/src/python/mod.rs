@@ -4,14 +4,15 @@
 //! Errors about user input become `ValueError((field, message))` so that the Python side can say
 //! which file and which field were wrong.
 
-use crate::game::{Batch, GameApi};
+use crate::game::{Batch, Game, GameApi, Registered};
 use crate::games;
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
+use std::marker::PhantomData;
 
 mod riichi;
 mod riichi_game;
@@ -24,6 +25,42 @@ pub(crate) fn option_error(e: OptionError) -> PyErr {
 
 pub(crate) fn parse_json(field: &str, text: &str) -> PyResult<Value> {
     serde_json::from_str(text).map_err(|e| option_error(OptionError::new(field, format!("invalid JSON: {e}"))))
+}
+
+/// The rules and knob sets of a batch in which some lineup slots are Python strategies, checked
+/// as `play_batch` checks them, with one `strategies` entry (an object or None) per slot.
+pub(crate) fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -> PyResult<(G::Rules, Vec<G::Knobs>)> {
+    let Value::Array(lineup) = parse_json("lineup", lineup)? else {
+        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
+    };
+    let (rules, knobs) = Registered::<G>(PhantomData).checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
+    if strategies != knobs.len() {
+        let msg = format!("expected one entry (object or None) per lineup slot: {}, got {strategies}", knobs.len());
+        return Err(option_error(OptionError::new("strategies", msg)));
+    }
+    Ok((rules, knobs))
+}
+
+/// A Python strategy's failure, told where it happened (`context`: game, slot, decision): the
+/// same exception type as `cause`, so that callers can catch what the strategy raised, with the
+/// original (and its traceback) as the cause.
+pub(crate) fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
+    let err = PyErr::from_type(cause.get_type(py), format!("{context}: {cause}"));
+    err.set_cause(py, Some(cause));
+    err
+}
+
+/// The index a protocol's `decide(view, legal)` returned, checked against `legal`'s length.
+pub(crate) fn chosen_index(answer: &Bound<'_, PyAny>, len: usize) -> PyResult<usize> {
+    let i: usize = answer.extract().map_err(|_| {
+        let shown = answer.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+        PyTypeError::new_err(format!("decide() returned {shown}; expected an int index"))
+    })?;
+    if i < len {
+        Ok(i)
+    } else {
+        Err(PyValueError::new_err(format!("decide() returned {i}; expected an index below {len}")))
+    }
 }
 
 fn game(name: &str) -> PyResult<Box<dyn GameApi>> {

@@ -12,14 +12,13 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{option_error, parse_json, tables_to_python};
+use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point};
 use crate::games::riichi::batch::{play_tables, Hook};
 use crate::games::riichi::state::{Player, State};
-use crate::games::riichi::strategies::Knobs;
-use crate::games::riichi::{replay, rules, shanten};
-use crate::options::{OptionError, Options, Validate};
+use crate::games::riichi::{replay, rules, shanten, Riichi};
+use crate::options::OptionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -112,10 +111,8 @@ impl PyHook<'_> {
         for &a in legal {
             options.append(action_tuple(py, a)?)?;
         }
-        let i: usize = obj.call_method1("decide", (view(py, s, seat, point)?, options))?.extract()?;
-        legal.get(i).copied().ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!("decide() returned {i}; expected an index below {}", legal.len()))
-        })
+        let answer = obj.call_method1("decide", (view(py, s, seat, point)?, options))?;
+        Ok(legal[chosen_index(&answer, legal.len())?])
     }
 }
 
@@ -123,9 +120,9 @@ impl Hook for PyHook<'_> {
     fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>> {
         let obj = self.objects.get(usize::from(slot))?.as_ref()?;
         Some(self.call(obj, s, seat, point, legal).map_err(|e| {
-            let msg = format!("Python strategy of slot {slot}: {e}");
+            // The engine adds the game; the exception's own text is added by strategy_error.
             self.error = Some(e);
-            msg
+            format!("Python strategy of slot {slot} (seat {seat})")
         }))
     }
 }
@@ -145,31 +142,15 @@ fn riichi_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules::resolve("default", &parse_json("rules", rules)?).map_err(option_error)?;
-    let lineup: Vec<Knobs> = match parse_json("lineup", lineup)? {
-        serde_json::Value::Array(v) => v
-            .iter()
-            .map(|k| {
-                let k = Knobs::from_json(k)?;
-                k.validate()?;
-                Ok(k)
-            })
-            .collect::<Result<_, OptionError>>()
-            .map_err(option_error)?,
-        _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
-    };
-    let n = rules.seats();
-    if lineup.len() != n || strategies.len() != n {
-        return Err(option_error(OptionError::new(
-            "players",
-            format!("riichi with rule players = {n} takes {n} players (and {n} strategy slots), got {}", lineup.len()),
-        )));
-    }
+    let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
     let mut hook = PyHook { py, objects: strategies, error: None };
     let batch = Batch { seed, first_game, count, duplicate };
     match play_tables(&rules, &lineup, &batch, &mut hook) {
         Ok(tables) => tables_to_python(py, &tables),
-        Err(e) => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyValueError::new_err(e))),
+        Err(e) => Err(match hook.error.take() {
+            Some(cause) => strategy_error(py, &e, cause),
+            None => pyo3::exceptions::PyValueError::new_err(e),
+        }),
     }
 }
 

@@ -5,13 +5,13 @@
 //! answering whether to take the option. Dice are drawn exactly as in a native batch, so a Python
 //! slot meets the same luck as the knobs it replaces.
 
-use super::{option_error, parse_json, tables_to_python};
-use crate::game::{Batch, Registered};
+use super::{checked_python_batch, strategy_error, tables_to_python};
+use crate::game::Batch;
 use crate::games::sugoroku::actions::{Decision, DecisionPoint};
 use crate::games::sugoroku::batch::{play_tables, Hook};
 use crate::games::sugoroku::state::State;
 use crate::games::sugoroku::Sugoroku;
-use crate::options::{OptionError, Options};
+use crate::options::Options;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -77,16 +77,16 @@ impl Hook for PyHook<'_> {
     fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>> {
         let obj = self.objects.get(usize::from(slot))?.as_ref()?;
         Some(self.call(obj, s, seat, point).map_err(|e| {
-            let msg = format!("Python strategy of lineup slot {slot} (seat {seat}): {e}");
+            // The engine adds the game; the exception's own text is added by strategy_error.
             self.error = Some(e);
-            msg
+            format!("Python strategy of lineup slot {slot} (seat {seat})")
         }))
     }
 }
 
 /// Plays a batch like `play_batch("sugoroku", ...)` with `strategies[slot]` (a Python object or
 /// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout. A failing
-/// strategy stops the batch with a `RuntimeError` (a `TypeError` for a non-bool answer) naming
+/// strategy stops the batch with an exception of its own type (a `TypeError` for a non-bool answer) naming
 /// the game and slot, caused by the strategy's own exception.
 #[pyfunction]
 #[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
@@ -101,30 +101,16 @@ fn sugoroku_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let lineup = match parse_json("lineup", lineup)? {
-        serde_json::Value::Array(v) => v,
-        _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
-    };
-    let game = Registered::<Sugoroku>(std::marker::PhantomData);
-    let (rules, knobs) = game.checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
-    if strategies.len() != knobs.len() {
-        let msg = format!("expected one entry (object or None) per lineup slot: {}, got {}", knobs.len(), strategies.len());
-        return Err(option_error(OptionError::new("strategies", msg)));
-    }
+    let (rules, knobs) = checked_python_batch::<Sugoroku>(rules, lineup, strategies.len())?;
     let rules_dict = py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
     let mut hook = PyHook { py, objects: strategies, rules: rules_dict, error: None };
     let batch = Batch { seed, first_game, count, duplicate };
     match play_tables(&rules, &knobs, &batch, &mut hook) {
         Ok(tables) => tables_to_python(py, &tables),
-        Err(msg) => {
-            let cause = hook.error.take();
-            let err = match &cause {
-                Some(e) if e.is_instance_of::<PyTypeError>(py) => PyTypeError::new_err(msg),
-                _ => PyRuntimeError::new_err(msg),
-            };
-            err.set_cause(py, cause);
-            Err(err)
-        }
+        Err(msg) => Err(match hook.error.take() {
+            Some(cause) => strategy_error(py, &msg, cause),
+            None => PyRuntimeError::new_err(msg),
+        }),
     }
 }
 

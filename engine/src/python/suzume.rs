@@ -6,14 +6,14 @@
 //! (`point` "tsumo" = D1, "discard" = D2, "ron" = D3) and returning the index of the chosen
 //! action: `("tsumo",)`/`("pass",)`, `("discard", tile)` per tile in hand, `("ron",)`/`("pass",)`.
 
-use super::{option_error, parse_json, tables_to_python};
+use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
 use crate::game::Batch;
 use crate::games::suzume::actions::{View, WinKind};
 use crate::games::suzume::batch::play_tables;
 use crate::games::suzume::scoring::{score_report, Parts, Tile};
 use crate::games::suzume::state::Hook;
-use crate::games::suzume::{Knobs, Rules};
-use crate::options::{OptionError, Options, Validate};
+use crate::games::suzume::{Rules, Suzume};
+use crate::options::{Options, Validate};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -94,21 +94,12 @@ impl<'py> PyHook<'py> {
             return Some(0);
         }
         let len = legal.len();
-        let answer = self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| {
-            let i: usize = r.extract().map_err(|e| pyo3::exceptions::PyTypeError::new_err(format!("expected an int index: {e}")))?;
-            (i < len)
-                .then_some(i)
-                .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("returned {i}; expected an index below {len}")))
-        });
+        let answer =
+            self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len));
         match answer {
             Ok(i) => Some(i),
             Err(e) => {
-                // Same exception type, so that callers can catch what the strategy raised; the
-                // original (with its traceback) is the cause.
-                let msg = format!("Python strategy of slot {slot}, decide() at {point}: {e}");
-                let err = PyErr::from_type(e.get_type(self.py), msg);
-                err.set_cause(self.py, Some(e));
-                self.error = Some(err);
+                self.error = Some(strategy_error(self.py, &format!("Python strategy of slot {slot}, decide() at {point}"), e));
                 Some(0)
             }
         }
@@ -165,26 +156,7 @@ fn suzume_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = Rules::from_json(&parse_json("rules", rules)?).map_err(option_error)?;
-    rules.validate().map_err(option_error)?;
-    let lineup: Vec<Knobs> = match parse_json("lineup", lineup)? {
-        serde_json::Value::Array(v) => v
-            .iter()
-            .map(|k| {
-                let k = Knobs::from_json(k)?;
-                k.validate()?;
-                Ok(k)
-            })
-            .collect::<Result<_, OptionError>>()
-            .map_err(option_error)?,
-        _ => return Err(option_error(OptionError::new("lineup", "expected a list of knob tables"))),
-    };
-    if !(2..=5).contains(&lineup.len()) || strategies.len() != lineup.len() {
-        return Err(option_error(OptionError::new(
-            "players",
-            format!("suzume takes 2 to 5 players (and one strategy slot each), got {} and {} slots", lineup.len(), strategies.len()),
-        )));
-    }
+    let (rules, lineup) = checked_python_batch::<Suzume>(rules, lineup, strategies.len())?;
     let mut hook = PyHook { py, objects: strategies, red_tiles: rules.red_tiles, error: None };
     let batch = Batch { seed, first_game, count, duplicate };
     match play_tables(&rules, &lineup, &batch, &mut hook) {
