@@ -223,6 +223,26 @@ pub struct HandResult {
     pub nuki: [u8; SEATS],
 }
 
+impl HandResult {
+    /// A hand that ended with `outcome` and nothing else yet (play_hand fills in the rest).
+    fn of(outcome: Outcome) -> Self {
+        HandResult {
+            outcome,
+            wins: Vec::new(),
+            deltas: [0; SEATS],
+            tenpai: 0,
+            riichi: 0,
+            open: 0,
+            nagashi: 0,
+            turn: 0,
+            wareme: NONE,
+            chombo: 0,
+            noten_declared: 0,
+            nuki: [0; SEATS],
+        }
+    }
+}
+
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
 /// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
 /// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw,
@@ -1395,20 +1415,7 @@ impl<'r> State<'r> {
     }
 
     fn abort(&mut self, outcome: Outcome) -> HandResult {
-        HandResult {
-            outcome,
-            wins: Vec::new(),
-            deltas: [0; SEATS],
-            tenpai: 0,
-            riichi: 0,
-            open: 0,
-            nagashi: 0,
-            turn: 0,
-            wareme: NONE,
-            chombo: 0,
-            noten_declared: 0,
-            nuki: [0; SEATS],
-        }
+        HandResult::of(outcome)
     }
 
     fn transfer(&mut self, from: usize, to: usize, amount: u32) {
@@ -1475,20 +1482,7 @@ impl<'r> State<'r> {
         let sticks = self.progress.sticks * self.rules.riichi_deposit;
         self.p[first].points += i64::from(sticks);
         self.progress.sticks = 0;
-        Ok(HandResult {
-            outcome: if tsumo { Outcome::Tsumo } else { Outcome::Ron },
-            wins,
-            deltas: [0; SEATS],
-            tenpai: 0,
-            riichi: 0,
-            open: 0,
-            nagashi: 0,
-            turn: 0,
-            wareme: NONE,
-            chombo: 0,
-            noten_declared: 0,
-            nuki: [0; SEATS],
-        })
+        Ok(HandResult { wins, ..HandResult::of(if tsumo { Outcome::Tsumo } else { Outcome::Ron }) })
     }
 
     fn pay_normal(&mut self, w: usize, from: usize, basic: u32, dealer: bool, tsumo: bool, honba: u32) {
@@ -1619,20 +1613,7 @@ impl<'r> State<'r> {
             }
             Outcome::Exhaustive
         };
-        HandResult {
-            outcome,
-            wins: Vec::new(),
-            deltas: [0; SEATS],
-            tenpai,
-            riichi: 0,
-            open: 0,
-            nagashi,
-            turn: 0,
-            wareme: NONE,
-            chombo: 0,
-            noten_declared,
-            nuki: [0; SEATS],
-        }
+        HandResult { tenpai, nagashi, noten_declared, ..HandResult::of(outcome) }
     }
 
     /// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat
