@@ -215,6 +215,14 @@ pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn combine<const M: usize>(a: &Entry, b: &Entry) -> Entry {
+    combine_portable::<M>(a, b)
+}
+
+/// [`combine`] without SIMD: what targets other than x86_64 run, and what tests on x86_64
+/// compare the SIMD form with, so that every machine plays the same games.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn combine_portable<const M: usize>(a: &Entry, b: &Entry) -> Entry {
     let mut out = [u8::MAX; 16];
     for m in 0..=M {
         for m1 in 0..=m {
@@ -291,6 +299,13 @@ pub(crate) fn summary(c: &Counts) -> Summary {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn summary(c: &Counts) -> Summary {
+    summary_portable(c)
+}
+
+/// [`summary`] without SIMD (see [`combine_portable`]).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn summary_portable(c: &Counts) -> Summary {
     let mut s = Summary { tiles: 0, held: 0, pairs: 0 };
     for (k, &x) in c.iter().enumerate() {
         s.tiles += u32::from(x);
@@ -379,6 +394,37 @@ mod tests {
 
     fn counts(s: &str) -> Counts {
         counts_of(&parse_tiles(s).unwrap())
+    }
+
+    /// The SIMD forms equal the portable ones that other targets run, on real table entries and
+    /// random hands (a difference would make results depend on the machine).
+    #[test]
+    fn simd_forms_equal_the_portable_ones() {
+        let t = tables();
+        let mut st = crate::rng::Key::new(3).stream();
+        let mut distinct = std::collections::BTreeSet::new();
+        for _ in 0..20_000 {
+            let a = &t.suit[st.below(t.suit.len() as u64) as usize];
+            let b = if st.below(2) == 0 {
+                &t.suit[st.below(t.suit.len() as u64) as usize]
+            } else {
+                &t.honor[st.below(t.honor.len() as u64) as usize]
+            };
+            // Only entries (m ≤ M, without / with pair) are defined.
+            let (x, y) = (combine::<4>(a, b).0, combine_portable::<4>(a, b).0);
+            assert_eq!((x[..5].to_vec(), x[8..13].to_vec()), (y[..5].to_vec(), y[8..13].to_vec()));
+            distinct.insert(x[4]);
+            let (x, y) = (combine::<2>(a, b).0, combine_portable::<2>(a, b).0);
+            assert_eq!((x[..3].to_vec(), x[8..11].to_vec()), (y[..3].to_vec(), y[8..11].to_vec()));
+            let mut c: Counts = [0; 34];
+            for _ in 0..14 {
+                let k = st.below(34) as usize;
+                c[k] = (c[k] + 1).min(4);
+            }
+            let (x, y) = (summary(&c), summary_portable(&c));
+            assert_eq!((x.tiles, x.held, x.pairs), (y.tiles, y.held, y.pairs));
+        }
+        assert!(distinct.len() > 3, "the sample must reach varied distances: {distinct:?}");
     }
 
     #[test]
