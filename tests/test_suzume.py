@@ -194,3 +194,22 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     metrics = summary_metrics(store.open_run(tmp_path / "1" / "suzume-4p"))
     assert set(metrics["variant"]) == {"min5", "beginner", "no-chun-red"}
     assert set(metrics["strategy"]) == {"fastest", "max-points", "defensive", "tsumo-only", "all"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_hand_deltas_sum_to_the_final_points(players: int) -> None:
+    """Each hand's point changes sit on its first row (claim 0), so a game's rows add up from the
+    starting points to the final points; multiple-ron rows after the first carry none."""
+    knobs = [resolve_knobs("suzume", {"discard": "random"} if s % 2 else {}) for s in range(players)]
+    rules = resolve_rules("suzume", "default", {"min_points": 0})
+    out = play_batch("suzume", rules, knobs, seed=9, first_game=0, count=120)
+    hands, final = out["hands"], out["players"]
+    deltas = [f"delta_{s}" for s in range(5)]
+    assert (hands.filter(pl.col("claim") > 0).select(deltas).to_numpy() == 0).all()
+    assert (hands.select(deltas[players:]).to_numpy() == 0).all()
+    assert (hands.select(pl.sum_horizontal(deltas[:players]))["delta_0"] == 0).all()  # points only move
+    totals = hands.group_by("game").agg(pl.col(deltas[:players]).sum()).sort("game")
+    for s in range(players):
+        seat = final.filter(pl.col("seat") == s).sort("game")
+        assert (seat["final_points"] - rules["starting_points"] == totals[f"delta_{s}"]).all()
+    assert hands.filter(pl.col("claim") > 0).height > 0 or players == 2

@@ -136,7 +136,8 @@ def standings(hands: pl.DataFrame, players_per_game: int) -> pl.DataFrame | None
 
     Recognises ``points_<seat>`` (running totals), ``seat`` + ``points`` (long running totals) and
     ``delta_<seat>`` (per-hand changes, accumulated here from zero). Hands are ordered by ``hand``
-    if present, else by row order within a game.
+    if present, else by row order within a game. A hand logged on several rows (one per winning
+    claim) counts once, with the standings after its last row.
     """
     h = (
         hands
@@ -161,6 +162,7 @@ def standings(hands: pl.DataFrame, players_per_game: int) -> pl.DataFrame | None
                 ),
             )
             .unpivot(index=keys, variable_name="seat", value_name="points")
+            .unique(subset=[*keys, "seat"], keep="last", maintain_order=True)
         )
     else:
         return None

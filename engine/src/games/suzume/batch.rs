@@ -126,6 +126,17 @@ rows! {
         points: u16,
         /// Points actually received after rounding and the 0-floor.
         received: i64,
+        /// Point change of seat 0 over the whole hand, on the hand's first row (`claim` 0; 0 on
+        /// the other claims' rows), so that summing a game's rows gives the running standings.
+        delta_0: i32,
+        /// Point change of seat 1 (see `delta_0`).
+        delta_1: i32,
+        /// Point change of seat 2 (see `delta_0`; 0 with fewer players).
+        delta_2: i32,
+        /// Point change of seat 3 (see `delta_0`; 0 with fewer players).
+        delta_3: i32,
+        /// Point change of seat 4 (see `delta_0`; 0 with fewer players).
+        delta_4: i32,
     }
 }
 
@@ -174,8 +185,10 @@ pub fn play_game(
         let dealer = (first + h) % n;
         let slots = std::array::from_fn(|s| seating.player((s % n) as u8));
         let setup = HandSetup { rules, policies: &by_seat[..n], slots, dealer, keys, hand: h as u64 };
+        let before: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).copied().unwrap_or(0));
         let r = play_hand(&setup, hook, points);
-        record(&r, h, dealer, &seating, &mut game, &mut stats, hands);
+        let delta: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).map_or(0, |&p| p - before[s]));
+        record(&r, h, dealer, delta, &seating, &mut game, &mut stats, hands);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
@@ -191,10 +204,12 @@ pub fn play_game(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn record(
     r: &HandResult,
     h: usize,
     dealer: usize,
+    delta: [i64; MAX_PLAYERS],
     seating: &Seating,
     game: &mut GameRow,
     stats: &mut [PlayerRow; MAX_PLAYERS],
@@ -213,6 +228,11 @@ fn record(
         discarder_player: r.discarder.map_or(-1, slot),
         turn: r.turn,
         stock_left: r.stock_left,
+        delta_0: delta[0] as i32,
+        delta_1: delta[1] as i32,
+        delta_2: delta[2] as i32,
+        delta_3: delta[3] as i32,
+        delta_4: delta[4] as i32,
         ..Default::default()
     };
     for (s, &m) in r.mistakes.iter().enumerate() {
@@ -272,7 +292,8 @@ fn record(
             base: p.base,
             points: p.score,
             received: w.received,
-            ..row
+            // The hand's point changes sit on its first row only.
+            ..if i == 0 { row } else { HandRow { delta_0: 0, delta_1: 0, delta_2: 0, delta_3: 0, delta_4: 0, ..row } }
         });
     }
 }
