@@ -180,23 +180,6 @@ pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
     st.die() + st.die()
 }
 
-/// Per-player tallies of one game.
-#[derive(Default, Clone, Copy)]
-struct Tally {
-    wins: u32,
-    tsumo_wins: u32,
-    deal_ins: u32,
-    riichi: u32,
-    call_hands: u32,
-    win_points: i64,
-    deal_in_points: i64,
-    draws: u32,
-    tenpai_draws: u32,
-    yakuman: u32,
-    chombo: u32,
-    nuki: u32,
-}
-
 /// Everything one game produced.
 pub struct GameLog {
     pub hands: Vec<(Progress, u8, HandResult)>,
@@ -449,7 +432,14 @@ fn push_rows(
     players: &mut Vec<PlayerRow>,
     hand_rows: &mut Vec<HandRow>,
 ) {
-    let mut tally = [Tally::default(); SEATS];
+    // The players' rows, counted up hand by hand (the end-of-game columns are filled in last).
+    let mut tally: [PlayerRow; SEATS] = std::array::from_fn(|s| PlayerRow {
+        game: seating.game,
+        deal: seating.deal,
+        seat: s as u8,
+        player: seating.player(s as u8),
+        ..Default::default()
+    });
     for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
         for (s, t) in tally.iter_mut().enumerate() {
             t.riichi += u32::from(r.riichi >> s & 1);
@@ -513,30 +503,14 @@ fn push_rows(
         });
     }
     let rank = ranks(&log.final_points[..n]);
-    for s in 0..n {
-        let t = tally[s];
+    for (s, t) in tally.into_iter().enumerate().take(n) {
         players.push(PlayerRow {
-            game: seating.game,
-            deal: seating.deal,
-            seat: s as u8,
-            player: seating.player(s as u8),
             final_points: log.final_points[s],
             rank: rank[s],
             score: log.score[s],
             hands: log.hands.len() as u32,
-            wins: t.wins,
-            tsumo_wins: t.tsumo_wins,
-            deal_ins: t.deal_ins,
-            riichi: t.riichi,
-            call_hands: t.call_hands,
-            win_points: t.win_points,
-            deal_in_points: t.deal_in_points,
-            draws: t.draws,
-            tenpai_draws: t.tenpai_draws,
-            yakuman: t.yakuman,
-            chombo: t.chombo,
-            nuki: t.nuki,
             busted: log.final_points[s] < 0,
+            ..t
         });
     }
     let last = log.hands.last().map_or(0, |h| h.0.round);
