@@ -185,6 +185,13 @@ def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
     return out
 
 
+def require_python_strategies(game: str) -> None:
+    """Raises :class:`OptionError` (field ``python``) unless ``game`` can seat Python strategies."""
+    if not game_info(game).python_strategies:
+        able = ", ".join(g.name for g in games() if g.python_strategies)
+        raise OptionError("python", f"{game} has no Python strategy protocol; games with one: {able}")
+
+
 def play_batch(
     game: str,
     rules: dict[str, Any],
@@ -202,9 +209,7 @@ def play_batch(
     """
     python = _python_strategies(lineup)
     if python is not None:
-        if not game_info(game).python_strategies:
-            able = ", ".join(g.name for g in games() if g.python_strategies)
-            raise OptionError("python", f"{game} has no Python strategy protocol; games with one: {able}")
+        require_python_strategies(game)
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
         raw = _call(
             getattr(_engine, f"{game}_play_batch_python"), json.dumps(rules), json.dumps(knobs), python, seed,

@@ -48,10 +48,11 @@ class Strategy:
 
         Errors name this script's file (or, for ``extra``, ``field``) and the knob.
         """
-        if self.python and not engine.game_info(self.game).python_strategies:
-            able = ", ".join(g.name for g in engine.games() if g.python_strategies)
-            message = f"{self.game} has no Python strategy protocol; games with one: {able}"
-            raise ConfigError(message, file=self.path, field="python")
+        if self.python:
+            try:
+                engine.require_python_strategies(self.game)
+            except engine.OptionError as e:
+                raise ConfigError(e.message, file=self.path, field=e.field) from None
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:

@@ -9,7 +9,7 @@ import pytest
 from harness_helpers import in_repo  # noqa: F401 (a fixture)
 from typer.testing import CliRunner
 
-from simharness import config
+from simharness import config, engine, strategies
 from simharness.cli import app
 from simharness.errors import ConfigError
 
@@ -174,3 +174,22 @@ def test_a_misspelt_key_is_one_error_and_other_errors_are_counted(tmp_path: Path
             _write(tmp_path, BASE.replace("games = 100", "gmaes = 100").replace("seed = 1", 'seed = "x"'))
         )
     assert e.value.field == "gmaes" and e.value.message.endswith("(and 1 more error)")
+
+
+def test_python_strategy_for_a_game_without_the_protocol_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game has the protocol when its engine layer exports ``<game>_play_batch_python``; a script
+    naming a Python class for one without it fails at load (file and field), and so does a batch."""
+    monkeypatch.delattr(engine._engine, "suzume_play_batch_python")
+    script = tmp_path / "py.toml"
+    script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume_python:Fastest"\n')
+    with pytest.raises(ConfigError) as e:
+        strategies.load(script).resolved_knobs()
+    assert e.value.file == script and e.value.field == "python"
+    assert "suzume has no Python strategy protocol; games with one: " in e.value.message
+    assert "riichi" in e.value.message and "suzume," not in e.value.message
+    knobs = dict(engine.resolve_knobs("suzume"), python="simharness.games.suzume_python:Fastest")
+    with pytest.raises(engine.OptionError) as failed:
+        engine.play_batch("suzume", {}, [knobs, knobs], seed=1, first_game=0, count=1)
+    assert failed.value.field == "python"
