@@ -279,8 +279,9 @@ pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
     let tied = |s: usize, o: usize| rules.tie_break == TieBreak::Split && points[o] == points[s];
     let mut out = [0.0; SEATS];
     for s in 0..n {
-        let shared: Vec<usize> = (0..n).filter(|&o| o == s || tied(s, o)).collect();
-        let bonus_s = shared.iter().map(|&o| bonus[usize::from(rank[o] - 1)]).sum::<f64>() / shared.len() as f64;
+        let (sum, shared) =
+            (0..n).filter(|&o| o == s || tied(s, o)).fold((0.0, 0.0), |(x, k), o| (x + bonus[usize::from(rank[o] - 1)], k + 1.0));
+        let bonus_s = sum / shared;
         let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
         if rules.final_rounding == FinalRounding::Nearest1000 {
             raw = raw.round();
