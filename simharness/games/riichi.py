@@ -160,42 +160,8 @@ class HandScore:
     payments: Payments
 
 
-def _request(
-    hand: str,
-    win: str,
-    *,
-    tsumo: bool = False,
-    riichi: bool = False,
-    ippatsu: bool = False,
-    melds: Iterable[str] = (),
-    dora: Iterable[str] | str = (),
-    ura: Iterable[str] | str = (),
-    round_wind: str = "E",
-    seat_wind: str = "E",
-    honba: int = 0,
-    deposits: int = 0,
-    nukidora: int = 0,
-    double_riichi: bool = False,
-    haitei: bool = False,
-    houtei: bool = False,
-    rinshan: bool = False,
-    chankan: bool = False,
-    tenhou: bool = False,
-    chiihou: bool = False,
-    renhou: bool = False,
-    open_riichi: bool = False,
-) -> dict[str, Any]:
-    def tiles(x: Iterable[str] | str) -> list[str]:
-        return [x] if isinstance(x, str) else list(x)
-
-    return {
-        "hand": hand, "win": win, "tsumo": tsumo, "riichi": riichi, "ippatsu": ippatsu,
-        "melds": list(melds), "dora": tiles(dora), "ura": tiles(ura), "round_wind": round_wind,
-        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "nukidora": nukidora,
-        "double_riichi": double_riichi,
-        "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan, "tenhou": tenhou,
-        "chiihou": chiihou, "renhou": renhou, "open_riichi": open_riichi,
-    }  # fmt: skip
+def _tiles(x: Iterable[str] | str) -> list[str]:
+    return [x] if isinstance(x, str) else list(x)
 
 
 def score_hand(
@@ -236,12 +202,14 @@ def score_hand(
     riichi under the local yaku ``open_riichi``. Raises
     :class:`HandNotWinning` when the hand cannot win and :class:`OptionError` for bad input.
     """
-    req = _request(
-        hand, win, tsumo=tsumo, riichi=riichi, ippatsu=ippatsu, melds=melds, dora=dora, ura=ura,
-        round_wind=round_wind, seat_wind=seat_wind, honba=honba, deposits=deposits, nukidora=nukidora,
-        double_riichi=double_riichi, haitei=haitei, houtei=houtei, rinshan=rinshan, chankan=chankan,
-        tenhou=tenhou, chiihou=chiihou, renhou=renhou, open_riichi=open_riichi,
-    )  # fmt: skip
+    req = {
+        "hand": hand, "win": win, "tsumo": tsumo, "riichi": riichi, "ippatsu": ippatsu,
+        "melds": list(melds), "dora": _tiles(dora), "ura": _tiles(ura), "round_wind": round_wind,
+        "seat_wind": seat_wind, "honba": honba, "deposits": deposits, "nukidora": nukidora,
+        "double_riichi": double_riichi,
+        "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan, "tenhou": tenhou,
+        "chiihou": chiihou, "renhou": renhou, "open_riichi": open_riichi,
+    }  # fmt: skip
     overrides = {**(rule_overrides or {}), **more_overrides}
     raw = json.loads(_engine_call(_engine.riichi_score, json.dumps(req), rules, json.dumps(overrides)))
     return _score(raw)
