@@ -1,8 +1,8 @@
 """The `simharness` command line (Typer).
 
 Harness commands are defined here; each game with hand-level tools adds its own subcommands from
-``simharness/games/<game>_cli.py`` through a ``register(app, score_app)`` function, so that games
-stay in their own modules.
+``simharness/games/<game>/cli.py`` through a ``register(app, score_app)`` function
+(``simharness.games.registry``), so that games stay in their own packages.
 
 A wrong input (config, option, run directory) ends with a one-paragraph message on stderr and exit
 status 2, never a traceback.
@@ -11,7 +11,6 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,7 @@ from rich.table import Column, Table
 
 from simharness import config, engine, runner, store, strategies
 from simharness.errors import UserError
+from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
 
 app = typer.Typer(
@@ -36,9 +36,6 @@ score_app = typer.Typer(
     help="Score one hand of a game and show every part of its value.", no_args_is_help=True
 )
 app.add_typer(score_app, name="score")
-
-# Games that contribute commands (score GAME ..., and game-specific tools).
-_GAME_CLIS: tuple[str, ...] = ("riichi", "riichi_replay", "suzume")
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -268,8 +265,7 @@ def schema(
 for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))
 
-for _game in _GAME_CLIS:
-    importlib.import_module(f"simharness.games.{_game}_cli").register(app, score_app)
+_registry.register_commands(app, score_app)
 
 
 def main() -> None:

@@ -183,13 +183,13 @@ def test_python_strategy_for_a_game_without_the_protocol_is_refused(
     naming a Python class for one without it fails at load (file and field), and so does a batch."""
     monkeypatch.delattr(engine._engine, "suzume_play_batch_python")
     script = tmp_path / "py.toml"
-    script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume_python:Fastest"\n')
+    script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume.python:Fastest"\n')
     with pytest.raises(ConfigError) as e:
         strategies.load(script).resolved_knobs()
     assert e.value.file == script and e.value.field == "python"
     assert "suzume has no Python strategy protocol; games with one: " in e.value.message
     assert "riichi" in e.value.message and "suzume," not in e.value.message
-    knobs = dict(engine.resolve_knobs("suzume"), python="simharness.games.suzume_python:Fastest")
+    knobs = dict(engine.resolve_knobs("suzume"), python="simharness.games.suzume.python:Fastest")
     with pytest.raises(engine.OptionError) as failed:
         engine.play_batch("suzume", {}, [knobs, knobs], seed=1, first_game=0, count=1)
     assert failed.value.field == "python"

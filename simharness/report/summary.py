@@ -6,7 +6,6 @@ carries a 95% CI; see ``simharness.stats`` for what each interval assumes.
 
 from __future__ import annotations
 
-import importlib
 import math
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,6 +15,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from simharness.games import registry
 from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
 from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
@@ -192,15 +192,8 @@ def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
-    game = run.manifest.get("game")
-    try:
-        module = importlib.import_module(f"simharness.games.{game}")
-    except ModuleNotFoundError as e:
-        if e.name != f"simharness.games.{game}":
-            raise
-        return []
-    fn = getattr(module, "summary_metrics", None)
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it."""
+    fn = registry.summary_metrics(run.manifest["game"])
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)

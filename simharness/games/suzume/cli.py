@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from simharness.engine import OptionError
-from simharness.games.suzume import score_hand
+from simharness.games.suzume.scoring import score_hand
 
 
 def parse_rule(text: str) -> tuple[str, Any]:
