@@ -20,6 +20,7 @@ import numpy as np
 from simharness import _engine
 from simharness.engine import OptionError, OptionSpec, Preset, _call
 
+
 class HandNotWinning(ValueError):
     """The hand is well-formed but cannot win: incomplete, or no yaku (the message says which)."""
 
