@@ -124,9 +124,10 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     exp = config.load(config_path, games=games, seed=seed)
     runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
+    shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
-        f"{len(exp.shards())} shards of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
+        f"{shards} of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
     )
     base = engine.resolve_rules(exp.game)
     for name, rules in exp.variants.items():

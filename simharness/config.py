@@ -132,9 +132,10 @@ class Experiment:
         canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
-    def shards(self) -> list[tuple[int, int]]:
-        """``(first_game, count)`` of every shard of one variant."""
-        return [(g, min(self.shard_size, self.games - g)) for g in range(0, self.games, self.shard_size)]
+    @property
+    def shard_count(self) -> int:
+        """Shards per variant."""
+        return -(-self.games // self.shard_size)
 
 
 def load(path: Path | str, *, games: int | None = None, seed: int | None = None) -> Experiment:

@@ -172,7 +172,10 @@ def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path: Path) ->
         pytest.skip(f"the run ended before it could be killed: {proc.stderr.read()!r}")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert not store.open_run(run_dir).complete
+    with pytest.raises(RunDirError, match="the run is not finished"):
+        store.open_run(run_dir)
+    killed = store.open_run(run_dir, partial=True)
+    assert not killed.complete and killed.warning is not None
     assert len(list(run_dir.glob("players/*/part-*.parquet"))) < 2 * 60
     subprocess.run(cmd, check=True)
     _run(cfg, tmp_path / "ref", "--jobs", "1")
