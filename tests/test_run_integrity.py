@@ -136,3 +136,68 @@ def test_a_finished_run_is_not_rewritten_by_a_rerun(runs: tuple[Path, Path], tmp
     assert (run_dir / "manifest.json").read_bytes() == manifest
     assert (run_dir / "manifest.json").stat().st_mtime_ns == stamp
     assert store.open_run(run_dir).complete
+
+
+def _limited(limit: int) -> None:
+    """Caps the address space of a child process (a plan listed per shard would need many GB)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def test_a_trillion_games_validate_and_stream_under_a_memory_limit(tmp_path: Path) -> None:
+    import functools
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from harness_helpers import REPO
+
+    cfg = small_config(tmp_path)
+    env = {**os.environ, "POLARS_MAX_THREADS": "2", "RAYON_NUM_THREADS": "2"}
+    limit = functools.partial(_limited, 3 * 2**30)
+    cmd = [sys.executable, "-m", "simharness.cli"]
+    games = ["--games", str(10**12)]
+    done = subprocess.run(
+        [*cmd, "validate", str(cfg), *games],
+        preexec_fn=limit,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1,000,000,000,000 games per variant" in done.stdout
+    assert "20,000,000,000 shards of up to 50 per variant" in done.stdout
+
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [*cmd, "run", str(cfg), *games, "--out", str(out), "--jobs", "2", "-q"],
+        preexec_fn=limit,
+        env=env,
+        cwd=REPO,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    run_dir = out / "small"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list(run_dir.glob("players/*/part-*.parquet"))) >= 6:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert (run_dir / "manifest.json").stat().st_size < 10_000
+    run = store.open_run(run_dir, partial=True)
+    assert "of 1,000,000,000,000 games" in (run.warning or "")
+    games_read = run.table("games")
+    # shard by shard across the variants: both hold the first shards
+    assert games_read.group_by("variant").len()["len"].to_list() == [len(run.firsts) * 50] * 2
+    assert len(run.firsts) >= 1
