@@ -54,11 +54,12 @@ def _user_errors(fn: F) -> F:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
-        except (
-            OSError
-        ) as e:  # the file system refused (permissions, a file where a folder should be, full disk)
-            typer.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
-            raise typer.Exit(1) from None
+        except OSError as e:
+            # The file system refused (permissions, a file where a folder should be, a full disk):
+            # the path the user gave is wrong for this use, so it is wrong input too.
+            where = f"{e.filename}: " if e.filename else ""
+            typer.echo(f"error: {where}{e.strerror or e}", err=True)
+            raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -57,9 +57,11 @@ def _atomic_write(path: Path, write: Any) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(e, OSError) and e.filename is None:
+            e.filename = str(path)  # a full disk or file-size limit names no file by itself
         raise
     _fsync_dir(path.parent)
 

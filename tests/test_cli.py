@@ -100,7 +100,7 @@ def test_unwritable_output_and_corrupt_shards_on_report(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(blocker), "-q"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == f"error: {blocker / 'small'}: Not a directory\n"
 
     assert CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "-q"]).exit_code == 0
