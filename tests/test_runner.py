@@ -267,3 +267,18 @@ def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
     assert not list(run_dir.rglob("*.parquet"))
+
+
+def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: Path) -> None:
+    exp = config.load(small_config(tmp_path))
+    rules = exp.variants["cap-500"]
+    v = runner._Variant(
+        tmp_path, "sugoroku", "cap-500", rules, [s.knobs for s in exp.lineup],
+        [s.strategy for s in exp.lineup], 11, False, {},
+    )  # fmt: skip
+    steps: list[int] = []
+    assert runner._play_shard(v, runner._Shard(100, 50, ("games",)), steps.append) == 50
+    # progress from inside the shard, in games
+    assert steps == [7] * 7 + [1] and runner.SUB_BATCHES == 8
+    whole = engine.play_batch("sugoroku", rules, v.knobs, seed=11, first_game=100, count=50)["games"]
+    assert_frame_equal(pl.read_parquet(store.shard_path(tmp_path, "games", "cap-500", 100)), whole)
