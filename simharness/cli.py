@@ -37,6 +37,27 @@ score_app = typer.Typer(
 )
 app.add_typer(score_app, name="score")
 
+
+def _version(show: bool) -> None:
+    if show:
+        from simharness import __version__, _engine
+
+        typer.echo(
+            f"simharness {__version__} (engine {_engine.__version__}, commit {runner.git_commit() or 'unknown'})"
+        )
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Reproducible Monte Carlo tournaments of mahjong-family games between scripted strategies."""
+
+
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 

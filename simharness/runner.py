@@ -166,13 +166,20 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
 
 
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The config paths whose values differ, down to the option: ``seed``,
+    ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
     keys = ["game", "games", "seed", "duplicate", "shard_size", "variants", "lineup"]
-    out = [k for k in keys if old.get(k) != new.get(k)]
-    if "variants" in out and isinstance(old.get("variants"), dict):
-        ov, nv = old["variants"], new["variants"]
-        out.remove("variants")
-        out += [f"variants.{v}" for v in dict.fromkeys([*ov, *nv]) if ov.get(v) != nv.get(v)]
-    return out
+    return [p for k in keys for p in _diff(k, old.get(k), new.get(k))]
+
+
+def _diff(path: str, a: Any, b: Any) -> list[str]:
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in dict.fromkeys([*a, *b]) for p in _diff(f"{path}.{k}", a.get(k), b.get(k))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _diff(f"{path}[{i}]", x, y)]
+    return [path]
 
 
 @contextlib.contextmanager

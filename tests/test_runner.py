@@ -189,6 +189,15 @@ def test_changed_config_is_an_error_unless_forced(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--seed", "12", "-q"])
     assert result.exit_code == 2
     assert "holds a run of a different config (changed: seed)" in result.stderr
+    # the message names the option, not only the variant or slot
+    changed = tmp_path / "changed.toml"
+    text = cfg.read_text().replace("payout_cap = 500", "payout_cap = 600")
+    changed.write_text(
+        text.replace('"greedy"', '{ strategy = "greedy", label = "greedy", knobs = { offset = "always" } }')
+    )
+    result = CliRunner().invoke(app, ["run", str(changed), "--out", str(out), "-q"])
+    assert result.exit_code == 2
+    assert "(changed: variants.cap-500.payout_cap, lineup[1].knobs.offset)" in result.stderr, result.stderr
     assert store.open_run(out / "small").manifest["seed"] == 11
     _run(cfg, out, "--seed", "12", "--force")
     assert store.open_run(out / "small").manifest["seed"] == 12
