@@ -42,9 +42,8 @@ def _version(show: bool) -> None:
     if show:
         from simharness import __version__, _engine
 
-        typer.echo(
-            f"simharness {__version__} (engine {_engine.__version__}, commit {runner.git_commit() or 'unknown'})"
-        )
+        commit = runner.git_commit() or "unknown"
+        typer.echo(f"simharness {__version__} (engine {_engine.__version__}, commit {commit})")
         raise typer.Exit()
 
 
