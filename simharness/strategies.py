@@ -6,6 +6,7 @@ rejects unknown knobs and bad values, so a script is checked by the same code th
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ class Strategy:
                 engine.require_python_strategies(self.game)
             except engine.OptionError as e:
                 raise ConfigError(e.message, file=self.path, field=e.field) from None
+            _check_module(self.python, self.path)
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:
@@ -63,6 +65,25 @@ class Strategy:
             raise ConfigError(e.message, field=f"{field}.{e.field}") from None
         # The Python strategy travels with the knobs (and into the manifest); play_batch takes it out.
         return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
+
+
+def _check_module(spec: str, path: Path) -> None:
+    """The module of ``module:Class`` can be found (without running it: validating a config must
+    not execute a strategy's code)."""
+    module = spec.partition(":")[0]
+    try:
+        found = importlib.util.find_spec(engine.MOVED_MODULES.get(module, module))
+    except (ImportError, ValueError) as e:  # a parent package that is missing or fails to import
+        found, why = None, f" ({e})"
+    else:
+        why = ""
+    if found is None:
+        raise ConfigError(
+            f'no Python module "{module}" on the import path{why}; expected an importable module '
+            "(install it, or run from the folder that holds it)",
+            file=path,
+            field="python",
+        )
 
 
 def load(path: Path) -> Strategy:
