@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.table import Column, Table
 
 from simharness import config, engine, runner, store, strategies
-from simharness.errors import UserError
+from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
 
@@ -120,6 +120,9 @@ def run(
         bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the whole traceback when a Python strategy fails.")
+    ] = False,
 ) -> None:
     """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
     exp = config.load(config_path, games=games, seed=seed)
@@ -131,6 +134,13 @@ def run(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
         )
         raise typer.Exit(130) from None
+    except Exception as e:
+        # A strategy script's code failed: the user's input, told without the harness's frames.
+        failure = None if debug else strategy_failure(e)
+        if failure is None:
+            raise
+        typer.echo(failure, err=True)
+        raise typer.Exit(2) from None
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
