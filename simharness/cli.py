@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import config, engine, runner, store, strategies
+from simharness import config, engine, helpfmt, runner, store, strategies
 from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
@@ -304,6 +304,7 @@ for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))
 
 _registry.register_commands(app, score_app)
+helpfmt.apply(app)
 
 
 def main() -> None:

@@ -31,6 +31,11 @@ def test_every_command_and_option_has_help() -> None:
         assert command.callback.__doc__, name
         text = _ok(name, "--help")
         assert "Usage:" in text
+        # no template-like {argument} in the usage line, no "<bool>" beside flags
+        assert "{" not in text.split("Usage:")[1].splitlines()[0] and "<bool>" not in text, name
+    for sub in (["score", "suzume"], ["score", "riichi"], ["replay", "riichi"], []):
+        assert "<bool>" not in _ok(*sub, "--help")
+    assert "Usage: simharness run [OPTIONS] CONFIG_PATH" in _ok("run", "--help")
     run_help = _ok("run", "--help")
     for option in ("--jobs", "--out", "--games", "--seed", "--backend", "--force"):
         assert option in run_help
