@@ -37,6 +37,26 @@ score_app = typer.Typer(
 )
 app.add_typer(score_app, name="score")
 
+
+def _version(show: bool) -> None:
+    if show:
+        from simharness import __version__, _engine
+
+        commit = runner.git_commit() or "unknown"
+        typer.echo(f"simharness {__version__} (engine {_engine.__version__}, commit {commit})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Reproducible Monte Carlo tournaments of mahjong-family games between scripted strategies."""
+
+
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
@@ -54,11 +74,12 @@ def _user_errors(fn: F) -> F:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
-        except (
-            OSError
-        ) as e:  # the file system refused (permissions, a file where a folder should be, full disk)
-            typer.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
-            raise typer.Exit(1) from None
+        except OSError as e:
+            # The file system refused (permissions, a file where a folder should be, a full disk):
+            # the path the user gave is wrong for this use, so it is wrong input too.
+            where = f"{e.filename}: " if e.filename else ""
+            typer.echo(f"error: {where}{e.strerror or e}", err=True)
+            raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -124,9 +145,10 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     exp = config.load(config_path, games=games, seed=seed)
     runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
+    shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
-        f"{len(exp.shards())} shards of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
+        f"{shards} of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
     )
     base = engine.resolve_rules(exp.game)
     for name, rules in exp.variants.items():

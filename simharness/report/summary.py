@@ -206,7 +206,14 @@ def provenance(run: RunLike) -> dict[str, Any]:
         "lineup": m.get("lineup", []),
         "variants": m.get("variants", {}),
         "provenance": m.get("provenance", {}),
+        # Set when the run is partial (store.open_run(partial=True)): what is missing.
+        "warning": getattr(run, "warning", None),
     }
+
+
+def commit_label(prov: dict[str, Any]) -> str:
+    """The git commit a run was made at, or why there is none."""
+    return str(prov.get("git_commit") or "unknown (not run from a git checkout)")
 
 
 def build_summary(run: RunLike) -> dict[str, Any]:
@@ -313,8 +320,10 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
         f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
         f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
-        f"commit {str(prov.get('git_commit', '?'))[:12]}"
+        f"commit {commit_label(prov)[:12]}"
     )
+    if run.get("warning"):
+        console.print(f"[bold yellow]warning:[/] {run['warning']}")
     wide = console.width >= 120  # quantile spread and BH column only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]
