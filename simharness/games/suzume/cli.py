@@ -25,15 +25,25 @@ def parse_rule(text: str) -> tuple[str, Any]:
 def _render(r: dict[str, Any]) -> str:
     who = "dealer" if r["dealer"] else "non-dealer"
     dora = r["dora"] or "none"
-    lines = [f"{' '.join(r['hand'])}  won on {r['win']} by {r['win_type']}, {who}, dora {dora}, "
-             f"{r['players']} players"]
+    lines = [
+        f"{' '.join(r['hand'])}  won on {r['win']} by {r['win_type']}, {who}, dora {dora}, "
+        f"{r['players']} players"
+    ]
     if "sets" not in r:
         lines.append(f"not a win: {r['reason']}")
         return "\n".join(lines)
     for s in r["sets"]:
         lines.append(f"  {s['tiles']:<6} {s['kind']:<10} +{s['points']}")
-    parts = [("yakuman " + r["yakuman"], r["yakuman_points"])] if r["yakuman"] else [
-        ("red tiles", r["red"]), ("dora", r["dora_points"]), ("tanyao", r["tanyao"]), ("chanta", r["chanta"])]
+    parts = (
+        [("yakuman " + r["yakuman"], r["yakuman_points"])]
+        if r["yakuman"]
+        else [
+            ("red tiles", r["red"]),
+            ("dora", r["dora_points"]),
+            ("tanyao", r["tanyao"]),
+            ("chanta", r["chanta"]),
+        ]
+    )
     for name, pts in parts:
         if pts:
             lines.append(f"  {name:<17} +{pts}")
