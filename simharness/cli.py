@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import config, engine, runner, store, strategies
-from simharness.errors import UserError
+from simharness import config, engine, helpfmt, runner, store, strategies
+from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
 
@@ -120,6 +120,9 @@ def run(
         bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the whole traceback when a Python strategy fails.")
+    ] = False,
 ) -> None:
     """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
     exp = config.load(config_path, games=games, seed=seed)
@@ -131,6 +134,13 @@ def run(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
         )
         raise typer.Exit(130) from None
+    except Exception as e:
+        # A strategy script's code failed: the user's input, told without the harness's frames.
+        failure = None if debug else strategy_failure(e)
+        if failure is None:
+            raise
+        typer.echo(failure, err=True)
+        raise typer.Exit(2) from None
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
@@ -218,28 +228,34 @@ def list_strategies(
         bool, typer.Option("--knobs", "-k", help="Also list every knob and each script's values.")
     ] = False,
 ) -> None:
-    """List the strategy scripts strategies/<game>/<name>.toml found from the current directory up."""
+    """List the strategy scripts strategies/<game>/<name>.toml found from the current directory up;
+    invalid ones are marked with the reason and left out of the knob tables."""
     if game is not None:
         engine.game_info(game)
-    found = strategies.available(game, Path.cwd())
+    found = strategies.listing(game, Path.cwd())
     for s in found:
         try:
             where = s.path.relative_to(Path.cwd())
         except ValueError:
             where = s.path
-        out.print(
-            f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]\n    {escape(s.description)}"
-        )
+        head = f"[bold]{s.game}/{s.path.stem}[/]"
+        if s.problem is not None or s.script is None:
+            out.print(f"{head}  [bold red]INVALID[/]  [dim]{where}[/]\n    {escape(s.problem or '')}")
+            continue
+        # A lineup names a script by its file; the players table shows its `name`.
+        shown = f" (name {escape(s.script.name)})" if s.script.name != s.path.stem else ""
+        out.print(f"{head}{shown}  v{s.script.version}  [dim]{where}[/]\n    {escape(s.script.description)}")
     if not found:
         out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up)")
     if not knobs:
         return
-    for g in [game] if game else sorted({s.game for s in found} or set(engine.game_names())):
+    valid = [s.script for s in found if s.script is not None and s.problem is None]
+    for g in [game] if game else sorted({s.game for s in valid} or set(engine.game_names())):
         out.print(
             f"\n[bold underline]{g} knobs[/] (set them in a script's \\[knobs] or a lineup entry's knobs)\n"
         )
         _print_options(engine.knob_options(g))
-        scripts = [s for s in found if s.game == g]
+        scripts = [s for s in valid if s.game == g]
         if scripts:
             kt = Table(*(s.path.stem for s in scripts))
             kt.columns.insert(0, Column("knob", no_wrap=True))
@@ -288,6 +304,7 @@ for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))
 
 _registry.register_commands(app, score_app)
+helpfmt.apply(app)
 
 
 def main() -> None:

@@ -277,7 +277,8 @@ def missing(plan: Plan, manifest: dict[str, Any], done: set[Key]) -> str | None:
     if not parts and manifest.get("complete"):
         return None
     state = "finished" if manifest.get("complete") else "not finished (killed, failed or still running)"
-    return f"the run is {state}: " + ("; ".join(parts) or "every shard is there but the manifest says so")
+    lacking = "; ".join(parts) or "every shard is there, but the manifest does not mark it complete"
+    return f"the run is {state}: {lacking}"
 
 
 def open_run(path: Path | str, *, partial: bool = False) -> Run:

@@ -6,6 +6,7 @@ rejects unknown knobs and bad values, so a script is checked by the same code th
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ class Strategy:
                 engine.require_python_strategies(self.game)
             except engine.OptionError as e:
                 raise ConfigError(e.message, file=self.path, field=e.field) from None
+            _check_module(self.python, self.path)
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:
@@ -63,6 +65,25 @@ class Strategy:
             raise ConfigError(e.message, field=f"{field}.{e.field}") from None
         # The Python strategy travels with the knobs (and into the manifest); play_batch takes it out.
         return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
+
+
+def _check_module(spec: str, path: Path) -> None:
+    """The module of ``module:Class`` can be found (without running it: validating a config must
+    not execute a strategy's code)."""
+    module = spec.partition(":")[0]
+    try:
+        found = importlib.util.find_spec(engine.MOVED_MODULES.get(module, module))
+    except (ImportError, ValueError) as e:  # a parent package that is missing or fails to import
+        found, why = None, f" ({e})"
+    else:
+        why = ""
+    if found is None:
+        raise ConfigError(
+            f'no Python module "{module}" on the import path{why}; expected an importable module '
+            "(install it, or run from the folder that holds it)",
+            file=path,
+            field="python",
+        )
 
 
 def load(path: Path) -> Strategy:
@@ -101,22 +122,41 @@ def find(game: str, ref: str, config_dir: Path) -> Path:
     )
 
 
-def available(game: str | None, start: Path) -> list[Strategy]:
-    """Every strategy script visible from ``start`` (the nearest directory wins for a name).
+@dataclass(frozen=True)
+class Listed:
+    """A script file found under ``strategies/<game>/``: loaded, or why it cannot be used."""
 
-    Scripts that fail to load are skipped here; loading them by name reports the error.
-    """
-    seen: dict[tuple[str, str], Strategy] = {}
+    game: str  # the folder it is in
+    path: Path
+    script: Strategy | None
+    problem: str | None
+
+
+def _inspect(game: str, path: Path) -> Listed:
+    try:
+        script = load(path)
+        if script.game != game:
+            return Listed(game, path, script, f'it says game = "{script.game}" but is in strategies/{game}/')
+        script.resolved_knobs()
+    except ConfigError as e:
+        return Listed(game, path, None, f"{e.field}: {e.message}" if e.field else e.message)
+    return Listed(game, path, script, None)
+
+
+def listing(game: str | None, start: Path) -> list[Listed]:
+    """Every script file visible from ``start`` (the nearest directory wins for a name), valid or not."""
+    seen: dict[tuple[str, str], Listed] = {}
     for d in search_dirs(start):
         root = d / "strategies"
         if not root.is_dir():
             continue
         for path in sorted(root.glob("*/*.toml")):
             g = path.parent.name
-            if (game is not None and g != game) or (g, path.stem) in seen:
-                continue
-            try:
-                seen[(g, path.stem)] = load(path)
-            except ConfigError:
-                continue
+            if (game is None or g == game) and (g, path.stem) not in seen:
+                seen[(g, path.stem)] = _inspect(g, path)
     return sorted(seen.values(), key=lambda s: (s.game, s.path.stem))
+
+
+def available(game: str | None, start: Path) -> list[Strategy]:
+    """The valid strategy scripts visible from ``start``; loading an invalid one by name reports why."""
+    return [s.script for s in listing(game, start) if s.script is not None and s.problem is None]

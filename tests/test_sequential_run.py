@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve from the repository)
+from rich.console import Console
 
 from simharness import config, runner, store
 from simharness.errors import ConfigError
@@ -55,8 +57,11 @@ def _manifest(run_dir: Path) -> dict:
 
 def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_path: Path) -> None:
     exp = config.load(_config(tmp_path))
-    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    bar = io.StringIO()
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2, console=Console(file=bar, width=200))
     seq = _manifest(run_dir)["sequential"]
+    # the bar ends full at the games the test played, not at a fraction of the budget
+    assert f"{seq['games']}/{seq['games']} games 100%" in bar.getvalue()
     # Two copies of one strategy: no difference in win rate, so the test accepts H0 before the budget.
     assert seq["decision"] == "H0" and seq["games"] < 2400 and len(seq["looks"]) == seq["games"] // 400
     assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["H0"]
@@ -64,6 +69,9 @@ def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_p
         len(store.open_run(run_dir).files("players", "base")) == seq["games"] // 100
     )  # the rest never played
     before = sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir())
+    # as a kill just before the manifest's last write leaves it: the looks are replayed from the data
+    manifest = _manifest(run_dir)
+    (run_dir / "manifest.json").write_text(json.dumps({**manifest, "complete": False, "sequential": None}))
     runner.run(exp, tmp_path / "out", jobs=1)
     assert _manifest(run_dir)["sequential"]["looks"] == seq["looks"]
     assert sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir()) == before
