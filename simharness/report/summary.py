@@ -116,7 +116,8 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
+def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
+    """One variant's tables: by strategy and by seat (win rate, points), the seat test and game length."""
     axis = seat_axis(players)
     _seats, ranks, cells = seat_rank_cells(players, axis)
     block: dict[str, Any] = {
@@ -235,7 +236,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     for v in variants:
         pv = players.filter(pl.col("variant") == v)
         lv = lengths.filter(pl.col("variant") == v) if lengths is not None else None
-        blocks[v] = _variant_block(pv, lv, unit)
+        blocks[v] = variant_block(pv, lv, unit)
     return {
         "run": provenance(run),
         "variant_order": variants,
