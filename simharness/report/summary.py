@@ -290,14 +290,14 @@ def _fmt_num(x: float | None, digits: int = 4) -> str:
 
 def _group_table(title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> Table:
     t = Table(title=title, title_justify="left")
-    cols = [key, "n", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
+    cols = [key, "rows (deals)", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
     for col in [*cols, "p5 / p25 / p75 / p95"] if wide else cols:
         t.add_column(col, justify="left" if col == key else "right")
     for r in rows:
         q = r["points"]["quantiles"]
         cells = [
             str(r[key]),
-            str(r["rows"]),
+            f"{r['rows']} ({r['deals']})",
             fmt_ci(r["win_rate"], pct=True),
             fmt_ci(r["points"]["mean"], 1),
             fmt_ci(q["p50"], 0),
@@ -332,8 +332,9 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         console.print(_group_table(f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide))
         st = b["seat_test"]
         console.print(
-            f"seat advantage: χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}), "
-            f"p={_fmt_num(st['pvalue'])}, Cohen's w={_fmt_num(st['effect'], 3)}"
+            f"seat advantage: Rao-Scott χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}, "
+            f"design effect {_fmt_num(st['design_effect'], 2)}), p={_fmt_num(st['pvalue'])}, "
+            f"Cohen's w={_fmt_num(st['effect'], 3)}"
         )
         if b["length"]:
             ln = b["length"]
