@@ -105,7 +105,7 @@ def _app() -> typer.Typer:
 
 def test_report_and_compare_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = make_run(tmp_path, {"base": 1.0, "wild": 2.0}, n_games=800)
-    monkeypatch.setattr(report_cli, "_open", lambda _: run)
+    monkeypatch.setattr(report_cli, "_open", lambda _, partial=False: run)
     runner = CliRunner()
     out = runner.invoke(_app(), ["report", str(tmp_path), "--json"])
     assert out.exit_code == 0, out.output

@@ -14,7 +14,7 @@ from simharness import config, engine, store
 from simharness.cli import app
 from simharness.games import riichi
 from simharness.games.riichi import summary_metrics
-from simharness.games.riichi_python import ShantenGreedy
+from simharness.games.riichi.python import ShantenGreedy
 
 REPO = Path(__file__).resolve().parent.parent
 

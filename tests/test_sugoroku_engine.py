@@ -107,7 +107,7 @@ def test_strategy_scripts_resolve_to_valid_knobs() -> None:
         assert (script["name"], script["game"], script["version"]) == (stem, "sugoroku", 1)
         assert script["description"]
         if "python" in script:  # a Python-protocol script decides in Python; its knobs may be omitted
-            assert script["python"].startswith("simharness.games.sugoroku_python:")
+            assert script["python"].startswith("simharness.games.sugoroku.python:")
         knobs = engine.resolve_knobs("sugoroku", script.get("knobs", {}))
         assert {k: knobs[k] for k in script.get("knobs", {})} == script.get("knobs", {})
     assert engine.resolve_knobs("sugoroku", {}) == engine.resolve_knobs("sugoroku", scripts["naive"]["knobs"])

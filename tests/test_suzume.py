@@ -113,8 +113,9 @@ def test_cli_prints_parts_and_json() -> None:
     assert out.exit_code == 0, out.output
     r = json.loads(out.output)
     assert (r["legal"], r["points"], r["tanyao"], r["win_type"]) == (True, 4, 2, "ron")
+    # as `score riichi`: a hand that does not win exits 1, after showing why
     out = runner.invoke(app, ["score", "suzume", "234678", "--win", "8"])
-    assert out.exit_code == 0 and "not a legal win" in out.output
+    assert out.exit_code == 1 and "not a legal win" in out.output
 
 
 def test_batch_tables_match_the_schema_and_are_consistent() -> None:

@@ -21,10 +21,10 @@ def _dump(data: Any) -> None:
     typer.echo(jsonlib.dumps(data, indent=2, allow_nan=False, default=str))
 
 
-def _open(run_dir: Path) -> Any:
+def _open(run_dir: Path, partial: bool = False) -> Any:
     from simharness.store import open_run
 
-    return open_run(run_dir)
+    return open_run(run_dir, partial=partial)
 
 
 def report(
@@ -35,11 +35,19 @@ def report(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
     ] = None,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="Report an unfinished run (killed, failed or running) on the games present in every "
+            "variant, with a warning saying what is missing.",
+        ),
+    ] = False,
 ) -> None:
-    """Summarise a run: per variant, strategy and seat, every metric with a 95% CI."""
+    """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI."""
     from simharness.report.full import build_report
 
-    run = _open(run_dir)
+    run = _open(run_dir, partial)
     data = build_report(run)
     if html is not None:
         from simharness.report.html import write_html

@@ -6,7 +6,6 @@ carries a 95% CI; see ``simharness.stats`` for what each interval assumes.
 
 from __future__ import annotations
 
-import importlib
 import math
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,6 +15,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from simharness.games import registry
 from simharness.stats.balance import seat_rank_cells, seat_wins
 from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
 from simharness.stats.intervals import cluster_mean_ci, describe
@@ -188,15 +188,8 @@ def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
-    game = run.manifest.get("game")
-    try:
-        module = importlib.import_module(f"simharness.games.{game}")
-    except ModuleNotFoundError as e:
-        if e.name != f"simharness.games.{game}":
-            raise
-        return []
-    fn = getattr(module, "summary_metrics", None)
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it."""
+    fn = registry.summary_metrics(run.manifest["game"])
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)
@@ -214,7 +207,14 @@ def provenance(run: RunLike) -> dict[str, Any]:
         "lineup": m.get("lineup", []),
         "variants": m.get("variants", {}),
         "provenance": m.get("provenance", {}),
+        # Set when the run is partial (store.open_run(partial=True)): what is missing.
+        "warning": getattr(run, "warning", None),
     }
+
+
+def commit_label(prov: dict[str, Any]) -> str:
+    """The git commit a run was made at, or why there is none."""
+    return str(prov.get("git_commit") or "unknown (not run from a git checkout)")
 
 
 def build_summary(run: RunLike) -> dict[str, Any]:
@@ -322,8 +322,10 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
         f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
         f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
-        f"commit {str(prov.get('git_commit', '?'))[:12]}"
+        f"commit {commit_label(prov)[:12]}"
     )
+    if run.get("warning"):
+        console.print(f"[bold yellow]warning:[/] {run['warning']}")
     wide = console.width >= 120  # quantile spread and BH column only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from simharness.engine import OptionError
-from simharness.games.suzume import score_hand
+from simharness.games.suzume.scoring import score_hand
 
 
 def parse_rule(text: str) -> tuple[str, Any]:
@@ -72,7 +72,8 @@ def score_command(
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
-    """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win."""
+    """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win
+    (exit status 1)."""
     try:
         rules = dict(parse_rule(r) for r in rule or [])
         result = score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
@@ -80,6 +81,9 @@ def score_command(
         typer.echo(f"error: {e.field}: {e.message}", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(result) if as_json else _render(result))
+    if not result["legal"]:
+        # As `score riichi`: 0 a winning hand, 1 one that does not win, 2 wrong input.
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer, score_app: typer.Typer) -> None:
