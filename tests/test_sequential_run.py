@@ -12,6 +12,7 @@ from rich.console import Console
 
 from simharness import config, runner, store
 from simharness.errors import ConfigError
+from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 from simharness.report.summary import build_summary
@@ -68,6 +69,10 @@ def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_p
     assert (
         len(store.open_run(run_dir).files("players", "base")) == seq["games"] // 100
     )  # the rest never played
+    # compare repeats the run's sequential verdict for the comparison the run was stopped on only.
+    run = store.open_run(run_dir)
+    assert compare_strategies(run, "twin-a", "twin-b")["sequential"]["result"]["decision"] == "H0"
+    assert compare_strategies(run, "greedy", "random")["sequential"] is None
     before = sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir())
     # as a kill just before the manifest's last write leaves it: the looks are replayed from the data
     manifest = _manifest(run_dir)
