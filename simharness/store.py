@@ -16,8 +16,8 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +234,19 @@ class Run:
 
     def files(self, table: str, variant: str) -> list[Path]:
         return [shard_path(self.path, table, variant, first) for first in self.firsts]
+
+    def chunks(self, games: int) -> Iterator[tuple[Run, int]]:
+        """The run as sub-runs of whole shards (about ``games`` games per variant each, at least one
+        shard) and the number of shards of each. A deal never straddles a shard and the variants
+        share their shards' games, so a chunk holds every row of its deals in every variant."""
+        per = max(1, games // int(self.manifest["shard_size"]))
+        for i in range(0, len(self.firsts), per):
+            part = tuple(self.firsts[i : i + per])
+            yield replace(self, firsts=part), len(part)
+
+    def scan(self, name: str, variant: str) -> pl.LazyFrame:
+        """A lazy scan of one variant's shards of table ``name`` (without the ``variant`` column)."""
+        return pl.scan_parquet(self.files(name, variant))
 
     def table(self, name: str) -> pl.DataFrame:
         """Every shard of table ``name``, in variant (manifest) then game order, with a ``variant`` column."""

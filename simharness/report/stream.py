@@ -1,0 +1,153 @@
+"""The report's data path: the run read chunk by chunk of whole shards, reduced to sufficient statistics.
+
+A chunk is about :data:`CHUNK_GAMES` games per variant of whole shards (``store.Run.chunks``); it holds
+every row of its deals in every variant, so per-deal quantities are complete inside it. Each chunk
+is read, added to :class:`~simharness.report.sums.SummarySums` (and the scorecard's
+:class:`~simharness.stats.balance.ScorecardSums`) and dropped: memory is one chunk plus sums whose size
+depends on groups, distinct scores and bootstrap replicates, never on the number of games, and
+time is linear in the games. Before the chunks, the scorecard's setup (the baseline variant's
+score distribution and strategy win rates) is one lazy scan of two columns.
+
+What is not streamed: a game package's ``summary_metrics(run)`` (Riichi, Suzume-jong) reads its
+tables in memory, and the sequential test keeps one paired score per deal of its variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+from rich.progress import Progress
+
+from simharness.report.summary import (
+    RunLike,
+    game_lengths,
+    game_metrics,
+    optional_table,
+    players_frame,
+    players_per_game,
+    provenance,
+    seat_axis,
+    sequential_result,
+    variant_names,
+)
+from simharness.report.sums import SummarySums
+from simharness.stats import balance
+from simharness.stats.sequential import look_scores
+
+CHUNK_GAMES = 50_000  # games per variant read at once (whole shards; at least one)
+RESAMPLES = 1000  # scorecard bootstrap replicates
+
+
+@dataclass
+class Collected:
+    """What one pass over the run gives: the summary dict, its sums (for figures) and the scorecard."""
+
+    summary: dict[str, Any]
+    sums: SummarySums
+    scorecard: dict[str, Any] | None
+
+
+def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
+    """The run's chunks and the shards (per variant) of each; a run without shards is one chunk."""
+    split = getattr(run, "chunks", None)
+    if split is None:
+        yield run, 1
+    else:
+        yield from split(CHUNK_GAMES)
+
+
+def shard_count(run: RunLike) -> int:
+    """Shards per variant (1 for a run held in memory)."""
+    firsts = getattr(run, "firsts", None)
+    return len(firsts) if firsts is not None else 1
+
+
+def _baseline_scan(run: RunLike, variant: str) -> pl.LazyFrame:
+    scan = getattr(run, "scan", None)
+    if scan is not None:
+        return players_frame_lazy(run, scan("players", variant))
+    return players_frame(run).lazy().filter(pl.col("variant") == variant)
+
+
+def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`report.summary.players_frame` of a lazy scan: ``strategy`` from the lineup if not stored."""
+    if "strategy" in players.collect_schema().names():
+        return players
+    slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
+    return players.with_columns(
+        pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
+    )
+
+
+def scorecard_setup(
+    run: RunLike, variants: list[str], players: pl.DataFrame, games: pl.DataFrame | None, axis: str
+) -> balance.Setup:
+    """The scorecard's setup from a lazy scan of the baseline variant and the first chunk's columns."""
+    base = _baseline_scan(run, variants[0])
+    points = (
+        base.group_by("final_points").agg(count=pl.len()).sort("final_points").collect(engine="streaming")
+    )
+    rates = base.group_by("strategy").agg((pl.col("rank") == 1).mean().alias("r")).collect(engine="streaming")
+    columns = {"players": players.columns, **({"games": games.columns} if games is not None else {})}
+    return balance.setup(
+        variants,
+        players_per_game(players),
+        (points["final_points"].cast(pl.Float64).to_numpy(), points["count"].to_numpy()),
+        rates,
+        columns,
+        seat_axis=axis,
+    )
+
+
+def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) -> Collected:
+    """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``).
+
+    ``progress`` (a rich Progress) gets a task counting the shards read, over all variants.
+    """
+    task = None
+    if progress is not None:
+        variants_n = len(run.manifest.get("variants") or {}) or 1
+        task = progress.add_task("report", total=shard_count(run) * variants_n)
+    seq = run.manifest.get("sequential")
+    seq = seq if seq and seq.get("looks") else None
+    scores: list[np.ndarray] = []
+    sums: SummarySums | None = None
+    card: balance.ScorecardSums | None = None
+    variants: list[str] = []
+    for sub, shards in chunks(run):
+        players = players_frame(sub)
+        gl = game_lengths(sub)
+        lengths, unit = gl if gl is not None else (None, None)
+        if sums is None:
+            variants = variant_names(run, players)
+            axis = seat_axis(players)
+            sums = SummarySums(axis, players_per_game(players))
+            if scorecard:
+                games = sub.table("games")
+                card = balance.ScorecardSums(
+                    scorecard_setup(run, variants, players, games, axis), RESAMPLES, seed=0
+                )
+        sums.unit = unit
+        sums.add(players, lengths, variants)
+        if card is not None:
+            card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
+        if seq is not None:
+            scores.append(look_scores(players, seq, int(seq["games"])))
+        if task is not None and progress is not None:
+            progress.advance(task, shards * len(variants))
+    if sums is None:
+        raise ValueError("the run has no games to report")
+    summary = {
+        "run": provenance(run),
+        "variant_order": variants,
+        "variants": {v: sums.variant_block(v) for v in variants},
+        "differences": sums.differences(variants) if len(variants) > 1 else [],
+        "omnibus": sums.omnibus() if len(variants) > 2 else [],
+        "game_metrics": game_metrics(run),
+        "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
+    }
+    return Collected(summary, sums, balance.finish(card) if card is not None else None)

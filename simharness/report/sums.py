@@ -1,0 +1,251 @@
+"""The summary's sufficient statistics, added up chunk by chunk of whole deals.
+
+:class:`SummarySums` turns a chunk's ``players`` (and game lengths) into per-deal sums and keeps only
+their moments, histograms of distinct values and (seat, rank) cross-products
+(``simharness.stats.streaming``), so its memory depends on the groups and distinct scores, not on
+the games. Its outputs have the shapes the in-memory statistics gave (``report.summary``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness.stats.balance import seat_rank_cells
+from simharness.stats.hypotheses import ClusterCounts, benjamini_hochberg, holm, seat_advantage_test
+from simharness.stats.intervals import Interval
+from simharness.stats.paired import Baseline
+from simharness.stats.streaming import (
+    FriedmanSums,
+    Histogram,
+    Moments,
+    PairedSums,
+    histogram,
+    ratio_from_moments,
+)
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+METRICS = ("win", "final_points")
+
+
+@dataclass
+class GroupSums:
+    """One group's rows (a variant's strategy, seat or games): counts, per-deal moments, histogram."""
+
+    rows: int = 0
+    games: int = 0
+    win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
+    value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
+    per_row: Moments = field(default_factory=lambda: Moments.empty(2))  # (win, value) per row
+    low: float = math.inf
+    high: float = -math.inf
+    hist: Histogram | None = None
+
+    def distribution(self) -> dict[str, Any]:
+        """Mean and quantiles of the value, as ``stats.intervals.describe`` gives them."""
+        if self.hist is None or self.rows == 0:
+            return {
+                "mean": Interval.empty().to_dict(),
+                "quantiles": {f"p{round(q * 100)}": Interval.empty().to_dict() for q in QUANTILES},
+            }
+        # cluster_mean_ci's truncation: a value that is never negative (or a share) has such a mean.
+        bounded = self.low >= 0
+        mean = ratio_from_moments(
+            self.value,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.high <= 1 else math.inf,
+        )
+        qs = self.hist.quantiles(QUANTILES)
+        return {
+            "mean": mean.to_dict(),
+            "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in qs.items()},
+        }
+
+
+def _per_deal(frame: pl.DataFrame, by: list[str], value: str, win: bool) -> pl.DataFrame:
+    return frame.group_by(*by, "deal").agg(
+        x=pl.col(value).cast(pl.Float64).sum(),
+        w=pl.col("win").cast(pl.Float64).sum() if win else pl.lit(0.0),
+        m=pl.len().cast(pl.Float64),
+        games=pl.col("game").n_unique(),
+    )
+
+
+class SummarySums:
+    """The summary's sums over the chunks added; ``variant_block``/``differences``/``omnibus`` read them.
+
+    ``seat_axis`` is the turn-order column; ``players`` the players per game (the seat categories).
+    """
+
+    def __init__(self, seat_axis: str, players: int) -> None:
+        self.seat_axis = seat_axis
+        self.players = players
+        self.groups: dict[tuple[str, str, Any], GroupSums] = {}  # (variant, kind, key)
+        self.seats: dict[str, ClusterCounts] = {}
+        self.games: dict[str, int] = {}
+        self.deals: dict[str, int] = {}
+        self.paired: dict[tuple[str, str | None, str], PairedSums] = {}
+        self.friedman: dict[tuple[str, str], FriedmanSums] = {}
+        self.unit: str | None = None
+
+    def add(self, players: pl.DataFrame, lengths: pl.DataFrame | None, variants: list[str]) -> None:
+        """A chunk: every variant's ``players`` rows (with ``win`` and ``strategy``) of some whole deals,
+        and their game lengths (``variant, game, deal, length``) if the run has them."""
+        for v, pv in players.partition_by("variant", as_dict=True).items():
+            self.games[v[0]] = self.games.get(v[0], 0) + pv["game"].n_unique()
+            self.deals[v[0]] = self.deals.get(v[0], 0) + pv["deal"].n_unique()
+            _seats, _ranks, cells = seat_rank_cells(pv, self.seat_axis, self.players)
+            counts = ClusterCounts.of(cells)
+            self.seats[v[0]] = self.seats[v[0]] + counts if v[0] in self.seats else counts
+        strategy = self._groups(players, "strategy", "strategy", "final_points", win=True)
+        self._groups(
+            players.with_columns(pl.col(self.seat_axis).alias("seat")), "seat", "seat", "final_points", True
+        )
+        length = None
+        if lengths is not None and lengths.height:
+            length = self._groups(
+                lengths.with_columns(key=pl.lit(None)), "length", "key", "length", win=False
+            )
+        self._pairs(strategy, length, variants)
+
+    def _groups(self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool) -> pl.DataFrame:
+        by = ["variant", key]
+        per = _per_deal(frame, by, value, win).with_columns(
+            y_win=pl.col("w") / pl.col("m"), y=pl.col("x") / pl.col("m")
+        )
+        hists = histogram(frame, by, value)
+        rows = frame.group_by(*by).agg(lo=pl.col(value).min(), hi=pl.col(value).max())
+        ranges = {(r["variant"], r[key]): (r["lo"], r["hi"]) for r in rows.iter_rows(named=True)}
+        parts = frame.select(*by, pl.col("win").cast(pl.Float64) if win else pl.lit(0.0).alias("win"), value)
+        per_rows = parts.partition_by(by, as_dict=True)
+        for k, g in per.partition_by(by, as_dict=True).items():
+            acc = self.groups.setdefault((k[0], kind, k[1]), GroupSums())
+            acc.rows += int(g["m"].sum())
+            acc.games += int(g["games"].sum())
+            acc.win += Moments.of(g["w"].to_numpy(), g["m"].to_numpy())
+            acc.value += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
+            r = per_rows[k]
+            acc.per_row += Moments.of(r["win"].to_numpy(), r[value].to_numpy())
+            lo, hi = ranges[k]
+            acc.low, acc.high = min(acc.low, float(lo)), max(acc.high, float(hi))
+            if acc.hist is None:
+                acc.hist = hists[k]
+            else:
+                acc.hist += hists[k]
+        return per
+
+    def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
+        base = variants[0]
+
+        def deal_means(per: pl.DataFrame, v: str, key: Any, col: str) -> pl.DataFrame:
+            kc = "strategy" if "strategy" in per.columns else "key"
+            sel = per.filter(pl.col("variant") == v)
+            if key is not None:
+                sel = sel.filter(pl.col(kc) == key)
+            return sel.select("deal", pl.col(col).alias("y"))
+
+        def add(key: tuple[str, str | None, str], a: pl.DataFrame, b: pl.DataFrame) -> None:
+            joined = a.join(b, on="deal", suffix="_b")
+            self.paired.setdefault(key, PairedSums()).add(
+                joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy()
+            )
+
+        strategies = strategy["strategy"].unique().to_list()
+        for v in variants[1:]:
+            for s in strategies:
+                for metric, col in (("win", "y_win"), ("final_points", "y")):
+                    add((v, s, metric), deal_means(strategy, v, s, col), deal_means(strategy, base, s, col))
+            if length is not None:
+                add(
+                    (v, None, "length"), deal_means(length, v, None, "y"), deal_means(length, base, None, "y")
+                )
+        if len(variants) > 2:
+            for s in strategies:
+                for metric, col in (("win", "y_win"), ("final_points", "y")):
+                    wide = None
+                    for v in variants:
+                        d = deal_means(strategy, v, s, col).rename({"y": v})
+                        wide = d if wide is None else wide.join(d, on="deal")
+                    acc = self.friedman.setdefault((s, metric), FriedmanSums(np.zeros(len(variants))))
+                    acc.add(
+                        wide.select(variants).to_numpy() if wide is not None else np.zeros((0, len(variants)))
+                    )
+
+    def _rows(self, variant: str, kind: str, out_key: str) -> list[dict[str, Any]]:
+        keys = sorted(k for (v, kd, k) in self.groups if v == variant and kd == kind)
+        rows = []
+        for k in keys:
+            g = self.groups[(variant, kind, k)]
+            rows.append(
+                {
+                    out_key: k,
+                    "rows": g.rows,
+                    "games": g.games,
+                    "deals": g.win.n,
+                    "win_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
+                    "points": g.distribution(),
+                }
+            )
+        return rows
+
+    def variant_block(self, variant: str) -> dict[str, Any]:
+        """One variant's tables, as ``report.summary.variant_block`` describes them."""
+        seats = self.seats[variant]
+        total = np.asarray(seats.total)
+        present = np.flatnonzero(total.sum(axis=1) > 0)
+        # Wins per (deal, seat): the rank-1 column of every seat that has rows.
+        wins = seats.select(present * self.players, (len(present),))
+        length = self.groups.get((variant, "length", None))
+        return {
+            "games": self.games[variant],
+            "deals": self.deals[variant],
+            "by_strategy": self._rows(variant, "strategy", "strategy"),
+            "seat_axis": self.seat_axis,
+            "by_seat": self._rows(variant, "seat", "seat"),
+            "seat_test": seat_advantage_test(wins).to_dict(),
+            "length": {"unit": self.unit, **length.distribution()}
+            if length is not None and length.rows
+            else None,
+        }
+
+    def differences(self, variants: list[str]) -> list[dict[str, Any]]:
+        """Every variant minus the first, per strategy (win, final points) and for length, paired by deal,
+        with Holm and BH adjusted p-values (``report.summary.build_summary``'s ``differences``)."""
+        base = variants[0]
+        out: list[dict[str, Any]] = []
+        strategies = sorted({k for (_v, kind, k) in self.groups if kind == "strategy"})
+        for v in variants[1:]:
+            for s in strategies:
+                a, b = self.groups.get((v, "strategy", s)), self.groups.get((base, "strategy", s))
+                if a is None or b is None:
+                    continue
+                for i, metric in enumerate(METRICS):
+                    out.append(self._difference(v, base, s, metric, a, b, i))
+            a, b = self.groups.get((v, "length", None)), self.groups.get((base, "length", None))
+            if a is not None and b is not None:
+                out.append(self._difference(v, base, None, "length", a, b, 1))
+        ps = np.array([r["pvalue"] if r["pvalue"] is not None else math.nan for r in out], dtype=float)
+        for r, h, bh in zip(out, holm(ps), benjamini_hochberg(ps), strict=True):
+            r["p_holm"] = None if math.isnan(h) else float(h)
+            r["p_bh"] = None if math.isnan(bh) else float(bh)
+        return out
+
+    def _difference(
+        self, v: str, base: str, s: str | None, metric: str, a: GroupSums, b: GroupSums, i: int
+    ) -> dict[str, Any]:
+        baseline = Baseline(a.per_row.var(i), b.per_row.var(i), b.games / b.win.n if b.win.n else math.nan)
+        r = self.paired[(v, s, metric)].result(baseline=baseline)
+        return {"variant": v, "baseline": base, "strategy": s, "metric": metric, **r.to_dict()}
+
+    def omnibus(self) -> list[dict[str, Any]]:
+        """Friedman tests per strategy and metric over the deals shared by every variant."""
+        return [
+            {"strategy": s, "metric": metric, **self.friedman[(s, metric)].result().to_dict()}
+            for s in sorted({s for s, _m in self.friedman})
+            for metric in METRICS
+            if (s, metric) in self.friedman
+        ]
