@@ -11,10 +11,34 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 
 def _console() -> Console:
     return Console()
+
+
+def _progress() -> Progress:
+    """The shards read, on stderr (stdout may be JSON); gone once the report is ready."""
+    return Progress(
+        TextColumn("[bold]reading {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("shards"),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 def _dump(data: Any) -> None:
@@ -45,14 +69,17 @@ def report(
     ] = False,
 ) -> None:
     """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI."""
-    from simharness.report.full import build_report
+    from simharness.report.full import report_of
+    from simharness.report.stream import collect
 
     run = _open(run_dir, partial)
-    data = build_report(run)
+    with _progress() as progress:
+        collected = collect(run, scorecard=True, progress=progress)
+    data = report_of(collected)
     if html is not None:
         from simharness.report.html import write_html
 
-        write_html(run, data, html)
+        write_html(run, data, html, collected.sums)
     if json:
         _dump(data)
         return

@@ -111,7 +111,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     task = None
     if progress is not None:
         variants_n = len(run.manifest.get("variants") or {}) or 1
-        task = progress.add_task("report", total=shard_count(run) * variants_n)
+        task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run) * variants_n)
     seq = run.manifest.get("sequential")
     seq = seq if seq and seq.get("looks") else None
     scores: list[np.ndarray] = []

@@ -212,6 +212,20 @@ class SummarySums:
             else None,
         }
 
+    def histograms(self, kind: str) -> pl.DataFrame:
+        """Rows per distinct value of every group of ``kind`` (``strategy``, ``seat`` or ``length``):
+        ``variant``, ``key``, ``value``, ``count``, sorted; what ECDFs and survival curves draw."""
+        parts = [
+            g.hist.compact().frame.select("value", "count").with_columns(variant=pl.lit(v), key=pl.lit(k))
+            for (v, kd, k), g in self.groups.items()
+            if kd == kind and g.hist is not None
+        ]
+        if not parts:
+            return pl.DataFrame(
+                schema={"variant": pl.String, "key": pl.String, "value": pl.Float64, "count": pl.Int64}
+            )
+        return pl.concat(parts, how="vertical_relaxed").select("variant", "key", "value", "count")
+
     def differences(self, variants: list[str]) -> list[dict[str, Any]]:
         """Every variant minus the first, per strategy (win, final points) and for length, paired by deal,
         with Holm and BH adjusted p-values (``report.summary.build_summary``'s ``differences``)."""
