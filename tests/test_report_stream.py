@@ -31,6 +31,7 @@ from simharness.report.summary import (
     seat_axis,
     variant_names,
 )
+from simharness.stats import balance
 from simharness.stats.balance import Bootstrap, scorecard
 from simharness.stats.hypotheses import ClusterCounts, contingency_test, friedman, seat_advantage_test
 from simharness.stats.intervals import describe
@@ -40,8 +41,8 @@ from simharness.stats.streaming import (
     Histogram,
     Moments,
     PairedSums,
-    histogram,
     poisson_weights,
+    reduce_groups,
 )
 
 SUGOROKU = """\
@@ -152,8 +153,14 @@ def test_streaming_report_equals_the_in_memory_one(
     assert close(_in_memory_scorecard(run, Bootstrap.POISSON), report["scorecard"]) == []
 
 
-@pytest.mark.parametrize("game", ["sugoroku", "suzume", "riichi"])
-def test_poisson_bootstrap_agrees_with_the_ordinary_bootstrap(game: str, runs: dict[str, store.Run]) -> None:
+@pytest.mark.parametrize(
+    ("game", "max_units"), [("sugoroku", None), ("suzume", None), ("riichi", None), ("sugoroku", 150)]
+)
+def test_poisson_bootstrap_agrees_with_the_ordinary_bootstrap(
+    game: str, max_units: int | None, runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if max_units is not None:  # 600 deals resampled in 150 blocks of 4 consecutive deals
+        monkeypatch.setattr(balance, "MAX_UNITS", max_units)
     got = build_report(runs[game])["scorecard"]
     want = _in_memory_scorecard(runs[game], Bootstrap.MULTINOMIAL)
     assert close({k: v for k, v in got.items() if k not in ("variants", "differences")},
@@ -190,9 +197,9 @@ def test_histogram_quantiles_are_describe_exactly() -> None:
     rng = np.random.default_rng(4)
     deals = np.repeat(np.arange(300), rng.integers(1, 7, 300))
     x = rng.integers(-20, 40, len(deals)) + (deals % 5)  # few distinct values, correlated within deals
-    frame = pl.DataFrame({"g": 0, "deal": deals, "x": x})
+    frame = pl.DataFrame({"g": 0, "deal": deals, "game": deals, "x": x})
     whole = describe(x, deals)
-    parts = [histogram(frame.filter(pl.col("deal") // 100 == i), ["g"], "x")[(0,)] for i in range(3)]
+    parts = [reduce_groups(frame.filter(pl.col("deal") // 100 == i), ["g"], "x").hists[0] for i in range(3)]
     acc = parts[0]
     for p in parts[1:]:
         acc += p

@@ -100,7 +100,14 @@ def scorecard_setup(
         rates,
         columns,
         seat_axis=axis,
+        deals=planned_deals(run.manifest),
     )
+
+
+def planned_deals(manifest: dict[str, Any]) -> int:
+    """Deals of the run's plan: its games per variant, over the lineup's seats under duplicate play."""
+    games = int(manifest.get("games") or 0)
+    return games // max(len(manifest.get("lineup") or []), 1) if manifest.get("duplicate") else games
 
 
 def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) -> Collected:

@@ -24,8 +24,8 @@ from simharness.stats.streaming import (
     Histogram,
     Moments,
     PairedSums,
-    histogram,
     ratio_from_moments,
+    reduce_groups,
 )
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -38,12 +38,19 @@ class GroupSums:
 
     rows: int = 0
     games: int = 0
+    wins: int = 0
     win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
     value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
-    per_row: Moments = field(default_factory=lambda: Moments.empty(2))  # (win, value) per row
     low: float = math.inf
     high: float = -math.inf
     hist: Histogram | None = None
+
+    def row_variance(self, metric: str) -> float:
+        """Variance over single rows of ``win`` or of the value (``stats.paired.row_variance``)."""
+        if metric != "win":
+            return self.hist.row_variance() if self.hist is not None else math.nan
+        n, w = self.rows, self.wins
+        return (w - w * w / n) / (n - 1) if n > 1 else math.nan
 
     def distribution(self) -> dict[str, Any]:
         """Mean and quantiles of the value, as ``stats.intervals.describe`` gives them."""
@@ -64,15 +71,6 @@ class GroupSums:
             "mean": mean.to_dict(),
             "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in qs.items()},
         }
-
-
-def _per_deal(frame: pl.DataFrame, by: list[str], value: str, win: bool) -> pl.DataFrame:
-    return frame.group_by(*by, "deal").agg(
-        x=pl.col(value).cast(pl.Float64).sum(),
-        w=pl.col("win").cast(pl.Float64).sum() if win else pl.lit(0.0),
-        m=pl.len().cast(pl.Float64),
-        games=pl.col("game").n_unique(),
-    )
 
 
 class SummarySums:
@@ -113,39 +111,39 @@ class SummarySums:
         self._pairs(strategy, length, variants)
 
     def _groups(self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool) -> pl.DataFrame:
+        """Adds the chunk's groups of ``kind``; returns their per-deal means (``variant``, ``key``,
+        ``deal``, ``y``, ``y_win``) for the paired comparisons."""
         by = ["variant", key]
-        per = _per_deal(frame, by, value, win).with_columns(
-            y_win=pl.col("w") / pl.col("m"), y=pl.col("x") / pl.col("m")
-        )
-        hists = histogram(frame, by, value)
-        rows = frame.group_by(*by).agg(lo=pl.col(value).min(), hi=pl.col(value).max())
-        ranges = {(r["variant"], r[key]): (r["lo"], r["hi"]) for r in rows.iter_rows(named=True)}
-        parts = frame.select(*by, pl.col("win").cast(pl.Float64) if win else pl.lit(0.0).alias("win"), value)
-        per_rows = parts.partition_by(by, as_dict=True)
-        for k, g in per.partition_by(by, as_dict=True).items():
+        red = reduce_groups(frame, by, value, "win" if win else None)
+        per = red.per_deal
+        for i, k in enumerate(red.keys):
             acc = self.groups.setdefault((k[0], kind, k[1]), GroupSums())
-            acc.rows += int(g["m"].sum())
-            acc.games += int(g["games"].sum())
-            acc.win += Moments.of(g["w"].to_numpy(), g["m"].to_numpy())
-            acc.value += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
-            r = per_rows[k]
-            acc.per_row += Moments.of(r["win"].to_numpy(), r[value].to_numpy())
-            lo, hi = ranges[k]
-            acc.low, acc.high = min(acc.low, float(lo)), max(acc.high, float(hi))
+            g = per.filter(pl.col("_g") == i)
+            w, m = g["w"].to_numpy(), g["m"].to_numpy()
+            acc.rows += int(m.sum())
+            acc.wins += int(w.sum())
+            acc.games += int(red.games[i])
+            acc.win += Moments.of(w, m)
+            acc.value += Moments.of(g["x"].to_numpy(), m)
+            acc.low, acc.high = min(acc.low, float(red.low[i])), max(acc.high, float(red.high[i]))
             if acc.hist is None:
-                acc.hist = hists[k]
+                acc.hist = red.hists[i]
             else:
-                acc.hist += hists[k]
-        return per
+                acc.hist += red.hists[i]
+        keys = pl.DataFrame(
+            {"_g": range(len(red.keys)), "variant": [k[0] for k in red.keys], "key": [k[1] for k in red.keys]}
+        )
+        return per.join(keys, on="_g").select(
+            "variant", "key", "deal", y=pl.col("x") / pl.col("m"), y_win=pl.col("w") / pl.col("m")
+        )
 
     def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
         base = variants[0]
 
         def deal_means(per: pl.DataFrame, v: str, key: Any, col: str) -> pl.DataFrame:
-            kc = "strategy" if "strategy" in per.columns else "key"
             sel = per.filter(pl.col("variant") == v)
             if key is not None:
-                sel = sel.filter(pl.col(kc) == key)
+                sel = sel.filter(pl.col("key") == key)
             return sel.select("deal", pl.col(col).alias("y"))
 
         def add(key: tuple[str, str | None, str], a: pl.DataFrame, b: pl.DataFrame) -> None:
@@ -154,7 +152,7 @@ class SummarySums:
                 joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy()
             )
 
-        strategies = strategy["strategy"].unique().to_list()
+        strategies = strategy["key"].unique().to_list()
         for v in variants[1:]:
             for s in strategies:
                 for metric, col in (("win", "y_win"), ("final_points", "y")):
@@ -237,11 +235,11 @@ class SummarySums:
                 a, b = self.groups.get((v, "strategy", s)), self.groups.get((base, "strategy", s))
                 if a is None or b is None:
                     continue
-                for i, metric in enumerate(METRICS):
-                    out.append(self._difference(v, base, s, metric, a, b, i))
+                for metric in METRICS:
+                    out.append(self._difference(v, base, s, metric, a, b))
             a, b = self.groups.get((v, "length", None)), self.groups.get((base, "length", None))
             if a is not None and b is not None:
-                out.append(self._difference(v, base, None, "length", a, b, 1))
+                out.append(self._difference(v, base, None, "length", a, b))
         ps = np.array([r["pvalue"] if r["pvalue"] is not None else math.nan for r in out], dtype=float)
         for r, h, bh in zip(out, holm(ps), benjamini_hochberg(ps), strict=True):
             r["p_holm"] = None if math.isnan(h) else float(h)
@@ -249,9 +247,11 @@ class SummarySums:
         return out
 
     def _difference(
-        self, v: str, base: str, s: str | None, metric: str, a: GroupSums, b: GroupSums, i: int
+        self, v: str, base: str, s: str | None, metric: str, a: GroupSums, b: GroupSums
     ) -> dict[str, Any]:
-        baseline = Baseline(a.per_row.var(i), b.per_row.var(i), b.games / b.win.n if b.win.n else math.nan)
+        baseline = Baseline(
+            a.row_variance(metric), b.row_variance(metric), b.games / b.win.n if b.win.n else math.nan
+        )
         r = self.paired[(v, s, metric)].result(baseline=baseline)
         return {"variant": v, "baseline": base, "strategy": s, "metric": metric, **r.to_dict()}
 

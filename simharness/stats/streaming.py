@@ -43,12 +43,15 @@ class Moments:
 
     @classmethod
     def of(cls, *columns: np.ndarray) -> Moments:
-        x = np.column_stack([np.asarray(c, dtype=float) for c in columns]) if columns else np.zeros((0, 0))
-        if len(x) == 0:
-            return cls.empty(len(columns))
-        mean = x.mean(axis=0)
-        c = x - mean
-        return cls(len(x), mean, c.T @ c)
+        xs = [np.asarray(c, dtype=float) for c in columns]
+        n = len(xs[0]) if xs else 0
+        if n == 0:
+            return cls.empty(len(xs))
+        mean = np.array([x.mean() for x in xs])
+        cs = [x - mu for x, mu in zip(xs, mean, strict=True)]
+        # Elementwise, not np.dot: a multithreaded BLAS dot of one chunk is slower than the products.
+        m2 = np.array([[float((a * b).sum()) for b in cs] for a in cs])
+        return cls(n, mean, m2)
 
     def __iadd__(self, other: Moments) -> Moments:
         if other.n == 0:
@@ -198,6 +201,16 @@ class Histogram:
         self.frame = self.frame.group_by("value").agg(pl.all().sum()).sort("value")
         return self
 
+    def row_variance(self) -> float:
+        """The variance of the values over rows (ddof 1), as if every row were independent."""
+        h = self.compact().frame
+        n = int(h["count"].sum()) if h.height else 0
+        if n < 2:
+            return math.nan
+        x, c = h["value"].to_numpy(), h["count"].to_numpy()
+        mean = float((x * c).sum() / n)
+        return float((c * (x - mean) ** 2).sum() / (n - 1))
+
     def quantiles(self, qs: tuple[float, ...], confidence: float = 0.95) -> dict[float, Interval]:
         """``stats.intervals.describe``'s quantiles: inverse empirical CDF with Woodruff's interval."""
         h = self.compact().frame
@@ -232,27 +245,78 @@ class Histogram:
         return out
 
 
-def histogram(frame: pl.DataFrame, by: list[str], value: str) -> dict[tuple, Histogram]:
-    """Per group ``by``, the :class:`Histogram` of ``value`` over the frame's rows (whole deals)."""
-    f = frame.select(*by, "deal", pl.col(value).cast(pl.Float64).alias("value")).with_columns(
-        m=pl.len().over(*by, "deal"), k=pl.col("value").rank("ordinal").over(*by, "deal")
+@dataclass
+class Reduced:
+    """A chunk's rows reduced per group: one row per (group, deal) and one histogram per group.
+
+    ``keys[i]`` is group i's value of the ``by`` columns; ``per_deal`` has ``_g`` (the group index),
+    ``deal``, ``x`` (Σ value), ``w`` (Σ win) and ``m`` (rows); ``games[i]`` counts group i's distinct
+    games, ``low``/``high`` its value range.
+    """
+
+    keys: list[tuple]
+    per_deal: pl.DataFrame
+    hists: list[Histogram]
+    games: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+def reduce_groups(frame: pl.DataFrame, by: list[str], value: str, win: str | None = None) -> Reduced:
+    """Reduce the rows of whole deals per group ``by`` (one sort; no per-row state is kept).
+
+    ``win`` names a 0/1 column summed per deal beside ``value`` (None: no such column).
+    """
+    groups = frame.select(by).unique(maintain_order=True).with_row_index("_g")
+    cols = [*by, "deal", "game", value, *([win] if win else [])]
+    f = frame.select(cols).join(groups, on=by, how="left", nulls_equal=True)
+    g = f["_g"].to_numpy().astype(np.int64)
+    d = f["deal"].to_numpy().astype(np.int64)
+    x = f[value].cast(pl.Float64).to_numpy()
+    w = f[win].cast(pl.Float64).to_numpy() if win else np.zeros(len(x))
+    game = f["game"].to_numpy().astype(np.int64)
+    order = np.lexsort((x, d, g))
+    g, d, x, w = g[order], d[order], x[order], w[order]
+    k = groups.height
+    new = np.r_[True, (g[1:] != g[:-1]) | (d[1:] != d[:-1])] if len(g) else np.zeros(0, bool)
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.r_[starts, len(g)])
+    run = np.cumsum(new) - 1
+    ends = starts + sizes - 1  # x is sorted within a run: its first and last are its range
+    per_deal = pl.DataFrame(
+        {
+            "_g": g[starts],
+            "deal": d[starts],
+            "x": np.add.reduceat(x, starts) if len(x) else x,
+            "w": np.add.reduceat(w, starts) if len(w) else w,
+            "m": sizes.astype(float),
+        }
     )
-    hist = f.group_by(*by, "value").agg(
-        count=pl.len().cast(pl.Int64),
-        deal_rows=pl.col("m").cast(pl.Int64).sum(),
-        pairs=(2 * pl.col("k").cast(pl.Int64) - 1).sum(),
+    rows = pl.DataFrame(
+        {"_g": g, "value": x, "m": sizes[run], "pairs": 2 * (np.arange(len(g)) - starts[run]) + 1}
     )
-    deals = (
-        f.group_by(*by, "deal")
-        .agg(m=pl.len().cast(pl.Int64))
-        .group_by(*by)
-        .agg(deals=pl.len(), m2=(pl.col("m") ** 2).sum())
+    hist = rows.group_by("_g", "value").agg(
+        count=pl.len().cast(pl.Int64), deal_rows=pl.col("m").sum(), pairs=pl.col("pairs").sum()
     )
-    parts = {k: g.drop(by) for k, g in hist.partition_by(by, as_dict=True).items()}
-    return {
-        tuple(r[c] for c in by): Histogram(parts[tuple(r[c] for c in by)], int(r["deals"]), int(r["m2"]))
-        for r in deals.iter_rows(named=True)
-    }
+    parts = hist.partition_by("_g", as_dict=True, include_key=False)
+    deals = np.bincount(g[starts], minlength=k)
+    m2 = np.bincount(g[starts], weights=sizes.astype(float) ** 2, minlength=k)
+    low = np.full(k, np.inf)
+    high = np.full(k, -np.inf)
+    np.minimum.at(low, g[starts], x[starts])
+    np.maximum.at(high, g[ends], x[ends])
+    span = int(game.max()) + 1 if len(game) else 1
+    pairs = np.sort(f["_g"].to_numpy().astype(np.int64) * span + game)  # (group, game), sorted
+    distinct = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+    games = np.bincount(distinct // span, minlength=k)
+    return Reduced(
+        [tuple(r[c] for c in by) for r in groups.iter_rows(named=True)],
+        per_deal,
+        [Histogram(parts[(i,)], int(deals[i]), int(m2[i])) for i in range(k)],
+        games,
+        low,
+        high,
+    )
 
 
 @dataclass
@@ -292,7 +356,7 @@ class FriedmanSums:
         )
 
 
-POISSON_BLOCK = 1024  # deals per keyed block of bootstrap weights
+POISSON_BLOCK = 1024  # units per keyed block of bootstrap weights
 # Poisson(1) by inverse CDF from a uniform 16-bit draw: P(w = j) is exact to 2^-16.
 _POISSON_TABLE = np.searchsorted(
     np.cumsum([math.exp(-1) / math.factorial(j) for j in range(12)]),
@@ -300,20 +364,21 @@ _POISSON_TABLE = np.searchsorted(
 ).astype(np.uint8)
 
 
-def poisson_weights(seed: int, deals: np.ndarray, resamples: int) -> np.ndarray:
-    """Poisson(1) bootstrap weights, shape (resamples, len(deals)), keyed by (seed, deal, replicate).
+def poisson_weights(seed: int, units: np.ndarray, resamples: int) -> np.ndarray:
+    """Poisson(1) bootstrap weights, shape (resamples, len(units)), keyed by (seed, unit, replicate).
 
-    Deals are keyed in blocks of :data:`POISSON_BLOCK` (one generator per block, the draw of a deal at
-    its offset in the block), so a deal's weights never depend on which other deals a chunk holds,
-    how the run was cut into shards or in which order the chunks are read; every variant of a deal
-    gets the same weights, which pairs the variants.
+    A unit is a deal, or a fixed block of consecutive deals (``stats.balance.bootstrap_unit``).
+    Units are keyed in blocks of :data:`POISSON_BLOCK` (one generator per block, the draw of a unit
+    at its offset in the block), so a unit's weights never depend on which other units a chunk
+    holds, how the run was cut into shards or in which order the chunks are read; every variant of
+    a deal gets the same weights, which pairs the variants.
     """
-    deals = np.asarray(deals, dtype=np.int64)
-    out = np.empty((resamples, len(deals)), dtype=np.float64)
-    blocks = deals // POISSON_BLOCK
-    for b in np.unique(blocks):
+    units = np.asarray(units, dtype=np.int64)
+    out = np.empty((resamples, len(units)), dtype=np.float64)
+    blocks = units // POISSON_BLOCK
+    for b in np.unique(blocks, sorted=True):
         at = np.flatnonzero(blocks == b)
         rng = np.random.default_rng([seed, 0x5EED_B007, int(b)])
         draws = rng.integers(0, 65536, size=(resamples, POISSON_BLOCK), dtype=np.uint16)
-        out[:, at] = _POISSON_TABLE[draws[:, deals[at] % POISSON_BLOCK]]
+        out[:, at] = _POISSON_TABLE[draws[:, units[at] % POISSON_BLOCK]]
     return out
