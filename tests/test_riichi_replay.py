@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from simharness.cli import app
 from simharness.games import mjlog, riichi_replay
 
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "tenhou-mjlog"
+CORPUS = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-mjlog"
 FILES = sorted(CORPUS.glob("*.mjlog"))
 
 
