@@ -1,8 +1,9 @@
-"""Running an experiment: shards, joblib, resume.
+"""Running an experiment: shards, backends (``backends.py``), resume.
 
 The games of each variant are cut into shards of ``shard_size`` games (a property of the experiment,
 never of ``--jobs``); each shard is one call into the engine and one Parquet file per table, written
-by the worker that played it. Because chance is keyed by game coordinates, a shard's data depends
+by the worker that played it (on a Dask cluster, by this process from the files the worker returns).
+Because chance is keyed by game coordinates, a shard's data depends
 only on the experiment and the shard, so any number of workers, any backend and any number of
 interruptions give the same files.
 """
@@ -12,16 +13,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import platform
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import joblib
 import polars as pl
-from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -33,7 +31,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, engine, store
+from simharness import __version__, _engine, backends, buildinfo, engine, store
 from simharness.config import Experiment
 from simharness.errors import ConfigError, RunDirError
 
@@ -68,10 +66,12 @@ def _with_strategy(df: pl.DataFrame, names: list[str]) -> pl.DataFrame:
     return df.with_columns(strategy=strategy).select(*cols[:at], "strategy", *cols[at:])
 
 
-def _play_shard(v: _Variant, s: _Shard) -> int:
+def _shard_files(v: _Variant, s: _Shard) -> tuple[int, list[tuple[Path, bytes]]]:
+    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes."""
     frames = engine.play_batch(
         v.game, v.rules, v.knobs, seed=v.seed, first_game=s.first_game, count=s.count, duplicate=v.duplicate
     )
+    files = []
     for table in s.tables:
         df = frames[table]
         if table == "players":
@@ -84,31 +84,20 @@ def _play_shard(v: _Variant, s: _Shard) -> int:
             "first_game": s.first_game,
             "count": s.count,
         }
-        store.write_shard(store.shard_path(v.run_dir, table, v.name, s.first_game), df, meta)
-    return s.count
+        files.append((store.shard_path(v.run_dir, table, v.name, s.first_game), store.shard_bytes(df, meta)))
+    return s.count, files
 
 
-def git_commit() -> str | None:
-    """The commit of the simharness source tree (``+dirty`` with uncommitted changes), if it is a checkout."""
-    src = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(src), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(src), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return head + ("+dirty" if dirty else "")
+def _write(files: list[tuple[Path, bytes]]) -> None:
+    for path, data in files:
+        store.write_shard(path, data)
+
+
+def _play_shard(v: _Variant, s: _Shard) -> int:
+    """Plays and writes one shard where the run directory is (threads and local worker processes)."""
+    count, files = _shard_files(v, s)
+    _write(files)
+    return count
 
 
 def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
@@ -140,7 +129,7 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         "provenance": {
             "simharness_version": __version__,
             "engine_version": _engine.__version__,
-            "git_commit": git_commit(),
+            "git_commit": buildinfo.git_commit(),
             "config_hash": exp.config_hash,
             "seed": exp.seed,
             "python": platform.python_version(),
@@ -175,34 +164,25 @@ def _locked(run_dir: Path) -> Iterator[None]:
         yield
 
 
-def check_backend(backend: str, *, file: Path | None = None, field: str = "backend") -> None:
-    """A joblib backend name: built in, or one joblib registers on first use (dask, ray)."""
-    if backend not in BACKENDS and backend not in EXTERNAL_BACKENDS:
-        known = ", ".join(sorted({*BACKENDS, *EXTERNAL_BACKENDS}))
-        raise ConfigError(
-            f'unknown joblib backend "{backend}"; expected one of: {known}', file=file, field=field
-        )
-
-
 def run(
     exp: Experiment,
     out: Path,
     *,
     jobs: int = -1,
     backend: str | None = None,
+    scheduler: str | None = None,
     force: bool = False,
     console: Console | None = None,
 ) -> Path:
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
-    Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
-    file that is not a valid shard of this one.
+    ``backend`` (default: the config's) says where shards are played; ``scheduler`` is the address
+    of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
+    (unless ``force``) or a file that is not a valid shard of this one.
     """
-    if backend is None:
-        backend = exp.backend
-        check_backend(backend, file=exp.path)
-    else:
-        check_backend(backend, field="--backend")
+    where = exp.backend if backend is None else backends.parse(backend, field="--backend")
+    if jobs == 0:
+        raise ConfigError("expected a number of workers other than 0 (-1 = every core)", field="--jobs")
     console = console or Console(stderr=True)
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
@@ -252,11 +232,11 @@ def run(
                     work.append((v, _Shard(first, count, missing)))
         total = exp.games * len(exp.variants)
         remaining = sum(s.count for _, s in work)
-        if exp.until is None:
-            _execute([work], total, total - remaining, jobs, backend, console)
-        else:
+        waves, between = [work], None
+        if exp.until is not None:
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, work)
-            _execute(waves, total, total - remaining, jobs, backend, console, between)
+        with backends.pool(where, jobs, scheduler) if work else contextlib.nullcontext() as pool:
+            _execute(waves, total, total - remaining, pool, console, between)
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
@@ -291,16 +271,27 @@ def _sequential(
     return waves, between, record
 
 
+def _played(pool: backends.Pool, wave: list[tuple[_Variant, _Shard]]) -> Iterator[int]:
+    """The games of each shard of ``wave`` as it is written: by the workers where they share this
+    process's files, else here from the files they return (one writer, no shared file system)."""
+    if pool.local:
+        yield from pool.imap_unordered(_play_shard, wave)
+        return
+    for count, files in pool.imap_unordered(_shard_files, wave):
+        _write(files)
+        yield count
+
+
 def _execute(
     waves: list[list[tuple[_Variant, _Shard]]],
     total: int,
     already: int,
-    jobs: int,
-    backend: str,
+    pool: backends.Pool | None,
     console: Console,
     between: Callable[[int], bool] | None = None,
 ) -> None:
-    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early."""
+    """Plays the waves in order on ``pool`` (None when there is no work); ``between(i)`` after wave
+    ``i`` returns True to stop early."""
     work = [w for wave in waves for w in wave]
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -315,18 +306,14 @@ def _execute(
     with Progress(*columns, console=console, transient=False, disable=not work) as progress:
         task = progress.add_task("playing", total=total, completed=already, rate="")
         played = 0
-        with joblib.parallel_config(backend=backend, n_jobs=jobs):
-            for i, wave in enumerate(waves):
-                results = joblib.Parallel(return_as="generator_unordered")(
-                    joblib.delayed(_play_shard)(v, s) for v, s in wave
-                )
-                for count in results:
-                    played += count
-                    elapsed = progress.tasks[0].elapsed or 0.0
-                    rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
-                    progress.update(task, advance=count, rate=rate)
-                if between is not None and between(i):
-                    break
+        for i, wave in enumerate(waves):
+            for count in _played(pool, wave) if pool is not None else ():
+                played += count
+                elapsed = progress.tasks[0].elapsed or 0.0
+                rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
+                progress.update(task, advance=count, rate=rate)
+            if between is not None and between(i):
+                break
     if already and work:
         console.print(f"resumed: {already:,} of {total:,} games were already done")
     if not work:
