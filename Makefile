@@ -30,7 +30,7 @@ test: install lint
 lint: install
 	cargo fmt --manifest-path engine/Cargo.toml --check
 	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
-	$(BIN)/ruff check simharness tests benchmarks
+	$(BIN)/ruff check simharness tests benchmarks build_backend
 
 # Throughput of every game and of the reports, against named targets and peers (the `bench` extra).
 bench: install
