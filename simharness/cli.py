@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import config, engine, runner, store, strategies
+from simharness import config, engine, runner, starter, store, strategies
 from simharness.errors import UserError
 from simharness.report import cli as report_cli
 
@@ -95,8 +95,12 @@ def run(
     backend: Annotated[
         str | None,
         typer.Option(
-            help="joblib backend (loky, threading, multiprocessing, dask, ...); overrides `backend`."
+            help="Where shards are played: threading, loky, multiprocessing or dask; overrides `backend`."
         ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address (default: DASK_SCHEDULER_ADDRESS, else a local cluster)."),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
@@ -107,7 +111,9 @@ def run(
     exp = config.load(config_path, games=games, seed=seed)
     console = Console(stderr=True, quiet=quiet)
     try:
-        run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+        run_dir = runner.run(
+            exp, out_dir, jobs=jobs, backend=backend, scheduler=scheduler, force=force, console=console
+        )
     except KeyboardInterrupt:
         typer.echo(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
@@ -125,7 +131,6 @@ def run(
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
-    runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
@@ -138,6 +143,18 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
         out.print(f"  variant {name}: {shown}")
     for s in exp.lineup:
         out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
+
+
+@app.command()
+@_user_errors
+def init(
+    directory: Annotated[Path, typer.Argument(help="Where to write the experiment (created if needed).")],
+    game: Annotated[str, typer.Option(help="The game to play (`simharness games`).")] = "sugoroku",
+) -> None:
+    """Write a starter experiment into DIRECTORY: a commented config and a strategy script to edit."""
+    for path in starter.write(directory, game):
+        out.print(f"wrote {path}")
+    out.print(f"next: cd {directory} && simharness run {starter.CONFIG}")
 
 
 @app.command("games")
@@ -199,20 +216,18 @@ def list_strategies(
         bool, typer.Option("--knobs", "-k", help="Also list every knob and each script's values.")
     ] = False,
 ) -> None:
-    """List the strategy scripts strategies/<game>/<name>.toml found from the current directory up."""
+    """List the strategy scripts visible from here: strategies/<game>/<name>.toml in this directory and
+    its parents, then the built-in ones; each with where it comes from."""
     if game is not None:
         engine.game_info(game)
-    found = strategies.available(game, Path.cwd())
+    cwd = Path.cwd()
+    found = strategies.available(game, cwd)
     for s in found:
-        try:
-            where = s.path.relative_to(Path.cwd())
-        except ValueError:
-            where = s.path
-        out.print(
-            f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]\n    {escape(s.description)}"
-        )
+        where = escape(strategies.origin(s, cwd))
+        out.print(f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]")
+        out.print(f"    {escape(s.description)}")
     if not found:
-        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up)")
+        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up, nor built in)")
     if not knobs:
         return
     for g in [game] if game else sorted({s.game for s in found} or set(engine.game_names())):
