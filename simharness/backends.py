@@ -73,6 +73,8 @@ class Pool:
     imap_unordered: Callable[[Callable[..., Any], Iterable[tuple[Any, ...]]], Iterator[Any]]
     # Whether tasks run where this process's files are (they write shards themselves).
     local: bool
+    # Whether tasks run in this process's threads (they may call back into it, e.g. for progress).
+    threads: bool = False
 
 
 def _jobs(jobs: int) -> int:
@@ -109,7 +111,7 @@ def pool(backend: Backend, jobs: int, scheduler: str | None = None) -> Iterator[
                     joblib.delayed(fn)(*item) for item in items
                 )
 
-            yield Pool(imap, local=True)
+            yield Pool(imap, local=True, threads=backend is Backend.THREADING)
 
 
 @contextlib.contextmanager
