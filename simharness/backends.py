@@ -97,8 +97,12 @@ def pool(backend: Backend, jobs: int, scheduler: str | None = None) -> Iterator[
 
             def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
                 futures = [ex.submit(fn, *item) for item in items]
-                for f in as_completed(futures):
-                    yield f.result()
+                try:
+                    for f in as_completed(futures):
+                        yield f.result()
+                finally:  # an error or Ctrl-C: the queued shards are not played
+                    for f in futures:
+                        f.cancel()
 
             yield Pool(imap, local=True)
     else:
@@ -142,8 +146,11 @@ def _dask(jobs: int, scheduler: str | None) -> Iterator[Pool]:
 
         def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
             futures = [client.submit(fn, *item, pure=False) for item in items]
-            for f in dask_completed(futures):
-                yield f.result()
-                f.release()
+            try:
+                for f in dask_completed(futures):
+                    yield f.result()
+                    f.release()
+            finally:  # an error or Ctrl-C: the queued shards are not played
+                client.cancel(futures)
 
         yield Pool(imap, local=False)
