@@ -17,7 +17,7 @@ from rich.table import Table
 
 from simharness.games import registry
 from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
-from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
+from simharness.stats.intervals import cluster_mean_ci, describe, mean_ci, proportion_ci
 from simharness.stats.paired import paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
@@ -49,14 +49,17 @@ def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
 
 
 def players_frame(run: RunLike) -> pl.DataFrame:
-    """The players table with ``win`` (rank 1) and ``strategy`` (from the lineup if not stored)."""
+    """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
+    k players tied for first under a game's ``ties = shared``) and ``strategy`` (from the lineup if
+    not stored)."""
     players = run.table("players")
     if "strategy" not in players.columns:
         slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
         players = players.with_columns(
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
-    return players.with_columns((pl.col("rank") == 1).alias("win"))
+    share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
+    return players.with_columns(share.alias("win"))
 
 
 def seat_axis(players: pl.DataFrame) -> str:
@@ -99,13 +102,17 @@ def _dist(x: np.ndarray) -> dict[str, Any]:
 def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
     rows = []
     for (k,), g in players.sort(key).group_by(key, maintain_order=True):
-        wins = int(g["win"].sum())
+        wins = float(g["win"].sum())
+        # Shared first places make fractional wins, whose rate is a mean rather than a binomial k/n.
+        whole = bool((g["win"] == g["win"].round()).all())
+        rate = proportion_ci(round(wins), g.height) if whole else mean_ci(g["win"].to_numpy())
         rows.append(
             {
                 key: k,
                 "rows": g.height,
                 "games": g["game"].n_unique(),
-                "win_rate": proportion_ci(wins, g.height).to_dict(),
+                "first_places": wins,
+                "win_rate": rate.to_dict(),
                 # Rows of one deal are dependent (a strategy in two seats, duplicate rotations).
                 "win_rate_deal_clustered": cluster_mean_ci(
                     g["win"].cast(pl.Float64).to_numpy(), g["deal"].to_numpy()
@@ -118,7 +125,7 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
 
 def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
     axis = seat_axis(players)
-    wins = players.filter(pl.col("win")).group_by(axis).agg(pl.len().alias("w"))
+    wins = players.group_by(axis).agg(pl.col("win").sum().alias("w"))
     seats = players[axis].unique().sort().to_list()
     wmap = dict(zip(wins[axis].to_list(), wins["w"].to_list(), strict=True))
     block: dict[str, Any] = {

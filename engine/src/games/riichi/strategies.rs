@@ -444,7 +444,7 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
     let now = shanten::shanten(&p.counts);
     let kind = tile / 4;
     let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(s, seat, m.base()));
-    let all_simple =
+    let simple_so_far =
         s.rules.kuitan && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4))) && !is_yaochu(kind);
     let mut best: Option<(i8, Action)> = None;
     for &a in legal {
@@ -458,6 +458,9 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
         }
         let after = shanten::shanten(&c);
         let value_pon = matches!(a, Action::Pon { .. }) && kind >= 27 && is_value_honor(s, seat, kind);
+        // Tanyao needs the meld's own tiles simple too: a chi of 1-2 on a 3 opens a hand that
+        // can no longer have it.
+        let all_simple = simple_so_far && own.iter().all(|&t| !is_yaochu(t / 4));
         let ok = match k.calls {
             CallPolicy::Never => false,
             CallPolicy::Yakuhai => value_pon || (value_meld && after < now),

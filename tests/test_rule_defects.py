@@ -1,0 +1,159 @@
+"""The rule defects found on review of issue 15, each pinned by the case that showed it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from simharness import engine
+from simharness.cli import app
+
+
+def _riichi(
+    rules: dict, lineup: list[dict], *, seed: int, count: int, preset: str = "tenhou"
+) -> dict[str, pl.DataFrame]:
+    resolved = engine.resolve_rules("riichi", preset, rules)
+    knobs = [engine.resolve_knobs("riichi", k) for k in lineup]
+    return engine.play_batch("riichi", resolved, knobs, seed=seed, first_game=0, count=count)
+
+
+def test_tobi_zero_or_below_logs_a_player_at_exactly_zero_as_busted() -> None:
+    # 3000 points each: a noten payment of 1000 or a 1000-point ron often leaves someone at 0.
+    out = _riichi(
+        {"tobi": "zero_or_below", "starting_points": 3000, "return_points": 3000}, [{}] * 4, seed=4, count=60
+    )
+    players, games = out["players"], out["games"]
+    assert (players["final_points"] == 0).any(), "the sample must hold a game ended at exactly 0"
+    ended = players.group_by("game").agg(
+        (pl.col("final_points") <= 0).any().alias("out"),
+        pl.col("busted").any().alias("logged"),
+    )
+    joined = ended.join(games.select("game", "busted"), on="game")
+    assert (joined["busted"] == joined["out"]).all()
+    assert (joined["logged"] == joined["out"]).all()
+    assert (players["busted"] == (players["final_points"] <= 0)).all()
+
+
+def test_events_log_only_the_calls_and_rons_that_took_effect() -> None:
+    caller = {"calls": "any"}
+    rules = {"game_length": "tonpuu", "event_log_every": 1}
+    out = _riichi(rules, [caller] * 4, seed=11, count=12)
+    ev, hands = out["events"], out["hands"]
+    rons = ev.filter(pl.col("kind") == 10).group_by("game", "hand").agg(pl.len().alias("rons"))
+    ronned = hands.filter(pl.col("outcome") == 1).select(
+        "game", "hand", pl.col("winners").bitwise_count_ones().alias("w")
+    )
+    joined = ronned.join(rons, on=["game", "hand"], how="left")
+    assert joined.height > 5
+    assert (joined["rons"] == joined["w"]).all(), "one ron event per ron winner"
+    assert ev.filter(pl.col("kind") == 10).join(ronned, on=["game", "hand"], how="anti").height == 0
+    # The seats with a logged chi, pon or daiminkan are exactly the seats with an open meld.
+    callers = (
+        ev.filter(pl.col("kind").is_in([4, 5, 6]))
+        .group_by("game", "hand")
+        .agg(pl.lit(2, pl.Int64).pow(pl.col("seat").unique().cast(pl.Int64)).sum().alias("logged"))
+    )
+    assert callers.height > 20, "call-happy players call in these games"
+    j = hands.select("game", "hand", "open").join(callers, on=["game", "hand"], how="left")
+    j = j.with_columns(pl.col("logged").fill_null(0))
+    assert (j["logged"] == j["open"].cast(pl.Int64)).all()
+
+
+def test_tenhou_preset_has_agari_yame_but_no_tenpai_yame() -> None:
+    rules = engine.resolve_rules("riichi", "tenhou", {})
+    assert (rules["agari_yame"], rules["tenpai_yame"]) == ("auto_if_top", "off")
+
+
+def _suzume(ties: str) -> pl.DataFrame:
+    rules = engine.resolve_rules("suzume", "default", {"ties": ties, "laps": 1})
+    knobs = [engine.resolve_knobs("suzume", {})] * 4
+    return engine.play_batch("suzume", rules, knobs, seed=3, first_game=0, count=400)["players"]
+
+
+def test_suzume_shares_a_tied_first_place_and_seat_order_is_an_option() -> None:
+    shared, by_seat = _suzume("shared"), _suzume("seat_order")
+    same_play = shared.select("game", "seat", "final_points").equals(
+        by_seat.select("game", "seat", "final_points")
+    )
+    assert same_play, "the tie rule changes ranks, never play"
+    top = shared.group_by("game").agg(
+        (pl.col("final_points") == pl.col("final_points").max()).sum().alias("tied"),
+        (pl.col("rank") == 1).sum().alias("firsts"),
+    )
+    assert (top["tied"] > 1).any(), "the sample must hold a tie for first"
+    assert (top["firsts"] == top["tied"]).all()
+    assert (by_seat.group_by("game").agg((pl.col("rank") == 1).sum().alias("n"))["n"] == 1).all()
+    # Competition ranking: after k players tied at rank r comes rank r + k.
+    for _, g in shared.group_by("game"):
+        pts = g["final_points"].to_list()
+        assert g["rank"].to_list() == [1 + sum(q > p for q in pts) for p in pts]
+
+
+def test_summary_counts_a_shared_first_place_as_a_fraction(tmp_path: Path) -> None:
+    from simharness.report.summary import build_summary
+    from simharness.store import open_run
+
+    cfg = tmp_path / "ties.toml"
+    cfg.write_text(
+        'name = "ties"\ngame = "suzume"\ngames = 300\nseed = 3\nshard_size = 300\n'
+        'players = ["fastest", "fastest", "defensive", "max-points"]\n[rules]\nlaps = 1\n'
+    )
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    run = open_run(tmp_path / "ties")
+    s = build_summary(run)
+    block = s["variants"]["base"]
+    firsts = [r["first_places"] for r in block["by_strategy"]]
+    assert sum(firsts) == pytest.approx(300)
+    assert any(f != round(f) for f in firsts), "a shared first place is a fraction of a win"
+    assert sum(r["win_rate"]["estimate"] * r["rows"] for r in block["by_seat"]) == pytest.approx(300)
+
+
+def test_sugoroku_reports_the_goal_winner_and_the_top_score_by_name(tmp_path: Path) -> None:
+    from simharness.games import registry
+    from simharness.store import open_run
+
+    cfg = tmp_path / "goal.toml"
+    cfg.write_text(
+        'name = "goal"\ngame = "sugoroku"\ngames = 400\nseed = 9\nshard_size = 400\n'
+        'players = ["naive", "greedy", "random", "naive"]\n[rules]\nmax_turns = 120\n'
+    )
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    run = open_run(tmp_path / "goal")
+    metrics = registry.summary_metrics("sugoroku")
+    assert metrics is not None
+    m = metrics(run)
+    est = {(r["strategy"], r["metric"]): r["estimate"] for r in m.to_dicts()}
+    games, players = run.table("games"), run.table("players")
+    reached = games.filter(pl.col("winner") >= 0)
+    assert est[("all", "goal_reached_rate")] == pytest.approx(reached.height / 400)
+    assert 0 < reached.height < 400, "the turn limit ends some games without a goal winner"
+    by_seat = players.join(games.select("game", "winner"), on="game").filter(
+        pl.col("seat").cast(pl.Int64) == pl.col("winner").cast(pl.Int64)
+    )
+    for strategy in ("naive", "greedy", "random"):
+        rows = players.filter(pl.col("strategy") == strategy).height
+        goal = by_seat.filter(pl.col("strategy") == strategy).height
+        assert est[(strategy, "goal_winner_rate")] == pytest.approx(goal / rows)
+    tops = sum(
+        est[(s, "top_score_rate")] * players.filter(pl.col("strategy") == s).height
+        for s in ("naive", "greedy", "random")
+    )
+    assert tops == pytest.approx(400)
+    not_top = by_seat.filter(pl.col("rank") != 1).height
+    assert est[("all", "goal_winner_not_top_rate")] == pytest.approx(not_top / 400)
+
+
+def test_no_two_strategy_scripts_of_a_game_are_the_same_knob_set() -> None:
+    from simharness import strategies
+
+    repo = Path(__file__).resolve().parent.parent
+    seen: dict[tuple[str, str], str] = {}
+    for s in strategies.available(None, repo):
+        key = (s.game, repr(sorted(s.resolved_knobs().items())))
+        assert key not in seen, f"{s.game}: {s.name} plays exactly as {seen[key]}"
+        seen[key] = s.name
