@@ -157,3 +157,26 @@ def test_no_two_strategy_scripts_of_a_game_are_the_same_knob_set() -> None:
         key = (s.game, repr(sorted(s.resolved_knobs().items())))
         assert key not in seen, f"{s.game}: {s.name} plays exactly as {seen[key]}"
         seen[key] = s.name
+
+
+# A three-player Tenhou record written by hand from the mjlog format (no real sanma record is in
+# the test data): GO type 0xB9 = 0x80 hanchan-speed bits, 0x20, 0x10 sanma, 0x08 hanchan, 0x01.
+SANMA_MJLOG = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
+<UN n0="a" n1="b" n2="c" n3="" dan="0,0,0,0" rate="1500,1500,1500,0" sx="M,M,M,C"/>
+<TAIKYOKU oya="0"/>
+<INIT seed="0,0,0,2,3,108" ten="350,350,350,0" oya="0"
+ hai0="0,1,2,36,37,38,40,41,42,44,45,46,72" hai1="73,74,76,77,78,80,81,82,84,85,86,88,89"
+ hai2="90,92,93,94,96,97,98,100,101,102,104,105,106" hai3=""/>
+<T48/><D48/><U49/><E49/><V50/><F50/>
+<RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>
+</mjloggm>
+"""
+
+
+def test_replay_refuses_a_three_player_record_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "sanma.mjlog"
+    path.write_text(SANMA_MJLOG)
+    result = CliRunner().invoke(app, ["replay", "riichi", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "three-player" in result.output and "sanma.mjlog" in result.output
