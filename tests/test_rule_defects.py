@@ -180,3 +180,24 @@ def test_replay_refuses_a_three_player_record_without_a_traceback(tmp_path: Path
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "three-player" in result.output and "sanma.mjlog" in result.output
+
+
+def _kan_counts(knobs: dict, rules: dict | None = None) -> dict[str, int]:
+    out = _riichi({"event_log_every": 1, **(rules or {})}, [knobs] * 4, seed=1, count=100)
+    ev, hands = out["events"], out["hands"]
+    names = {6: "daiminkan", 7: "ankan", 8: "kakan"}
+    counts = {name: int((ev["kind"] == k).sum()) for k, name in names.items()}
+    return {**counts, "nagashi": int((hands["outcome"] == 3).sum())}
+
+
+def test_native_strategies_declare_kans_by_the_kan_knob_and_chase_nagashi() -> None:
+    never, safe, always = (_kan_counts({"kan": v}) for v in ("never", "safe", "always"))
+    assert never == {"daiminkan": 0, "ankan": 0, "kakan": 0, "nagashi": never["nagashi"]}
+    # The efficiency default (safe) declares closed kans but never opens a closed hand by a kan.
+    assert safe["ankan"] > 0 and safe["daiminkan"] == 0
+    assert always["daiminkan"] > 0 and always["ankan"] > safe["ankan"]
+    caller = _kan_counts({"calls": "any"})
+    assert caller["kakan"] > 0 and caller["daiminkan"] > 0
+    chase = _kan_counts({"nagashi": True})
+    assert chase["nagashi"] > 0 and chase["nagashi"] > safe["nagashi"]
+    assert _kan_counts({"nagashi": True}, {"nagashi_mangan": "off"})["nagashi"] == 0
