@@ -201,3 +201,17 @@ def test_native_strategies_declare_kans_by_the_kan_knob_and_chase_nagashi() -> N
     chase = _kan_counts({"nagashi": True})
     assert chase["nagashi"] > 0 and chase["nagashi"] > safe["nagashi"]
     assert _kan_counts({"nagashi": True}, {"nagashi_mangan": "off"})["nagashi"] == 0
+
+
+def test_bonus_pusher_plays_differently_when_the_dealer_bonus_changes() -> None:
+    pusher = engine.resolve_knobs("suzume", {"fold": True, "ready_streak": 3, "dealer_push_bonus": 2})
+    defensive = engine.resolve_knobs("suzume", {"fold": True, "ready_streak": 3})
+
+    def hands(bonus: int, lineup: list[dict]) -> pl.DataFrame:
+        rules = engine.resolve_rules("suzume", "default", {"dealer_bonus": bonus, "laps": 1})
+        out = engine.play_batch("suzume", rules, lineup, seed=5, first_game=0, count=80)
+        return out["hands"].select("game", "hand", "claim", "claims", "winner", "outcome")
+
+    # Without the bonus knob, the bonus only rescales payments: the same hands are played.
+    assert hands(0, [defensive] * 3).equals(hands(2, [defensive] * 3))
+    assert not hands(0, [pusher, defensive, defensive]).equals(hands(2, [pusher, defensive, defensive]))
