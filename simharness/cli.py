@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import config, engine, runner, store, strategies
+from simharness import config, engine, runner, store, strategies, sweep_cli
 from simharness.errors import UserError
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
@@ -115,6 +115,9 @@ def run(
 
         print_summary(build_summary(store.open_run(run_dir)), out)
         out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
+
+
+sweep_cli.register(app, _user_errors, out)
 
 
 @app.command()
