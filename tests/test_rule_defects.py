@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from simharness import engine
 from simharness.cli import app
+from simharness.store import Run, open_run
 
 
 def _riichi(
@@ -92,18 +93,24 @@ def test_suzume_shares_a_tied_first_place_and_seat_order_is_an_option() -> None:
         assert g["rank"].to_list() == [1 + sum(q > p for q in pts) for p in pts]
 
 
-def test_summary_counts_a_shared_first_place_as_a_fraction(tmp_path: Path) -> None:
-    from simharness.report.summary import build_summary
-    from simharness.store import open_run
-
-    cfg = tmp_path / "ties.toml"
+def _small_run(tmp_path: Path, game: str, games: int, seed: int, players: list[str], rules: str) -> Run:
+    """Plays a one-shard run of ``game`` into ``tmp_path`` through the CLI and opens it."""
+    cfg = tmp_path / f"{game}.toml"
+    quoted = ", ".join(f'"{p}"' for p in players)
     cfg.write_text(
-        'name = "ties"\ngame = "suzume"\ngames = 300\nseed = 3\nshard_size = 300\n'
-        'players = ["fastest", "fastest", "defensive", "max-points"]\n[rules]\nlaps = 1\n'
+        f'name = "{game}"\ngame = "{game}"\ngames = {games}\nseed = {seed}\nshard_size = {games}\n'
+        f"players = [{quoted}]\n[rules]\n{rules}\n"
     )
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet"])
     assert result.exit_code == 0, result.output
-    run = open_run(tmp_path / "ties")
+    return open_run(tmp_path / game)
+
+
+def test_summary_counts_a_shared_first_place_as_a_fraction(tmp_path: Path) -> None:
+    from simharness.report.summary import build_summary
+
+    lineup = ["fastest", "fastest", "defensive", "max-points"]
+    run = _small_run(tmp_path, "suzume", 300, 3, lineup, "laps = 1")
     s = build_summary(run)
     block = s["variants"]["base"]
     firsts = [r["first_places"] for r in block["by_strategy"]]
@@ -114,16 +121,8 @@ def test_summary_counts_a_shared_first_place_as_a_fraction(tmp_path: Path) -> No
 
 def test_sugoroku_reports_the_goal_winner_and_the_top_score_by_name(tmp_path: Path) -> None:
     from simharness.games import registry
-    from simharness.store import open_run
 
-    cfg = tmp_path / "goal.toml"
-    cfg.write_text(
-        'name = "goal"\ngame = "sugoroku"\ngames = 400\nseed = 9\nshard_size = 400\n'
-        'players = ["naive", "greedy", "random", "naive"]\n[rules]\nmax_turns = 120\n'
-    )
-    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet"])
-    assert result.exit_code == 0, result.output
-    run = open_run(tmp_path / "goal")
+    run = _small_run(tmp_path, "sugoroku", 400, 9, ["naive", "greedy", "random", "naive"], "max_turns = 120")
     metrics = registry.summary_metrics("sugoroku")
     assert metrics is not None
     m = metrics(run)
