@@ -44,12 +44,15 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
     rows = []
     for (k,), g in players.sort(key).group_by(key, maintain_order=True):
         deals = g["deal"].to_numpy()
+        wins = float(g["win"].sum())
         rows.append(
             {
                 key: k,
                 "rows": g.height,
                 "games": g["game"].n_unique(),
                 "deals": len(np.unique(deals)),
+                # Shared first places (ties = shared) make fractional wins; the rate is a mean.
+                "first_places": wins,
                 "win_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
                 "points": _dist(g["final_points"].to_numpy(), deals),
             }

@@ -8,13 +8,14 @@ depends on groups, distinct scores and bootstrap replicates, never on the number
 time is linear in the games. Before the chunks, the scorecard's setup (the baseline variant's
 score distribution and strategy win rates) is one lazy scan of two columns.
 
-What is not streamed: a game package's ``summary_metrics(run)`` (Riichi, Suzume-jong) reads its
-tables in memory, and the sequential test keeps one paired score per deal of its variant.
+A game package's ``summary_metrics`` runs on every chunk and its estimates are added up
+(:class:`GameMetrics`). What is not bounded: the sequential test keeps one paired score per deal
+of its variant (it needs them for the stopping-aware estimate).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,10 +23,12 @@ import numpy as np
 import polars as pl
 from rich.progress import Progress
 
+from simharness.games import estimates, registry
 from simharness.report.summary import (
     RunLike,
     game_lengths,
     game_metrics,
+    json_rows,
     optional_table,
     players_frame,
     players_per_game,
@@ -51,13 +54,62 @@ class Collected:
     scorecard: dict[str, Any] | None
 
 
+class GameMetrics:
+    """A game package's ``summary_metrics``, run on every chunk and added up (``games.estimates``).
+
+    A game whose rows carry no sufficient statistics (a row not made by ``games.estimates.row`` of
+    an interval from ``games.estimates``) cannot be added up: its metrics are then computed once on
+    the whole run, in memory.
+    """
+
+    def __init__(self, fn: Callable[[Any], pl.DataFrame] | None) -> None:
+        self.fn = fn
+        self.sums: dict[tuple[str, str, str], estimates.Sums] = {}
+        self.whole = False
+
+    def add(self, chunk: RunLike) -> None:
+        if self.fn is None or self.whole:
+            return
+        with estimates.collecting() as acc:
+            frame = self.fn(chunk)
+        if len(acc) != frame.height or any(s is None for s in acc.values()):
+            self.whole = True
+            return
+        for key, s in acc.items():
+            if key in self.sums:
+                self.sums[key] += s
+            else:
+                self.sums[key] = s
+
+    def rows(self, run: RunLike) -> list[dict[str, Any]]:
+        if self.fn is None:
+            return []
+        if self.whole:
+            return game_metrics(run)
+        return json_rows(estimates.combined_rows(self.sums))
+
+
+class CachedRun:
+    """A chunk whose tables are read once, however many parts of the report ask for them."""
+
+    def __init__(self, run: RunLike) -> None:
+        self.path = run.path
+        self.manifest = run.manifest
+        self._run = run
+        self._tables: dict[str, pl.DataFrame] = {}
+
+    def table(self, name: str) -> pl.DataFrame:
+        if name not in self._tables:
+            self._tables[name] = self._run.table(name)
+        return self._tables[name]
+
+
 def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
     """The run's chunks and the shards (per variant) of each; a run without shards is one chunk."""
     split = getattr(run, "chunks", None)
-    if split is None:
-        yield run, 1
-    else:
-        yield from split(CHUNK_GAMES)
+    parts = [(run, 1)] if split is None else split(CHUNK_GAMES)
+    for sub, shards in parts:
+        yield CachedRun(sub), shards
 
 
 def shard_count(run: RunLike) -> int:
@@ -121,6 +173,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run) * variants_n)
     seq = run.manifest.get("sequential")
     seq = seq if seq and seq.get("looks") else None
+    metrics = GameMetrics(registry.summary_metrics(run.manifest["game"]))
     scores: list[np.ndarray] = []
     sums: SummarySums | None = None
     card: balance.ScorecardSums | None = None
@@ -144,6 +197,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
             card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
         if seq is not None:
             scores.append(look_scores(players, seq, int(seq["games"])))
+        metrics.add(sub)
         if task is not None and progress is not None:
             progress.advance(task, shards * len(variants))
     if sums is None:
@@ -154,7 +208,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "variants": {v: sums.variant_block(v) for v in variants},
         "differences": sums.differences(variants) if len(variants) > 1 else [],
         "omnibus": sums.omnibus() if len(variants) > 2 else [],
-        "game_metrics": game_metrics(run),
+        "game_metrics": metrics.rows(run),
         "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
     }
     return Collected(summary, sums, balance.finish(card) if card is not None else None)

@@ -46,14 +46,17 @@ def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
 
 
 def players_frame(run: RunLike) -> pl.DataFrame:
-    """The players table with ``win`` (rank 1) and ``strategy`` (from the lineup if not stored)."""
+    """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
+    k players tied for first under a game's ``ties = shared``) and ``strategy`` (from the lineup if
+    not stored)."""
     players = run.table("players")
     if "strategy" not in players.columns:
         slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
         players = players.with_columns(
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
-    return players.with_columns((pl.col("rank") == 1).alias("win"))
+    share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
+    return players.with_columns(share.alias("win"))
 
 
 def seat_axis(players: pl.DataFrame) -> str:
@@ -108,14 +111,20 @@ def players_per_game(players: pl.DataFrame) -> int:
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it."""
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it, on the
+    whole run in memory (the report streams them instead: ``report.stream``)."""
     fn = registry.summary_metrics(run.manifest["game"])
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)
+    return json_rows(frame.to_dicts())
+
+
+def json_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Metric rows with every non-finite number as None (JSON has no NaN)."""
     return [
-        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
-        for row in frame.to_dicts()
+        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()}
+        for r in rows
     ]
 
 

@@ -38,7 +38,8 @@ class GroupSums:
 
     rows: int = 0
     games: int = 0
-    wins: int = 0
+    wins: float = 0.0  # Σ win: shares of first place (1/k each for k players tied for first)
+    wins_sq: float = 0.0  # Σ win², for the row variance
     win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
     value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
     low: float = math.inf
@@ -50,7 +51,7 @@ class GroupSums:
         if metric != "win":
             return self.hist.row_variance() if self.hist is not None else math.nan
         n, w = self.rows, self.wins
-        return (w - w * w / n) / (n - 1) if n > 1 else math.nan
+        return (self.wins_sq - w * w / n) / (n - 1) if n > 1 else math.nan
 
     def distribution(self) -> dict[str, Any]:
         """Mean and quantiles of the value, as ``stats.intervals.describe`` gives them."""
@@ -121,7 +122,8 @@ class SummarySums:
             g = per.filter(pl.col("_g") == i)
             w, m = g["w"].to_numpy(), g["m"].to_numpy()
             acc.rows += int(m.sum())
-            acc.wins += int(w.sum())
+            acc.wins += float(w.sum())
+            acc.wins_sq += float(g["w2"].sum())
             acc.games += int(red.games[i])
             acc.win += Moments.of(w, m)
             acc.value += Moments.of(g["x"].to_numpy(), m)
@@ -184,6 +186,8 @@ class SummarySums:
                     "rows": g.rows,
                     "games": g.games,
                     "deals": g.win.n,
+                    # Shared first places (ties = shared) make fractional wins; the rate is a mean.
+                    "first_places": g.wins,
                     "win_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
                     "points": g.distribution(),
                 }

@@ -92,6 +92,13 @@ class PairedSums:
     d_min: float = math.inf
     d_max: float = -math.inf
 
+    def __iadd__(self, other: PairedSums) -> PairedSums:
+        self.pairs += other.pairs
+        self.a += other.a
+        self.b += other.b
+        self.d_min, self.d_max = min(self.d_min, other.d_min), max(self.d_max, other.d_max)
+        return self
+
     def add(self, ya: np.ndarray, yb: np.ndarray, a_all: np.ndarray, b_all: np.ndarray) -> None:
         """Per-deal means of the two arms on their shared deals (aligned), and on all their deals."""
         self.pairs += Moments.of(ya, yb)
@@ -250,8 +257,8 @@ class Reduced:
     """A chunk's rows reduced per group: one row per (group, deal) and one histogram per group.
 
     ``keys[i]`` is group i's value of the ``by`` columns; ``per_deal`` has ``_g`` (the group index),
-    ``deal``, ``x`` (Σ value), ``w`` (Σ win) and ``m`` (rows); ``games[i]`` counts group i's distinct
-    games, ``low``/``high`` its value range.
+    ``deal``, ``x`` (Σ value), ``w`` (Σ win), ``w2`` (Σ win²) and ``m`` (rows); ``games[i]`` counts
+    group i's distinct games, ``low``/``high`` its value range.
     """
 
     keys: list[tuple]
@@ -265,7 +272,8 @@ class Reduced:
 def reduce_groups(frame: pl.DataFrame, by: list[str], value: str, win: str | None = None) -> Reduced:
     """Reduce the rows of whole deals per group ``by`` (one sort; no per-row state is kept).
 
-    ``win`` names a 0/1 column summed per deal beside ``value`` (None: no such column).
+    ``win`` names a column in [0, 1] (a share of first place) summed per deal beside ``value``
+    (None: no such column).
     """
     groups = frame.select(by).unique(maintain_order=True).with_row_index("_g")
     cols = [*by, "deal", "game", value, *([win] if win else [])]
@@ -289,6 +297,7 @@ def reduce_groups(frame: pl.DataFrame, by: list[str], value: str, win: str | Non
             "deal": d[starts],
             "x": np.add.reduceat(x, starts) if len(x) else x,
             "w": np.add.reduceat(w, starts) if len(w) else w,
+            "w2": np.add.reduceat(w * w, starts) if len(w) else w,
             "m": sizes.astype(float),
         }
     )
