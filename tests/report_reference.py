@@ -132,17 +132,7 @@ def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]
 
 
 def build_summary(run: RunLike) -> dict[str, Any]:
-    """The end-of-run summary as a JSON-ready dict.
-
-    ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): rows, games and deals, win rate and mean final points (CR1 intervals clustered
-    by deal) and 5/25/50/75/95% quantiles of final points (Woodruff intervals clustered by deal);
-    ``length`` (turns or hands per game, clustered likewise) and ``seat_test`` (Rao-Scott χ² of wins by
-    seat vs uniform, clustered by deal). ``differences``: every variant minus the first
-    per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
-    p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
-    deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
-    """
+    """``report.summary.build_summary`` (which documents every field), every table in memory."""
     players = players_frame(run)
     variants = variant_names(run, players)
     gl = game_lengths(run)

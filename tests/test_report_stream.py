@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 import pytest
 import report_reference
-from harness_helpers import REPO, in_repo  # noqa: F401  (strategies are found from the repository)
+from harness_helpers import REPO, SMALL, in_repo  # noqa: F401  (strategies are found from the repository)
 from rich.console import Console
 from stats_fixtures import make_run
 
@@ -45,22 +45,10 @@ from simharness.stats.streaming import (
     reduce_groups,
 )
 
-SUGOROKU = """\
-name = "stream-sugoroku"
-game = "sugoroku"
-games = 600
-seed = 3
-shard_size = 100
-players = ["naive", "greedy", "naive", "random"]
-[rules]
-preset = "default"
-[variants.cap-500]
-payout_cap = 500
-[variants.no-cap]
-payout_cap = "none"
-[variants.progressive]
-progressive_over_cap = true
-"""
+# The harness tests' two-variant sugoroku experiment with a third variant (for the Friedman tests).
+SUGOROKU = (
+    SMALL.format(games=600, seed=3, shard_size=100) + "[variants.progressive]\nprogressive_over_cap = true\n"
+)
 
 RIICHI = """\
 name = "stream-riichi"

@@ -10,32 +10,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import progress as rp
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 
 def _console() -> Console:
     return Console()
 
 
-def _progress() -> Progress:
+def _progress() -> rp.Progress:
     """The shards read, on stderr (stdout may be JSON); gone once the report is ready."""
-    return Progress(
-        TextColumn("[bold]reading {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("shards"),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
+    return rp.Progress(
+        rp.TextColumn("[bold]reading {task.description}"),
+        rp.BarColumn(),
+        rp.MofNCompleteColumn(),
+        rp.TextColumn("shards"),
+        rp.TaskProgressColumn(),
+        rp.TimeElapsedColumn(),
+        rp.TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
     )
