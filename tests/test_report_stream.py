@@ -8,6 +8,7 @@ every sum crosses chunk boundaries.
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 import report_reference
 from harness_helpers import REPO, SMALL, in_repo  # noqa: F401  (strategies are found from the repository)
 from rich.console import Console
+from rich.progress import Progress
 from stats_fixtures import make_run
 
 from simharness import config, runner, store
@@ -245,3 +247,10 @@ def test_poisson_weights_are_keyed_by_deal() -> None:
     many = poisson_weights(1, np.arange(5000), 200)
     assert abs(many.mean() - 1) < 0.01 and abs(many.var() - 1) < 0.02
     assert abs((many == 0).mean() - math.exp(-1)) < 0.005
+
+
+def test_progress_counts_every_shard_of_every_variant(runs: dict[str, store.Run]) -> None:
+    with Progress(console=Console(file=io.StringIO())) as progress:
+        stream.collect(runs["sugoroku"], scorecard=False, progress=progress)
+    (task,) = progress.tasks
+    assert task.total == task.completed == 6 * 3  # 600 games in shards of 100, three variants
