@@ -19,7 +19,9 @@ def _console() -> Console:
 
 
 def _progress() -> rp.Progress:
-    """The shards read, on stderr (stdout may be JSON); gone once the report is ready."""
+    """The shards read, on stderr (stdout may be JSON); gone once the report is ready, and never
+    drawn when stderr is not a terminal (a log or a pipe gets the errors alone)."""
+    console = Console(stderr=True)
     return rp.Progress(
         rp.TextColumn("[bold]reading {task.description}"),
         rp.BarColumn(),
@@ -28,8 +30,9 @@ def _progress() -> rp.Progress:
         rp.TaskProgressColumn(),
         rp.TimeElapsedColumn(),
         rp.TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
+        disable=not console.is_terminal,
     )
 
 
