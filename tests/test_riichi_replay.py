@@ -1,5 +1,6 @@
-"""Replay of the 33 real Tenhou games: every hand's outcome, wins, points and the next hand's state
-must equal the record; a record the engine cannot follow is a failure."""
+"""Replay of the 33 real four-player Tenhou games and of a real three-player (sanma) one: every
+hand's outcome, wins, points and the next hand's state must equal the record; a record the engine
+cannot follow is a failure."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from simharness.cli import app
 from simharness.games.riichi import mjlog
 from simharness.games.riichi import replay as riichi_replay
 
-CORPUS = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-mjlog"
+DATA = Path(__file__).resolve().parent / "data" / "riichi"
+CORPUS = DATA / "tenhou-mjlog"
 FILES = sorted(CORPUS.glob("*.mjlog"))
+# A real houou-table sanma hanchan (GO type 185), 11 hands.
+SANMA = DATA / "tenhou-sanma" / "2014091101gm-00b9-0000-5ca6b487.mjlog"
 
 
 def test_corpus_is_there() -> None:
@@ -70,3 +74,52 @@ def test_cli_exit_status(tmp_path: Path) -> None:
     assert "DIFF" in bad.output
     missing = runner.invoke(app, ["replay", "riichi", "/nonexistent.mjlog"])
     assert missing.exit_code == 2
+
+
+def test_a_real_sanma_game_replays_hand_by_hand() -> None:
+    game = mjlog.parse(SANMA)
+    assert riichi_replay.seats(game) == 3 and riichi_replay.default_preset(game) == "tenhou_sanma"
+    checks = riichi_replay.replay_file(SANMA)
+    assert [(c.name, c.problems) for c in checks if not c.ok] == []
+    # What the record exercises: tsumo-son wins with nukidora, rons, exhaustive draws with noten
+    # payments (one and two tenpai), South 1 as Tenhou's round 4 (the engine's 3), and calls.
+    assert [c.name for c in checks] == [
+        "E1-0", "E1-1", "E1-2", "E1-3", "E2-0", "E3-0", "S1-0", "S2-0", "S3-0", "S3-1", "S3-2"
+    ]  # fmt: skip
+    assert [c.outcome for c in checks].count("exhaustive") == 3
+    assert {c.outcome for c in checks} == {"tsumo", "ron", "exhaustive"}
+    first = checks[0].engine["wins"][0]
+    # East 1: the dealer's riichi tsumo, 2 Norths set aside under a West indicator (each North is
+    # also a dora): 6 han haneman, 6000 from each of the two non-dealers (tsumo-son, not 18000).
+    assert (first["seat"], first["han"], first["points"], first["nuki"]) == (0, 6, 12000, 2)
+    assert checks[0].engine["points"] == [47000, 29000, 29000]
+    kinds = {e.meld.kind for h in game.hands for e in h.events if isinstance(e, mjlog.Call)}
+    assert kinds == {"nuki", "pon", "kan", "ankan"}
+    assert sum(c.engine["next"]["round"] == 3 for c in checks) == 1  # S1 follows E3
+
+
+def test_sanma_under_other_rules_differs_where_tenhou_differs() -> None:
+    game = mjlog.parse(SANMA)
+
+    def differing(preset: str | None = None, **overrides: object) -> dict[str, list[str]]:
+        return {c.name: c.problems for c in riichi_replay.compare(game, preset, overrides) if not c.ok}
+
+    # The source's 18-tile dead wall has 4 live draws fewer: the record's 55 draws do not fit.
+    dead_wall = differing(sanma_dead_wall="separate_18")
+    assert "do not fit the wall" in dead_wall["S3-0"][0]
+    # Honba 300 (a third from each tsumo payer) instead of Tenhou's 200 (100 each).
+    assert set(differing(honba_value=300)) == {"E1-2", "E1-3", "S3-2"}
+    assert set(differing(sanma_tsumo_honba="by_method")) == {"E1-2", "E1-3"}
+    assert set(differing("sanma")) >= {"S3-0", "S3-2"}
+
+
+def test_sanma_cli_exit_status(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(app, ["replay", "riichi", str(SANMA)])
+    assert ok.exit_code == 0, ok.output
+    assert "E1-0    ok   tsumo         seat 0 6han 30fu 12000" in ok.output
+    tampered = tmp_path / "tampered.mjlog"
+    tampered.write_text(SANMA.read_text().replace('ten="350,350,350,0"', 'ten="351,349,350,0"', 1))
+    bad = runner.invoke(app, ["replay", "riichi", "-q", str(tampered)])
+    assert bad.exit_code == 1, bad.output
+    assert "E1-0" in bad.output and "points after the hand" in bad.output

@@ -158,8 +158,8 @@ def test_no_two_strategy_scripts_of_a_game_are_the_same_knob_set() -> None:
         seen[key] = s.name
 
 
-# A three-player Tenhou record written by hand from the mjlog format (no real sanma record is in
-# the test data): GO type 0xB9 = 0x80 hanchan-speed bits, 0x20, 0x10 sanma, 0x08 hanchan, 0x01.
+# A three-player Tenhou record cut short by hand (not a real game): GO type 0xB9 = 0x80 | 0x20
+# (houou), 0x10 sanma, 0x08 hanchan, 0x01; the hand ends in an exhaustive draw after six draws.
 SANMA_MJLOG = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
 <UN n0="a" n1="b" n2="c" n3="" dan="0,0,0,0" rate="1500,1500,1500,0" sx="M,M,M,C"/>
 <TAIKYOKU oya="0"/>
@@ -170,15 +170,23 @@ SANMA_MJLOG = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
 <RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>
 </mjloggm>
 """
+REAL_SANMA = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-sanma"
 
 
-def test_replay_refuses_a_three_player_record_without_a_traceback(tmp_path: Path) -> None:
+def test_replay_plays_three_player_records_and_reports_differences_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # Was an IndexError traceback (the deal rebuilt for four seats), then a refusal by name.
+    runner = CliRunner()
+    real = runner.invoke(app, ["replay", "riichi", "-q", *map(str, sorted(REAL_SANMA.glob("*.mjlog")))])
+    assert real.exit_code == 0, real.output
+    assert "11 hands in 1 games: 11 equal to the record, 0 differ" in real.output
     path = tmp_path / "sanma.mjlog"
     path.write_text(SANMA_MJLOG)
-    result = CliRunner().invoke(app, ["replay", "riichi", str(path)])
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "three-player" in result.output and "sanma.mjlog" in result.output
+    cut = runner.invoke(app, ["replay", "riichi", str(path)])
+    assert cut.exit_code == 1, cut.output
+    assert cut.exception is None or isinstance(cut.exception, SystemExit)
+    assert "E1-0" in cut.output and "DIFF" in cut.output and "seat 0 is to act after 3 discards" in cut.output
 
 
 def _kan_counts(knobs: dict, rules: dict | None = None) -> dict[str, int]:
