@@ -990,3 +990,17 @@ fn call_happy_never_chis_terminals_for_tanyao() {
         assert_eq!(a == legal[1], takes, "{hand} chi {chi}: {a:?}");
     }
 }
+
+/// Tenhou's three-player settlement (`tenhou_sanma`): the real record 2014091101gm-00b9-0000-5ca6b487
+/// ends at 59200 / 22800 / 23000 with `owari` 54.0 / −37.0 / −17.0: 40000 returned, oka 15, uma
+/// +20 / 0 / −20, each player's points rounded to a thousand (Tenhou rounds; the preset keeps
+/// `final_rounding = none`, which gives 54.2 / −37.2 / −17.0).
+#[test]
+fn tenhou_sanma_final_scores_match_a_real_record() {
+    let points = [59200, 22800, 23000, 0];
+    let rules = rules::resolve("tenhou_sanma", &json!({})).unwrap();
+    let exact = final_scores(&rules, &points);
+    assert!(exact[..3].iter().zip([54.2, -37.2, -17.0]).all(|(a, b)| (a - b).abs() < 1e-9), "{exact:?}");
+    let rounded = rules::resolve("tenhou_sanma", &json!({"final_rounding": "nearest_1000"})).unwrap();
+    assert_eq!(final_scores(&rounded, &points)[..3], [54.0, -37.0, -17.0]);
+}
