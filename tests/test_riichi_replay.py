@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from mjlog_records import sanma_record
 from typer.testing import CliRunner
 
 from simharness.cli import app
@@ -131,17 +132,13 @@ def test_sanma_cli_exit_status(tmp_path: Path) -> None:
 # allows): the dealer (1000 points) draws North and sets it aside; seat 1, chiitoitsu on a North
 # tanki (33p 44p 99p 11s 66s 77s N), rons it: 2 han 25 fu = 1600, no chankan, and the dealer is
 # out of points (the game ends). Scores worked by hand from Tenhou's rules.
-NORTH_RON = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
-<UN n0="a" n1="b" n2="c" n3="" dan="0,0,0,0" rate="1500,1500,1500,0" sx="M,M,M,C"/>
-<TAIKYOKU oya="0"/>
-<INIT seed="0,0,0,2,3,128" ten="10,350,350,0" oya="0"
+NORTH_RON = sanma_record("""<INIT seed="0,0,0,2,3,128" ten="10,350,350,0" oya="0"
  hai0="0,32,36,40,53,56,64,76,80,89,100,108,116" hai1="44,45,48,49,68,69,72,73,92,93,96,97,120"
  hai2="1,33,41,46,54,60,65,77,84,90,101,112,124" hai3=""/>
 <T121/><N who="0" m="31008" />
 <AGARI ba="0,0" hai="44,45,48,49,68,69,72,73,92,93,96,97,120,121" machi="121" ten="25,1600,0"
  yaku="22,2" doraHai="128" who="1" fromWho="0" sc="10,-16,350,16,350,0,0,0"
- owari="-6,-61.0,366,32.0,350,-5.0,0,0.0" />
-</mjloggm>"""
+ owari="-6,-61.0,366,32.0,350,-5.0,0,0.0" />""")
 
 
 def test_a_north_set_aside_may_be_ronned_under_tenhou_sanma() -> None:

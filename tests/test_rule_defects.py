@@ -6,6 +6,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from mjlog_records import sanma_record
 from typer.testing import CliRunner
 
 from simharness import engine
@@ -158,18 +159,13 @@ def test_no_two_strategy_scripts_of_a_game_are_the_same_knob_set() -> None:
         seen[key] = s.name
 
 
-# A three-player Tenhou record cut short by hand (not a real game): GO type 0xB9 = 0x80 | 0x20
-# (houou), 0x10 sanma, 0x08 hanchan, 0x01; the hand ends in an exhaustive draw after six draws.
-SANMA_MJLOG = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
-<UN n0="a" n1="b" n2="c" n3="" dan="0,0,0,0" rate="1500,1500,1500,0" sx="M,M,M,C"/>
-<TAIKYOKU oya="0"/>
-<INIT seed="0,0,0,2,3,108" ten="350,350,350,0" oya="0"
+# A three-player Tenhou record cut short by hand (not a real game): the hand ends in an exhaustive
+# draw after six draws.
+SANMA_MJLOG = sanma_record("""<INIT seed="0,0,0,2,3,108" ten="350,350,350,0" oya="0"
  hai0="0,1,2,36,37,38,40,41,42,44,45,46,72" hai1="73,74,76,77,78,80,81,82,84,85,86,88,89"
  hai2="90,92,93,94,96,97,98,100,101,102,104,105,106" hai3=""/>
 <T48/><D48/><U49/><E49/><V50/><F50/>
-<RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>
-</mjloggm>
-"""
+<RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>""")
 REAL_SANMA = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-sanma"
 
 
