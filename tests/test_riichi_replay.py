@@ -75,6 +75,10 @@ def test_cli_exit_status(tmp_path: Path) -> None:
     assert "DIFF" in bad.output
     missing = runner.invoke(app, ["replay", "riichi", "/nonexistent.mjlog"])
     assert missing.exit_code == 2
+    # a wrong preset is the user's input, told as such (not the engine's raw error tuple)
+    preset = runner.invoke(app, ["replay", "riichi", str(FILES[0]), "--preset", "nope"])
+    assert preset.exit_code == 2
+    assert preset.stderr.startswith('error: --preset: unknown preset "nope"; expected one of: ')
 
 
 def test_a_real_sanma_game_replays_hand_by_hand() -> None:

@@ -279,6 +279,9 @@ def replay_riichi(
     for path in files:
         try:
             checks = riichi_replay.replay_file(path, preset)
+        except OptionError as e:
+            typer.echo(f"error: --preset: {e.message}", err=True)
+            raise typer.Exit(2) from None
         except (OSError, EOFError, ValueError, KeyError, ElementTree.ParseError) as e:
             # not a file, not gzip, truncated, not XML or not a Tenhou log: unreadable input
             typer.echo(f"error: {path}: {e}", err=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simharness import _engine  # type: ignore[attr-defined]
+from simharness import _engine, engine  # type: ignore[attr-defined]
 from simharness.games.riichi import mjlog
 
 # GO type bit of a three-player game.
@@ -152,7 +152,9 @@ def compare(
         check = HandCheck(i, hand_name(hand.init), outcome)
         checks.append(check)
         res = json.loads(
-            _engine.riichi_replay_hand(preset, json.dumps(rules), json.dumps(hand_request(hand, n)))
+            engine._call(
+                _engine.riichi_replay_hand, preset, json.dumps(rules), json.dumps(hand_request(hand, n))
+            )
         )
         check.engine = res
         if res.get("error"):
