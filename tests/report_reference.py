@@ -24,10 +24,15 @@ from simharness.report.summary import (
     variant_names,
 )
 from simharness.report.sums import QUANTILES
-from simharness.stats.balance import seat_rank_cells, seat_wins
+from simharness.stats.balance import seat_rank_cells
 from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
 from simharness.stats.intervals import cluster_mean_ci, describe
 from simharness.stats.paired import Baseline, games_per_deal, paired_difference, per_deal, row_variance
+
+
+def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
+    """Wins (rank 1) per (deal, seat) from ``seat_rank_cells``."""
+    return cells[:, :, ranks.index(1)] if 1 in ranks else np.zeros(cells.shape[:2])
 
 
 def _dist(x: np.ndarray, deals: np.ndarray) -> dict[str, Any]:

@@ -353,11 +353,6 @@ def seat_rank_cells(
     return [int(x) for x in seats], [int(x) for x in ranks], cells
 
 
-def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
-    """Wins (rank 1) per (deal, seat) from :func:`seat_rank_cells`."""
-    return cells[:, :, ranks.index(1)] if 1 in ranks else np.zeros(cells.shape[:2])
-
-
 def seat_tests(counts: ClusterCounts) -> dict[str, Any]:
     """The seat × rank counts and both seat tests of one variant, from its (seat, rank) counts per deal.
 
