@@ -196,3 +196,21 @@ def test_sweep_until_errors_name_the_field(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["sweep", "suzume", "--players", "fastest,defensive", "--until", bad,
                                           "--options", "dealer_bonus", "--out", out, "-q"])  # fmt: skip
         assert result.exit_code == 2 and "--until" in result.output and "METRIC:EFFECT" in result.output
+
+
+def test_sweep_until_on_the_command_line(tmp_path: Path) -> None:
+    args = ["sweep", "suzume", "--players", "fastest,bonus-pusher,defensive", "--games", "200", "--options",
+            "starting_points,mistake_penalty", "--until", "final_points[fastest]:0.5", "--look-every", "100",
+            "--out", str(tmp_path), "--html", str(tmp_path / "s.html"), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "sequential tests vs base on final_points[fastest]" in result.output
+    seq = _manifest(tmp_path / "sweep-suzume")["sweep_sequential"]
+    assert {v: r["decision"] for v, r in seq["variants"].items()} == {
+        "starting_points-20": "effect-",
+        "starting_points-80": "effect+",
+        "mistake_penalty-1": "no effect",
+        "mistake_penalty-4": "no effect",
+    }
+    assert seq["games"] == 100 and "Sequential tests vs base" in (tmp_path / "s.html").read_text()
+    assert "[sweep.until]" in (tmp_path / "sweep-suzume.toml").read_text()
