@@ -179,14 +179,15 @@ def test_a_budget_too_small_leaves_a_variant_undecided(tmp_path: Path) -> None:
 
 
 def test_sweep_until_errors_name_the_field(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"sweep\.until\.metric.*defensive, fastest"):
-        config.load(_config(tmp_path, metric="win[nobody]"))
-    with pytest.raises(ConfigError, match=r"sweep\.until\.metric.*win\[<strategy>\]"):
-        config.load(_config(tmp_path, metric="length"))
-    with pytest.raises(ConfigError, match=r"sweep\.until\.look_every"):
-        config.load(_config(tmp_path, look=75))
-    with pytest.raises(ConfigError, match=r"sweep\.until\.mu1"):
-        config.load(_config(tmp_path, mu1=0.0))
+    wrong: list[tuple[dict[str, object], str]] = [
+        ({"metric": "win[nobody]"}, r"sweep\.until\.metric.*defensive, fastest"),
+        ({"metric": "length"}, r"sweep\.until\.metric.*win\[<strategy>\]"),
+        ({"look": 75}, r"sweep\.until\.look_every"),
+        ({"mu1": 0.0}, r"sweep\.until\.mu1"),
+    ]
+    for kw, message in wrong:
+        with pytest.raises(ConfigError, match=message):
+            config.load(_config(tmp_path, **kw))
     both = _config(tmp_path)
     both.write_text(both.read_text() + '\n[until]\na = "fastest"\nb = "defensive"\nmu1 = 0.1\n')
     with pytest.raises(ConfigError, match=r"sweep\.until.*not both"):
