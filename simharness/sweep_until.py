@@ -32,6 +32,7 @@ import polars as pl
 
 from simharness.stats.paired import METRIC_EXPRS, per_deal
 from simharness.stats.sequential import SPRT, Decision
+from simharness.sweep import BASE
 
 # The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
 MEASURES = ("win", "final_points")
@@ -119,8 +120,9 @@ class Looks:
 
     def __init__(
         self, until: Mapping[str, Any], variants: list[str], read: Callable[[str, int], pl.DataFrame]
-    ):
-        self.base, *self.tested = variants
+    ) -> None:
+        self.base = BASE
+        self.tested = [v for v in variants if v != BASE]
         self.until = until
         self.read = read
         self.test = TwoSided.of(until, len(self.tested))
