@@ -12,6 +12,7 @@ option as a tornado: the range of an option's effects over its values, options s
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,9 @@ class _Prefix:
     """The base and some variants of a run, each cut to its first ``games`` games: the deals that a
     variant stopped early by ``[sweep.until]`` shares with the base."""
 
-    def __init__(self, run: RunLike, keep: list[str], games: int, read: Any) -> None:
+    def __init__(
+        self, run: RunLike, keep: list[str], games: int, read: Callable[[str], pl.DataFrame]
+    ) -> None:
         self.path = run.path
         self.manifest = {**run.manifest, "variants": {v: run.manifest["variants"][v] for v in keep}}
         self.tables = list(run.manifest["tables"])
