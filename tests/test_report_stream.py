@@ -8,6 +8,7 @@ every sum crosses chunk boundaries.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from pathlib import Path
@@ -254,3 +255,20 @@ def test_progress_counts_every_shard_of_every_variant(runs: dict[str, store.Run]
         stream.collect(runs["sugoroku"], scorecard=False, progress=progress)
     (task,) = progress.tasks
     assert task.total == task.completed == 6 * 3  # 600 games in shards of 100, three variants
+
+
+def test_a_variant_that_stopped_early_is_streamed_like_in_memory(
+    runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A sweep stopped per variant reads fewer shards of that variant (store.Run.own).
+    run = runs["sugoroku"]
+    run = dataclasses.replace(run, own={**run.own, "no-cap": tuple(run.own["no-cap"][:2])})
+    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)
+    assert sum(1 for _ in stream.chunks(run)) == 6 and stream.shard_count(run) == 6 + 2 + 6
+    report = build_report(run)
+    assert report["variants"]["no-cap"]["games"] == 200
+    assert (
+        close(report_reference.build_summary(run), {k: v for k, v in report.items() if k != "scorecard"})
+        == []
+    )
+    assert close(_in_memory_scorecard(run, Bootstrap.POISSON), report["scorecard"]) == []

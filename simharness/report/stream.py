@@ -105,7 +105,7 @@ class CachedRun:
 
 
 def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
-    """The run's chunks and the shards (per variant) of each; a run without shards is one chunk."""
+    """The run's chunks and the shards (over every variant) of each; a run without shards is one chunk."""
     split = getattr(run, "chunks", None)
     parts = [(run, 1)] if split is None else split(CHUNK_GAMES)
     for sub, shards in parts:
@@ -113,9 +113,9 @@ def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
 
 
 def shard_count(run: RunLike) -> int:
-    """Shards per variant (1 for a run held in memory)."""
-    firsts = getattr(run, "firsts", None)
-    return len(firsts) if firsts is not None else 1
+    """Shards the run reads over every variant (1 for a run held in memory)."""
+    shards = getattr(run, "shards", None)
+    return shards() if shards is not None else 1
 
 
 def _baseline_scan(run: RunLike, variant: str) -> pl.LazyFrame:
@@ -169,8 +169,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     """
     task = None
     if progress is not None:
-        variants_n = len(run.manifest.get("variants") or {}) or 1
-        task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run) * variants_n)
+        task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run))
     seq = run.manifest.get("sequential")
     seq = seq if seq and seq.get("looks") else None
     metrics = GameMetrics(registry.summary_metrics(run.manifest["game"]))
@@ -199,7 +198,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
             scores.append(look_scores(players, seq, int(seq["games"])))
         metrics.add(sub)
         if task is not None and progress is not None:
-            progress.advance(task, shards * len(variants))
+            progress.advance(task, shards)
     if sums is None:
         raise ValueError("the run has no games to report")
     summary = {

@@ -50,7 +50,7 @@ class ClusterCounts:
     def of(cls, cells: np.ndarray) -> ClusterCounts:
         """From one row of counts per cluster: shape (clusters, *categories)."""
         cells = np.asarray(cells)
-        flat = cells.reshape(len(cells), -1)
+        flat = cells.reshape(len(cells), int(np.prod(cells.shape[1:])))  # also for no clusters
         # A float product is BLAS-fast and exact for integer counts below 2^53.
         flat = flat.astype(float)
         return cls(len(cells), cells.sum(axis=0), flat.T @ flat)
