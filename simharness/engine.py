@@ -234,3 +234,19 @@ def play_batch(
             duplicate,
         )
     return {name: _frame(cols) for name, (_rows, cols) in raw.items()}
+
+
+def show_game(
+    game: str,
+    rules: dict[str, Any],
+    lineup: list[dict[str, Any]],
+    *,
+    seed: int,
+    index: int,
+    duplicate: bool = False,
+) -> dict[str, pl.DataFrame] | None:
+    """Game ``index`` played again alone with every event logged (the engine's ``Game::show``):
+    the tables of :func:`play_batch` for that game plus the game's event tables; None for a game
+    whose engine has no event log."""
+    raw = _call(_engine.show_game, game, json.dumps(rules), json.dumps(lineup), seed, index, duplicate)
+    return None if raw is None else {name: _frame(cols) for name, (_rows, cols) in raw.items()}
