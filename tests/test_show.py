@@ -25,6 +25,14 @@ CHROMIUM = next(
 )
 
 RUNS = {
+    "sugoroku": (
+        'game = "sugoroku"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["naive", "greedy", "random"]\n[rules]\npreset = "default"\n'
+    ),
+    "suzume": (
+        'game = "suzume"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
+    ),
     "riichi": (
         'game = "riichi"\ngames = 12\nshard_size = 6\nduplicate = true\n'
         'players = ["call-happy", "yakuhai-caller", "efficiency", "always-riichi"]\n'
@@ -64,14 +72,15 @@ def test_page_holds_every_hand_and_the_runs_final_points(run_dir: Path) -> None:
         assert out.strip() == str(path)
         text = path.read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text  # nothing to fetch
-        parts = run.table("hands").filter(pl.col("game") == game) if "hands" in run.tables else None
-        rows = re.findall(r'<tr class="part hand" data-part="([^"]+)"', text)
-        if parts is not None:
-            assert len(rows) == parts.height
-        # Every part listed has frames, in the listed order.
+        # Every hand (or sugoroku turn) is listed, as many as the run's `games` row counts.
+        rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', text)
+        logged_game = run.table("games").filter(pl.col("game") == game).row(0, named=True)
+        assert len(rows) == logged_game["turns" if run.manifest["game"] == "sugoroku" else "hands"]
+        # Every part listed has frames, in the listed order (sugoroku's setup frame is not listed).
         framed = list(dict.fromkeys(re.findall(r'<section class="frame" data-part="([^"]+)"', text)))
-        assert framed == rows
-        finals = [int(x) for x in re.findall(r'<td class="points">(-?\d+)</td>', text)]
+        assert [f for f in framed if f in set(rows)] == rows
+        overview = text.split('<div id="bar">')[0]
+        finals = [int(x) for x in re.findall(r'<td class="points">(-?\d+)</td>', overview)]
         logged = run.table("players").filter(pl.col("game") == game).sort("seat")
         assert finals == logged["final_points"].to_list()
         for strategy in logged["strategy"].to_list():

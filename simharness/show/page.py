@@ -36,6 +36,15 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def tile(face: str, suit: str, title: str, *classes: str) -> str:
+    """A tile drawn as a small box in CSS (its face and a suit letter, coloured by ``suit``: m, p,
+    s, z for honors, f for flowers, x for a special tile), so that the page needs no mahjong font;
+    ``title`` names it on hover; ``classes`` add marks (``red``, ``called``, ``riichi``, ``down``)."""
+    cls = " ".join(c for c in ("t", suit, *classes) if c)
+    sub = f"<small>{suit}</small>" if suit in ("m", "p", "s") else ""
+    return f'<span class="{cls}" title="{esc(title)}">{esc(face)}{sub}</span>'
+
+
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:72em}
 h1{font-size:1.3em} h2{font-size:1.1em;margin-top:1.5em}
@@ -48,6 +57,13 @@ th{background:#f3f3f3} td.l,th.l{text-align:left}
 .frame{display:none} .frame.on{display:block}
 .caption{font-weight:600;margin:.6em 0}
 tr.part{cursor:pointer} tr.part:hover{background:#eef}
+.t{display:inline-block;min-width:1.35em;height:1.8em;line-height:1.8em;margin:1px;
+ border:1px solid #999;border-radius:3px;background:#fdfcf5;text-align:center;font-weight:600;
+ font-family:monospace;font-size:1.05em}
+.t small{font-size:.6em} .t.m{color:#222} .t.p{color:#1f4fb0} .t.s{color:#17803a}
+.t.z{color:#000} .t.f{color:#a05a00} .t.x{color:#7a2bb0}
+.t.red{background:#ffd9d9;color:#c00} .t.called{opacity:.35} .t.riichi{transform:rotate(90deg);margin:0 .3em}
+.t.down{background:#9aa7b5;color:#9aa7b5}
 """
 
 _SCRIPT = """

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from simharness.games.riichi.scoring import yaku_names
-from simharness.show.page import Frame, Page, esc
+from simharness.show.page import Frame, Page, esc, tile
 from simharness.show.replay import Shown
 
 WINDS = "ESWN"
@@ -53,9 +53,7 @@ HONOR_TITLES = (
 
 
 def tiles_html(tiles: list[int], marks: dict[int, str] | None = None) -> str:
-    """Tiles drawn as small boxes in CSS (a number and its suit letter, coloured by suit; honors
-    as letters), so that the page needs no mahjong font; red fives, called and riichi tiles get a
-    class. The tile's name is its title."""
+    """Tiles as boxes (:func:`simharness.show.page.tile`); red fives and marked tiles get a class."""
     marks = marks or {}
     out = []
     for t in tiles:
@@ -66,9 +64,7 @@ def tiles_html(tiles: list[int], marks: dict[int, str] | None = None) -> str:
             face, suit, title = HONORS[kind - 27], "z", HONOR_TITLES[kind - 27]
         else:
             face, suit, title = f"{kind % 9 + 1}", "mps"[kind // 9], tile_name(t)
-        cls = " ".join(c for c in ("t", suit, "red" if t in RED_FIVES else "", marks.get(t, "")) if c)
-        sub = "" if suit == "z" else f"<small>{suit}</small>"
-        out.append(f'<span class="{cls}" title="{title}">{face}{sub}</span>')
+        out.append(tile(face, suit, title, "red" if t in RED_FIVES else "", marks.get(t, "")))
     return "".join(out)
 
 
@@ -243,8 +239,8 @@ class _Game:
             st = HandState([Seat() for _ in range(self.n)])
             hand_events = events.filter(pl.col("hand") == h["hand"])
             drawn = ""  # a draw is told with the discard that follows it: one frame per turn
-            for seat, kind, tile in hand_events.select("seat", "kind", "tile").iter_rows():
-                caption = self.apply(st, seat, kind, tile)
+            for seat, kind, tile_id in hand_events.select("seat", "kind", "tile").iter_rows():
+                caption = self.apply(st, seat, kind, tile_id)
                 if kind in (DRAW, RINSHAN):
                     drawn = caption + ", "
                     continue
@@ -303,15 +299,8 @@ class _Game:
 
 
 _STYLE = """
-.t{display:inline-block;width:1.35em;height:1.8em;line-height:1.8em;margin:1px;
- border:1px solid #999;border-radius:3px;
- background:#fdfcf5;text-align:center;font-weight:600;font-family:monospace;font-size:1.05em}
-.t small{font-size:.6em} .t.m{color:#222} .t.p{color:#1f4fb0} .t.s{color:#17803a}
-.t.z{color:#000} .t.f{color:#a05a00}
-.t.red{background:#ffd9d9;color:#c00} .t.called{opacity:.35} .t.riichi{transform:rotate(90deg);margin:0 .3em}
 .meld{margin-left:.4em;padding:0 .15em;background:#eef3ff}
 tr.actor td{background:#fffbe0} .rb{color:#c00}
-table.board td{vertical-align:middle}
 """
 
 
