@@ -35,7 +35,7 @@ RUNS = {
     ),
     "riichi": (
         'game = "riichi"\ngames = 12\nshard_size = 6\nduplicate = true\n'
-        'players = ["call-happy", "yakuhai-caller", "efficiency", "always-riichi"]\n'
+        'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
         '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
     ),
 }

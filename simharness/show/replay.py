@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness import __version__, _engine, engine, runner, store
+from simharness import __version__, _engine, buildinfo, engine, store
 from simharness.errors import RunDirError
 from simharness.games import registry
 
@@ -41,7 +41,7 @@ class Shown:
         return (
             f"run made by simharness {made.get('simharness_version')} (engine {made.get('engine_version')}, "
             f"commit {made.get('git_commit')}); shown by simharness {__version__} (engine "
-            f"{_engine.__version__}, commit {runner.git_commit()})"
+            f"{_engine.__version__}, commit {buildinfo.git_commit()})"
         )
 
 
