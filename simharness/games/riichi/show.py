@@ -25,7 +25,7 @@ FLOWER = 136
 # Event kinds of the `events` table (engine/src/games/riichi/batch.rs).
 DRAW, RINSHAN, DISCARD, RIICHI_DISCARD = 0, 1, 2, 3
 CHI, PON, DAIMINKAN, ANKAN, KAKAN, TSUMO, RON, DORA = 4, 5, 6, 7, 8, 9, 10, 11
-KYUUSHU, FOUL, NOTEN, OPEN_RIICHI, NUKI, DEALT, MELD_TILE = 12, 13, 14, 15, 16, 17, 18
+KYUUSHU, FOUL, NOTEN, OPEN_RIICHI, NUKI, DEALT, MELD_TILE, URA = 12, 13, 14, 15, 16, 17, 18, 19
 _CALLS = {CHI: "chi", PON: "pon", DAIMINKAN: "daiminkan", ANKAN: "ankan", KAKAN: "kakan"}
 
 
@@ -89,6 +89,7 @@ class Seat:
 class HandState:
     seats: list[Seat]
     dora: list[int] = field(default_factory=list)
+    ura: list[int] = field(default_factory=list)
     last_discard: tuple[int, int] | None = None
 
 
@@ -126,7 +127,9 @@ class _Game:
                 f'<td class="l river">{tiles_html(seat.river, marks)}</td></tr>'
             )
         return (
-            f'<p>dora indicators: {tiles_html(st.dora)}</p><table class="board"><tr><th class="l">seat</th>'
+            f"<p>dora indicators: {tiles_html(st.dora)}"
+            + (f" &nbsp; ura indicators: {tiles_html(st.ura)}" if st.ura else "")
+            + '</p><table class="board"><tr><th class="l">seat</th>'
             '<th>points</th><th class="l">hand, melds</th><th class="l">discards</th></tr>'
             f"{''.join(rows)}</table>"
         )
@@ -138,6 +141,9 @@ class _Game:
         if kind == DORA:
             st.dora.append(tile)
             return f"dora indicator {name}"
+        if kind == URA:
+            st.ura.append(tile)
+            return ""
         assert s is not None, f"event kind {kind} without a seat"
         if kind == DEALT:
             s.hand.append(tile)

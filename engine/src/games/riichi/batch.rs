@@ -142,7 +142,7 @@ rows! {
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed (the first one opens the hand), 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi), 16 nuki (flower or North extracted), 17 tile dealt (each seat's starting tiles, after the first indicator), 18 tile of the hand put into a meld (after its call: chi, pon, daiminkan, ankan).
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed (the first one opens the hand), 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi), 16 nuki (flower or North extracted), 17 tile dealt (each seat's starting tiles, after the first indicator), 18 tile of the hand put into a meld (after its call: chi, pon, daiminkan, ankan), 19 ura dora indicator (turned over for a riichi win, before the win).
         kind: u8,
         /// Tenhou tile id (kind = id / 4; flowers 136–143; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,

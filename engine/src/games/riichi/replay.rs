@@ -6,7 +6,8 @@
 //! in the §3.3 order) and `actions`, each an object with `t` one of `discard` (`who`, `tile`,
 //! `riichi`), `pon`/`chi` (`who`, `tiles`: the two own tiles), `kan` (`who`: daiminkan), `ankan`
 //! (`who`, `kind`), `kakan` (`who`, `tile`), `tsumo` (`who`), `ron` (`who`, `from`), `kyuushu`
-//! (`who`) or `ron3` (every player able to ron does: 三家和).
+//! (`who`) or `ron3` (every player able to ron does: 三家和). The result holds the hand's `events`
+//! as the `events` table logs them (`[seat, kind, tile]`).
 
 use super::actions::{Action, Decider, Point};
 use super::rules::Rules;
@@ -168,6 +169,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
     for (s, p) in state.p.iter_mut().enumerate() {
         p.points = points.get(s).and_then(Value::as_i64).ok_or("`points` must hold 4 integers")?;
     }
+    state.events = Some(Vec::new());
     state.deal(&wall, progress);
     let mut script = Script { recs, next: 0 };
     let r = match state.play_hand(&mut script) {
@@ -187,6 +189,8 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         })
         .collect();
     let unplayed = script.recs.len() - script.next;
+    // The hand as the `events` table logs it ([seat, kind, tile]), for exporters.
+    let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind, e.tile])).collect();
     let points_after: Vec<i64> = state.p.iter().map(|p| p.points).collect();
     let over = state.advance(&r, &mut |s| s.dealer_is_top());
     Ok(json!({
@@ -201,5 +205,6 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         "nagashi": r.nagashi,
         "next": {"round": state.progress.round, "honba": state.progress.honba, "sticks": state.progress.sticks},
         "game_over": over,
+        "events": events,
     }))
 }

@@ -248,8 +248,8 @@ impl HandResult {
 /// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw,
 /// 15 riichi opened, 16 nuki (flower or North extracted), 17 a tile dealt (each seat's starting
 /// tiles, after the first dora indicator, at the start of the hand), 18 a tile of the hand put
-/// into a meld (after its call event). `tile`: the tile id (the called tile of a call, kind × 4 for
-/// an ankan), 255 for none.
+/// into a meld (after its call event), 19 an ura dora indicator (turned over for a riichi win).
+/// `tile`: the tile id (the called tile of a call, kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
     pub seat: u8,
@@ -1479,6 +1479,11 @@ impl<'r> State<'r> {
     ) -> Result<HandResult, String> {
         let mut wins = Vec::with_capacity(seats.len());
         let honba = self.progress.honba;
+        if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
+            for id in self.indicator_ids().1 {
+                self.log(NONE, 19, id);
+            }
+        }
         for (i, &w) in seats.iter().enumerate() {
             let score = self.score_win(w, tile, tsumo, rinshan, chankan)?;
             let honba_w = if i == 0 || self.rules.multi_ron_honba == MultiRonHonba::EachWinner { honba } else { 0 };
