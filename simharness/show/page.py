@@ -32,8 +32,48 @@ class Page:
     style: str = ""
 
 
+class GamePage:
+    """What every game's page builder starts from: the shown game, its tables, its seats and the
+    strategy of each seat."""
+
+    def __init__(self, shown: Shown) -> None:
+        self.shown = shown
+        self.t = shown.tables
+        self.n = shown.seats
+        self.strategies = shown.strategies()
+
+
 def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def part_row(kind: str, part: str, cells: str) -> str:
+    """A row of the overview that lists one hand or turn (``kind``); a click steps to ``part``."""
+    return f'<tr class="part {kind}" data-part="{esc(part)}">{cells}</tr>'
+
+
+def running_heads(seats: int) -> str:
+    """Header cells of each seat's point change and running total."""
+    return "".join(f"<th>&Delta; {s}</th>" for s in range(seats)) + "".join(
+        f"<th>total {s}</th>" for s in range(seats)
+    )
+
+
+def running_cells(deltas: list[int], totals: list[int]) -> str:
+    return "".join(f"<td>{d:+d}</td>" for d in deltas) + "".join(f"<td>{t}</td>" for t in totals)
+
+
+def final_standings(heads: str, rows: list[tuple[str, int, str]]) -> str:
+    """The final standings: per seat a label (HTML), the final points (the cell tests read) and
+    more cells; ``heads`` are the header cells after the first two."""
+    body = "".join(
+        f'<tr><td class="l">{label}</td><td class="points">{points}</td>{more}</tr>'
+        for label, points, more in rows
+    )
+    return (
+        '<h2>Final standings</h2><table><tr><th class="l">seat</th><th>final points</th>'
+        f"{heads}</tr>{body}</table>"
+    )
 
 
 def tile(face: str, suit: str, title: str, *classes: str) -> str:
@@ -56,7 +96,7 @@ th{background:#f3f3f3} td.l,th.l{text-align:left}
 #bar button{font-size:1em;margin-right:.3em}
 .frame{display:none} .frame.on{display:block}
 .caption{font-weight:600;margin:.6em 0}
-tr.part{cursor:pointer} tr.part:hover{background:#eef}
+tr.part{cursor:pointer} tr.part:hover{background:#eef} tr.actor td{background:#fffbe0}
 .t{display:inline-block;min-width:1.35em;height:1.8em;line-height:1.8em;margin:1px;
  border:1px solid #999;border-radius:3px;background:#fdfcf5;text-align:center;font-weight:600;
  font-family:monospace;font-size:1.05em}

@@ -30,11 +30,23 @@ class Shown:
     def rules(self) -> dict[str, Any]:
         return dict(self.manifest["variants"][self.variant])
 
+    @property
+    def seats(self) -> int:
+        return self.tables["players"].height
+
     def strategy(self, seat: int) -> str:
         """The strategy (lineup slot's name) playing ``seat``."""
         players = self.tables["players"]
         slot = int(players.filter(pl.col("seat") == seat)["player"][0])
         return str(self.manifest["lineup"][slot]["strategy"])
+
+    def strategies(self) -> list[str]:
+        """The strategy of each seat."""
+        return [self.strategy(s) for s in range(self.seats)]
+
+    def title(self, game_title: str) -> str:
+        """The page's title: ``Riichi game 7 of NAME, variant V``."""
+        return f"{game_title} game {self.game} of {self.manifest['name']}, variant {self.variant}"
 
     def provenance(self) -> str:
         made = self.manifest.get("provenance", {})

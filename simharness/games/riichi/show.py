@@ -10,7 +10,17 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from simharness.games.riichi.scoring import yaku_names
-from simharness.show.page import Frame, Page, esc, tile
+from simharness.show.page import (
+    Frame,
+    GamePage,
+    Page,
+    esc,
+    final_standings,
+    part_row,
+    running_cells,
+    running_heads,
+    tile,
+)
 from simharness.show.replay import Shown
 
 WINDS = "ESWN"
@@ -97,14 +107,11 @@ def round_name(round_: int, honba: int, n: int) -> str:
     return f"{'ESWN'[round_ // n % 4]}{round_ % n + 1}" + (f"-{honba}" if honba else "")
 
 
-class _Game:
+class _Game(GamePage):
     def __init__(self, shown: Shown) -> None:
-        self.shown = shown
-        self.t = shown.tables
-        self.n = self.t["players"].height
+        super().__init__(shown)
         self.start = int(shown.rules["starting_points"])
         self.names = yaku_names()
-        self.strategies = [shown.strategy(s) for s in range(self.n)]
 
     def seat_label(self, seat: int, dealer: int) -> str:
         wind = WINDS[(seat - dealer) % self.n]
@@ -270,43 +277,34 @@ class _Game:
             points = after
             winners = ", ".join(str(s) for s in range(self.n) if h["winners"] >> s & 1) or "-"
             value = f"{h['han']} han {h['fu']} fu {h['points']}" if h["winners"] else ""
-            rows.append(
-                f'<tr class="part hand" data-part="{part}"><td>{h["hand"] + 1}</td><td class="l">{label}</td>'
-                f'<td>{h["dealer"]}</td><td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td>'
-                f'<td class="l">{value}</td>'
-                + "".join(f"<td>{h[f'delta_{s}']:+d}</td>" for s in range(self.n))
-                + "".join(f"<td>{after[s]}</td>" for s in range(self.n))
-                + "</tr>"
+            cells = (
+                f'<td>{h["hand"] + 1}</td><td class="l">{label}</td><td>{h["dealer"]}</td>'
+                f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td class="l">{value}</td>'
             )
-        players = self.t["players"].sort("seat")
-        final = "".join(
-            f'<tr class="final"><td class="l">{esc(self.seat_label(p["seat"], 0))}</td>'
-            f'<td class="points">{p["final_points"]}</td><td>{p["rank"]}</td><td>{p["score"]:+.1f}</td></tr>'
-            for p in players.iter_rows(named=True)
-        )
-        seats = range(self.n)
+            deltas = [h[f"delta_{s}"] for s in range(self.n)]
+            rows.append(part_row("hand", part, cells + running_cells(deltas, after)))
+        final = [
+            (
+                esc(self.seat_label(p["seat"], 0)),
+                p["final_points"],
+                f"<td>{p['rank']}</td><td>{p['score']:+.1f}</td>",
+            )
+            for p in self.t["players"].sort("seat").iter_rows(named=True)
+        ]
         head = (
             '<tr><th>#</th><th class="l">round</th><th>dealer</th><th class="l">outcome</th><th>winners</th>'
-            '<th class="l">value (first winner)</th>'
-            + "".join(f"<th>&Delta; {s}</th>" for s in seats)
-            + "".join(f"<th>total {s}</th>" for s in seats)
-            + "</tr>"
+            f'<th class="l">value (first winner)</th>{running_heads(self.n)}</tr>'
         )
         overview = (
-            '<h2>Final standings</h2><table><tr><th class="l">seat (first dealer = 0)</th>'
-            "<th>final points</th>"
-            f"<th>rank</th><th>score</th></tr>{final}</table>"
-            f"<h2>Hands ({hands.height})</h2><table>{head}{''.join(rows)}</table>"
+            final_standings("<th>rank</th><th>score</th>", final)
+            + f"<h2>Hands ({hands.height})</h2><table>{head}{''.join(rows)}</table>"
         )
-        title = (
-            f"Riichi game {self.shown.game} of {self.shown.manifest['name']}, variant {self.shown.variant}"
-        )
-        return Page(title, overview, frames, _STYLE)
+        return Page(self.shown.title("Riichi"), overview, frames, _STYLE)
 
 
 _STYLE = """
 .meld{margin-left:.4em;padding:0 .15em;background:#eef3ff}
-tr.actor td{background:#fffbe0} .rb{color:#c00}
+.rb{color:#c00}
 """
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simharness.show.page import Frame, Page, esc, tile
+from simharness.show.page import Frame, GamePage, Page, esc, part_row, tile
 from simharness.show.replay import Shown
 
 # Board squares per row (the course snakes: row 2 runs right to left).
@@ -35,12 +35,9 @@ def tile_html(tile_id: int) -> str:
     return tile(str(tile_id % 9 + 1), suit, f"{tile_id % 9 + 1}{suit}")
 
 
-class _Game:
+class _Game(GamePage):
     def __init__(self, shown: Shown) -> None:
-        self.shown = shown
-        self.t = shown.tables
-        self.n = self.t["players"].height
-        self.strategies = [shown.strategy(s) for s in range(self.n)]
+        super().__init__(shown)
         course = self.t["course"].sort("square")
         self.tiles = course["tile"].to_list()
         self.revealed = course["revealed"].to_list()
@@ -105,11 +102,11 @@ class _Game:
                     f"; {said}" if said else ""
                 )
                 points = " ".join(str(p) for p in snap["points"].to_list())
-                rows.append(
-                    f'<tr class="part turn" data-part="{part}"><td>{turn}</td><td>{mover}</td>'
-                    f'<td class="l">{esc(dice)}</td><td class="l">{esc(said)}</td>'
-                    f"<td>{where[mover]}</td><td>{points}</td></tr>"
+                cells = (
+                    f'<td>{turn}</td><td>{mover}</td><td class="l">{esc(dice)}</td>'
+                    f'<td class="l">{esc(said)}</td><td>{where[mover]}</td><td>{points}</td>'
                 )
+                rows.append(part_row("turn", part, cells))
             frames.append(
                 Frame(caption, self.standing(snap, mover if turn else None) + self.board(turn, where), part)
             )
@@ -140,10 +137,7 @@ class _Game:
             f'<th class="l">decisions</th><th>square</th><th>points of seats {points_head}</th></tr>'
             f"{''.join(rows)}</table>"
         )
-        title = (
-            f"Sugoroku game {self.shown.game} of {self.shown.manifest['name']}, variant {self.shown.variant}"
-        )
-        return Page(title, overview, frames, _STYLE)
+        return Page(self.shown.title("Sugoroku"), overview, frames, _STYLE)
 
 
 _STYLE = """
@@ -153,7 +147,7 @@ _STYLE = """
  font-size:.75em;text-align:center}
 .sq .pc{position:absolute;right:0;top:0}
 .p0{background:#d62728} .p1{background:#1f77b4} .p2{background:#2ca02c} .p3{background:#9467bd}
-.p4{background:#ff7f0e} .t.gold{background:#ffe9a8} tr.actor td{background:#fffbe0}
+.p4{background:#ff7f0e} .t.gold{background:#ffe9a8}
 """
 
 

@@ -9,7 +9,17 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from simharness.show.page import Frame, Page, esc, tile
+from simharness.show.page import (
+    Frame,
+    GamePage,
+    Page,
+    esc,
+    final_standings,
+    part_row,
+    running_cells,
+    running_heads,
+    tile,
+)
 from simharness.show.replay import Shown
 
 DEALT, DORA, DRAW, DISCARD, TSUMO, RON, MISTAKE = range(7)
@@ -44,12 +54,9 @@ class HandState:
     dora: list[int] = field(default_factory=list)
 
 
-class _Game:
+class _Game(GamePage):
     def __init__(self, shown: Shown) -> None:
-        self.shown = shown
-        self.t = shown.tables
-        self.n = self.t["players"].height
-        self.strategies = [shown.strategy(s) for s in range(self.n)]
+        super().__init__(shown)
         self.start = int(shown.rules["starting_points"])
         self.reds = bool(shown.rules["red_tiles"])
 
@@ -149,34 +156,28 @@ class _Game:
             value = ", ".join(
                 str(p) for p, w in zip(claims["points"], claims["winner"], strict=True) if w >= 0
             )
-            rows.append(
-                f'<tr class="part hand" data-part="{part}"><td>{hand + 1}</td><td>{h["dealer"]}</td>'
-                f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td>{value}</td>'
-                + "".join(f"<td>{after[s] - before[s]:+d}</td>" for s in range(self.n))
-                + "".join(f"<td>{after[s]}</td>" for s in range(self.n))
-                + "</tr>"
+            cells = (
+                f'<td>{hand + 1}</td><td>{h["dealer"]}</td><td class="l">{OUTCOMES[h["outcome"]]}</td>'
+                f"<td>{winners}</td><td>{value}</td>"
             )
-        players = self.t["players"].sort("seat")
-        final = "".join(
-            f'<tr><td class="l">seat {p["seat"]} {esc(self.strategies[p["seat"]])}</td>'
-            f'<td class="points">{p["final_points"]}</td><td>{p["rank"]}</td></tr>'
-            for p in players.iter_rows(named=True)
-        )
-        seats = range(self.n)
+            deltas = [after[s] - before[s] for s in range(self.n)]
+            rows.append(part_row("hand", str(part), cells + running_cells(deltas, after)))
+        final = [
+            (
+                f"seat {p['seat']} {esc(self.strategies[p['seat']])}",
+                p["final_points"],
+                f"<td>{p['rank']}</td>",
+            )
+            for p in self.t["players"].sort("seat").iter_rows(named=True)
+        ]
         head = (
             '<tr><th>#</th><th>dealer</th><th class="l">outcome</th><th>winners</th><th>points</th>'
-            + "".join(f"<th>&Delta; {s}</th>" for s in seats)
-            + "".join(f"<th>total {s}</th>" for s in seats)
-            + "</tr>"
+            f"{running_heads(self.n)}</tr>"
         )
-        overview = (
-            '<h2>Final standings</h2><table><tr><th class="l">seat</th><th>final points</th>'
-            "<th>rank</th></tr>"
-            f"{final}</table><h2>Hands ({len(rows)})</h2><table>{head}{''.join(rows)}</table>"
+        overview = final_standings("<th>rank</th>", final) + (
+            f"<h2>Hands ({len(rows)})</h2><table>{head}{''.join(rows)}</table>"
         )
-        shown = self.shown
-        title = f"Suzume-jong game {shown.game} of {shown.manifest['name']}, variant {shown.variant}"
-        return Page(title, overview, frames, "tr.actor td{background:#fffbe0}")
+        return Page(self.shown.title("Suzume-jong"), overview, frames)
 
 
 def page(shown: Shown) -> Page:
