@@ -245,3 +245,98 @@ def _kyoku_has_kan(events: list[dict]) -> list[bool]:
         elif e["type"] in ("daiminkan", "ankan", "kakan"):
             out[-1] = True
     return out
+
+
+# The mjai protocol (gimite/mjai, as Mortal and mjai.app speak it): each message type and its
+# required fields. Written from the protocol's description, not from the exporter.
+TILE = re.compile(r"^([1-9][mps]|5[mps]r|[ESWNPFC])$")
+SEAT = range(4)
+MJAI_FIELDS: dict[str, dict[str, str]] = {
+    "start_game": {"names": "names"},
+    "start_kyoku": {
+        "bakaze": "wind", "dora_marker": "tile", "kyoku": "kyoku", "honba": "count", "kyotaku": "count",
+        "oya": "seat", "scores": "scores", "tehais": "tehais",
+    },
+    "tsumo": {"actor": "seat", "pai": "tile"},
+    "dahai": {"actor": "seat", "pai": "tile", "tsumogiri": "bool"},
+    "chi": {"actor": "seat", "target": "seat", "pai": "tile", "consumed": "tiles2"},
+    "pon": {"actor": "seat", "target": "seat", "pai": "tile", "consumed": "tiles2"},
+    "daiminkan": {"actor": "seat", "target": "seat", "pai": "tile", "consumed": "tiles3"},
+    "ankan": {"actor": "seat", "consumed": "tiles4"},
+    "kakan": {"actor": "seat", "pai": "tile", "consumed": "tiles3"},
+    "dora": {"dora_marker": "tile"},
+    "reach": {"actor": "seat"},
+    "reach_accepted": {"actor": "seat"},
+    "hora": {"actor": "seat", "target": "seat"},
+    "ryukyoku": {},
+    "end_kyoku": {},
+    "end_game": {},
+}  # fmt: skip
+CHECKS = {
+    "names": lambda v: isinstance(v, list) and len(v) == 4 and all(isinstance(x, str) for x in v),
+    "wind": lambda v: v in ("E", "S", "W", "N"),
+    "tile": lambda v: isinstance(v, str) and TILE.match(v) is not None,
+    "kyoku": lambda v: v in (1, 2, 3, 4),
+    "count": lambda v: isinstance(v, int) and v >= 0,
+    "seat": lambda v: v in SEAT,
+    "bool": lambda v: isinstance(v, bool),
+    "scores": lambda v: isinstance(v, list) and len(v) == 4 and all(isinstance(x, int) for x in v),
+    "tehais": lambda v: len(v) == 4 and all(len(h) == 13 and all(CHECKS["tile"](t) for t in h) for h in v),
+    "tiles2": lambda v: len(v) == 2 and all(CHECKS["tile"](t) for t in v),
+    "tiles3": lambda v: len(v) == 3 and all(CHECKS["tile"](t) for t in v),
+    "tiles4": lambda v: len(v) == 4 and all(CHECKS["tile"](t) for t in v),
+}
+
+
+def _kind(tile: str) -> str:
+    return tile[:2] if tile.endswith("r") else tile
+
+
+def test_mjai_of_simulated_games_follows_the_protocol(simulated: Path) -> None:
+    """Every message has a known type and its fields; the order is the protocol's (a game of
+    kyoku, each opened by start_kyoku and closed by end_kyoku); each player only discards or melds
+    tiles it holds, chi takes from the player before, pon and kans take the same tile, and each
+    hand ends with hora or ryukyoku."""
+    for game in range(6):
+        result = CliRunner().invoke(
+            app, ["export", "riichi", str(simulated), "--game", str(game), "--format", "mjai"]
+        )
+        events = [json.loads(x) for x in result.output.splitlines()]
+        assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
+        hands: list[list[str]] = []
+        in_kyoku = False
+        ended = False
+        for e in events:
+            spec = MJAI_FIELDS[e["type"]]
+            for key, check in spec.items():
+                assert CHECKS[check](e.get(key)), (e, key)
+            t = e["type"]
+            if t == "start_kyoku":
+                assert not in_kyoku
+                in_kyoku, ended = True, False
+                hands = [list(h) for h in e["tehais"]]
+            elif t == "end_kyoku":
+                assert in_kyoku and ended
+                in_kyoku = False
+            elif t in ("start_game", "end_game"):
+                assert not in_kyoku
+            else:
+                assert in_kyoku and not (ended and t not in ("hora",)), e
+            if t == "tsumo":
+                hands[e["actor"]].append(e["pai"])
+            elif t in ("dahai", "kakan"):
+                hands[e["actor"]].remove(e["pai"])
+            elif t in ("chi", "pon", "daiminkan", "ankan"):
+                for tile in e["consumed"]:
+                    hands[e["actor"]].remove(tile)
+                if t == "chi":
+                    assert e["target"] == (e["actor"] - 1) % 4
+                    numbers = sorted(int(_kind(x)[0]) for x in [e["pai"], *e["consumed"]])
+                    assert {_kind(x)[1] for x in [e["pai"], *e["consumed"]]} == {_kind(e["pai"])[1]}
+                    assert numbers == list(range(numbers[0], numbers[0] + 3))
+                elif t != "ankan":
+                    assert e["target"] != e["actor"]
+                    assert {_kind(x) for x in [e["pai"], *e["consumed"]]} == {_kind(e["pai"])}
+            elif t in ("hora", "ryukyoku"):
+                ended = True
+        assert not in_kyoku
