@@ -167,7 +167,7 @@ def render(shown: Shown, page: Page) -> str:
 <style>{_STYLE}{page.style}</style></head>
 <body>
 <h1>{esc(page.title)}</h1>
-<p class="prov">{esc(shown.provenance())}; replayed final points equal the run's players rows.</p>
+<p class="prov">{esc(shown.provenance())}; the replayed rows equal the run's (players, games, hands).</p>
 {page.overview}
 <h2>Step through the game</h2>
 <div id="bar"><button id="prev">&larr;</button><button id="next">&rarr;</button>
