@@ -96,6 +96,16 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
     assert code == 2 and "not a run directory" in out
 
 
+def test_a_lineup_with_a_python_strategy_is_refused(run_dir: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["lineup"][1]["knobs"]["python"] = "simharness.games.riichi.python:ShantenGreedy"
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    code, out = _show(str(copy), "--game", "0")
+    assert code == 2 and "show replays knob strategies only" in out
+
+
 def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_path: Path) -> None:
     """A run made by an engine that played game 3 otherwise: its logged final points differ from
     the replay (the shard is rewritten with its provenance, as that engine would have left it)."""
