@@ -41,21 +41,21 @@ RUNS = {
 }
 
 
-def _run(tmp_path_factory: pytest.TempPathFactory, game: str) -> Path:
-    tmp = tmp_path_factory.mktemp(game)
-    cfg = REPO / "configs" / f".show-test-{game}-{tmp.name}.toml"
-    cfg.write_text(f'name = "{game}"\nseed = 5\n{RUNS[game]}')
+def _play(out: Path, name: str, body: str) -> Path:
+    """Runs a config (written beside the repository's, so strategies resolve) into ``out``."""
+    cfg = REPO / "configs" / f".show-test-{name}-{out.name}.toml"
+    cfg.write_text(f'name = "{name}"\nseed = 5\n{body}')
     try:
-        result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp), "--quiet", "--jobs", "1"])
+        result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"])
     finally:
         cfg.unlink()
     assert result.exit_code == 0, result.output
-    return tmp / game
+    return out / name
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def run_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _run(tmp_path_factory, request.param)
+    return _play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
 
 
 def _show(*args: str) -> tuple[int, str]:
@@ -96,14 +96,22 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
     assert code == 2 and "not a run directory" in out
 
 
-def test_a_lineup_with_a_python_strategy_is_refused(run_dir: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "run"
-    shutil.copytree(run_dir, copy)
-    manifest = json.loads((copy / "manifest.json").read_text())
-    manifest["lineup"][1]["knobs"]["python"] = "simharness.games.riichi.python:ShantenGreedy"
-    (copy / "manifest.json").write_text(json.dumps(manifest))
-    code, out = _show(str(copy), "--game", "0")
-    assert code == 2 and "show replays knob strategies only" in out
+def test_python_strategies_are_replayed_in_riichi_and_refused_elsewhere(tmp_path: Path) -> None:
+    """A Python seat decides again in the replay (Riichi exports `riichi_show_python`), so the game
+    ends as logged; a game without that export refuses such a lineup with exit status 2."""
+    riichi = _play(
+        tmp_path, "riichi-py",
+        'game = "riichi"\ngames = 2\nplayers = ["python-greedy", "call-happy", "efficiency", "kan-happy"]\n'
+        '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n',
+    )  # fmt: skip
+    code, out = _show(str(riichi), "--game", "1")
+    assert code == 0, out
+    assert "python-greedy" in Path(out.strip()).read_text(encoding="utf-8")
+    sugoroku = _play(
+        tmp_path, "sugoroku-py", 'game = "sugoroku"\ngames = 2\nplayers = ["python-leader", "naive"]\n'
+    )
+    code, out = _show(str(sugoroku), "--game", "1")
+    assert code == 2 and "show replays Python strategies only in riichi" in out
 
 
 def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_path: Path) -> None:

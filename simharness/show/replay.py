@@ -107,7 +107,8 @@ def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
     """Plays ``game`` of ``variant`` (default: the run's first variant) of the run in ``run_dir``
     again with every event, and checks its ``players``, ``games`` and ``hands`` rows against the
     run's. Raises :class:`RunDirError` for a game outside the run, an unknown variant, a game
-    without an event log, or a game that the engine now plays differently."""
+    without an event log, or a game that the engine now plays differently (and
+    :class:`engine.OptionError` for Python strategies in a game that cannot replay them)."""
     run_dir = Path(run_dir)
     manifest = store.read_manifest(run_dir)
     if manifest is None:
@@ -128,10 +129,6 @@ def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
     if registry.submodule(name, "show") is None:
         raise RunDirError(f"{name} has no show page yet (no simharness/games/{name}/show.py)", file=run_dir)
     lineup = [slot["knobs"] for slot in manifest["lineup"]]
-    if any(engine.PYTHON_KEY in k for k in lineup):
-        raise RunDirError(
-            "show replays knob strategies only; this lineup has a Python strategy", file=run_dir
-        )
     tables = engine.show_game(
         name, manifest["variants"][variant], lineup, seed=int(manifest["seed"]), index=game,
         duplicate=bool(manifest.get("duplicate")),

@@ -4,7 +4,7 @@
 //! tiles, so that every hand can be rebuilt), `wins` (one row per win, with the scoring
 //! breakdown) and `win_yaku` (the han of each yaku of each win).
 
-use super::batch::{event_rows_of, play_one, push_rows, EventRow, GameRow, HandRow, NoHook, PlayerRow};
+use super::batch::{event_rows_of, play_one, push_rows, EventRow, GameRow, HandRow, Hook, NoHook, PlayerRow};
 use super::rules::Rules;
 use super::state::{State, NONE};
 use super::strategies::Knobs;
@@ -60,11 +60,16 @@ rows! {
 
 /// The first game of `batch`, played alone with its events, wins and yaku.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    show_with(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
+}
+
+/// [`show`] with `hook` deciding for the slots it claims (Python strategies).
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
     let n = rules.seats();
     let seating = Seating::new(batch.first_game, n as u8, batch.duplicate);
     let mut state = State::new(rules);
     state.events = Some(Vec::new());
-    let log = play_one(&mut state, lineup, batch.seed, &seating, &mut NoHook).expect("native strategies only choose legal actions");
+    let log = play_one(&mut state, lineup, batch.seed, &seating, hook)?;
     let (mut games, mut players, mut hands) = (Vec::new(), Vec::new(), Vec::new());
     push_rows(&log, &seating, n, &mut games, &mut players, &mut hands);
     let events: Vec<EventRow> = event_rows_of(&log, &seating).collect();
@@ -92,12 +97,12 @@ pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
             yaku.extend(s.yaku(rules).into_iter().map(|(y, han)| WinYakuRow { hand, seat: w.seat, yaku: y as u8, han }));
         }
     }
-    vec![
+    Ok(vec![
         GameRow::table(&games),
         PlayerRow::table(&players),
         HandRow::table(&hands),
         EventRow::table(&events),
         WinRow::table(&wins),
         WinYakuRow::table(&yaku),
-    ]
+    ])
 }
