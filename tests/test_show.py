@@ -96,22 +96,21 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
     assert code == 2 and "not a run directory" in out
 
 
-def test_python_strategies_are_replayed_in_riichi_and_refused_elsewhere(tmp_path: Path) -> None:
-    """A Python seat decides again in the replay (Riichi exports `riichi_show_python`), so the game
-    ends as logged; a game without that export refuses such a lineup with exit status 2."""
-    riichi = _play(
-        tmp_path, "riichi-py",
-        'game = "riichi"\ngames = 2\nplayers = ["python-greedy", "call-happy", "efficiency", "kan-happy"]\n'
-        '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n',
-    )  # fmt: skip
-    code, out = _show(str(riichi), "--game", "1")
+@pytest.mark.parametrize(
+    ("game", "body"),
+    [
+        ("riichi", 'players = ["python-greedy", "call-happy", "efficiency", "kan-happy"]\n'
+                   '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'),
+        ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
+        ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
+    ],
+)  # fmt: skip
+def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
+    """A Python seat's `decide` is called again (`<game>_show_python`), so the game ends as logged."""
+    run = _play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
+    code, out = _show(str(run), "--game", "1")
     assert code == 0, out
-    assert "python-greedy" in Path(out.strip()).read_text(encoding="utf-8")
-    sugoroku = _play(
-        tmp_path, "sugoroku-py", 'game = "sugoroku"\ngames = 2\nplayers = ["python-leader", "naive"]\n'
-    )
-    code, out = _show(str(sugoroku), "--game", "1")
-    assert code == 2 and "show replays Python strategies only in riichi" in out
+    assert body.split('"')[1] in Path(out.strip()).read_text(encoding="utf-8")
 
 
 def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ pub(super) struct Seats<'k, 'h, H: Hook> {
     choice: [Key; MAX_PLAYERS],
     hook: &'h mut H,
     /// The hook's first error; later decisions of the game take the rules' default (`false`).
-    error: Option<String>,
+    pub(super) error: Option<String>,
 }
 
 impl<'k, 'h, H: Hook> Seats<'k, 'h, H> {

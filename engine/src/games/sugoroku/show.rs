@@ -5,7 +5,7 @@
 //! (every roll of the dice, in order) and `decisions` (every option asked, and the answer).
 
 use super::actions::{DecisionPoint, Driver};
-use super::batch::{settle_rows, GameRow, NoHook, PlayerRow, Seats};
+use super::batch::{settle_rows, GameRow, Hook, NoHook, PlayerRow, Seats};
 use super::rules::Rules;
 use super::state::{State, KINDS};
 use super::strategies::Knobs;
@@ -139,12 +139,16 @@ impl<D: Driver> Driver for Recorder<'_, D> {
 
 /// The first game of `batch`, played alone and recorded turn by turn.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    show_with(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
+}
+
+/// [`show`] with `hook` deciding for the slots it claims (Python strategies).
+pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Result<Vec<Table>, String> {
     let n = lineup.len();
     let seating = Seating::new(batch.first_game, n as u8, batch.duplicate);
     let root = Key::new(batch.seed);
     let mut state = State::new(rules, n);
-    let mut hook = NoHook;
-    let mut seats = Seats::new(lineup, root, &seating, &mut hook);
+    let mut seats = Seats::new(lineup, root, &seating, hook);
     state.deal(root.with(TAG_SETUP).with(seating.deal));
     let mut rec = Recorder {
         inner: &mut seats,
@@ -157,13 +161,16 @@ pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
     rec.snapshot(&state, u8::MAX);
     state.play(&mut rec);
     let Recorder { positions, rolls, decisions, revealed, .. } = rec;
+    if let Some(e) = seats.error {
+        return Err(format!("game {}: {e}", seating.game));
+    }
     let course: Vec<SquareRow> = (1..=state.len)
         .map(|sq| SquareRow { square: sq, tile: state.course[usize::from(sq)], revealed: revealed[usize::from(sq)] })
         .collect();
     let dora: Vec<DoraRow> = (0..KINDS).filter(|&k| state.dora[k] > 0).map(|k| DoraRow { kind: k as u8, count: state.dora[k] }).collect();
     let (mut games, mut players) = (Vec::new(), Vec::new());
     settle_rows(&mut state, &seating, &mut games, &mut players);
-    vec![
+    Ok(vec![
         GameRow::table(&games),
         PlayerRow::table(&players),
         SquareRow::table(&course),
@@ -171,5 +178,5 @@ pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         PositionRow::table(&positions),
         RollRow::table(&rolls),
         DecisionRow::table(&decisions),
-    ]
+    ])
 }

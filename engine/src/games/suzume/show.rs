@@ -7,7 +7,7 @@ use super::actions::{View, WinKind};
 use super::rules::Rules;
 use super::scoring::Parts;
 use super::scoring::Tile;
-use super::state::{Event, Hook};
+use super::state::{Event, Hook, NoHook};
 use super::strategies::Knobs;
 use crate::game::Batch;
 use crate::rows;
@@ -29,19 +29,23 @@ rows! {
     }
 }
 
-/// Claims no decision; writes down what it hears.
-#[derive(Default)]
-struct Recorder {
+/// Leaves the decisions to `inner` (no slot for native play); writes down what it hears.
+struct Recorder<'h, H: Hook> {
+    inner: &'h mut H,
     events: Vec<EventRow>,
 }
 
-impl Hook for Recorder {
-    fn accept_win(&mut self, _: u8, _: &View, _: &Parts, _: WinKind) -> Option<bool> {
-        None
+impl<H: Hook> Hook for Recorder<'_, H> {
+    fn accept_win(&mut self, slot: u8, view: &View, parts: &Parts, kind: WinKind) -> Option<bool> {
+        self.inner.accept_win(slot, view, parts, kind)
     }
 
-    fn discard(&mut self, _: u8, _: &View) -> Option<usize> {
-        None
+    fn discard(&mut self, slot: u8, view: &View) -> Option<usize> {
+        self.inner.discard(slot, view)
+    }
+
+    fn failed(&self) -> bool {
+        self.inner.failed()
     }
 
     fn record(&mut self, hand: u64, seat: usize, event: Event, tile: Tile) {
@@ -52,9 +56,14 @@ impl Hook for Recorder {
 
 /// The first game of `batch`, played alone with its events.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    let mut rec = Recorder::default();
-    let mut tables =
-        super::batch::play_tables(rules, lineup, &Batch { count: 1, ..*batch }, &mut rec).expect("the native policies never fail");
+    show_with(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+}
+
+/// [`show`] with `hook` deciding for the slots it claims (Python strategies); `None` once the
+/// hook has failed.
+pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Option<Vec<Table>> {
+    let mut rec = Recorder { inner: hook, events: Vec::new() };
+    let mut tables = super::batch::play_tables(rules, lineup, &Batch { count: 1, ..*batch }, &mut rec)?;
     tables.push(EventRow::table(&rec.events));
-    tables
+    Some(tables)
 }
