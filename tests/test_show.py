@@ -19,7 +19,6 @@ from simharness import engine, store
 from simharness.cli import app
 from simharness.show import page_path
 
-REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = next(
     (b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None
 )
