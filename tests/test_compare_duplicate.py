@@ -94,7 +94,7 @@ def test_report_tables_are_clustered_by_deal(run_dir: Path) -> None:
     r = json.loads(_invoke("report", str(run_dir), "--json"))
     block = r["variants"]["base"]
     assert block["deals"] == 200 and all(row["deals"] == 200 for row in block["by_seat"])
-    assert all(row["win_rate"]["n"] == 200 for row in block["by_strategy"] + block["by_seat"])
+    assert all(row["first_place_rate"]["n"] == 200 for row in block["by_strategy"] + block["by_seat"])
     assert block["seat_test"]["test"].startswith("Rao-Scott") and block["seat_test"]["design_effect"] > 1
     seats = r["scorecard"]["seat_tests"]["base"]
     assert seats["wins_vs_uniform"] == block["seat_test"] and seats["seat_by_rank"]["design_effect"] > 1

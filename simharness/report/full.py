@@ -1,12 +1,14 @@
-"""The full report: the summary plus the balance scorecard, as data and as terminal tables."""
+"""The full report: the summary plus the balance scorecard, the strategy profile and the extreme
+games, as data and as terminal tables."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
+from simharness.report.extremes import extreme_games
+from simharness.report.glance import profile
 from simharness.report.summary import (
     RunLike,
     build_summary,
@@ -18,6 +20,7 @@ from simharness.report.summary import (
     seat_axis,
     variant_names,
 )
+from simharness.report.textfit import Col, print_fitted
 from simharness.stats.balance import scorecard
 
 # Metrics shown as percentages in tables.
@@ -33,7 +36,8 @@ PERCENT = {
 
 
 def build_report(run: RunLike) -> dict[str, Any]:
-    """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``)."""
+    """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``),
+    ``profile`` (see ``glance.profile``) and ``extreme_games`` (see ``extremes.extreme_games``)."""
     summary = build_summary(run)
     players = players_frame(run)
     gl = game_lengths(run)
@@ -45,6 +49,8 @@ def build_report(run: RunLike) -> dict[str, Any]:
         games=run.table("games"),
         seat_axis=seat_axis(players),
     )
+    summary["profile"] = profile(summary)
+    summary["extreme_games"] = extreme_games(run)
     return summary
 
 
@@ -56,7 +62,7 @@ def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], li
     rows = []
     for m in sc["metrics"]:
         pct = m["name"] in PERCENT
-        cells = [fmt_ci(sc["variants"][v][m["name"]], 3, pct=pct) for v in variants]
+        cells = [fmt_ci(sc["variants"][v][m["name"]], None, pct=pct) for v in variants]
         dcells = []
         for v in variants[1:]:
             d = diffs.get((v, m["name"]))
@@ -64,7 +70,9 @@ def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], li
                 dcells.append("–")
                 continue
             p = d["p_holm"]
-            dcells.append(fmt_ci(d["difference"], 3, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})"))
+            dcells.append(
+                fmt_ci(d["difference"], None, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})")
+            )
         rows.append((m["name"], m["doc"], cells, dcells))
     return rows
 
@@ -74,15 +82,11 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     sc = report["scorecard"]
     variants = report["variant_order"]
     console.print()
-    t = Table(title="balance scorecard [95% CI, deal bootstrap]", title_justify="left")
-    t.add_column("metric")
-    for v in variants:
-        t.add_column(v, justify="right")
-    for v in variants[1:]:
-        t.add_column(f"{v} − {variants[0]}", justify="right")
-    for name, _doc, cells, dcells in scorecard_rows(report):
-        t.add_row(name, *cells, *dcells)
-    console.print(t)
+    cols = [Col(v) for v in variants] + [Col(f"{v} − {variants[0]}") for v in variants[1:]]
+    rows = [[name, *cells, *dcells] for name, _doc, cells, dcells in scorecard_rows(report)]
+    print_fitted(
+        console, "balance scorecard [95% CI, deal bootstrap]", [Col("metric", right=False)], cols, rows
+    )
     if sc["strong"]:
         console.print(f"skill gradient: {sc['strong']} (strong) vs {sc['weak']} (weak)")
     for v in variants:

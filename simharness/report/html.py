@@ -1,17 +1,17 @@
 """A self-contained HTML report: tables, matplotlib figures embedded as base64 PNG, provenance and JSON.
 
+The page opens with the strategies at a glance (``glance_html``: profile, rank shares), and ends
+with the game metrics by strategy and the extreme games before the provenance.
+
 matplotlib is imported here only (Agg backend), so the CLI starts without it. The page loads no
 network resources; a tiny inline script records how many figures decoded (``data-figures-loaded``
-on ``<body>``), which the rendering test in headless Chromium reads back.
+on ``<body>``, and ``data-figures-ids``: each decoded figure's id and pixel size), which the
+rendering test in headless Chromium reads back.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,13 @@ import numpy as np
 import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
-from simharness.report.summary import RunLike, commit_label, fmt_ci, game_lengths, players_frame
+from simharness.report.glance_html import extremes_section, glance_section, metrics_section
+from simharness.report.htmlkit import esc as _esc
+from simharness.report.htmlkit import figure as _figure
+from simharness.report.htmlkit import html_table as _table
+from simharness.report.htmlkit import panel_grid as _grid
+from simharness.report.htmlkit import png as _png
+from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci, game_lengths, players_frame
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1200px;color:#222;
@@ -47,25 +53,18 @@ window.addEventListener('load', function () {
     document.body.setAttribute('data-json', 'invalid');
   }
   var imgs = document.querySelectorAll('figure img');
-  var ok = 0;
-  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) { ok++; } });
+  var ok = 0, ids = [];
+  imgs.forEach(function (i) {
+    if (i.complete && i.naturalWidth > 0) {
+      ok++;
+      if (i.parentNode.id) { ids.push(i.parentNode.id + ':' + i.naturalWidth + 'x' + i.naturalHeight); }
+    }
+  });
   document.body.setAttribute('data-figures-loaded', String(ok));
   document.body.setAttribute('data-figures-total', String(imgs.length));
+  document.body.setAttribute('data-figures-ids', ids.join(' '));
 });
 """
-
-
-def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _grid(n: int, cols: int) -> tuple[int, int]:
-    return math.ceil(n / cols), min(n, cols)
 
 
 def figure_ecdf(players: pl.DataFrame, variants: list[str]) -> str:
@@ -148,7 +147,8 @@ def figure_forest(report: dict[str, Any]) -> str | None:
     panels: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for d in report["differences"]:
         label = d["variant"] + (f" · {d['strategy']}" if d["strategy"] else "")
-        panels.setdefault(f"{d['metric']} (by strategy)" if d["strategy"] else d["metric"], []).append(
+        name = METRIC_NAMES.get(d["metric"], d["metric"])
+        panels.setdefault(f"{name} (by strategy)" if d["strategy"] else name, []).append(
             (label, d["difference"])
         )
     for d in report["scorecard"]["differences"]:
@@ -194,22 +194,6 @@ def figure_llr(seq: dict[str, Any]) -> str:
     return _png(fig)
 
 
-def _esc(x: Any) -> str:
-    return html.escape(str(x))
-
-
-def _table(header: list[str], rows: list[list[str]], classes: list[list[str]] | None = None) -> str:
-    out = ["<table><thead><tr>", *(f"<th>{_esc(h)}</th>" for h in header), "</tr></thead><tbody>"]
-    for i, r in enumerate(rows):
-        out.append("<tr>")
-        for j, c in enumerate(r):
-            cls = classes[i][j] if classes else ""
-            out.append(f'<td class="{cls}">{_esc(c)}</td>' if cls else f"<td>{_esc(c)}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
 def _traffic(metric: str, iv: dict[str, Any]) -> str:
     """Green/amber/red for the metrics with a conventional target: fair seats, no runaway first player."""
     e = iv.get("estimate")
@@ -218,15 +202,6 @@ def _traffic(metric: str, iv: dict[str, Any]) -> str:
     if metric == "balance":
         return "good" if e >= 0.95 else "warn" if e >= 0.9 else "bad"
     return ""
-
-
-def _figure(b64: str | None, caption: str) -> str:
-    if b64 is None:
-        return ""
-    return (
-        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{b64}">'
-        f"<figcaption>{_esc(caption)}</figcaption></figure>"
-    )
 
 
 def render_html(run: RunLike, report: dict[str, Any]) -> str:
@@ -253,7 +228,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         else "",
         "<h2>Headline: strategies</h2>",
     ]
-    header = ["variant", "strategy", "rows (deals)", "win rate", "mean points", "median", "p5", "p95"]
+    header = ["variant", "strategy", "rows (deals)", "1st-place rate", "mean points", "median", "p5", "p95"]
     rows = []
     for v in variants:
         for r in report["variants"][v]["by_strategy"]:
@@ -263,7 +238,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                     v,
                     r["strategy"],
                     f"{r['rows']} ({r['deals']})",
-                    fmt_ci(r["win_rate"], pct=True),
+                    fmt_ci(r["first_place_rate"], pct=True),
                     fmt_ci(r["points"]["mean"], 1),
                     fmt_ci(q["p50"], 0),
                     fmt_ci(q["p5"], 0),
@@ -271,6 +246,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                 ]
             )
     parts.append(_table(header, rows))
+    parts.append(glance_section(report))
     parts.append("<h2>Seats</h2>")
     rows = []
     for v in variants:
@@ -281,11 +257,11 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                     v,
                     str(r["seat"]),
                     f"{r['rows']} ({r['deals']})",
-                    fmt_ci(r["win_rate"], pct=True),
+                    fmt_ci(r["first_place_rate"], pct=True),
                     fmt_ci(r["points"]["mean"], 1),
                 ]
             )
-    parts.append(_table(["variant", "seat", "rows (deals)", "win rate", "mean points"], rows))
+    parts.append(_table(["variant", "seat", "rows (deals)", "1st-place rate", "mean points"], rows))
     rows = []
     for v in variants:
         st = report["scorecard"]["seat_tests"][v]
@@ -340,7 +316,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                 [
                     d["variant"],
                     d["strategy"] or "(game)",
-                    d["metric"],
+                    METRIC_NAMES.get(d["metric"], d["metric"]),
                     fmt_ci(d["difference"], 3, pct=pct),
                     "by deal" if d["paired"] else "no",
                     f"{d['efficiency']:.2f}" if d["efficiency"] is not None else "–",
@@ -380,18 +356,8 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
             )
         parts.append(_figure(figure_llr(seq), "LLR at each look and the SPRT bounds"))
     if report["game_metrics"]:
-        parts.append("<h2>Game-specific metrics</h2>")
-        rows = [
-            [
-                str(r.get("variant")),
-                str(r.get("strategy")),
-                str(r.get("metric")),
-                fmt_ci({"estimate": r.get("estimate"), "lo": r.get("lo"), "hi": r.get("hi")}, 4),
-                str(r.get("n")),
-            ]
-            for r in report["game_metrics"]
-        ]
-        parts.append(_table(["variant", "strategy", "metric", "estimate", "n"], rows))
+        parts.append(metrics_section(report))
+    parts.append(extremes_section(report))
     parts.append("<h2>Provenance</h2>")
     parts.append(f"<pre>{_esc(json.dumps(run.manifest, indent=2, default=str))}</pre>")
     data = json.dumps(report, allow_nan=False, default=str).replace("</", "<\\/")

@@ -1,11 +1,17 @@
 """Mahjong sugoroku (麻雀すごろく) in Python, beside ``engine/src/games/sugoroku/``.
 
+- ``metrics``: ``summary_metrics``, the per-game race statistics that ``simharness report`` adds,
+  their names (``METRIC_LABELS``) and the strategy profile's axes (``PROFILE``: last-place rate
+  against goal rate, the race's analogue of mahjong's deal-in rate against win rate per hand);
 - ``python``: the Python-strategy protocol and an example class (``Leader``).
 
-A dice race has no hands to score, so sugoroku adds no commands (no ``cli``) and no metrics of its
-own: the harness's summary (win rates, points, seat advantage, game length) covers it.
+A dice race has no hands to score, so sugoroku adds no commands (no ``cli``) and no ``notable_hand``.
 """
+
+from simharness.games.sugoroku.metrics import METRIC_LABELS, PROFILE, summary_metrics
 
 # Fewest games in a default shard (simharness.games.registry): sugoroku plays about two hundred
 # thousand games a second on one core.
 MIN_SHARD = 1000
+
+__all__ = ["METRIC_LABELS", "PROFILE", "summary_metrics"]

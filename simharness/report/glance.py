@@ -1,0 +1,126 @@
+"""The report at a glance: rank shares, the strategy profile and the game metrics by strategy.
+
+Presentation around the numbers the summary already has: the profile and the metrics tables reshape
+the game package's ``summary_metrics`` rows and the summary's rates (nothing is estimated twice);
+rank shares are the one new estimate, each clustered by deal like every rate of the summary.
+Names follow players: the rank-1 share is the "1st-place rate", a hand win rate is "per hand".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from simharness.games import registry
+from simharness.stats.intervals import cluster_mean_ci
+
+# Metrics of every game, computed by the harness (the summary's and :func:`rank_shares`).
+FIRST = "first_place_rate"
+LAST = "last_place_rate"
+LABELS = {FIRST: "1st-place rate", LAST: "last-place rate"}
+# A game that names no profile: the generic reward (1st place) against the generic risk (last place).
+DEFAULT_PROFILE = (LAST, FIRST)
+
+
+def ordinal(rank: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def label(game: str, metric: str) -> str:
+    """The name players use for ``metric``: the game's label, the harness's, else the identifier."""
+    return registry.metric_labels(game).get(metric) or LABELS.get(metric) or metric.replace("_", " ")
+
+
+def is_share(metric: str) -> bool:
+    """Proportions by the naming rule of ``simharness.games.registry``: shown as percentages."""
+    return metric.endswith(("_rate", "_share")) or metric.startswith("rank_")
+
+
+def rank_shares(players: pl.DataFrame, variants: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Per variant and strategy the share of each final rank (1st … last), CIs clustered by deal.
+
+    ``{variant: [{strategy, rows, shares: {"1st": interval, ...}}]}``; every rank up to the number
+    of players appears (a share of 0 included), strategies in the order of the summary's tables.
+    """
+    out: dict[str, list[dict[str, Any]]] = {}
+    for v in variants:
+        pv = players.filter(pl.col("variant") == v)
+        ranks = range(1, int(pv["rank"].max() or 0) + 1)
+        rows = []
+        for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
+            deals, rank = g["deal"].to_numpy(), g["rank"].to_numpy()
+            shares = {ordinal(r): cluster_mean_ci((rank == r).astype(float), deals).to_dict() for r in ranks}
+            rows.append({"strategy": s, "rows": g.height, "shares": shares})
+        out[v] = rows
+    return out
+
+
+def _intervals(report: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Every (variant, strategy, metric) interval the report holds that a profile axis can name."""
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for r in report["game_metrics"]:
+        found[(str(r["variant"]), str(r["strategy"]), str(r["metric"]))] = {
+            k: r.get(k) for k in ("estimate", "lo", "hi", "n")
+        }
+    for v, block in report["variants"].items():
+        for r in block["by_strategy"]:
+            found[(v, r["strategy"], FIRST)] = r[FIRST]
+    for v, rows in report.get("rank_shares", {}).items():
+        for r in rows:
+            found[(v, r["strategy"], LAST)] = list(r["shares"].values())[-1]
+    return found
+
+
+def profile(report: dict[str, Any]) -> dict[str, Any]:
+    """The strategy profile: one point per variant and strategy, the game's ``PROFILE`` axes (x the
+    risk, y the reward) with both intervals; strategies lacking either axis are left out."""
+    game = str(report["run"].get("game"))
+    x, y = registry.profile_axes(game) or DEFAULT_PROFILE
+    found = _intervals(report)
+    points = []
+    for v in report["variant_order"]:
+        for r in report["variants"][v]["by_strategy"]:
+            ix, iy = found.get((v, r["strategy"], x)), found.get((v, r["strategy"], y))
+            if ix and iy and ix.get("estimate") is not None and iy.get("estimate") is not None:
+                points.append({"variant": v, "strategy": r["strategy"], "x": ix, "y": iy})
+    return {
+        "x": {"metric": x, "label": label(game, x)},
+        "y": {"metric": y, "label": label(game, y)},
+        "points": points,
+    }
+
+
+@dataclass(frozen=True)
+class MetricsTable:
+    """One variant's game metrics as strategies × metrics (``cells[(strategy, metric)]``: interval)."""
+
+    variant: str
+    strategies: list[str]
+    metrics: list[str]
+    cells: dict[tuple[str, str], dict[str, Any]]
+
+
+def metrics_tables(game_metrics: list[dict[str, Any]]) -> list[MetricsTable]:
+    """The long-form game metrics as tables with strategies as rows and metrics as columns.
+
+    Per variant, rows that share no metric go to separate tables (Riichi's paired differences,
+    Suzume-jong's whole-table rates under ``all``), so that no table is mostly empty cells. Rows and
+    columns keep the order of first appearance, which is the game package's order.
+    """
+    tables = []
+    for v in dict.fromkeys(str(r["variant"]) for r in game_metrics):
+        rows = [r for r in game_metrics if str(r["variant"]) == v]
+        groups: list[tuple[list[str], list[str]]] = []  # (strategies, metrics) of each table
+        for s in dict.fromkeys(str(r["strategy"]) for r in rows):
+            mine = list(dict.fromkeys(str(r["metric"]) for r in rows if str(r["strategy"]) == s))
+            joined = [g for g in groups if set(g[1]) & set(mine)]
+            strategies = [x for g in joined for x in g[0]] + [s]
+            metrics = list(dict.fromkeys([m for g in joined for m in g[1]] + mine))
+            groups = [g for g in groups if g not in joined] + [(strategies, metrics)]
+        cells = {(str(r["strategy"]), str(r["metric"])): r for r in rows}
+        tables.extend(MetricsTable(v, s, m, cells) for s, m in groups)
+    return tables
