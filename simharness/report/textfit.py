@@ -35,7 +35,7 @@ def digits_for(iv: dict[str, Any], scale: float = 1.0) -> int:
     if lo is None or hi is None or not hi > lo:
         return 1
     half = (hi - lo) * scale / 2
-    return max(0, min(4, 1 - math.floor(math.log10(half))))
+    return max(0, min(4, 1 - math.floor(math.log10(half) + 1e-9)))  # 1e-9: 0.99999… is 1.0
 
 
 def fmt_pm(iv: dict[str, Any] | None, pct: bool = False) -> str:
