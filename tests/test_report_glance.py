@@ -53,27 +53,25 @@ def assert_rows_unwrapped(text: str, width: int) -> None:
             assert "…" not in c, f"a cell shortened: {cells}"
 
 
+def _played(tmp: Path, config: str, games: int) -> store.Run:
+    """A small run of one of the repository's configs, through `simharness run`."""
+    cfg = ROOT / "configs" / f"{config}.toml"
+    res = CliRunner().invoke(
+        app, ["run", str(cfg), "--games", str(games), "--out", str(tmp), "--quiet", "--jobs", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    return store.open_run(tmp / config)
+
+
 @pytest.fixture(scope="module")
 def riichi_run(tmp_path_factory: pytest.TempPathFactory) -> store.Run:
     """80 duplicate games of the strategy config: every table of a real Riichi run."""
-    out = tmp_path_factory.mktemp("riichi")
-    cfg = ROOT / "configs" / "riichi-strategies.toml"
-    res = CliRunner().invoke(
-        app, ["run", str(cfg), "--games", "80", "--out", str(out), "--quiet", "--jobs", "1"]
-    )
-    assert res.exit_code == 0, res.output
-    return store.open_run(out / "riichi-strategies")
+    return _played(tmp_path_factory.mktemp("riichi"), "riichi-strategies", 80)
 
 
 @pytest.fixture(scope="module")
 def sugoroku_run(tmp_path_factory: pytest.TempPathFactory) -> store.Run:
-    out = tmp_path_factory.mktemp("sugoroku")
-    cfg = ROOT / "configs" / "sugoroku-demo.toml"
-    res = CliRunner().invoke(
-        app, ["run", str(cfg), "--games", "2000", "--out", str(out), "--quiet", "--jobs", "1"]
-    )
-    assert res.exit_code == 0, res.output
-    return store.open_run(out / "sugoroku-demo")
+    return _played(tmp_path_factory.mktemp("sugoroku"), "sugoroku-demo", 2000)
 
 
 def test_terminal_report_keeps_every_row_on_one_line_at_80_columns(

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from simharness.report.glance import is_share, label, metrics_tables
-from simharness.report.htmlkit import esc, figure, html_table, panel_grid, png
+from simharness.report.htmlkit import esc, figure, finish_panels, html_table, panel_grid
 from simharness.report.summary import fmt_ci
 
 
@@ -61,10 +61,7 @@ def figure_profile(prof: dict[str, Any], variants: list[str]) -> str | None:
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         if is_share(prof["y"]["metric"]):
             ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    for ax in list(axes.flat)[len(shown) :]:
-        ax.set_visible(False)
-    fig.tight_layout()
-    return png(fig)
+    return finish_panels(fig, axes, len(shown))
 
 
 def figure_rank_shares(shares: dict[str, list[dict[str, Any]]], variants: list[str]) -> str | None:
@@ -97,10 +94,7 @@ def figure_rank_shares(shares: dict[str, list[dict[str, Any]]], variants: list[s
         ax.set_xlabel("share of games")
         ax.set_title(v)
         ax.legend(ncol=len(ranks), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
-    for ax in list(axes.flat)[len(shown) :]:
-        ax.set_visible(False)
-    fig.tight_layout()
-    return png(fig)
+    return finish_panels(fig, axes, len(shown))
 
 
 def glance_section(report: dict[str, Any]) -> str:

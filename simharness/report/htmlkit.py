@@ -46,3 +46,11 @@ def figure(b64: str | None, caption: str, fig_id: str = "") -> str:
         f'<figure{ident}><img alt="{esc(caption)}" src="data:image/png;base64,{b64}">'
         f"<figcaption>{esc(caption)}</figcaption></figure>"
     )
+
+
+def finish_panels(fig: Any, axes: Any, used: int) -> str:
+    """Hide the grid's panels beyond the first ``used``, lay the figure out and encode it."""
+    for ax in list(axes.flat)[used:]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return png(fig)
