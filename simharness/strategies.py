@@ -1,5 +1,10 @@
 """Strategy scripts: ``strategies/<game>/<name>.toml`` files that name a set of strategy knobs.
 
+A name is looked up in the user's ``strategies/`` folders (the config's directory and its parents,
+then the current directory) and last among the built-in scripts that ship inside the package
+(``simharness/builtin/strategies``, the repository's top-level ``strategies/``), so a user's script
+of the same name wins.
+
 A script only writes the knobs it changes; the engine fills in the rest with their defaults and
 rejects unknown knobs and bad values, so a script is checked by the same code that plays it.
 """
@@ -92,14 +97,30 @@ def load(path: Path) -> Strategy:
     return Strategy(s.name, s.game, s.version, s.description, s.knobs, path, s.python)
 
 
+# Holds ``strategies/`` and ``configs/``: links to the repository's top-level folders, which the wheel
+# packs as files and an editable install reads in place, so a script added there ships as it is.
+BUILTIN = Path(__file__).resolve().parent / "builtin"
+
+
 def search_dirs(start: Path) -> list[Path]:
-    """Where strategy names are looked up: ``start`` and its parents, then the current directory."""
+    """Where strategy names are looked up: ``start`` and its parents, the current directory, then the
+    built-in scripts (each entry holds a ``strategies/`` folder)."""
     start = start.resolve()
     dirs = [start, *start.parents]
     cwd = Path.cwd().resolve()
     if cwd not in dirs:
         dirs.append(cwd)
-    return dirs
+    return [*dirs, BUILTIN]
+
+
+def origin(s: Strategy, cwd: Path) -> str:
+    """Where ``s`` comes from: ``built-in``, or its file (relative to ``cwd`` when below it), noting a
+    built-in script of the same name that it replaces."""
+    builtin = BUILTIN / "strategies" / s.game / s.path.name
+    if builtin.is_file() and builtin.resolve() == s.path.resolve():
+        return "built-in"
+    where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
+    return f"{where} (instead of the built-in)" if builtin.is_file() else str(where)
 
 
 def find(game: str, ref: str, config_dir: Path) -> Path:

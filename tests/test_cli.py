@@ -62,7 +62,8 @@ def test_unknown_game_is_a_clear_error() -> None:
 def test_strategies_and_their_knobs() -> None:
     text = _ok("strategies", "sugoroku")
     for name in ("naive", "greedy", "random"):
-        assert f"sugoroku/{name}  v1  strategies/sugoroku/{name}.toml" in text
+        # The checkout's strategies/ are the built-in scripts themselves (simharness/builtin links them).
+        assert f"sugoroku/{name}  v1  built-in" in text
     knobs = _ok("strategies", "sugoroku", "--knobs")
     for spec in engine.knob_options("sugoroku"):
         assert spec.name in knobs
@@ -133,11 +134,18 @@ def test_strategy_listing_marks_invalid_scripts_and_goes_on(
     (folder / "bad.toml").write_text('name = "bad"\ngame = "sugoroku"\n[knobs]\noffset = "sometimes"\n')
     (folder / "file.toml").write_text('name = "other"\ngame = "sugoroku"\n[knobs]\noffset = "always"\n')
     monkeypatch.chdir(tmp_path)
-    text = " ".join(_ok("strategies", "sugoroku", "--knobs").split())
+    monkeypatch.setenv("COLUMNS", "250")  # the knob table has a column per script, built-ins included
+    raw = _ok("strategies", "sugoroku", "--knobs")
+    text = " ".join(raw.split())
     assert "sugoroku/noname INVALID strategies/sugoroku/noname.toml name: required but missing" in text
     assert 'sugoroku/rr INVALID strategies/sugoroku/rr.toml it says game = "riichi"' in text
     assert "sugoroku/bad INVALID strategies/sugoroku/bad.toml knobs.offset: expected one of" in text
     # listed by the file name a lineup uses, with the name the players table will show
     assert "sugoroku/file (name other) v1" in text
-    # the knob table (after the invalid scripts) has the valid script only
-    assert "┃ knob ┃ file ┃" in text and "│ offset │ always │" in text
+    # the knob table (after the invalid scripts) has the valid script, not the invalid ones
+    header = next(line for line in raw.splitlines() if line.startswith("┃ knob"))
+    columns = [c.strip() for c in header.strip("┃").split("┃")]
+    assert "file" in columns and "naive" in columns
+    assert not {"noname", "rr", "bad"} & set(columns)
+    offset = next(line for line in raw.splitlines() if line.startswith("│ offset "))
+    assert [c.strip() for c in offset.strip("│").split("│")][columns.index("file")] == "always"

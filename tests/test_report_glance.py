@@ -187,10 +187,10 @@ def test_riichi_profile_is_deal_in_against_win_rate_per_hand(riichi_run: store.R
     }
 
 
-def test_sugoroku_profile_is_last_place_against_goal_rate(sugoroku_run: store.Run) -> None:
+def test_sugoroku_profile_is_last_place_against_goal_winner_rate(sugoroku_run: store.Run) -> None:
     report = build_report(sugoroku_run)
     prof = report["profile"]
-    assert (prof["x"]["metric"], prof["y"]["metric"]) == ("last_place_rate", "goal_rate")
+    assert (prof["x"]["metric"], prof["y"]["metric"]) == ("last_place_rate", "goal_winner_rate")
     games = sugoroku_run.table("games").select("variant", "game", "winner")
     players = sugoroku_run.table("players").join(games, on=["variant", "game"])
     for p in prof["points"]:
