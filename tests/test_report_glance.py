@@ -141,6 +141,13 @@ def test_rank_shares_by_hand() -> None:
         "3rd": 0.5,
     }
     assert shares["B"]["shares"]["2nd"]["estimate"] == 1.0 and shares["B"]["rows"] == 2
+    # Shared ties (ranks 1, 1, 3): the two tied players hold half of 1st and half of 2nd each.
+    tied = players.with_columns(pl.Series("rank", [1, 1, 3, 3, 2, 1]))
+    shares = {r["strategy"]: r["shares"] for r in rank_shares(tied, ["v"])["v"]}
+    assert {k: iv["estimate"] for k, iv in shares["A"].items()} == {"1st": 0.25, "2nd": 0.25, "3rd": 0.5}
+    assert {k: iv["estimate"] for k, iv in shares["C"].items()} == {"1st": 0.5, "2nd": 0.0, "3rd": 0.5}
+    for position in ("1st", "2nd", "3rd"):  # each game's positions are filled exactly once
+        assert sum(shares[s][position]["estimate"] for s in "ABC") == pytest.approx(1.0)
     assert [ordinal(r) for r in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"
     ]  # fmt: skip
@@ -193,11 +200,15 @@ def test_sugoroku_profile_is_last_place_against_goal_winner_rate(sugoroku_run: s
     assert (prof["x"]["metric"], prof["y"]["metric"]) == ("last_place_rate", "goal_winner_rate")
     games = sugoroku_run.table("games").select("variant", "game", "winner")
     players = sugoroku_run.table("players").join(games, on=["variant", "game"])
+    # Last place from the scores: the game's lowest final points, split among the players holding
+    # them (sugoroku shares ties).
+    lowest = pl.col("final_points") == pl.col("final_points").min().over("variant", "game")
+    players = players.with_columns((lowest / lowest.sum().over("variant", "game")).alias("last"))
     for p in prof["points"]:
         mine = players.filter((pl.col("variant") == p["variant"]) & (pl.col("strategy") == p["strategy"]))
         goal = (mine["seat"].cast(pl.Int64) == mine["winner"].cast(pl.Int64)).mean()
         assert p["y"]["estimate"] == pytest.approx(goal)
-        assert p["x"]["estimate"] == pytest.approx((mine["rank"] == 4).mean())
+        assert p["x"]["estimate"] == pytest.approx(mine["last"].mean())
     # The goal is reached by one seat per game, except games that ended early: rates sum to at most 1.
     for v in report["variant_order"]:
         seats = (

@@ -87,8 +87,10 @@ def compare(
 
 
 def plan(
-    effect: Annotated[float, typer.Option(help="Difference in 1st-place rate (or any rate) to detect, e.g. 0.01.")],
-    baseline: Annotated[float, typer.Option(help="Baseline 1st-place rate (or any rate), e.g. 0.25.")],
+    effect: Annotated[
+        float, typer.Option(help="Difference in a rate (the 1st-place rate) to detect, e.g. 0.01.")
+    ],
+    baseline: Annotated[float, typer.Option(help="Baseline rate (the 1st-place rate), e.g. 0.25.")],
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     power: Annotated[float, typer.Option(help="Power (1 − β).")] = 0.8,
     paired_efficiency: Annotated[

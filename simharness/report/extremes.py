@@ -90,7 +90,12 @@ def _comeback(hands: pl.DataFrame, players: pl.DataFrame, seats: int) -> dict[st
     stand = standings(hands, seats)
     if stand is None:
         return None
-    winner = players.filter(pl.col("rank") == 1).select("game", pl.col("seat").cast(pl.Int64).alias("w"))
+    # Under shared ties a game has several winners: the comeback is the first one's (lowest seat).
+    winner = (
+        players.filter(pl.col("rank") == 1)
+        .group_by("game")
+        .agg(pl.col("seat").cast(pl.Int64).min().alias("w"))
+    )
     behind = (
         stand.join(winner, on="game")
         .group_by("game", "hand")

@@ -41,19 +41,26 @@ def is_share(metric: str) -> bool:
 
 
 def rank_shares(players: pl.DataFrame, variants: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Per variant and strategy the share of each final rank (1st … last), CIs clustered by deal.
+    """Per variant and strategy the share of each final position (1st … last), CIs clustered by deal.
 
-    ``{variant: [{strategy, rows, shares: {"1st": interval, ...}}]}``; every rank up to the number
+    ``{variant: [{strategy, rows, shares: {"1st": interval, ...}}]}``; every position up to the number
     of players appears (a share of 0 included), strategies in the order of the summary's tables.
+    k players tied at rank r (``ties = shared``: ranks 1, 1, 3) share positions r … r+k−1, each
+    holding 1/k of every one, so the 1st share is the summary's 1st-place rate and a game's
+    positions add up to one each.
     """
+    tied = pl.len().over("variant", "game", "rank").alias("tied")
     out: dict[str, list[dict[str, Any]]] = {}
     for v in variants:
-        pv = players.filter(pl.col("variant") == v)
-        ranks = range(1, int(pv["rank"].max() or 0) + 1)
+        pv = players.filter(pl.col("variant") == v).with_columns(tied)
+        positions = range(1, int(pv.group_by("game").len()["len"].max() or 0) + 1)
         rows = []
         for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
-            deals, rank = g["deal"].to_numpy(), g["rank"].to_numpy()
-            shares = {ordinal(r): cluster_mean_ci((rank == r).astype(float), deals).to_dict() for r in ranks}
+            deals, rank, k = g["deal"].to_numpy(), g["rank"].to_numpy(), g["tied"].to_numpy()
+            shares = {
+                ordinal(p): cluster_mean_ci(((rank <= p) & (p < rank + k)) / k, deals).to_dict()
+                for p in positions
+            }
             rows.append({"strategy": s, "rows": g.height, "shares": shares})
         out[v] = rows
     return out
