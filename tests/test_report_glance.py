@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import re
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -376,3 +378,53 @@ def test_html_shows_the_games_metrics_by_strategy_and_its_profile(riichi_run: st
     assert [re.match(r"<tr><td>(.*?)</td>", r).group(1) for r in re.findall(r"<tr>.*?</tr>", body)] == [
         "efficiency", "fold-on-riichi", "call-happy", "damaten", "all"
     ]  # fmt: skip
+
+
+def test_html_links_each_extreme_game_to_the_page_show_writes(
+    tmp_path: Path, riichi_run: store.Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``simharness.show`` installed, ``write_html`` has it write every extreme game beside the
+    report and links each; a game that ``show`` refuses is listed with the reason. (A stand-in for
+    ``simharness.show.write_page``, with its signature, so that this runs without the show branch.)"""
+    from simharness.errors import RunDirError
+    from simharness.report.html import write_html
+
+    report = build_report(riichi_run)
+    refused = report["extreme_games"][0]["game"]
+    calls = []
+
+    def write_page(run_dir: Path, game: int, variant: str | None = None, out: Path | None = None) -> Path:
+        calls.append((Path(run_dir), game, variant))
+        if game == refused:
+            raise RunDirError("the engine now plays this game differently", file=run_dir)
+        assert out is not None
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(f"<!DOCTYPE html><title>game {game}</title>")
+        return out
+
+    fake = types.ModuleType("simharness.show")
+    fake.write_page = write_page  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "simharness.show", fake)
+    out = tmp_path / "out" / "report.html"
+    write_html(riichi_run, report, out)
+    text = out.read_text()
+    wanted = {(g["variant"], g["game"]) for g in report["extreme_games"]}
+    assert sorted((v, g) for _, g, v in calls) == sorted(wanted)  # each game once, from this run
+    assert all(d == riichi_run.path for d, _, _ in calls)
+    hrefs = re.findall(r'<li><b><a href="([^"]+)">', text)
+    assert len(hrefs) == sum(g["game"] != refused for g in report["extreme_games"])
+    for href in hrefs:
+        page = out.parent / href
+        assert page.is_file() and page.parent.name == "report-games"
+    assert "(no page: " in text and "the engine now plays this game differently" in text
+
+
+def test_html_links_real_show_pages(tmp_path: Path, riichi_run: store.Run) -> None:
+    """The same with the real ``simharness show`` (branch show14): every link opens a page."""
+    pytest.importorskip("simharness.show")
+    from simharness.report.html import write_html
+
+    out = tmp_path / "report.html"
+    write_html(riichi_run, build_report(riichi_run), out)
+    hrefs = re.findall(r'<li><b><a href="([^"]+)">', out.read_text())
+    assert hrefs and all((out.parent / h).read_text().startswith("<!DOCTYPE html>") for h in hrefs)

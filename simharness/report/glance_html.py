@@ -1,18 +1,22 @@
 """The report page's "at a glance" part: the strategy profile, rank shares, the game metrics as
-strategies × metrics tables, and the extreme games with the command that replays each.
+strategies × metrics tables, and the extreme games with the command that replays each (and a link
+to its page, where ``simharness show`` is installed).
 
 Figures are matplotlib (imported inside the functions, as in ``html``), embedded as PNG.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import quote
 
 import numpy as np
 
+from simharness.errors import UserError
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.htmlkit import esc, figure, finish_panels, html_table, panel_grid
-from simharness.report.summary import fmt_ci
+from simharness.report.summary import RunLike, fmt_ci
 
 
 def _errors(ivs: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -136,17 +140,57 @@ def metrics_section(report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def extremes_section(report: dict[str, Any]) -> str:
-    """The extreme games as a list, each with the ``simharness show`` command that replays it."""
+class Link(NamedTuple):
+    """Where an extreme game's page is, relative to the report (``href``), or why there is none."""
+
+    href: str | None
+    note: str | None = None
+
+
+def show_pages(run: RunLike, games: list[dict[str, Any]], report_path: Path) -> dict[tuple[str, int], Link]:
+    """Each extreme game written by ``simharness show`` beside the report (``<report stem>-games/``),
+    keyed by (variant, game). Empty when this installation has no ``simharness.show``: the list then
+    gives the commands alone. A game that ``show`` refuses (a Python strategy in the lineup, an
+    engine that now plays it differently) is listed with the reason instead of a link."""
+    try:
+        from simharness.show import write_page
+    except ModuleNotFoundError as e:
+        if e.name != "simharness.show":
+            raise
+        return {}
+    folder = f"{report_path.stem}-games"
+    links: dict[tuple[str, int], Link] = {}
+    for g in games:
+        key = (str(g["variant"]), int(g["game"]))
+        if key in links:
+            continue
+        name = f"{key[0]}-game{key[1]}.html"
+        try:
+            write_page(run.path, key[1], key[0], report_path.parent / folder / name)
+            links[key] = Link(f"{quote(folder)}/{quote(name)}")
+        except UserError as err:
+            links[key] = Link(None, str(err))
+    return links
+
+
+def extremes_section(report: dict[str, Any], links: dict[tuple[str, int], Link] | None = None) -> str:
+    """The extreme games as a list, each with the ``simharness show`` command that replays it and,
+    where :func:`show_pages` wrote it, a link to its page."""
     games = report.get("extreme_games") or []
     if not games:
         return ""
-    items = "".join(
-        f"<li><b>{esc(g['title'])}</b> ({esc(g['variant'])}, game {g['game']}): {esc(g['why'])}<br>"
-        f"<code>{esc(g['command'])}</code></li>"
-        for g in games
-    )
+    items = []
+    for g in games:
+        link = (links or {}).get((str(g["variant"]), int(g["game"])), Link(None))
+        title = esc(g["title"])
+        if link.href:
+            title = f'<a href="{esc(link.href)}">{title}</a>'
+        note = f" <span class='muted'>(no page: {esc(link.note)})</span>" if link.note else ""
+        items.append(
+            f"<li><b>{title}</b> ({esc(g['variant'])}, game {g['game']}): {esc(g['why'])}{note}<br>"
+            f"<code>{esc(g['command'])}</code></li>"
+        )
     return (
         "<h2>Extreme games</h2><p class='muted'>Every game can be played again exactly from the manifest; "
-        f"each command writes the game as a page.</p><ul class='extremes'>{items}</ul>"
+        f"each command writes the game as a page.</p><ul class='extremes'>{''.join(items)}</ul>"
     )

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
-from simharness.report.glance_html import extremes_section, glance_section, metrics_section
+from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
 from simharness.report.htmlkit import esc as _esc
 from simharness.report.htmlkit import figure as _figure
 from simharness.report.htmlkit import html_table as _table
@@ -204,8 +204,10 @@ def _traffic(metric: str, iv: dict[str, Any]) -> str:
     return ""
 
 
-def render_html(run: RunLike, report: dict[str, Any]) -> str:
-    """The report page as one HTML string."""
+def render_html(
+    run: RunLike, report: dict[str, Any], links: dict[tuple[str, int], Link] | None = None
+) -> str:
+    """The report page as one HTML string; ``links``: the extreme games' pages (``show_pages``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -357,7 +359,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         parts.append(_figure(figure_llr(seq), "LLR at each look and the SPRT bounds"))
     if report["game_metrics"]:
         parts.append(metrics_section(report))
-    parts.append(extremes_section(report))
+    parts.append(extremes_section(report, links))
     parts.append("<h2>Provenance</h2>")
     parts.append(f"<pre>{_esc(json.dumps(run.manifest, indent=2, default=str))}</pre>")
     data = json.dumps(report, allow_nan=False, default=str).replace("</", "<\\/")
@@ -367,7 +369,10 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
 
 
 def write_html(run: RunLike, report: dict[str, Any], path: Path) -> None:
-    """Write the report page to ``path`` (parent directories are created)."""
+    """Write the report page to ``path`` (parent directories are created), and its extreme games'
+    pages beside it (see ``glance_html.show_pages``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(run, report), encoding="utf-8")
+    path.write_text(
+        render_html(run, report, show_pages(run, report.get("extreme_games", []), path)), encoding="utf-8"
+    )
