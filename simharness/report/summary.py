@@ -285,7 +285,8 @@ def fmt_ci(iv: dict[str, Any] | None, digits: int | None = 3, pct: bool = False)
     if not iv or iv.get("estimate") is None:
         return "–"
     scale, suffix = (100.0, "%") if pct else (1.0, "")
-    d = digits_for(iv, scale) if digits is None else 1 if pct else digits
+    # Percentages to 0.01 at most: finer steps are noise to a reader of rates.
+    d = (min(2, digits_for(iv, scale)) if pct else digits_for(iv)) if digits is None else 1 if pct else digits
 
     def f(x: float | None) -> str:
         return "?" if x is None else f"{x * scale:.{d}f}"
@@ -382,12 +383,13 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         cells = []
         for r in summary["differences"]:
             # E: the pairing efficiency (games); "no" when the variants share no deals.
-            paired = "no" if not r["paired"] else "–" if r["efficiency"] is None else f"{r['efficiency']:.2g}"
+            e = r["efficiency"]
+            paired = "no" if not r["paired"] else "–" if e is None else f"{e:,.0f}" if e >= 10 else f"{e:.2g}"
             row = [
                 r["variant"],
                 r["strategy"] or "(game)",
                 METRIC_NAMES.get(r["metric"], r["metric"]),
-                fmt_ci(r["difference"], 2, pct=r["metric"] == "win"),
+                fmt_ci(r["difference"], None, pct=r["metric"] == "win"),
                 paired,
                 _fmt_num(r["p_holm"]),
             ]

@@ -44,7 +44,7 @@ def fmt_pm(iv: dict[str, Any] | None, pct: bool = False) -> str:
     if not iv or iv.get("estimate") is None:
         return "–"
     scale = 100.0 if pct else 1.0
-    d = digits_for(iv, scale)
+    d = min(2, digits_for(iv, scale)) if pct else digits_for(iv)  # percentages to 0.01 at most
     e = iv["estimate"] * scale
     if iv.get("lo") is None or iv.get("hi") is None:
         return f"{e:.{d}f}"
