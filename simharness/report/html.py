@@ -241,7 +241,7 @@ def render_html(
                     r["strategy"],
                     f"{r['rows']} ({r['deals']})",
                     fmt_ci(r["first_place_rate"], pct=True),
-                    fmt_ci(r["points"]["mean"], 1),
+                    fmt_ci(r["points"]["mean"], None),
                     fmt_ci(q["p50"], 0),
                     fmt_ci(q["p5"], 0),
                     fmt_ci(q["p95"], 0),
@@ -260,7 +260,7 @@ def render_html(
                     str(r["seat"]),
                     f"{r['rows']} ({r['deals']})",
                     fmt_ci(r["first_place_rate"], pct=True),
-                    fmt_ci(r["points"]["mean"], 1),
+                    fmt_ci(r["points"]["mean"], None),
                 ]
             )
     parts.append(_table(["variant", "seat", "rows (deals)", "1st-place rate", "mean points"], rows))
