@@ -45,7 +45,7 @@ def _body_rows(text: str) -> list[list[str]]:
 def assert_rows_unwrapped(text: str, width: int) -> None:
     """No line is wider than the console and no table row continues on a second line: a wrapped
     row shows as a line whose first cell is empty, or a cell whose interval's brackets do not close."""
-    assert max(len(line) for line in text.splitlines()) <= width
+    assert max(len(line) for line in text.splitlines() if line[:1] in "┏┃┡│└") <= width
     rows = _body_rows(text)
     assert rows, "the output has tables"
     for cells in rows:
@@ -86,6 +86,10 @@ def test_terminal_report_keeps_every_row_on_one_line_at_80_columns(
         text = console.export_text()
         assert_rows_unwrapped(text, 80)
         assert "1st-place rate" in text and "win rate [" not in text
+        # The extreme games' commands stay whole on their lines, ready to paste.
+        assert all(
+            any(line.strip() == g["command"] for line in text.splitlines()) for g in report["extreme_games"]
+        )
         # Every strategy's row is there once per table of the by-strategy group, on its own line.
         for r in report["variants"][report["variant_order"][0]]["by_strategy"]:
             assert any(cells[0] == r["strategy"] for cells in _body_rows(text))

@@ -99,3 +99,9 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             )
     for note in sc["notes"]:
         console.print(f"[dim]{note}")
+    if report.get("extreme_games"):
+        console.print()
+        console.print("[bold]extreme games[/bold] (each command plays the game again as a page)")
+        for g in report["extreme_games"]:
+            console.print(f"{g['title']} ({g['variant']}, game {g['game']}): {g['why']}", highlight=False)
+            console.print(f"  {g['command']}", style="dim", highlight=False, soft_wrap=True)
