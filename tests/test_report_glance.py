@@ -432,3 +432,16 @@ def test_html_links_real_show_pages(tmp_path: Path, riichi_run: store.Run) -> No
     write_html(riichi_run, build_report(riichi_run), out)
     hrefs = re.findall(r'<li><b><a href="([^"]+)">', out.read_text())
     assert hrefs and all((out.parent / h).read_text().startswith("<!DOCTYPE html>") for h in hrefs)
+
+
+def test_extreme_games_read_chunk_by_chunk_equal_the_whole_run(riichi_run: store.Run) -> None:
+    """Chunks of whole deals, added in any order (as a streamed report reads shards), pick the same
+    games as the whole run: the most extreme, ties to the earliest game."""
+    from simharness.report.extremes import ExtremeGames
+
+    tables = {t: riichi_run.table(t) for t in ("players", "games", "hands")}
+    acc = ExtremeGames()
+    for lo, hi in ((10, 20), (0, 10)):  # deals 10-19 first, then 0-9
+        part = {t: f.filter(pl.col("deal").is_between(lo, hi - 1)) for t, f in tables.items()}
+        acc.add(FakeRun(riichi_run.path, riichi_run.manifest, part))
+    assert acc.result(str(riichi_run.path), ["base"]) == extreme_games(riichi_run)

@@ -156,8 +156,8 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
 
 def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
     """Per variant the biggest winning hand of 5 han or more (mangan and above, yakuman counting 13
-    per yakuman): columns variant, game, hand, why. The highest han, then points, then the earliest
-    game."""
+    per yakuman): columns variant, game, hand, score (han, then points: larger is bigger) and why.
+    The highest han, then points, then the earliest game."""
     wins = hands.filter(pl.col("outcome").is_in([0, 1]) & (pl.col("han") >= LIMITS[-1][0]))
     best = wins.sort("han", "points", "game", "hand", descending=[True, True, False, False]).unique(
         "variant", keep="first", maintain_order=True
@@ -168,11 +168,21 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         limit = next(name for han, name in LIMITS if r["han"] >= han)
         yaku = [n for i, n in enumerate(names) if r["yaku"] >> i & 1]
         seats = [s for s in range(8) if r["winners"] >> s & 1]
+        why = (
+            f"{limit} ({r['han']} han, {r['points']} points: {', '.join(yaku) or 'no yaku logged'}) "
+            f"won by seat {', '.join(map(str, seats))} in hand {r['hand']}"
+        )
+        score = r["han"] * 1e6 + r["points"]
         rows.append(
-            {"variant": r["variant"], "game": r["game"], "hand": r["hand"],
-             "why": f"{limit} ({r['han']} han, {r['points']} points: {', '.join(yaku) or 'no yaku logged'}) "
-                    f"won by seat {', '.join(map(str, seats))} in hand {r['hand']}"}
-        )  # fmt: skip
+            {"variant": r["variant"], "game": r["game"], "hand": r["hand"], "score": score, "why": why}
+        )
     return pl.DataFrame(
-        rows, schema={"variant": pl.String, "game": pl.UInt64, "hand": pl.UInt32, "why": pl.String}
+        rows,
+        schema={
+            "variant": pl.String,
+            "game": pl.UInt64,
+            "hand": pl.UInt32,
+            "score": pl.Float64,
+            "why": pl.String,
+        },
     )

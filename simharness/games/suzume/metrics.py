@@ -84,7 +84,8 @@ def summary_metrics(run: Run) -> pl.DataFrame:
 
 def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
     """Per variant the game holding the biggest win: a yakuman if there is one, else the most points
-    (Suzume-jong has no limit hands); columns variant, game, hand, why. Ties: the earliest game."""
+    (Suzume-jong has no limit hands); columns variant, game, hand, score (yakuman first, then points:
+    larger is bigger) and why. Ties: the earliest game."""
     best = (
         hands.filter(pl.col("claims") > 0)
         .with_columns((pl.col("yakuman") > 0).alias("is_yakuman"))
@@ -96,6 +97,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
             "variant": r["variant"],
             "game": r["game"],
             "hand": r["hand"],
+            "score": r["is_yakuman"] * 1e6 + r["points"],
             "why": (
                 f"{YAKUMAN.get(r['yakuman'], 'yakuman').replace('_', ' ')} (yakuman"
                 if r["is_yakuman"]
@@ -106,5 +108,12 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         for r in best.iter_rows(named=True)
     ]
     return pl.DataFrame(
-        rows, schema={"variant": pl.String, "game": pl.UInt64, "hand": pl.UInt16, "why": pl.String}
+        rows,
+        schema={
+            "variant": pl.String,
+            "game": pl.UInt64,
+            "hand": pl.UInt16,
+            "score": pl.Float64,
+            "why": pl.String,
+        },
     )
