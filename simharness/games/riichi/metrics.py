@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.games import estimates
 from simharness.games.riichi.scoring import yaku_names
 from simharness.report.summary import RunLike, players_frame, variant_names
 from simharness.stats.intervals import cluster_ratio_ci
@@ -176,13 +177,4 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         rows.append(
             {"variant": r["variant"], "game": r["game"], "hand": r["hand"], "score": score, "why": why}
         )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "variant": pl.String,
-            "game": pl.UInt64,
-            "hand": pl.UInt32,
-            "score": pl.Float64,
-            "why": pl.String,
-        },
-    )
+    return pl.DataFrame(rows, schema=estimates.NOTABLE_HAND)

@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from simharness.games import estimates
 from simharness.games.estimates import Run, by_deal, row
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
@@ -107,13 +108,4 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         }
         for r in best.iter_rows(named=True)
     ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "variant": pl.String,
-            "game": pl.UInt64,
-            "hand": pl.UInt16,
-            "score": pl.Float64,
-            "why": pl.String,
-        },
-    )
+    return pl.DataFrame(rows, schema=estimates.NOTABLE_HAND)
