@@ -445,3 +445,23 @@ def test_extreme_games_read_chunk_by_chunk_equal_the_whole_run(riichi_run: store
         part = {t: f.filter(pl.col("deal").is_between(lo, hi - 1)) for t, f in tables.items()}
         acc.add(FakeRun(riichi_run.path, riichi_run.manifest, part))
     assert acc.result(str(riichi_run.path), ["base"]) == extreme_games(riichi_run)
+
+
+def test_rank_share_table_with_variants_of_different_player_counts() -> None:
+    from simharness.report.glance_html import glance_section
+
+    def shares(n: int) -> dict[str, dict[str, float]]:
+        return {ordinal(p): {"estimate": 1 / n, "lo": 0.0, "hi": 1.0, "n": 10} for p in range(1, n + 1)}
+
+    report = {
+        "variant_order": ["four", "three"],
+        "profile": {"x": {"metric": "a", "label": "a"}, "y": {"metric": "b", "label": "b"}, "points": []},
+        "rank_shares": {
+            "four": [{"strategy": "s", "rows": 10, "shares": shares(4)}],
+            "three": [{"strategy": "s", "rows": 10, "shares": shares(3)}],
+        },
+    }
+    text = glance_section(report)
+    assert "<th>4th</th>" in text
+    three = re.search(r"<tr><td>three</td>(.*?)</tr>", text)
+    assert three is not None and three.group(1).count("<td>") == 5 and three.group(1).endswith("<td>–</td>")

@@ -117,11 +117,13 @@ def glance_section(report: dict[str, Any]) -> str:
             figure_rank_shares(report["rank_shares"], variants), "Final rank shares by strategy", "fig-ranks"
         ),
     ]
-    rows = []
-    for v in variants:
-        for r in report["rank_shares"].get(v, []):
-            rows.append([v, r["strategy"], *(fmt_ci(iv, pct=True) for iv in r["shares"].values())])
-    ranks = list(next((r["shares"] for rs in report["rank_shares"].values() for r in rs), {}))
+    # Variants may seat different numbers of players (Riichi's `players`): the widest sets the columns.
+    ranks = max(([*r["shares"]] for rs in report["rank_shares"].values() for r in rs), key=len, default=[])
+    rows = [
+        [v, r["strategy"], *(fmt_ci(r["shares"].get(k), pct=True) for k in ranks)]
+        for v in variants
+        for r in report["rank_shares"].get(v, [])
+    ]
     parts.append(html_table(["variant", "strategy", *ranks], rows))
     return "".join(parts)
 
