@@ -23,7 +23,7 @@ from simharness.games.riichi import yaku_names
 from simharness.games.suzume import notable_hand as suzume_notable
 from simharness.report.extremes import extreme_games
 from simharness.report.full import build_report, print_report
-from simharness.report.glance import metrics_tables, ordinal, rank_shares
+from simharness.report.glance import metrics_tables, ordinal, rank_shares, share_rows
 from simharness.report.textfit import Col, fitted_tables, fmt_pm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,17 +139,17 @@ def test_rank_shares_by_hand() -> None:
             "rank": [1, 2, 3, 3, 2, 1],
         }
     )
-    shares = {r["strategy"]: r for r in rank_shares(players, ["v"])["v"]}
+    shares = {r["strategy"]: r for r in rank_shares(share_rows(players).to_dicts(), ["v"])["v"]}
     assert list(shares["A"]["shares"]) == ["1st", "2nd", "3rd"]
     assert {k: iv["estimate"] for k, iv in shares["A"]["shares"].items()} == {
         "1st": 0.5,
         "2nd": 0.0,
         "3rd": 0.5,
     }
-    assert shares["B"]["shares"]["2nd"]["estimate"] == 1.0 and shares["B"]["rows"] == 2
+    assert shares["B"]["shares"]["2nd"]["estimate"] == 1.0 and shares["B"]["shares"]["2nd"]["n"] == 2
     # Shared ties (ranks 1, 1, 3): the two tied players hold half of 1st and half of 2nd each.
     tied = players.with_columns(pl.Series("rank", [1, 1, 3, 3, 2, 1]))
-    shares = {r["strategy"]: r["shares"] for r in rank_shares(tied, ["v"])["v"]}
+    shares = {r["strategy"]: r["shares"] for r in rank_shares(share_rows(tied).to_dicts(), ["v"])["v"]}
     assert {k: iv["estimate"] for k, iv in shares["A"].items()} == {"1st": 0.25, "2nd": 0.25, "3rd": 0.5}
     assert {k: iv["estimate"] for k, iv in shares["C"].items()} == {"1st": 0.5, "2nd": 0.0, "3rd": 0.5}
     for position in ("1st", "2nd", "3rd"):  # each game's positions are filled exactly once

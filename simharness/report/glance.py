@@ -14,12 +14,15 @@ from typing import Any
 import polars as pl
 
 from simharness.games import registry
-from simharness.stats.intervals import cluster_mean_ci
+from simharness.games.estimates import by_deal, row
 
 # Metrics of every game, computed by the harness (the summary's and :func:`rank_shares`).
 FIRST = "first_place_rate"
 LAST = "last_place_rate"
 LABELS = {FIRST: "1st-place rate", LAST: "last-place rate"}
+# The columns of a game's summary_metrics rows (simharness.games.registry), which rank shares share.
+LONG_FORM = {"variant": pl.String, "strategy": pl.String, "metric": pl.String, "estimate": pl.Float64,
+             "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}  # fmt: skip
 # A game that names no profile: the generic reward (1st place) against the generic risk (last place).
 DEFAULT_PROFILE = (LAST, FIRST)
 
@@ -40,29 +43,48 @@ def is_share(metric: str) -> bool:
     return metric.endswith(("_rate", "_share")) or metric.startswith("rank_")
 
 
-def rank_shares(players: pl.DataFrame, variants: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Per variant and strategy the share of each final position (1st … last), CIs clustered by deal.
+def share_rows(players: pl.DataFrame) -> pl.DataFrame:
+    """Per variant and strategy the share of each final position (1st … last) as long-form rows
+    (variant, strategy, metric = "1st", "2nd", …, estimate, lo, hi, n), clustered by deal through
+    ``games.estimates`` so that a run read chunk by chunk adds them up (``report.stream``).
 
-    ``{variant: [{strategy, rows, shares: {"1st": interval, ...}}]}``; every position up to the number
-    of players appears (a share of 0 included), strategies in the order of the summary's tables.
-    k players tied at rank r (``ties = shared``: ranks 1, 1, 3) share positions r … r+k−1, each
-    holding 1/k of every one, so the 1st share is the summary's 1st-place rate and a game's
-    positions add up to one each.
+    Every position up to the number of players appears (a share of 0 included). k players tied at
+    rank r (``ties = shared``: ranks 1, 1, 3) share positions r … r+k−1, each holding 1/k of every
+    one, so the 1st share is the summary's 1st-place rate and a game's positions add up to one each.
     """
     tied = pl.len().over("variant", "game", "rank").alias("tied")
+    rows: list[dict[str, Any]] = []
+    for (v,), pv in players.with_columns(tied).group_by("variant", maintain_order=True):
+        positions = range(1, int(pv.group_by("game").len()["len"].max() or 0) + 1)
+        for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
+            rank, k = pl.col("rank"), pl.col("tied")
+            held = g.select(
+                *((((rank <= p) & (rank + k > p)).cast(pl.Float64) / k).alias(str(p)) for p in positions)
+            )
+            rows.extend(row(str(v), str(s), ordinal(p), by_deal(held[str(p)], g["deal"])) for p in positions)
+    return pl.DataFrame(rows, schema=LONG_FORM, orient="row")
+
+
+def rank_shares(rows: list[dict[str, Any]], variants: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """:func:`share_rows` as ``{variant: [{strategy, shares: {"1st": interval, ...}}]}``, strategies
+    in the order of the summary's tables."""
     out: dict[str, list[dict[str, Any]]] = {}
     for v in variants:
-        pv = players.filter(pl.col("variant") == v).with_columns(tied)
-        positions = range(1, int(pv.group_by("game").len()["len"].max() or 0) + 1)
-        rows = []
-        for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
-            deals, rank, k = g["deal"].to_numpy(), g["rank"].to_numpy(), g["tied"].to_numpy()
-            shares = {
-                ordinal(p): cluster_mean_ci(((rank <= p) & (p < rank + k)) / k, deals).to_dict()
-                for p in positions
+        mine = sorted(
+            (r for r in rows if r["variant"] == v), key=lambda r: (r["strategy"], int(r["metric"][:-2]))
+        )
+        strategies = dict.fromkeys(r["strategy"] for r in mine)
+        out[v] = [
+            {
+                "strategy": s,
+                "shares": {
+                    r["metric"]: {k: r[k] for k in ("estimate", "lo", "hi", "n")}
+                    for r in mine
+                    if r["strategy"] == s
+                },
             }
-            rows.append({"strategy": s, "rows": g.height, "shares": shares})
-        out[v] = rows
+            for s in strategies
+        ]
     return out
 
 
