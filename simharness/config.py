@@ -245,7 +245,17 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
     per_variant = f.sweep.until if f.sweep is not None else None
     if f.until is not None and per_variant is not None:
         raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
-    shard_size = f.shard_size or default_shard_size(f.game, f.games, len(variants), f.until or per_variant)
+    # Under duplicate play the n games of a deal are one unit: a shard or a look never splits them.
+    deal_games = n if f.duplicate else 1
+    if f.shard_size is not None and f.shard_size % deal_games:
+        raise fail(
+            "shard_size",
+            f"with duplicate = true, expected a multiple of the {n} players (the games of one deal), "
+            f"got {f.shard_size}",
+        )
+    shard_size = f.shard_size or default_shard_size(
+        f.game, f.games, len(variants), f.until or per_variant, deal_games
+    )
     until = _until(f.until, shard_size, variants, lineup, path) if f.until is not None else None
     sweep_until = _sweep_until(per_variant, shard_size, variants, lineup, path) if per_variant else None
     return Experiment(
@@ -270,15 +280,22 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
 
 
 def default_shard_size(
-    game: str, games: int, variants: int, until: UntilFile | SweepUntilFile | None = None
+    game: str,
+    games: int,
+    variants: int,
+    until: UntilFile | SweepUntilFile | None = None,
+    deal_games: int = 1,
 ) -> int:
-    """Games per shard for a config without ``shard_size`` (see TARGET_SHARDS); with ``[until]``
-    (or ``[sweep.until]``) and its ``look_every``, a divisor of it, so that looks fall between shards."""
+    """Games per shard for a config without ``shard_size`` (see TARGET_SHARDS); a multiple of
+    ``deal_games`` (the games of one deal: the players under duplicate play), so that no deal
+    straddles two shards; with ``[until]`` (or ``[sweep.until]``) and its ``look_every``, a divisor
+    of it, so that looks fall between shards."""
     want = -(-games * variants // TARGET_SHARDS)
     size = min(games, max(registry.min_shard(game), min(MAX_SHARD, want)))
+    size = max(deal_games, size - size % deal_games)
     look = until.look_every if until is not None else None
-    if look:
-        size = max(d for d in range(1, min(size, look) + 1) if look % d == 0)
+    if look and look % deal_games == 0:
+        size = max(d for d in range(deal_games, min(size, look) + 1, deal_games) if look % d == 0)
     return size
 
 

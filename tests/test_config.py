@@ -38,6 +38,11 @@ CASES = [
     (BASE.replace("games = 100", "gmaes = 100"), "gmaes", "did you mean `games`"),
     (BASE.replace("games = 100", 'games = "many"'), "games", "valid integer"),
     (BASE.replace("games = 100", "games = 0"), "games", "greater than 0"),
+    (
+        BASE.replace("seed = 1", "seed = 1\nduplicate = true\nshard_size = 50"),
+        "shard_size",
+        "expected a multiple of the 4 players (the games of one deal), got 50",
+    ),
     (BASE + "payout_capp = 500\n", "rules.payout_capp", "did you mean `payout_cap`"),
     (BASE + "payout_cap = 0\n", "rules.payout_cap", "expected a value from 1 to"),
     (BASE + 'rest_rule = "max4"\n', "rules.rest_rule", "expected one of max10 / penalty4"),
@@ -202,6 +207,7 @@ def test_the_default_shard_size_gives_every_config_work_for_many_workers() -> No
     for path in sorted((REPO_CONFIGS).glob("*.toml")):
         exp = config.load(path)
         assert "shard_size" not in exp.raw, path
+        assert not exp.duplicate or exp.shard_size % len(exp.lineup) == 0, path
         shards = exp.shard_count * len(exp.variants)
         floor = registry.min_shard(exp.game)
         if exp.games * len(exp.variants) < 32 * floor:
@@ -216,6 +222,12 @@ def test_the_default_shard_size_gives_every_config_work_for_many_workers() -> No
     assert config.default_shard_size("sugoroku", 10**12, 2) == config.MAX_SHARD
     until = config.UntilFile(a="x", b="y", mu1=0.1, look_every=1200)
     assert config.default_shard_size("riichi", 20000, 1, until) == 300
+    # under duplicate play a deal's games never straddle two shards, nor two looks
+    for game, games, seats in (("suzume", 3 * 40_001, 3), ("riichi", 4 * 5_003, 4), ("sugoroku", 12, 3)):
+        size = config.default_shard_size(game, games, 2, None, seats)
+        assert size % seats == 0 and 0 < size <= games, (game, size)
+        looked = config.default_shard_size(game, games, 2, until, seats)
+        assert looked % seats == 0 and 1200 % looked == 0, (game, looked)
 
 
 def test_a_python_strategy_module_is_found_without_running_it(
