@@ -12,6 +12,7 @@ pub mod sugoroku;
 pub mod suzume;
 
 pub mod riichi;
+pub mod trump;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {

@@ -1,0 +1,318 @@
+//! The spec's test vectors (§14) driven through the engine's readings, yaku, legality, payments and
+//! settlement, and the exact enumeration of 7- and 8-card sets against keyed deals.
+
+use super::rules::{DoubleRiichi, Furiten, MultiRon, Rules};
+use super::scoring::*;
+use crate::options::{Options, Validate};
+use serde_json::json;
+
+fn rules() -> Rules {
+    Rules::default()
+}
+
+/// The rules the §14.3 vectors assume: they never award chinitsu to their all-number hands,
+/// although §6.1 #13 and the source do (see `chinitsu_on_every_all_number_vector_hand`).
+fn spec() -> Rules {
+    Rules { chinitsu: false, ..rules() }
+}
+
+/// The §14.3 defaults: East round, winner South (a child), indicator K (dora T), ron.
+fn q<'a>(hand: &'a str, win: &'a str) -> Query<'a> {
+    Query { hand, win, ron: true, indicator: Some("K"), ..Default::default() }
+}
+
+fn score(q: &Query, rules: &Rules) -> Result<Value, Illegal> {
+    let (held, s, discards) = parse_query(q).unwrap();
+    if q.ron {
+        ron(&held, &s, discards, rules)
+    } else {
+        let mut c = held;
+        c[usize::from(s.win)] += 1;
+        tsumo(&c, &s, rules)
+    }
+}
+
+fn han(q: &Query) -> (u8, u16) {
+    let v = score(q, &spec()).unwrap();
+    (v.han, v.points)
+}
+
+fn has(v: &Value, y: Yaku) -> bool {
+    v.yaku & y.bit() != 0
+}
+
+fn counts(cards: &str) -> Counts {
+    let mut c = [0u8; KINDS];
+    for k in parse_kinds("hand", cards).unwrap() {
+        c[usize::from(k)] += 1;
+    }
+    c
+}
+
+#[test]
+fn tr_src_1_2_deal_and_stake() {
+    assert_eq!(3 * 7 + 9 + 24, CARDS);
+    assert_eq!(24 / 3, 8);
+    assert_eq!(rules().starting_points, 5 + 5 * 2 + 10 * 2);
+}
+
+#[test]
+fn tr_src_3_to_6_source_totals() {
+    // Honroutou (with a 1/9) and tsuiisou: 6 han either way.
+    let v = score(&q("111999K", "K"), &spec()).unwrap();
+    assert!(has(&v, Yaku::Honroutou) && has(&v, Yaku::Toitoi) && has(&v, Yaku::Chanta));
+    assert_eq!(v.yaku_han, 6);
+    let v = score(&Query { round_wind: Some("J"), seat_wind: Some("Q"), indicator: Some("9"), ..q("JJTTTKK", "K") }, &spec()).unwrap();
+    assert_eq!((v.yaku_han, has(&v, Yaku::Tsuiisou), has(&v, Yaku::Toitoi), has(&v, Yaku::Chanta)), (6, true, true, false));
+    // Junchan replaces chanta: 3 in all.
+    let v = score(&q("1112379", "8"), &spec()).unwrap();
+    assert_eq!((v.yaku_han, has(&v, Yaku::Junchan), has(&v, Yaku::Chanta)), (3, true, false));
+    // The East trio for the East seat in the East round: 2 han.
+    let v = score(&Query { dealer: true, indicator: Some("1"), ..q("TT23455", "T") }, &spec()).unwrap();
+    assert_eq!((v.yaku & (Yaku::SeatWind.bit() | Yaku::RoundWind.bit()), v.yaku_han), (Yaku::SeatWind.bit() | Yaku::RoundWind.bit(), 2));
+}
+
+#[test]
+fn tr_src_7_han_to_points() {
+    let table = [1, 2, 4, 8, 8, 12, 12, 16, 16, 16, 24, 24, 24, 32];
+    for (i, &p) in table.iter().enumerate() {
+        assert_eq!(points_of(i as u8 + 1, 14), p, "{} han", i + 1);
+    }
+    assert_eq!(points_of(20, 14), 32);
+    assert_eq!(points_of(20, 13), 24);
+}
+
+#[test]
+fn tr_src_8_dora_from_indicator() {
+    let d = |i: &str| kind_name(dora_of(parse_kinds("i", i).unwrap()[0]).unwrap());
+    assert_eq!([d("9"), d("K"), d("5"), d("Q")], ['1', 'T', '6', 'K']);
+    assert_eq!(dora_of(JOKER), None);
+}
+
+fn pay(p: u16, winner: usize, discarder: Option<usize>) -> [i64; 3] {
+    payments(p, winner, 0, discarder, &spec())
+}
+
+#[test]
+fn tr_p1_to_p8_payments() {
+    assert_eq!(pay(4, 1, Some(2)), [0, 0, 4]);
+    assert_eq!(pay(4, 1, None), [4, 0, 2]);
+    assert_eq!(pay(1, 1, None), [1, 0, 1]);
+    assert_eq!(pay(8, 2, None), [8, 4, 0]);
+    assert_eq!(pay(12, 1, None), [12, 0, 6]);
+    assert_eq!(pay(2, 0, Some(1)), [0, 4, 0]);
+    assert_eq!(pay(2, 0, None), [0, 2, 2]);
+    assert_eq!(pay(32, 0, None), [0, 32, 32]);
+}
+
+#[test]
+fn tr_h1_h2_pinfu_source_example() {
+    for w in ["4", "7"] {
+        let v = score(&q("8812356", w), &spec()).unwrap();
+        assert!(has(&v, Yaku::Pinfu) && !has(&v, Yaku::Tanyao), "{w}");
+        assert_eq!((v.han, v.points), (1, 1));
+    }
+}
+
+#[test]
+fn tr_h3_iipeikou_not_pinfu_but_four_pairs_scores_higher() {
+    // The spec expects 1 han from JJ / 345 / 345, but the same 8 cards are also JJ 33 44 55,
+    // four pairs, and §5.4 takes the highest reading: suutoitsu 2.
+    let (held, s, _) = parse_query(&q("JJ34535", "4")).unwrap();
+    let mut c = held;
+    c[usize::from(s.win)] += 1;
+    let vs = values(&c, &s, &spec());
+    let standard = vs.iter().find(|v| matches!(v.reading, Reading::Standard { .. })).unwrap();
+    assert_eq!((standard.yaku, standard.han), (Yaku::Iipeikou.bit(), 1));
+    let v = score(&q("JJ34535", "4"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.han, v.points), (Yaku::Suutoitsu.bit(), 2, 2));
+}
+
+#[test]
+fn tr_h4_to_h8_shapes() {
+    assert_eq!(han(&q("9912 3KK", "9")), (2, 2));
+    let v = score(&q("99123KK", "K"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.points), (Yaku::Chanta.bit(), 2));
+    let v = score(&q("1112379", "8"), &spec()).unwrap();
+    assert!(!has(&v, Yaku::Pinfu));
+    assert_eq!((v.han, v.points), (3, 4));
+    let v = score(&q("22111KK", "2"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.points), (Yaku::Toitoi.bit(), 2));
+    let v = score(&q("11338JJ", "8"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.points), (Yaku::Suutoitsu.bit(), 2));
+}
+
+#[test]
+fn tr_h9_four_of_a_kind_is_not_two_pairs() {
+    assert_eq!(score(&Query { ron: false, ..q("1133888", "8") }, &spec()), Err(Illegal::Incomplete));
+    assert!(readings(&counts("11338888")).is_empty());
+}
+
+#[test]
+fn tr_h10_h11_six_han_hands() {
+    let h10 = Query { round_wind: Some("J"), seat_wind: Some("Q"), indicator: Some("9"), ..q("JJTTTKK", "K") };
+    assert_eq!(han(&h10), (6, 12));
+    assert_eq!(han(&Query { indicator: Some("5"), ..q("111999K", "K") }), (6, 12));
+}
+
+#[test]
+fn tr_h12_h13_kokushi_and_the_discarded_joker() {
+    let v = score(&q("11TJQKX", "9"), &spec()).unwrap();
+    assert!(has(&v, Yaku::Kokushi));
+    assert_eq!((v.jokers, v.dora, v.han, v.points), (1, 1, 10, 16));
+    let uncounted = Rules { held_joker_han: false, ..spec() };
+    let v = score(&q("11TJQKX", "9"), &uncounted).unwrap();
+    assert_eq!((v.han, v.points), (9, 16));
+    assert_eq!(score(&q("11TJQK9", "X"), &spec()), Err(Illegal::JokerKokushi));
+    // A tsumo of the Joker completes it.
+    assert!(has(&score(&Query { ron: false, ..q("11TJQK9", "X") }, &spec()).unwrap(), Yaku::Kokushi));
+}
+
+#[test]
+fn tr_h14_h15_single_wait_vs_two_sided() {
+    let v = score(&q("2346785", "5"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.points), (Yaku::Tanyao.bit(), 1));
+    let v = score(&q("2346755", "8"), &spec()).unwrap();
+    assert_eq!((v.yaku, v.points), (Yaku::Tanyao.bit() | Yaku::Pinfu.bit(), 2));
+}
+
+#[test]
+fn tr_h16_h17_dora_is_not_a_yaku() {
+    assert_eq!(score(&q("123456T", "T"), &spec()), Err(Illegal::NoYaku));
+    let t = score(&Query { ron: false, ..q("123456T", "T") }, &spec()).unwrap();
+    assert_eq!((t.yaku, t.dora, t.han, t.points), (Yaku::Tsumo.bit(), 2, 3, 4));
+    assert_eq!(payments(t.points, 1, 0, None, &spec()), [4, 0, 2]);
+    let r = score(&Query { riichi: true, ..q("123456T", "T") }, &spec()).unwrap();
+    assert_eq!((r.yaku, r.han, r.points), (Yaku::Riichi.bit(), 3, 4));
+}
+
+#[test]
+fn tr_h18_tenhou_with_tsumo() {
+    let v = score(&Query { ron: false, dealer: true, first_turn: true, ..q("1112345", "5") }, &spec()).unwrap();
+    assert_eq!((v.yaku, v.han, v.points), (Yaku::Tenhou.bit() | Yaku::Tsumo.bit(), 5, 8));
+    assert_eq!(payments(v.points, 0, 0, None, &spec()), [0, 8, 8]);
+}
+
+#[test]
+fn tr_h19_riichi_tsumo_dora_and_joker() {
+    let h = Query { ron: false, riichi: true, indicator: Some("4"), ura_indicator: Some("8"), jokers: 1, ..q("12355QQ", "Q") };
+    let v = score(&h, &spec()).unwrap();
+    assert_eq!((v.yaku, v.dora, v.ura, v.jokers, v.han, v.points), (Yaku::Riichi.bit() | Yaku::Tsumo.bit(), 2, 0, 1, 5, 8));
+    assert_eq!(payments(v.points, 1, 0, None, &spec()), [8, 0, 4]);
+}
+
+#[test]
+fn tr_h20_h21_kanzen_sakizuke() {
+    let on = Rules { kanzen_sakizuke: true, ..spec() };
+    let mask = |cards: &str| parse_kinds("w", cards).unwrap().into_iter().fold(0u16, |m, k| m | 1 << k);
+    assert_eq!(waits(&counts("3456777")), mask("23568"));
+    for w in ["2", "3", "5", "6", "8"] {
+        assert!(score(&q("3456777", w), &on).is_ok(), "{w}");
+    }
+    let off = spec();
+    assert_eq!(han(&q("2345 5JJ", "J")), (1, 1));
+    assert_eq!(score(&q("23455JJ", "5"), &off), Err(Illegal::NoYaku));
+    assert_eq!(score(&q("23455JJ", "J"), &on), Err(Illegal::Sakizuke));
+    assert_eq!(score(&q("23455JJ", "5"), &on), Err(Illegal::NoYaku));
+    for w in ["5", "J"] {
+        assert!(score(&Query { ron: false, ..q("23455JJ", w) }, &on).is_ok());
+    }
+    // Riichi lifts the restriction.
+    assert!(score(&Query { riichi: true, ..q("23455JJ", "J") }, &on).is_ok());
+}
+
+#[test]
+fn tr_h22_furiten_covers_the_whole_wait() {
+    let f = Rules { furiten: Furiten::Standard, ..spec() };
+    for w in ["2", "5"] {
+        assert_eq!(score(&Query { discards: "8", ..q("2346755", w) }, &f), Err(Illegal::Furiten), "{w}");
+        assert!(score(&Query { discards: "8", ..q("2346755", w) }, &spec()).is_ok());
+    }
+    assert!(score(&Query { ron: false, discards: "8", ..q("2346755", "5") }, &f).is_ok());
+}
+
+#[test]
+fn tr_s1_to_s3_settlement() {
+    assert_eq!(settle(&[60, 30, 15], 0, &spec()), [35, -10, -25]);
+    assert_eq!(settle(&[60, 29, 15], 0, &spec()), [36, -11, -25]);
+    assert_eq!(settle(&[48, 42, 15], 0, &spec()), [23, 2, -25]);
+    // A17: a tie for top goes to the first in seat order from the first dealer.
+    assert_eq!(settle(&[40, 40, 25], 1, &spec()), [-0, 15, -15]);
+    assert_eq!(settle(&[40, 40, 25], 0, &spec()), [15, 0, -15]);
+}
+
+#[test]
+fn double_riichi_replaces_or_adds() {
+    let h = Query { double_riichi: true, ..q("123456T", "T") };
+    assert_eq!(score(&h, &spec()).unwrap().yaku_han, 2);
+    let add = Rules { double_riichi_stacks: DoubleRiichi::Add, ..spec() };
+    assert_eq!(score(&h, &add).unwrap().yaku_han, 3);
+}
+
+#[test]
+fn renhou_makes_a_ron_legal() {
+    let v = score(&Query { first_turn: true, ..q("123456T", "T") }, &spec()).unwrap();
+    assert_eq!((v.yaku, v.han), (Yaku::Tenhou.bit(), 6));
+}
+
+#[test]
+fn edge_waits_and_wrap_around_are_not_pinfu_or_trios() {
+    // 12 waiting on 3 and 89 on 7 are edge waits.
+    for (hand, win) in [("4445612", "3"), ("2223489", "7")] {
+        let v = score(&Query { ron: false, ..q(hand, win) }, &spec()).unwrap();
+        assert!(matches!(v.reading, Reading::Standard { .. }) && !has(&v, Yaku::Pinfu), "{hand}+{win}");
+    }
+    // 8-9-T and 9-1-2 are no trios.
+    assert!(readings(&counts("5512389T")).is_empty());
+    assert!(readings(&counts("55912345")).is_empty());
+}
+
+#[test]
+fn bad_hands_are_errors_naming_the_field() {
+    let err = |q: Query| parse_query(&q).unwrap_err();
+    assert_eq!(err(q("123456", "7")).field, "hand");
+    assert_eq!(err(q("1234567Z", "7")).field, "hand");
+    assert!(err(q("1111234", "1")).message.contains("5 copies of 1"), "{}", err(q("1111234", "1")).message);
+    assert!(err(Query { jokers: 1, ..q("XX12345", "6") }).message.contains("Jokers"));
+    assert_eq!(err(q("1234567", "77")).field, "win");
+    assert_eq!(err(Query { seat_wind: Some("K"), ..q("1234567", "7") }).field, "seat_wind");
+    assert_eq!(err(Query { indicator: Some("X"), ..q("1234567", "7") }).field, "indicator");
+    assert_eq!(err(Query { ippatsu: true, ..q("1234567", "7") }).field, "ippatsu");
+    assert_eq!(err(Query { dealer: true, seat_wind: Some("J"), ..q("1234567", "7") }).field, "seat_wind");
+}
+
+#[test]
+fn bad_options_are_errors_naming_the_field() {
+    assert_eq!(Rules::from_json(&json!({"furiten": "on"})).unwrap_err().field, "furiten");
+    assert_eq!(Rules::from_json(&json!({"rounds": 4})).unwrap_err().field, "rounds");
+    assert_eq!(Rules::from_json(&json!({"multi_ron": "triple"})).unwrap_err().field, "multi_ron");
+    let r = Rules::from_json(&json!({"starting_points": 1, "riichi_cost": 2})).unwrap();
+    assert_eq!(r.validate().unwrap_err().field, "riichi_cost+starting_points");
+    assert_eq!(Rules::from_json(&json!({"multi_ron": "double"})).unwrap().multi_ron, MultiRon::Double);
+}
+
+#[test]
+fn the_report_has_the_documented_fields() {
+    let r = score_report(&Query { ron: false, ..q("2346755", "8") }, &spec()).unwrap();
+    assert_eq!(r["legal"], true);
+    assert_eq!(r["han"], 3);
+    assert_eq!(r["points"], 4);
+    assert_eq!(r["payments"]["dealer"], 4);
+    assert_eq!(r["payments"]["other_child"], 2);
+    assert_eq!(r["payments"]["total"], 6);
+    let r = score_report(&q("123456T", "T"), &spec()).unwrap();
+    assert_eq!((r["legal"].as_bool(), r["reason"].as_str().unwrap().contains("yaku")), (Some(false), true));
+}
+
+#[test]
+fn chinitsu_on_every_all_number_vector_hand() {
+    for (hand, win) in
+        [("8812356", "4"), ("8812356", "7"), ("1112379", "8"), ("22111KK", "2"), ("2346785", "5"), ("2346755", "8"), ("3456777", "5")]
+    {
+        let a = score(&q(hand, win), &spec()).unwrap();
+        let b = score(&q(hand, win), &rules()).unwrap();
+        let numbers = !hand.contains('K');
+        assert_eq!(has(&b, Yaku::Chinitsu), numbers, "{hand}+{win}");
+        assert_eq!(b.han, a.han + if numbers { 2 } else { 0 }, "{hand}+{win}");
+    }
+}
