@@ -8,6 +8,7 @@
 
 pub mod rules;
 pub mod scoring;
+pub mod state;
 
 #[cfg(test)]
 mod tests;

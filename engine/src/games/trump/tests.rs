@@ -316,3 +316,180 @@ fn chinitsu_on_every_all_number_vector_hand() {
         assert_eq!(b.han, a.han + if numbers { 2 } else { 0 }, "{hand}+{win}");
     }
 }
+
+/// Every count vector of `n` cards the deck allows (at most 4 per rank, 2 Jokers), with the number
+/// of card sets it stands for (the product of binomials per kind).
+fn multisets(n: u8) -> Vec<(Counts, u128)> {
+    fn walk(k: usize, left: u8, c: &mut Counts, w: u128, out: &mut Vec<(Counts, u128)>) {
+        if k == KINDS {
+            if left == 0 {
+                out.push((*c, w));
+            }
+            return;
+        }
+        let choose = |n: u128, r: u128| (0..r).fold(1u128, |acc, i| acc * (n - i) / (i + 1));
+        for m in 0..=left.min(copies(k as u8)) {
+            c[k] = m;
+            walk(k + 1, left - m, c, w * choose(u128::from(copies(k as u8)), u128::from(m)), out);
+        }
+        c[k] = 0;
+    }
+    let mut out = Vec::new();
+    walk(0, n, &mut [0; KINDS], 1, &mut out);
+    out
+}
+
+/// Winning shapes built up rather than split down (the independent side of the enumeration): every
+/// pair plus two trios (up to `max` copies per rank), every four distinct pairs, every kokushi.
+struct Shapes {
+    standard: std::collections::HashSet<Counts>,
+    pairs: std::collections::HashSet<Counts>,
+    kokushi: std::collections::HashSet<Counts>,
+}
+
+impl Shapes {
+    fn build(max: u8) -> Self {
+        let mut groups: Vec<Vec<u8>> = (0..13).map(|k| vec![k; 3]).collect();
+        groups.extend((0..7).map(|k| vec![k, k + 1, k + 2]));
+        let mut standard = std::collections::HashSet::new();
+        for p in 0..13u8 {
+            for (i, a) in groups.iter().enumerate() {
+                for b in &groups[i..] {
+                    let mut c = [0u8; KINDS];
+                    for &k in [p, p].iter().chain(a).chain(b) {
+                        c[usize::from(k)] += 1;
+                    }
+                    if c.iter().all(|&n| n <= max) {
+                        standard.insert(c);
+                    }
+                }
+            }
+        }
+        let mut pairs = std::collections::HashSet::new();
+        for m in 0u16..1 << 13 {
+            if m.count_ones() == 4 {
+                pairs.insert(std::array::from_fn(|k| if k < 13 && m & (1 << k) != 0 { 2 } else { 0 }));
+            }
+        }
+        let kokushi = KOKUSHI
+            .iter()
+            .map(|&p| {
+                let mut c = [0u8; KINDS];
+                for &k in &KOKUSHI {
+                    c[usize::from(k)] = 1 + u8::from(k == p);
+                }
+                c
+            })
+            .collect();
+        Shapes { standard, pairs, kokushi }
+    }
+}
+
+/// Exact probabilities of dealt shapes, as numerators over C(54, 8) and C(54, 7).
+#[derive(Debug, Default, PartialEq)]
+struct Exact {
+    standard: u128,
+    pairs: u128,
+    kokushi: u128,
+    win: u128,
+    tenpai: u128,
+}
+
+/// The exact enumeration, checked multiset by multiset against the independently built shapes.
+fn exact() -> (Exact, u128, u128) {
+    let physical = Shapes::build(4);
+    let mut e = Exact::default();
+    let (mut all8, mut all7) = (0u128, 0u128);
+    for (c, w) in multisets(8) {
+        all8 += w;
+        let rs = readings(&c);
+        let forms = (
+            rs.iter().any(|r| matches!(r, Reading::Standard { .. })),
+            rs.iter().any(|r| matches!(r, Reading::FourPairs(_))),
+            rs.iter().any(|r| matches!(r, Reading::Kokushi { .. })),
+        );
+        assert_eq!(forms, (physical.standard.contains(&c), physical.pairs.contains(&c), physical.kokushi.contains(&c)), "{c:?}");
+        e.standard += w * u128::from(forms.0);
+        e.pairs += w * u128::from(forms.1);
+        e.kokushi += w * u128::from(forms.2);
+        e.win += w * u128::from(!rs.is_empty());
+    }
+    // A16: shape tenpai, a fifth copy of a rank counts, a kokushi wait only with a Joker held.
+    let shape = Shapes::build(5);
+    for (c, w) in multisets(7) {
+        all7 += w;
+        let independent = (0..KINDS).any(|k| {
+            let mut d = c;
+            d[k] += 1;
+            shape.standard.contains(&d) || shape.pairs.contains(&d) || (c[usize::from(JOKER)] > 0 && shape.kokushi.contains(&d))
+        });
+        let tenpai = waits(&c) != 0;
+        assert_eq!(tenpai, independent, "{c:?}");
+        e.tenpai += w * u128::from(tenpai);
+    }
+    (e, all8, all7)
+}
+
+/// The numbers in `docs/trump.md` (§ "Exact dealt-hand probabilities").
+#[test]
+fn exact_enumeration_of_8_and_7_card_sets() {
+    let (e, all8, all7) = exact();
+    assert_eq!((all8, all7), (1_040_465_790, 177_100_560));
+    // Worked by hand: kokushi is 6 doubled ranks × C(4,2) × 4^5 × 2 Jokers + the Joker pair × 4^6.
+    assert_eq!(e.kokushi, 6 * 6 * 1024 * 2 + 4096);
+    assert_eq!(e, Exact { standard: 3_768_212, pairs: 926_640, kokushi: 77_824, win: 4_689_732, tenpai: 8_778_496 });
+    eprintln!("{e:?} / {all8}, tenpai / {all7}");
+    for (name, n, d) in [
+        ("standard", e.standard, all8),
+        ("four pairs", e.pairs, all8),
+        ("kokushi", e.kokushi, all8),
+        ("any win", e.win, all8),
+        ("tenpai", e.tenpai, all7),
+    ] {
+        eprintln!("{name}: {n} / {d} = {:.8}", n as f64 / d as f64);
+    }
+}
+
+/// The engine's deals agree with the exact numbers: over 10^6 keyed deals, the dealer's 7 cards
+/// (tenpai) and those plus the first live card (a winning shape, by form), each within its
+/// binomial 99.9% interval. The evaluator runs once per distinct multiset (memoised by counts).
+#[test]
+fn dealt_hands_agree_with_the_exact_enumeration() {
+    use super::state::{Wall, TAG_WALL};
+    use crate::rng::Key;
+    use std::collections::HashMap;
+    let (e, all8, all7) = exact();
+    let n = 1_000_000u64;
+    let pack = |c: &Counts| c.iter().enumerate().fold(0u64, |m, (k, &x)| m | u64::from(x) << (4 * k));
+    let (mut forms8, mut tenpai7): (HashMap<u64, [bool; 4]>, HashMap<u64, bool>) = (HashMap::new(), HashMap::new());
+    let mut hits = [0u64; 5];
+    let key = Key::new(12).with(TAG_WALL);
+    for d in 0..n {
+        let (mut wall, hands) = Wall::deal(key.with(d).with(0));
+        let mut c = [0u8; KINDS];
+        for card in hands[0] {
+            c[usize::from(card.kind())] += 1;
+        }
+        hits[4] += u64::from(*tenpai7.entry(pack(&c)).or_insert_with(|| waits(&c) != 0));
+        c[usize::from(wall.draw().kind())] += 1;
+        let f = forms8.entry(pack(&c)).or_insert_with(|| {
+            let rs = readings(&c);
+            [
+                rs.iter().any(|r| matches!(r, Reading::Standard { .. })),
+                rs.iter().any(|r| matches!(r, Reading::FourPairs(_))),
+                rs.iter().any(|r| matches!(r, Reading::Kokushi { .. })),
+                !rs.is_empty(),
+            ]
+        });
+        for (h, &on) in hits.iter_mut().zip(f.iter()) {
+            *h += u64::from(on);
+        }
+    }
+    let exact = [(e.standard, all8), (e.pairs, all8), (e.kokushi, all8), (e.win, all8), (e.tenpai, all7)];
+    for (i, (&h, &(num, den))) in hits.iter().zip(&exact).enumerate() {
+        let p = num as f64 / den as f64;
+        let half = 3.2905 * (p * (1.0 - p) / n as f64).sqrt();
+        let got = h as f64 / n as f64;
+        assert!((got - p).abs() <= half, "form {i}: {got} outside {p} ± {half}");
+    }
+}
