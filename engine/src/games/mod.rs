@@ -20,6 +20,7 @@ pub fn registry() -> Vec<Box<dyn GameApi>> {
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
         Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
+        Box::new(Registered::<trump::Trump>(std::marker::PhantomData)),
     ]
 }
 

@@ -66,6 +66,9 @@ options! {
         chinitsu: bool = true;
         /// A Joker held in a kokushi hand adds a han like a set-aside one (A5).
         held_joker_han: bool = true;
+        /// A safety stop, not in the source: the game ends after this many hands even if dealers
+        /// keep the deal (a dealer who neither wins nor loses tenpai could otherwise deal forever).
+        max_hands: u16 = 200, range(1, 10000);
         /// The 24th live card's discard may be ronned (§7).
         last_discard_ron: bool = true;
     }

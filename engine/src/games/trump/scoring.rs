@@ -196,6 +196,11 @@ pub fn readings(c: &Counts) -> Vec<Reading> {
     out
 }
 
+/// Counts packed 4 bits per kind (kind 0 in the low bits): adding a card of kind `k` adds `1 << 4k`.
+pub fn pack_counts(c: &Counts) -> u64 {
+    c.iter().enumerate().fold(0u64, |m, (k, &x)| m | u64::from(x) << (4 * k))
+}
+
 /// Total cards of `c`.
 pub fn total(c: &Counts) -> usize {
     c.iter().map(|&n| usize::from(n)).sum()
