@@ -18,6 +18,7 @@ mod riichi;
 mod riichi_game;
 mod sugoroku;
 mod suzume;
+mod trump;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
@@ -170,6 +171,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
+    trump::register(m)?;
     riichi_game::register(m)?;
     sugoroku::register(m)?;
     Ok(())

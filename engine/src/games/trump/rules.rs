@@ -39,6 +39,8 @@ options! {
         furiten: Furiten = Furiten::Off;
         /// 完全先付け (§11): ron only with riichi or when every wait gives a hand yaku (#5-#15).
         kanzen_sakizuke: bool = false;
+        /// Players (人数は3人が適当): other counts are not specified.
+        players: u8 = 3, range(3, 3);
         /// Points each player starts with (35点ずつ).
         starting_points: u32 = 35, range(1, 100000);
         /// Points the non-top players settle against (40点から); the top's oka is 3 × (return − start).
