@@ -11,8 +11,8 @@ from simharness.games.suzume.metrics import Run, _by_deal, _row
 
 # `hands.yaku` bits (see `simharness schema trump`).
 YAKU = ["riichi", "ippatsu", "double_riichi", "tsumo", "seat_wind", "round_wind", "tanyao", "pinfu",
-        "iipeikou", "chanta", "junchan", "toitoi", "honroutou", "suutoitsu", "chinitsu", "tsuiisou", "kokushi",
-        "tenhou"]
+        "iipeikou", "chanta", "junchan", "toitoi", "honroutou", "suutoitsu", "chinitsu", "tsuiisou",
+        "kokushi", "tenhou"]
 
 __all__ = ["YAKU", "Run", "summary_metrics"]
 
