@@ -44,7 +44,22 @@ fn trump_score(
 ) -> PyResult<String> {
     let rules = Rules::from_json(&parse_json("rules", rules)?).map_err(option_error)?;
     rules.validate().map_err(option_error)?;
-    let q = Query { hand, win, ron, riichi, double_riichi, ippatsu, first_turn, dealer, seat_wind, round_wind, indicator, ura_indicator, jokers, discards };
+    let q = Query {
+        hand,
+        win,
+        ron,
+        riichi,
+        double_riichi,
+        ippatsu,
+        first_turn,
+        dealer,
+        seat_wind,
+        round_wind,
+        indicator,
+        ura_indicator,
+        jokers,
+        discards,
+    };
     Ok(score_report(&q, &rules).map_err(option_error)?.to_string())
 }
 
@@ -97,7 +112,8 @@ impl<'py> PyHook<'py> {
             return Some(0);
         }
         let len = legal.len();
-        let answer = self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len));
+        let answer =
+            self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len));
         match answer {
             Ok(i) => Some(i),
             Err(e) => {

@@ -98,8 +98,9 @@ impl Wall {
 
 use super::actions::{Point, View};
 use super::rules::{Furiten, MultiRon, Rules};
+use super::scoring::pack_counts;
 use super::scoring::{self, dora_of, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
-use super::strategies::Policy;
+use super::strategies::{Policy, Table7};
 
 /// Decisions taken outside the seats' policies (a Python strategy) for the lineup slots it
 /// claims; `None` lets the slot's policy decide. Native play uses [`NoHook`].
@@ -321,7 +322,9 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         let win_kind = me.cards[me.len - 1].kind();
         // D2: a complete hand after the draw.
         let s = t.situation(turn, win_kind, true, first);
-        if let Ok(value) = scoring::tsumo(&me.counts, &s, rules) {
+        // The table's waits of the 7 cards besides the last drawn one filter out most draws.
+        let ready = Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
+        if let Some(value) = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten() {
             let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
             let yes = hook
                 .yes_no(setup.slots[turn], Point::Tsumo, &view, Some(&value))
@@ -349,7 +352,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         };
         let card = t.seats[turn].remove(index);
         let kind = card.kind();
-        let riichi = riichi && riichi_legal && scoring::waits(&t.seats[turn].counts) != 0;
+        let riichi = riichi && riichi_legal && Table7::get().info(pack_counts(&t.seats[turn].counts)).waits != 0;
         if riichi {
             let seat = &mut t.seats[turn];
             seat.riichi = if first { Riichi::Double } else { Riichi::Single };
@@ -369,11 +372,11 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
             for i in 1..PLAYERS {
                 let p = (turn + i) % PLAYERS;
                 let s = t.seats[p];
-                let mut c8 = s.counts;
-                c8[usize::from(kind)] += 1;
-                if scoring::readings(&c8).is_empty() {
+                if Table7::get().info(pack_counts(&s.counts)).waits & (1 << kind) == 0 {
                     continue;
                 }
+                let mut c8 = s.counts;
+                c8[usize::from(kind)] += 1;
                 let sit = t.situation(p, kind, false, !s.drawn);
                 let legal =
                     if s.furiten_temp || s.furiten_riichi { None } else { scoring::ron(&s.counts, &sit, t.discarded[p], rules).ok() };

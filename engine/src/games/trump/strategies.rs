@@ -245,13 +245,13 @@ pub struct Policy {
 }
 
 /// The §12 safety order against riichi players, safest first (0), with more visible copies first.
-fn danger(view: &View, kind: u8, riichi: &[usize], furiten: bool) -> u32 {
+fn danger(view: &View, kind: u8, riichi: u8, furiten: bool) -> u32 {
     let seen = u32::from(view.seen[usize::from(kind)]);
     let safe_vs = |p: usize| {
         let d = if furiten { view.discarded[p] } else { view.discarded_after_riichi[p] };
         d & (1 << kind) != 0
     };
-    let class = if riichi.iter().all(|&p| safe_vs(p)) {
+    let class = if (0..3).filter(|p| riichi & (1 << p) != 0).all(safe_vs) {
         0
     } else if is_honour(kind) && seen >= 3 {
         1
@@ -308,7 +308,7 @@ impl Policy {
     pub fn discard(&self, view: &View, rng: &mut Stream, riichi_legal: bool) -> (usize, bool) {
         let k = &self.knobs;
         let table = Table7::get();
-        let opponents_riichi: Vec<usize> = (0..3).filter(|&p| p != view.seat && view.riichi[p]).collect();
+        let opponents_riichi = (0..3).filter(|&p| p != view.seat && view.riichi[p]).fold(0u8, |m, p| m | 1 << p);
         let key8 = pack(&view.counts);
         let unseen = view.unseen();
         let live_of = |mask: u16| -> u32 { (0..KINDS).filter(|&j| mask & (1 << j) != 0).map(|j| u32::from(unseen[j])).sum() };
@@ -326,26 +326,23 @@ impl Policy {
             }
         };
         let hunting = |i: &Info| k.kokushi_hunt && kokushi_on && i.kokushi <= k.kokushi_shanten as i8;
-        let kinds: Vec<u8> = (0..KINDS as u8).filter(|&j| view.counts[usize::from(j)] > 0).collect();
+        let kinds = || (0..KINDS as u8).filter(|&j| view.counts[usize::from(j)] > 0);
         let index_of = |kind: u8| view.hand.iter().position(|c| c.kind() == kind).unwrap_or(0);
         if k.discard == DiscardRule::Random {
             let i = rng.below(view.hand.len() as u64) as usize;
             let tenpai = info_after(view.hand[i].kind()).waits != 0;
             return (i, riichi_legal && k.riichi && tenpai);
         }
-        let now = {
-            // The 7 best after a discard: this hand's shanten for the fold test.
-            kinds.iter().map(|&j| shanten(&info_after(j))).min().unwrap_or(i8::MAX)
-        };
-        if k.fold && !opponents_riichi.is_empty() {
-            let push = now == 0
-                && kinds.iter().any(|&j| {
-                    let i = info_after(j);
-                    i.waits != 0 && live_of(i.waits) >= u32::from(k.fold_min_live)
-                });
+        let folding = k.fold && opponents_riichi != 0;
+        if folding {
+            // Push on only from tenpai with enough live winning cards.
+            let push = kinds().any(|j| {
+                let i = info_after(j);
+                i.waits != 0 && live_of(i.waits) >= u32::from(k.fold_min_live)
+            });
             if !push {
                 let furiten = self.rules.furiten == super::rules::Furiten::Standard;
-                let kind = *kinds.iter().min_by_key(|&&j| (danger(view, j, &opponents_riichi, furiten), j)).unwrap_or(&0);
+                let kind = kinds().min_by_key(|&j| (danger(view, j, opponents_riichi, furiten), j)).unwrap_or(0);
                 return (index_of(kind), false);
             }
         }
@@ -355,9 +352,8 @@ impl Policy {
             let han = if k.min_han > 0 && i.waits != 0 { self.best_wait_han(view, j, i.waits) } else { 0 };
             (s, u32::MAX - live_of(improve(&i)), u8::MAX - han, j)
         };
-        let kind = *kinds.iter().min_by_key(|&&j| key(j)).unwrap_or(&0);
+        let kind = kinds().min_by_key(|&j| key(j)).unwrap_or(0);
         let tenpai = info_after(kind).waits != 0;
-        let folding = k.fold && !opponents_riichi.is_empty();
         let riichi = riichi_legal && k.riichi && tenpai && !folding;
         (index_of(kind), riichi)
     }
