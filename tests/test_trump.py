@@ -159,6 +159,7 @@ def test_summary_metrics_long_form() -> None:
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
     assert get[("dama", "riichi_rate")] == 0 and get[("always-riichi", "riichi_rate")] > 0.1
+    assert ("dama", "riichi_success") not in get and 0 < get[("always-riichi", "riichi_success")] < 1
     assert get[("always-riichi", "win_rate")] > get[("random", "win_rate")]
     hands = out["hands"]
     assert get[("all", "draw_rate")] == pytest.approx((hands.filter(claim=0)["claims"] == 0).mean())

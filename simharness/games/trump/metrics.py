@@ -21,8 +21,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     """Long-form metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
     Per variant and strategy, per hand played: ``win_rate``, ``deal_in_rate``, ``riichi_rate``,
-    ``joker_rate`` (Jokers set aside per hand) and ``kokushi_rate``; per riichi declared:
-    ``riichi_success`` (wins with riichi per riichi); per win: ``tsumo_share`` (ron share = 1 − it),
+    ``joker_rate`` (Jokers set aside per hand) and ``kokushi_rate``; ``riichi_success`` (wins with
+    riichi per riichi, over the games with a declaration; absent for a strategy that never
+    declares); per win: ``tsumo_share`` (ron share = 1 − it),
     ``mean_han`` and ``mean_points`` (the table value P). Per variant (strategy ``all``), per
     hand: ``draw_rate`` (exhaustive draws) and ``dealer_keep_rate``; per game: ``bust_rate``.
 
@@ -44,8 +45,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
                             ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")):
             rows.append(_row(v, s, metric, _by_deal(per_hand[col], per_hand["deal"])))
         declared = mine.filter(pl.col("riichi") > 0)
-        rows.append(_row(v, s, "riichi_success", _by_deal(
-            declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"])))
+        if declared.height:  # a strategy that never declares has no success rate
+            rows.append(_row(v, s, "riichi_success", _by_deal(
+                declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
         rows.append(_row(v, s, "tsumo_share", _by_deal(won["outcome"] == 1, won["deal"])))
         rows.append(_row(v, s, "mean_han", _by_deal(won["han"], won["deal"])))
