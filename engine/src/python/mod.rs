@@ -51,6 +51,42 @@ pub(crate) fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyE
     err
 }
 
+/// Asks `obj.decide(view, legal)` for slot `slot` at decision `point`, as the card and tile games'
+/// hooks do. A failure (building the view, the call, a bad index) is kept in `error`, which the
+/// caller checks before asking again, and answers 0, a placeholder: the batch stops at the end of
+/// the game.
+pub(crate) fn decide<'py>(
+    obj: &Bound<'py, PyAny>,
+    view: PyResult<Bound<'py, PyDict>>,
+    legal: Bound<'py, PyList>,
+    error: &mut Option<PyErr>,
+    slot: u8,
+    point: &str,
+) -> usize {
+    let len = legal.len();
+    match view.and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len)) {
+        Ok(i) => i,
+        Err(e) => {
+            *error = Some(strategy_error(obj.py(), &format!("Python strategy of slot {slot}, decide() at {point}"), e));
+            0
+        }
+    }
+}
+
+/// A decision's legal actions as a Python list of tuples: `(name,)`, or `(name, id)` for one
+/// naming a tile or card.
+pub(crate) fn legal_list<'py>(py: Python<'py>, items: &[(&str, Option<u16>)]) -> Bound<'py, PyList> {
+    let list = PyList::empty(py);
+    for &(name, id) in items {
+        // Appending a fresh tuple of str and int to a fresh list cannot fail.
+        let _ = match id {
+            Some(i) => list.append((name, i)),
+            None => list.append((name,)),
+        };
+    }
+    list
+}
+
 /// The index a protocol's `decide(view, legal)` returned, checked against `legal`'s length.
 pub(crate) fn chosen_index(answer: &Bound<'_, PyAny>, len: usize) -> PyResult<usize> {
     let i: usize = answer.extract().map_err(|_| {

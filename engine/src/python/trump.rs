@@ -8,7 +8,7 @@
 //! `("discard", card)` and, when riichi is legal, `("riichi", card)` per card in hand,
 //! `("ron",)`/`("pass",)`.
 
-use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use super::{checked_python_batch, decide, legal_list, option_error, parse_json, tables_to_python};
 use crate::game::Batch;
 use crate::games::trump::actions::{Point, View};
 use crate::games::trump::batch::play_tables;
@@ -111,28 +111,12 @@ impl<'py> PyHook<'py> {
         if self.error.is_some() {
             return Some(0);
         }
-        let len = legal.len();
-        let answer =
-            self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len));
-        match answer {
-            Ok(i) => Some(i),
-            Err(e) => {
-                self.error = Some(strategy_error(self.py, &format!("Python strategy of slot {slot}, decide() at {point}"), e));
-                Some(0)
-            }
-        }
+        let view = self.view(v, point, win);
+        Some(decide(obj, view, legal, &mut self.error, slot, point))
     }
 
     fn legal(&self, items: &[(&str, Option<u16>)]) -> Bound<'py, PyList> {
-        let list = PyList::empty(self.py);
-        for &(name, card) in items {
-            // Appending a fresh tuple of str and int to a fresh list cannot fail.
-            let _ = match card {
-                Some(c) => list.append((name, c)),
-                None => list.append((name,)),
-            };
-        }
-        list
+        legal_list(self.py, items)
     }
 }
 
