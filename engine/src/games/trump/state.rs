@@ -261,8 +261,16 @@ impl Table<'_> {
     /// Handles Jokers in `seat`'s hand (D1, D6): set aside (mandatory after riichi or when the
     /// rules forbid keeping) and replaced from the dead wall, again while replacements are Jokers.
     fn jokers(&mut self, seat: usize, hook: &mut impl Hook, points: &[i64; PLAYERS], pool: i64) {
-        while let Some(i) = self.seats[seat].cards[..self.seats[seat].len].iter().position(|c| c.kind() == JOKER) {
+        loop {
             let s = self.seats[seat];
+            // After riichi only the card just drawn is looked at: a Joker kept before riichi stays
+            // in the hand (A5), a drawn one must be set aside (§4.2).
+            let i = if s.riichi == Riichi::None {
+                s.cards[..s.len].iter().position(|c| c.kind() == JOKER)
+            } else {
+                (s.len > 0 && s.cards[s.len - 1].kind() == JOKER).then(|| s.len - 1)
+            };
+            let Some(i) = i else { return };
             let keep = s.riichi == Riichi::None && self.setup.rules.joker_keep_allowed && {
                 let view = self.view(seat, &s.cards[..s.len], s.counts, points, pool);
                 hook.yes_no(self.setup.slots[seat], Point::KeepJoker, &view, None)
@@ -323,7 +331,9 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         // D2: a complete hand after the draw.
         let s = t.situation(turn, win_kind, true, first);
         // The table's waits of the 7 cards besides the last drawn one filter out most draws.
-        let ready = Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
+        // (A kept Joker completing kokushi is not among the waits of a hand without one, A16.)
+        let ready =
+            win_kind == JOKER || Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
         if let Some(value) = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten() {
             let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
             let yes = hook

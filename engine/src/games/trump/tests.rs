@@ -494,7 +494,7 @@ fn dealt_hands_agree_with_the_exact_enumeration() {
 }
 
 mod games {
-    use super::super::batch::{play, play_game, Rows3};
+    use super::super::batch::{play, play_game, HandRow, Rows3};
     use super::super::state::NoHook;
     use super::super::strategies::{DiscardRule, Knobs, Policy};
     use super::*;
@@ -587,6 +587,19 @@ mod games {
                 assert!(out.hands.iter().any(|h| h.riichi_kind > 0) || !lineup.iter().any(|k| k.riichi));
             }
         }
+    }
+
+    /// A kept Joker that completes kokushi wins by tsumo (it is not among the A16 waits of a hand
+    /// without a Joker), and after riichi a Joker kept before stays in the hand: only the drawn
+    /// card may be set aside (§4.2, A5), so riichi kokushi hands also win by tsumo on a later draw.
+    #[test]
+    fn kokushi_hunters_win_on_a_drawn_joker_and_keep_jokers_through_riichi() {
+        let hunter = Knobs { kokushi_hunt: true, ..Knobs::default() };
+        let out = invariants(&rules(), &[hunter.clone(), hunter.clone(), hunter], 0..3000);
+        let kokushi: Vec<_> = out.hands.iter().filter(|h| h.yaku & Yaku::Kokushi.bit() != 0).collect();
+        assert!(kokushi.iter().any(|h| h.win_kind == JOKER as i8 && h.outcome == 1), "{} kokushi wins", kokushi.len());
+        let held = |h: &&&HandRow| (h.cards >> (4 * JOKER)) & 15 > 0;
+        assert!(kokushi.iter().filter(held).any(|h| h.riichi_kind > 0 && h.outcome == 1 && h.win_kind != JOKER as i8));
     }
 
     #[test]
