@@ -41,7 +41,7 @@ def test_furiten_riichi_is_a_chombo_that_replays_the_hand(tmp_path: Path) -> Non
     run = _run(
         tmp_path,
         "chombo",
-        'games = 24\nshard_size = 12\n'
+        "games = 24\nshard_size = 12\n"
         'players = ["python-greedy", "efficiency", "python-greedy", "efficiency"]\n'
         '[rules]\npreset = "nashi_nashi"\ngame_length = "tonpuu"\nevent_log_every = 1\n',
     )

@@ -8,7 +8,9 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - ``summary_metrics(run) -> polars.DataFrame`` in the package: rows the report adds (columns
   variant, strategy, metric, estimate, lo, hi, n);
 - a ``python`` module: its Python-strategy protocol, present exactly when the engine layer exports
-  ``<game>_play_batch_python``.
+  ``<game>_play_batch_python``;
+- ``MIN_SHARD`` in the package: the fewest games a default shard holds (about 10 ms of play with
+  knob strategies), since a shard also writes its Parquet files.
 
 So adding a game touches no harness module: its engine module tree and its package are all.
 """
@@ -62,3 +64,12 @@ def register_commands(app: typer.Typer, score_app: typer.Typer) -> list[str]:
             cli.register(app, score_app)
             added.append(info.name)
     return added
+
+
+# A default shard of a game whose package does not say how costly its games are.
+MIN_SHARD = 1000
+
+
+def min_shard(game: str) -> int:
+    """The game package's ``MIN_SHARD`` (see above), else :data:`MIN_SHARD`."""
+    return int(getattr(package(game), "MIN_SHARD", MIN_SHARD))

@@ -51,7 +51,7 @@ pub(crate) fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyE
     err
 }
 
-/// Asks `obj.decide(view, legal)` for slot `slot` at decision `point`, as the card and tile games'
+/// Asks `obj.decide(view, legal)` for lineup slot `slot` (at `seat`) at decision `point`, as the card and tile games'
 /// hooks do. A failure (building the view, the call, a bad index) is kept in `error`, which the
 /// caller checks before asking again, and answers 0, a placeholder: the batch stops at the end of
 /// the game.
@@ -61,13 +61,14 @@ pub(crate) fn decide<'py>(
     legal: Bound<'py, PyList>,
     error: &mut Option<PyErr>,
     slot: u8,
+    seat: usize,
     point: &str,
 ) -> usize {
     let len = legal.len();
     match view.and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len)) {
         Ok(i) => i,
         Err(e) => {
-            *error = Some(strategy_error(obj.py(), &format!("Python strategy of slot {slot}, decide() at {point}"), e));
+            *error = Some(strategy_error(obj.py(), &format!("Python strategy of lineup slot {slot} (seat {seat}) at {point}"), e));
             0
         }
     }

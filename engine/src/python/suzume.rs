@@ -94,7 +94,7 @@ impl<'py> PyHook<'py> {
             return Some(0);
         }
         let view = self.view(v, point, win);
-        Some(decide(obj, view, legal, &mut self.error, slot, point))
+        Some(decide(obj, view, legal, &mut self.error, slot, v.seat, point))
     }
 
     fn legal(&self, items: &[(&str, Option<u16>)]) -> Bound<'py, PyList> {

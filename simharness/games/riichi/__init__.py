@@ -30,6 +30,10 @@ from simharness.games.riichi.scoring import (
     yaku_names,
 )
 
+# Fewest games in a default shard (simharness.games.registry): Riichi plays a few thousand games
+# a second on one core with knob strategies, far fewer with Python seats.
+MIN_SHARD = 40
+
 __all__ = [
     "HandNotWinning",
     "HandScore",

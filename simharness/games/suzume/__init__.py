@@ -9,4 +9,8 @@
 from simharness.games.suzume.metrics import YAKUMAN, summary_metrics
 from simharness.games.suzume.scoring import score_hand
 
+# Fewest games in a default shard (simharness.games.registry): Suzume-jong plays ten to twenty
+# thousand games a second on one core.
+MIN_SHARD = 200
+
 __all__ = ["YAKUMAN", "score_hand", "summary_metrics"]

@@ -20,8 +20,15 @@ class Run(Protocol):
 
 
 def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
-    return {"variant": variant, "strategy": strategy, "metric": metric,
-            "estimate": ci.estimate, "lo": ci.lo, "hi": ci.hi, "n": ci.n}
+    return {
+        "variant": variant,
+        "strategy": strategy,
+        "metric": metric,
+        "estimate": ci.estimate,
+        "lo": ci.lo,
+        "hi": ci.hi,
+        "n": ci.n,
+    }
 
 
 def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
@@ -64,10 +71,20 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
         rows.append(_row(v, "all", "exhaustive_draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
         rows.append(_row(v, "all", "multi_ron_rate", _by_deal(first["claims"] > 1, first["deal"])))
-        per_hand = hands.filter(pl.col("variant") == v).group_by("deal", "game", "hand").agg(
-            *((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
+        per_hand = (
+            hands.filter(pl.col("variant") == v)
+            .group_by("deal", "game", "hand")
+            .agg(*((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
+        )
         for name in YAKUMAN.values():
             rows.append(_row(v, "all", f"{name}_rate", _by_deal(per_hand[name], per_hand["deal"])))
-    schema = {"variant": pl.String, "strategy": pl.String, "metric": pl.String,
-              "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}
+    schema = {
+        "variant": pl.String,
+        "strategy": pl.String,
+        "metric": pl.String,
+        "estimate": pl.Float64,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
+        "n": pl.Int64,
+    }
     return pl.DataFrame(rows, schema=schema, orient="row")

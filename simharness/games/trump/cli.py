@@ -54,7 +54,7 @@ def score_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Score one Trump mahjong hand: every yaku and its han, dora, Jokers, points and payments, or
-    why it does not win."""
+    why it does not win (exit status 1)."""
     try:
         rules = dict(parse_rule(r) for r in rule or [])
         result = score_hand(hand, win, ron=ron, riichi=riichi, double_riichi=double_riichi, ippatsu=ippatsu,
@@ -64,6 +64,9 @@ def score_command(
         typer.echo(f"error: {e.field}: {e.message}", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(result) if as_json else _render(hand, win, ron, result))
+    if not result["legal"]:
+        # As `score riichi` and `score suzume`: 0 a winning hand, 1 one that does not win, 2 wrong input.
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer, score_app: typer.Typer) -> None:
