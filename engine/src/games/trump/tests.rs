@@ -602,6 +602,54 @@ mod games {
         assert!(kokushi.iter().filter(held).any(|h| h.riichi_kind > 0 && h.outcome == 1 && h.win_kind != JOKER as i8));
     }
 
+    /// TR-P9, TR-P10 and TR-S4 in played games (a riichi player against two dama players, so
+    /// that sticks stay on the table): a riichi ron winner takes the hand payment, every stick on
+    /// the table and their own back; a winner without riichi leaves the sticks where they are; a
+    /// player at 0 points or fewer ends the game after that hand, and no game ends so otherwise.
+    #[test]
+    fn tr_p9_p10_s4_the_stick_pool_and_the_bust_in_played_games() {
+        let dama = Knobs { riichi: false, ..Knobs::default() };
+        let out = invariants(&rules(), &[Knobs::default(), dama.clone(), dama], 0..3000);
+        let (mut p9, mut p10, mut pool_before, mut game_hands) = (0, 0, 0, Vec::new());
+        for h in out.hands.iter().filter(|h| h.claim == 0) {
+            if h.hand == 0 {
+                pool_before = 0;
+            }
+            let delta = [h.delta_0, h.delta_1, h.delta_2].map(i64::from);
+            let riichi = [h.riichi_0, h.riichi_1, h.riichi_2];
+            let posted = riichi.iter().filter(|&&r| r).count() as i64;
+            if h.outcome == 2 && h.claims == 1 {
+                let (w, d) = (h.winner as usize, h.discarder as usize);
+                let pay = i64::from(h.points) * if w == usize::from(h.dealer) { 2 } else { 1 };
+                if riichi[w] {
+                    assert_eq!((delta[w], h.sticks, h.pool), (pay + pool_before + posted - 1, pool_before + posted, 0), "{h:?}");
+                    if w != usize::from(h.dealer) && h.points == 1 && pool_before == 2 && posted == 1 {
+                        assert_eq!((delta[w], delta[d]), (3, -1), "TR-P9 {h:?}");
+                        p9 += 1;
+                    }
+                } else {
+                    assert_eq!((delta[w], h.sticks, h.pool), (pay, 0, pool_before + posted), "{h:?}");
+                    p10 += usize::from(pool_before + posted > 0);
+                }
+            }
+            pool_before = h.pool;
+            game_hands.push((h.game, delta));
+        }
+        assert!(p9 > 0 && p10 > 0, "TR-P9 seen {p9} times, TR-P10 {p10} times");
+        let mut busts = 0;
+        for g in &out.games {
+            let mut points = [i64::from(rules().starting_points); 3];
+            let hands: Vec<_> = game_hands.iter().filter(|(game, _)| *game == g.game).map(|(_, d)| d).collect();
+            for (i, d) in hands.iter().enumerate() {
+                (0..3).for_each(|s| points[s] += d[s]);
+                let bust = points.iter().any(|&p| p <= 0);
+                assert_eq!(bust, g.bust && i + 1 == hands.len(), "game {} hand {i}", g.game);
+            }
+            busts += usize::from(g.bust);
+        }
+        assert!(busts > 0);
+    }
+
     #[test]
     fn same_seed_same_tables_whatever_the_chunking() {
         let lineup = [Knobs::default(), random(), Knobs { fold: true, ..Knobs::default() }];
