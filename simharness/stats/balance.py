@@ -180,16 +180,18 @@ TIMEOUT_COLUMNS = ("timeout", "early_end")
 
 
 def bust_source(players: pl.DataFrame, games: pl.DataFrame | None) -> str | None:
-    """Where bust (飛び) comes from: a logged column, else negative finals, else nothing.
+    """Where bust (飛び) comes from: the game's own bust flag, else a player's lowest points below
+    zero, else negative finals, else nothing.
 
+    The flag comes first because the game knows its rule (Trump mahjong ends at 0 points, not below).
     Negative final scores only mean a bust in games played from a positive stack (mahjong's 25,000);
     in zero-based games such as sugoroku they are ordinary, so the fallback is used only when the
     median final score is positive.
     """
-    if "lowest_points" in players.columns:
-        return "lowest_points"
     if games is not None and "bust" in games.columns:
         return "games.bust"
+    if "lowest_points" in players.columns:
+        return "lowest_points"
     median = players["final_points"].median()
     return "final_points" if median is not None and float(median) > 0 else None
 
