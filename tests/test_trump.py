@@ -83,6 +83,8 @@ def test_cli_prints_yaku_and_json_and_exits_2_on_bad_hands() -> None:
     assert r["payments"] == {"discarder": 16, "total": 16}
     out = runner.invoke(app, ["score", "trump", "1234567", "--win", "7", "--tsumo", "--dealer", "--json"])
     assert json.loads(out.output)["payments"]["each_child"] == 4  # tsumo 1 + chinitsu 2: P = 4
+    out = runner.invoke(app, ["score", "trump", "1133888", "--win", "8"])  # TR-H9: exit 1, not a win
+    assert out.exit_code == 1 and "not a win: " in out.output
     for bad in (["1111234", "--win", "1"], ["XX12345", "--win", "X"], ["123", "--win", "1"],
                 ["1234567", "--win", "7", "--rule", "rounds=4"]):
         out = runner.invoke(app, ["score", "trump", *bad])
@@ -187,6 +189,68 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
         assert runs["1"][t].equals(runs["2"][t]), t
     metrics = summary_metrics(store.open_run(tmp_path / "1" / "trump-house-rules"))
     assert len(set(metrics["variant"])) == 4 and "riichi_success" in set(metrics["metric"])
+
+
+SEQUENTIAL = """\
+name = "trump-seq"
+game = "trump"
+games = 3000
+seed = 11
+duplicate = true
+shard_size = 150
+players = ["always-riichi", "tsumo-only", "dama"]
+
+[variants.base]
+[variants.sakizuke]
+kanzen_sakizuke = true
+
+[until]
+a = "always-riichi"
+b = "tsumo-only"
+metric = "final_points"
+mu1 = 3.0
+look_every = 300
+"""
+
+
+def test_harness_features_from_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate, run with variants, duplicate deals and [until], report (terminal, JSON with the
+    scorecard and the Trump metrics, HTML) and compare, all through the CLI on a Trump run."""
+    monkeypatch.chdir(ROOT)
+    cfg = tmp_path / "seq.toml"
+    cfg.write_text(SEQUENTIAL)
+    assert runner.invoke(app, ["validate", str(cfg)]).exit_code == 0
+    out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet", "--jobs", "2"])
+    assert out.exit_code == 0, out.output
+    run_dir = tmp_path / "trump-seq"
+    seq = json.loads((run_dir / "manifest.json").read_text())["sequential"]
+    # Riichi against a player who never rons: far apart, so the SPRT stops at the first look.
+    assert seq["decision"] == "H1" and seq["games"] == 300
+    games = store.open_run(run_dir).table("games")
+    assert games.group_by("variant").len()["len"].to_list() == [300, 300]
+    assert set(games["rotation"]) == {0, 1, 2} and games.group_by("variant", "deal").len()["len"].max() == 3
+
+    out = runner.invoke(app, ["report", str(run_dir), "--json", "--html", str(tmp_path / "r.html")])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["sequential"]["result"]["decision"] == "H1"
+    metrics = {(m["variant"], m["strategy"], m["metric"]): m["estimate"] for m in report["game_metrics"]}
+    assert metrics[("base", "tsumo-only", "tsumo_share")] == 1
+    assert metrics[("base", "dama", "riichi_rate")] == 0
+    card = report["scorecard"]
+    assert card["hand_level"] and card["bust_source"] == "the games table's bust column"
+    # The scorecard's bust rate is the game's own: a player at 0 or fewer ends it (§8).
+    base = card["variants"]["base"]
+    assert base["bust_rate"]["estimate"] == pytest.approx(metrics[("base", "all", "bust_rate")])
+    assert base["lead_changes"]["estimate"] > 0
+    assert (tmp_path / "r.html").stat().st_size > 0
+
+    out = runner.invoke(app, ["compare", str(run_dir), "--a", "always-riichi", "--b", "tsumo-only",
+                              "--metric", "final_points", "--json"])
+    assert out.exit_code == 0, out.output
+    c = json.loads(out.stdout)
+    assert c["paired"] and c["shared_deals"] == 100 and c["difference"]["lo"] > 0
+    assert c["sequential"] is not None
 
 
 def test_python_shanten_matches_hand_worked_examples() -> None:
