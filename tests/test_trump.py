@@ -112,6 +112,22 @@ def test_batch_tables_match_the_schema_and_conserve_points() -> None:
     assert split["hands"].equals(hands.filter(pl.col("game") >= 10))
 
 
+@pytest.mark.parametrize(("body", "field"), [
+    ('players = ["dama", "dama", "dama", "dama"]', "players"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nrounds = 4', "rules.rounds"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nplayers = 4', "rules.players"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nstarting_points = 1\nriichi_cost = 2',
+     "rules.riichi_cost+starting_points"),
+    ('players = ["dama", {strategy = "dama", knobs = {kokushi_shanten = 99}}, "dama"]',
+     "players[1].knobs.kokushi_shanten"),
+])
+def test_bad_configs_exit_2_naming_the_field(tmp_path: Path, body: str, field: str) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f'name = "bad"\ngame = "trump"\ngames = 30\nseed = 1\n{body}\n')
+    out = runner.invoke(app, ["validate", str(cfg)])
+    assert out.exit_code == 2 and f"bad.toml: {field}: " in out.stderr, out.output
+
+
 def _variants(cfg: dict[str, Any]) -> list[dict[str, Any]]:
     if "grid" in cfg:
         keys = list(cfg["grid"])
