@@ -64,16 +64,18 @@ def main() -> None:
     exp = config.load(CONFIG)
     lineup = [slot.knobs for slot in exp.lineup]
     engine.play_batch("trump", {}, lineup, seed=0, first_game=0, count=3)  # builds the shanten table
+    shards = config.load(CONFIG, games=args.games).shard_size
     rows = [
         ("engine alone (3 × always-riichi)",
          max(engine_rate(exp, lineup, args.games) for _ in range(args.repeat))),
-        ("whole pipeline, Parquet, 1 worker", max(pipeline_rate(args.games) for _ in range(args.repeat))),
+        (f"whole pipeline, Parquet, 1 worker ({shards}-game shards)",
+         max(pipeline_rate(args.games) for _ in range(args.repeat))),
         ("engine, one seat the Python example",
          engine_rate(exp, [{**lineup[0], "python": PYTHON_STRATEGY}, *lineup[1:]], args.python_games)),
     ]
     print("Trump mahjong games per second per core (CPU time)")
     for name, rate in rows:
-        print(f"  {name:<38} {rate:>10,.0f} games/s/core   ratio to target {TARGET:,.0f}: "
+        print(f"  {name:<56} {rate:>10,.0f} games/s/core   ratio to target {TARGET:,.0f}: "
               f"{rate / TARGET:.2f}")
 
 

@@ -191,7 +191,7 @@ def test_summary_metrics_long_form() -> None:
 def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     text = (ROOT / "configs" / "trump-house-rules.toml").read_text()
-    text = text.replace("games = 15000", "games = 36\nshard_size = 12")
+    text = text.replace("games = 30000", "games = 36\nshard_size = 12")
     cfg = tmp_path / "small.toml"
     cfg.write_text(text)
     runs = {}

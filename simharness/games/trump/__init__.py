@@ -9,8 +9,10 @@
 from simharness.games.trump.metrics import YAKU, summary_metrics
 from simharness.games.trump.scoring import score_hand
 
-# Fewest games in a default shard (simharness.games.registry): the engine plays about 50,000 games a
-# second on one core with the knob strategies, so 500 games are 10 ms of play.
-MIN_SHARD = 500
+# Fewest games in a default shard (simharness.games.registry). The engine plays about 50,000 games a
+# second on one core, and a shard's three Parquet files take about 20 ms to write (fsync and rename
+# included), as long as 1,000 games take to play: benchmarks/trump.py's pipeline runs at 18,000
+# games/s/core with 500-game shards, 28,000 with 1,000 and 39,000 with 2,000.
+MIN_SHARD = 2000
 
 __all__ = ["YAKU", "score_hand", "summary_metrics"]
