@@ -8,7 +8,7 @@
 //! `("discard", card)` and, when riichi is legal, `("riichi", card)` per card in hand,
 //! `("ron",)`/`("pass",)`.
 
-use super::{checked_python_batch, decide, legal_list, option_error, parse_json, tables_to_python};
+use super::{checked_python_batch, option_error, parse_json, PySlots};
 use crate::game::Batch;
 use crate::games::trump::actions::{Point, View};
 use crate::games::trump::batch::play_tables;
@@ -17,7 +17,7 @@ use crate::games::trump::state::Hook;
 use crate::games::trump::{Rules, Trump};
 use crate::options::{Options, Validate};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
@@ -63,84 +63,62 @@ fn trump_score(
     Ok(score_report(&q, &rules).map_err(option_error)?.to_string())
 }
 
-struct PyHook<'py> {
-    py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
-    error: Option<PyErr>,
-}
-
 fn kinds_of(mask: u16) -> Vec<u16> {
     (0..14).filter(|k| mask & (1 << k) != 0).collect()
 }
 
-impl<'py> PyHook<'py> {
-    fn view(&self, v: &View, point: &str, win: Option<&Value>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(self.py);
-        d.set_item("point", point)?;
-        d.set_item("seat", v.seat)?;
-        d.set_item("dealer", v.dealer)?;
-        d.set_item("hand", v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>())?;
-        d.set_item("card", v.hand.last().map(|c| u16::from(c.0)))?;
-        d.set_item("seen", v.seen.to_vec())?;
-        d.set_item("discarded", v.discarded.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
-        d.set_item("discarded_after_riichi", v.discarded_after_riichi.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
-        d.set_item("riichi", v.riichi.to_vec())?;
-        d.set_item("jokers_aside", v.aside.to_vec())?;
-        d.set_item("dora", v.dora)?;
-        d.set_item("seat_wind", v.seat_wind)?;
-        d.set_item("round_wind", v.round_wind)?;
-        d.set_item("live", v.live)?;
-        d.set_item("points", v.points.to_vec())?;
-        d.set_item("pool", v.pool)?;
-        if let Some(value) = win {
-            let w = PyDict::new(self.py);
-            w.set_item("han", value.han)?;
-            w.set_item("points", value.points)?;
-            w.set_item("yaku", YAKU.iter().filter(|y| value.yaku & y.bit() != 0).map(|y| y.name()).collect::<Vec<_>>())?;
-            w.set_item("dora", value.dora)?;
-            w.set_item("jokers", value.jokers)?;
-            d.set_item("win", w)?;
-        }
-        Ok(d)
+/// What a seat sees at a decision (the protocol's view, `simharness/games/trump/python.py`).
+fn view<'py>(py: Python<'py>, v: &View, point: &str, win: Option<&Value>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("point", point)?;
+    d.set_item("seat", v.seat)?;
+    d.set_item("dealer", v.dealer)?;
+    d.set_item("hand", v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>())?;
+    d.set_item("card", v.hand.last().map(|c| u16::from(c.0)))?;
+    d.set_item("seen", v.seen.to_vec())?;
+    d.set_item("discarded", v.discarded.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
+    d.set_item("discarded_after_riichi", v.discarded_after_riichi.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
+    d.set_item("riichi", v.riichi.to_vec())?;
+    d.set_item("jokers_aside", v.aside.to_vec())?;
+    d.set_item("dora", v.dora)?;
+    d.set_item("seat_wind", v.seat_wind)?;
+    d.set_item("round_wind", v.round_wind)?;
+    d.set_item("live", v.live)?;
+    d.set_item("points", v.points.to_vec())?;
+    d.set_item("pool", v.pool)?;
+    if let Some(value) = win {
+        let w = PyDict::new(py);
+        w.set_item("han", value.han)?;
+        w.set_item("points", value.points)?;
+        w.set_item("yaku", YAKU.iter().filter(|y| value.yaku & y.bit() != 0).map(|y| y.name()).collect::<Vec<_>>())?;
+        w.set_item("dora", value.dora)?;
+        w.set_item("jokers", value.jokers)?;
+        d.set_item("win", w)?;
     }
-
-    /// Asks slot `slot`'s object; `None` when the slot plays its knobs. After a failure every
-    /// claimed decision is a placeholder (the batch stops at the end of the game).
-    fn ask(&mut self, slot: u8, v: &View, point: &str, win: Option<&Value>, legal: Bound<'py, PyList>) -> Option<usize> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        if self.error.is_some() {
-            return Some(0);
-        }
-        let view = self.view(v, point, win);
-        Some(decide(obj, view, legal, &mut self.error, slot, v.seat, point))
-    }
-
-    fn legal(&self, items: &[(&str, Option<u16>)]) -> Bound<'py, PyList> {
-        legal_list(self.py, items)
-    }
+    Ok(d)
 }
 
-impl Hook for PyHook<'_> {
-    fn yes_no(&mut self, slot: u8, point: Point, view: &View, value: Option<&Value>) -> Option<bool> {
-        self.objects.get(usize::from(slot))?.as_ref()?;
+impl Hook for PySlots<'_> {
+    fn yes_no(&mut self, slot: u8, point: Point, v: &View, value: Option<&Value>) -> Option<bool> {
         let (name, yes) = match point {
             Point::KeepJoker => ("joker", "keep"),
             Point::Tsumo => ("tsumo", "tsumo"),
             _ => ("ron", "ron"),
         };
         let no = if point == Point::KeepJoker { "set_aside" } else { "pass" };
-        let legal = self.legal(&[(yes, None), (no, None)]);
-        self.ask(slot, view, name, value, legal).map(|i| i == 0)
+        self.ask(slot, v.seat, name, |py| view(py, v, name, value), &[(yes, None), (no, None)]).map(|i| i == 0)
     }
 
-    fn discard(&mut self, slot: u8, view: &View, riichi_legal: bool) -> Option<(usize, bool)> {
-        self.objects.get(usize::from(slot))?.as_ref()?;
-        let mut items: Vec<(&str, Option<u16>)> = view.hand.iter().map(|c| ("discard", Some(u16::from(c.0)))).collect();
+    fn discard(&mut self, slot: u8, v: &View, riichi_legal: bool) -> Option<(usize, bool)> {
+        if !self.claims(slot) {
+            return None;
+        }
+        let mut items: Vec<(&str, Option<u16>)> = v.hand.iter().map(|c| ("discard", Some(u16::from(c.0)))).collect();
         let n = items.len();
         let mut riichi_index = Vec::new();
         if riichi_legal {
-            for (i, c) in view.hand.iter().enumerate() {
-                let mut rest = view.counts;
+            for (i, c) in v.hand.iter().enumerate() {
+                let mut rest = v.counts;
                 rest[usize::from(c.kind())] -= 1;
                 if waits(&rest) != 0 {
                     items.push(("riichi", Some(u16::from(c.0))));
@@ -148,12 +126,17 @@ impl Hook for PyHook<'_> {
                 }
             }
         }
-        let legal = self.legal(&items);
-        self.ask(slot, view, "discard", None, legal).map(|i| if i < n { (i, false) } else { (riichi_index[i - n], true) })
+        self.ask(slot, v.seat, "discard", |py| view(py, v, "discard", None), &items).map(|i| {
+            if i < n {
+                (i, false)
+            } else {
+                (riichi_index[i - n], true)
+            }
+        })
     }
 
     fn failed(&self) -> bool {
-        self.error.is_some()
+        PySlots::failed(self)
     }
 }
 
@@ -173,12 +156,9 @@ fn trump_play_batch_python<'py>(
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Trump>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { py, objects: strategies, error: None };
-    let batch = Batch { seed, first_game, count, duplicate };
-    match play_tables(&rules, &lineup, &batch, &mut hook) {
-        Some(tables) => tables_to_python(py, &tables),
-        None => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
-    }
+    let mut slots = PySlots::new(py, strategies);
+    let tables = play_tables(&rules, &lineup, &Batch { seed, first_game, count, duplicate }, &mut slots);
+    slots.finish(tables)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
