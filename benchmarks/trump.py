@@ -16,43 +16,16 @@ inflate a run's CPU time but never deflate it.
 from __future__ import annotations
 
 import argparse
-import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
-from rich.console import Console
+from _rates import best, engine_rate, pipeline_rate
 
-from simharness import config, engine, runner
+from simharness import config, engine
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "configs" / "trump-reference.toml"
 TARGET = 20_000.0
 PYTHON_STRATEGY = "simharness.games.trump.python:AlwaysRiichi"
-
-
-def cpu_rate(fn: Any, games: int) -> float:
-    t = time.process_time()
-    fn()
-    return games / max(time.process_time() - t, 1e-9)
-
-
-def engine_rate(exp: config.Experiment, lineup: list[dict[str, Any]], games: int) -> float:
-    rules = next(iter(exp.variants.values()))
-
-    def play() -> None:
-        for first in range(0, games, exp.shard_size):
-            engine.play_batch("trump", rules, lineup, seed=exp.seed, first_game=first,
-                              count=min(exp.shard_size, games - first), duplicate=exp.duplicate)
-
-    return cpu_rate(play, games)
-
-
-def pipeline_rate(games: int) -> float:
-    exp = config.load(CONFIG, games=games)
-    with tempfile.TemporaryDirectory() as out:
-        quiet = Console(quiet=True)
-        return cpu_rate(lambda: runner.run(exp, Path(out), jobs=1, backend="threading", console=quiet), games)
 
 
 def main() -> None:
@@ -66,10 +39,9 @@ def main() -> None:
     engine.play_batch("trump", {}, lineup, seed=0, first_game=0, count=3)  # builds the shanten table
     shards = config.load(CONFIG, games=args.games).shard_size
     rows = [
-        ("engine alone (3 × always-riichi)",
-         max(engine_rate(exp, lineup, args.games) for _ in range(args.repeat))),
+        ("engine alone (3 × always-riichi)", best(lambda: engine_rate(exp, lineup, args.games), args.repeat)),
         (f"whole pipeline, Parquet, 1 worker ({shards}-game shards)",
-         max(pipeline_rate(args.games) for _ in range(args.repeat))),
+         best(lambda: pipeline_rate(CONFIG, args.games), args.repeat)),
         ("engine, one seat the Python example",
          engine_rate(exp, [{**lineup[0], "python": PYTHON_STRATEGY}, *lineup[1:]], args.python_games)),
     ]
