@@ -4,13 +4,14 @@ Python strategy protocol. The rules themselves are tested in Rust (engine/src/ga
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Any, ClassVar
 
 import polars as pl
 import pytest
+from harness_helpers import config_variants
+from stats_fixtures import FakeRun
 from typer.testing import CliRunner
 
 from simharness import store, tomlfile
@@ -128,13 +129,6 @@ def test_bad_configs_exit_2_naming_the_field(tmp_path: Path, body: str, field: s
     assert out.exit_code == 2 and f"bad.toml: {field}: " in out.stderr, out.output
 
 
-def _variants(cfg: dict[str, Any]) -> list[dict[str, Any]]:
-    if "grid" in cfg:
-        keys = list(cfg["grid"])
-        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*cfg["grid"].values())]
-    return list(cfg.get("variants", {"base": {}}).values())
-
-
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("trump-*.toml")), ids=lambda p: p.name)
 def test_configs_resolve(path: Path) -> None:
     cfg = tomlfile.load(path)
@@ -142,7 +136,7 @@ def test_configs_resolve(path: Path) -> None:
     assert not cfg.get("duplicate") or cfg["games"] % 3 == 0
     rules = dict(cfg["rules"])
     preset = rules.pop("preset", "default")
-    for v in _variants(cfg):
+    for v in config_variants(cfg):
         resolve_rules("trump", preset, {**rules, **v})
 
 
@@ -157,14 +151,6 @@ def test_every_strategy_script_resolves_and_the_study_covers_t1_to_t6() -> None:
     assert studied == {"always-riichi", "dama", "fold-on-riichi", "tsumo-only", "kokushi-hunter", "max-han"}
 
 
-class FakeRun:
-    def __init__(self, tables: dict[str, pl.DataFrame]) -> None:
-        self.tables = tables
-
-    def table(self, name: str) -> pl.DataFrame:
-        return self.tables[name]
-
-
 def test_summary_metrics_long_form() -> None:
     names = ["always-riichi", "dama", "random"]
     knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"discard": "random"})]
@@ -173,7 +159,7 @@ def test_summary_metrics_long_form() -> None:
     tables = {"players": out["players"].with_columns(pl.lit("base").alias("variant"), strategy)}
     for t in ("games", "hands"):
         tables[t] = out[t].with_columns(pl.lit("base").alias("variant"))
-    m = summary_metrics(FakeRun(tables))
+    m = summary_metrics(FakeRun(ROOT, {}, tables))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
     assert get[("dama", "riichi_rate")] == 0 and get[("always-riichi", "riichi_rate")] > 0.1
