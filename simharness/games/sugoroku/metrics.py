@@ -7,33 +7,11 @@ which another player may hold. Both are reported, named apart.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import polars as pl
 
-from simharness.stats.intervals import Interval, cluster_mean_ci
-
-
-class Run(Protocol):
-    """What the summary needs of :class:`simharness.store.Run`."""
-
-    def table(self, name: str) -> pl.DataFrame: ...
-
-
-def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
-    return {
-        "variant": variant,
-        "strategy": strategy,
-        "metric": metric,
-        "estimate": ci.estimate,
-        "lo": ci.lo,
-        "hi": ci.hi,
-        "n": ci.n,
-    }
-
-
-def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
-    return cluster_mean_ci(values.cast(pl.Float64).to_numpy(), deals.to_numpy())
+from simharness.games.estimates import Run, by_deal, frame, row
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
@@ -56,24 +34,13 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     )
     rows: list[dict[str, Any]] = []
     for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
-        rows.append(_row(v, s, "goal_winner_rate", _by_deal(mine["goal"], mine["deal"])))
-        rows.append(_row(v, s, "top_score_rate", _by_deal(mine["top"], mine["deal"])))
+        rows.append(row(v, s, "goal_winner_rate", by_deal(mine["goal"], mine["deal"])))
+        rows.append(row(v, s, "top_score_rate", by_deal(mine["top"], mine["deal"])))
     for (v,), mine in sorted(players.group_by("variant"), key=lambda g: g[0]):
         per_game = mine.group_by("game", "deal").agg(
             reached=pl.col("goal").any(),
             not_top=(pl.col("goal") & (pl.col("rank") != 1)).any(),
         )
-        rows.append(_row(v, "all", "goal_reached_rate", _by_deal(per_game["reached"], per_game["deal"])))
-        rows.append(
-            _row(v, "all", "goal_winner_not_top_rate", _by_deal(per_game["not_top"], per_game["deal"]))
-        )
-    schema = {
-        "variant": pl.String,
-        "strategy": pl.String,
-        "metric": pl.String,
-        "estimate": pl.Float64,
-        "lo": pl.Float64,
-        "hi": pl.Float64,
-        "n": pl.Int64,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+        rows.append(row(v, "all", "goal_reached_rate", by_deal(per_game["reached"], per_game["deal"])))
+        rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(per_game["not_top"], per_game["deal"])))
+    return frame(rows)

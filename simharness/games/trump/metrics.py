@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.suzume.metrics import Run, _by_deal, _row
+from simharness.games.estimates import Run, by_deal, frame, row
 
 # `hands.yaku` bits (see `simharness schema trump`).
 YAKU = ["riichi", "ippatsu", "double_riichi", "tsumo", "seat_wind", "round_wind", "tanyao", "pinfu",
@@ -43,20 +43,18 @@ def summary_metrics(run: Run) -> pl.DataFrame:
                                          for c in ("wins", "deal_ins", "riichi", "jokers", "kokushi")))
         for metric, col in (("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi"),
                             ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")):
-            rows.append(_row(v, s, metric, _by_deal(per_hand[col], per_hand["deal"])))
+            rows.append(row(v, s, metric, by_deal(per_hand[col], per_hand["deal"])))
         declared = mine.filter(pl.col("riichi") > 0)
         if declared.height:  # a strategy that never declares has no success rate
-            rows.append(_row(v, s, "riichi_success", _by_deal(
+            rows.append(row(v, s, "riichi_success", by_deal(
                 declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(_row(v, s, "tsumo_share", _by_deal(won["outcome"] == 1, won["deal"])))
-        rows.append(_row(v, s, "mean_han", _by_deal(won["han"], won["deal"])))
-        rows.append(_row(v, s, "mean_points", _by_deal(won["points"], won["deal"])))
+        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))
+        rows.append(row(v, s, "mean_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(_row(v, "all", "draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
-        rows.append(_row(v, "all", "dealer_keep_rate", _by_deal(first["dealer_keeps"], first["deal"])))
+        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
         g = games.filter(pl.col("variant") == v)
-        rows.append(_row(v, "all", "bust_rate", _by_deal(g["bust"], g["deal"])))
-    schema = {"variant": pl.String, "strategy": pl.String, "metric": pl.String,
-              "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+        rows.append(row(v, "all", "bust_rate", by_deal(g["bust"], g["deal"])))
+    return frame(rows)
