@@ -19,56 +19,19 @@ shared machine, other processes inflate a run's CPU time (cache and core sharing
 from __future__ import annotations
 
 import argparse
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
+from _rates import best, cpu_rate, engine_rate, pipeline_rate
 from rich.console import Console
 from rich.table import Table
 
-from simharness import config, engine, runner
+from simharness import config, engine
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "configs" / "riichi-efficiency.toml"
 TARGET = 1000.0
 PYTHON_STRATEGY = "simharness.games.riichi.python:ShantenGreedy"
-
-
-def cpu_rate(fn: Any, games: int) -> float:
-    t = time.process_time()
-    fn()
-    return games / max(time.process_time() - t, 1e-9)
-
-
-def best(measure: Any, repeat: int) -> float:
-    return max(measure() for _ in range(max(repeat, 1)))
-
-
-def engine_rate(exp: config.Experiment, lineup: list[dict[str, Any]], games: int) -> float:
-    rules = next(iter(exp.variants.values()))
-
-    def play() -> None:
-        for first in range(0, games, exp.shard_size):
-            engine.play_batch(
-                "riichi",
-                rules,
-                lineup,
-                seed=exp.seed,
-                first_game=first,
-                count=min(exp.shard_size, games - first),
-            )
-
-    return cpu_rate(play, games)
-
-
-def pipeline_rate(games: int) -> float:
-    exp = config.load(CONFIG, games=games)
-    with tempfile.TemporaryDirectory() as out:
-        return cpu_rate(
-            lambda: runner.run(exp, Path(out), jobs=1, backend="threading", console=Console(quiet=True)),
-            games,
-        )
 
 
 def riichienv_rate(games: int) -> float | None:
@@ -123,7 +86,7 @@ def main() -> None:
     )  # warm tables
     rows = [
         ("engine alone (4 × efficiency)", best(lambda: engine_rate(exp, lineup, args.games), args.repeat)),
-        ("whole pipeline, Parquet, 1 worker", best(lambda: pipeline_rate(args.games), args.repeat)),
+        ("whole pipeline, Parquet, 1 worker", best(lambda: pipeline_rate(CONFIG, args.games), args.repeat)),
         ("engine, one seat a Python-protocol strategy", engine_rate(exp, python, args.python_games)),
     ]
     peer = riichienv_rate(args.peer_games)

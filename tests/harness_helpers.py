@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,3 +40,12 @@ def small_config(tmp_path: Path) -> Path:
     path = tmp_path / "small.toml"
     path.write_text(SMALL.format(games=300, seed=11, shard_size=50))
     return path
+
+
+def config_variants(cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rule overrides of each variant of a config file as read (its ``[grid]`` combinations, or
+    its ``[variants]``, or the one base variant)."""
+    if "grid" in cfg:
+        keys = list(cfg["grid"])
+        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*cfg["grid"].values())]
+    return list(cfg.get("variants", {"base": {}}).values())

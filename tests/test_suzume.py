@@ -3,12 +3,13 @@ summary metrics."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 import polars as pl
 import pytest
+from harness_helpers import config_variants
+from stats_fixtures import FakeRun
 from typer.testing import CliRunner
 
 from simharness import config, store, tomlfile
@@ -132,13 +133,6 @@ def test_batch_tables_match_the_schema_and_are_consistent() -> None:
     assert split["hands"].equals(hands.filter(pl.col("game") >= 10))
 
 
-def _variants(cfg: dict) -> list[dict]:
-    if "grid" in cfg:
-        keys = list(cfg["grid"])
-        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*cfg["grid"].values())]
-    return list(cfg.get("variants", {"base": {}}).values())
-
-
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("suzume-*p.toml")), ids=lambda p: p.name)
 def test_configs_resolve(path: Path) -> None:
     cfg = tomlfile.load(path)
@@ -148,22 +142,12 @@ def test_configs_resolve(path: Path) -> None:
     assert not cfg.get("duplicate") or cfg["games"] % n == 0
     rules = dict(cfg["rules"])
     preset = rules.pop("preset", "default")
-    for v in _variants(cfg):
+    for v in config_variants(cfg):
         resolve_rules("suzume", preset, {**rules, **v})
     for name in cfg["players"]:
         script = tomlfile.load(ROOT / "strategies" / "suzume" / f"{name}.toml")
         assert script["name"] == name and script["game"] == "suzume"
         resolve_knobs("suzume", script.get("knobs", {}))
-
-
-class FakeRun:
-    """The part of `simharness.store.Run` the summary uses: tables with `variant` (and `strategy`)."""
-
-    def __init__(self, tables: dict[str, pl.DataFrame]) -> None:
-        self.tables = tables
-
-    def table(self, name: str) -> pl.DataFrame:
-        return self.tables[name]
 
 
 def test_summary_metrics_long_form() -> None:
@@ -175,7 +159,7 @@ def test_summary_metrics_long_form() -> None:
         strategy = pl.Series("strategy", [names[p] for p in out["players"]["player"]])
         tables["players"].append(out["players"].with_columns(pl.lit(variant).alias("variant"), strategy))
         tables["hands"].append(out["hands"].with_columns(pl.lit(variant).alias("variant")))
-    m = summary_metrics(FakeRun({k: pl.concat(v) for k, v in tables.items()}))
+    m = summary_metrics(FakeRun(ROOT, {}, {k: pl.concat(v) for k, v in tables.items()}))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["variant"], r["strategy"], r["metric"]): r for r in m.iter_rows(named=True)}
     win = get[("min5", "fastest", "hand_win_rate")]

@@ -158,6 +158,22 @@ def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:
     return ratio_by_deal(x, np.ones(len(x)), deals.to_numpy())
 
 
+SCHEMA = {
+    "variant": pl.String,
+    "strategy": pl.String,
+    "metric": pl.String,
+    "estimate": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "n": pl.Int64,
+}
+
+
+def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The ``summary_metrics`` frame of ``rows`` (made by :func:`row`), typed even when empty."""
+    return pl.DataFrame(rows, schema=SCHEMA, orient="row")
+
+
 def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
     """``stats.paired.paired_difference(a, b).difference`` of two per-deal frames (``deal``, ``y``)."""
     joined = a.join(b, on="deal", suffix="_b")

@@ -190,16 +190,18 @@ TIMEOUT_COLUMNS = ("timeout", "early_end")
 def bust_source(
     players_columns: list[str], games_columns: list[str] | None, median: float | None
 ) -> str | None:
-    """Where bust (飛び) comes from: a logged column, else negative finals, else nothing.
+    """Where bust (飛び) comes from: the game's own bust flag, else a player's lowest points below
+    zero, else negative finals, else nothing.
 
+    The flag comes first because the game knows its rule (Trump mahjong ends at 0 points, not below).
     Negative final scores only mean a bust in games played from a positive stack (mahjong's 25,000);
     in zero-based games such as sugoroku they are ordinary, so the fallback is used only when the
     ``median`` final score (of the baseline variant) is positive.
     """
-    if "lowest_points" in players_columns:
-        return "lowest_points"
     if games_columns is not None and "bust" in games_columns:
         return "games.bust"
+    if "lowest_points" in players_columns:
+        return "lowest_points"
     return "final_points" if median is not None and float(median) > 0 else None
 
 

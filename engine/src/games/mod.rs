@@ -12,6 +12,7 @@ pub mod sugoroku;
 pub mod suzume;
 
 pub mod riichi;
+pub mod trump;
 
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
@@ -19,6 +20,7 @@ pub fn registry() -> Vec<Box<dyn GameApi>> {
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
         Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
+        Box::new(Registered::<trump::Trump>(std::marker::PhantomData)),
     ]
 }
 

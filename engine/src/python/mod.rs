@@ -18,6 +18,7 @@ mod riichi;
 mod riichi_game;
 mod sugoroku;
 mod suzume;
+mod trump;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
     PyValueError::new_err((e.field, e.message))
@@ -48,6 +49,69 @@ pub(crate) fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyE
     let err = PyErr::from_type(cause.get_type(py), format!("{context}: {cause}"));
     err.set_cause(py, Some(cause));
     err
+}
+
+/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs) and the
+/// first failure among them: the part of the card and tile games' hooks that asks
+/// `decide(view, legal)`.
+pub(crate) struct PySlots<'py> {
+    py: Python<'py>,
+    objects: Vec<Option<Bound<'py, PyAny>>>,
+    error: Option<PyErr>,
+}
+
+impl<'py> PySlots<'py> {
+    pub fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>) -> Self {
+        PySlots { py, objects, error: None }
+    }
+
+    /// Whether lineup slot `slot` is played by a Python object.
+    pub fn claims(&self, slot: u8) -> bool {
+        self.objects.get(usize::from(slot)).is_some_and(Option::is_some)
+    }
+
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Asks slot `slot`'s object (at `seat`) to choose among `legal` (`(name,)` or `(name, id)` for
+    /// an action naming a tile or card) at decision `point`; `None` when the slot plays its knobs.
+    /// A failure (building the view, the call, a bad index) is kept and answers 0, a placeholder,
+    /// as does every later question: the batch stops at the end of the game.
+    pub fn ask(
+        &mut self,
+        slot: u8,
+        seat: usize,
+        point: &str,
+        view: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyDict>>,
+        legal: &[(&str, Option<u16>)],
+    ) -> Option<usize> {
+        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
+        if self.error.is_some() {
+            return Some(0);
+        }
+        let list = PyList::empty(self.py);
+        for &(name, id) in legal {
+            // Appending a fresh tuple of str and int to a fresh list cannot fail.
+            let _ = match id {
+                Some(i) => list.append((name, i)),
+                None => list.append((name,)),
+            };
+        }
+        let answer = view(self.py).and_then(|view| obj.call_method1("decide", (view, list))).and_then(|r| chosen_index(&r, legal.len()));
+        Some(answer.unwrap_or_else(|e| {
+            self.error = Some(strategy_error(self.py, &format!("Python strategy of lineup slot {slot} (seat {seat}) at {point}"), e));
+            0
+        }))
+    }
+
+    /// The tables of a batch that `play_tables` returned, or, when it stopped, the failure.
+    pub fn finish(mut self, tables: Option<Vec<Table>>) -> PyResult<Bound<'py, PyDict>> {
+        match tables {
+            Some(tables) => tables_to_python(self.py, &tables),
+            None => Err(self.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
+        }
+    }
 }
 
 /// The index a protocol's `decide(view, legal)` returned, checked against `legal`'s length.
@@ -195,6 +259,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(show_game, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
+    trump::register(m)?;
     riichi_game::register(m)?;
     sugoroku::register(m)?;
     Ok(())

@@ -1,12 +1,12 @@
 //! Suzume-jong entry points: scoring one hand, and batches in which some lineup slots are Python
 //! strategies.
 //!
-//! The Python strategy protocol (documented in `simharness/games/suzume_python.py`): an object
+//! The Python strategy protocol (documented in `simharness/games/suzume/python.py`): an object
 //! with `decide(view: dict, legal: list[tuple]) -> int`, asked at the decision points of spec §10
 //! (`point` "tsumo" = D1, "discard" = D2, "ron" = D3) and returning the index of the chosen
 //! action: `("tsumo",)`/`("pass",)`, `("discard", tile)` per tile in hand, `("ron",)`/`("pass",)`.
 
-use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use super::{checked_python_batch, option_error, parse_json, PySlots};
 use crate::game::Batch;
 use crate::games::suzume::actions::{View, WinKind};
 use crate::games::suzume::batch::play_tables;
@@ -17,7 +17,7 @@ use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -30,11 +30,10 @@ fn suzume_score(hand: &str, win: &str, ron: bool, dealer: bool, dora: Option<&st
     Ok(score_report(hand, win, ron, dora, dealer, players, &rules).map_err(option_error)?.to_string())
 }
 
+/// The Python strategies of a batch and the one rule their view shows.
 struct PyHook<'py> {
-    py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
+    slots: PySlots<'py>,
     red_tiles: bool,
-    error: Option<PyErr>,
 }
 
 /// Tile ids as u16 so that they reach Python as lists of ints, not bytes.
@@ -46,101 +45,68 @@ fn kinds_of(mask: u16) -> Vec<u16> {
     (0..16).filter(|k| mask & (1 << k) != 0).collect()
 }
 
-impl<'py> PyHook<'py> {
-    fn view(&self, v: &View, point: &str, win: Option<&Parts>) -> PyResult<Bound<'py, PyDict>> {
-        let py = self.py;
-        let d = PyDict::new(py);
-        d.set_item("point", point)?;
-        d.set_item("seat", v.seat)?;
-        d.set_item("players", v.players)?;
-        d.set_item("dealer", v.dealer)?;
-        d.set_item("hand", ids(v.hand))?;
-        d.set_item("tile", v.hand.last().map(|t| u16::from(t.0)))?;
-        let n = v.players;
-        let mut rivers = vec![Vec::new(); n];
-        for (i, t) in v.river.iter().enumerate() {
-            rivers[(v.dealer + i) % n].push(u16::from(t.0));
-        }
-        if point == "ron" {
-            d.set_item("from", (v.dealer + v.river.len() - 1) % n)?;
-        }
-        d.set_item("rivers", rivers)?;
-        d.set_item("streak", v.streak[..n].iter().map(|&s| u16::from(s)).collect::<Vec<_>>())?;
-        d.set_item("dora", v.dora)?;
-        d.set_item("red_seen", kinds_of(v.seen_red))?;
-        d.set_item("red_tiles", self.red_tiles)?;
-        d.set_item("stock", v.stock)?;
-        d.set_item("points", v.points)?;
-        if let Some(p) = win {
-            let w = PyDict::new(py);
-            w.set_item("score", p.score)?;
-            w.set_item("base", p.base)?;
-            w.set_item("set_points", p.set_points)?;
-            w.set_item("red", p.red)?;
-            w.set_item("dora", p.dora)?;
-            w.set_item("tanyao", p.tanyao)?;
-            w.set_item("chanta", p.chanta)?;
-            w.set_item("yakuman", p.yakuman.name())?;
-            w.set_item("yakuman_points", p.yakuman_points)?;
-            w.set_item("dealer_bonus", p.dealer_bonus)?;
-            d.set_item("win", w)?;
-        }
-        Ok(d)
+/// What a seat sees at a decision (the protocol's view, `simharness/games/suzume/python.py`).
+fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: &str, win: Option<&Parts>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("point", point)?;
+    d.set_item("seat", v.seat)?;
+    d.set_item("players", v.players)?;
+    d.set_item("dealer", v.dealer)?;
+    d.set_item("hand", ids(v.hand))?;
+    d.set_item("tile", v.hand.last().map(|t| u16::from(t.0)))?;
+    let n = v.players;
+    let mut rivers = vec![Vec::new(); n];
+    for (i, t) in v.river.iter().enumerate() {
+        rivers[(v.dealer + i) % n].push(u16::from(t.0));
     }
-
-    /// Asks slot `slot`'s object; `None` when the slot plays its knobs. After a failure every
-    /// claimed decision is a placeholder (the batch stops at the end of the game).
-    fn ask(&mut self, slot: u8, v: &View, point: &str, win: Option<&Parts>, legal: Bound<'py, PyList>) -> Option<usize> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        if self.error.is_some() {
-            return Some(0);
-        }
-        let len = legal.len();
-        let answer =
-            self.view(v, point, win).and_then(|view| obj.call_method1("decide", (view, legal))).and_then(|r| chosen_index(&r, len));
-        match answer {
-            Ok(i) => Some(i),
-            Err(e) => {
-                self.error =
-                    Some(strategy_error(self.py, &format!("Python strategy of lineup slot {slot} (seat {}) at {point}", v.seat), e));
-                Some(0)
-            }
-        }
+    if point == "ron" {
+        d.set_item("from", (v.dealer + v.river.len() - 1) % n)?;
     }
-
-    fn legal(&self, items: &[(&str, Option<u16>)]) -> Bound<'py, PyList> {
-        let list = PyList::empty(self.py);
-        for &(name, tile) in items {
-            // Appending a fresh tuple of str and int to a fresh list cannot fail.
-            let _ = match tile {
-                Some(t) => list.append((name, t)),
-                None => list.append((name,)),
-            };
-        }
-        list
+    d.set_item("rivers", rivers)?;
+    d.set_item("streak", v.streak[..n].iter().map(|&s| u16::from(s)).collect::<Vec<_>>())?;
+    d.set_item("dora", v.dora)?;
+    d.set_item("red_seen", kinds_of(v.seen_red))?;
+    d.set_item("red_tiles", red_tiles)?;
+    d.set_item("stock", v.stock)?;
+    d.set_item("points", v.points)?;
+    if let Some(p) = win {
+        let w = PyDict::new(py);
+        w.set_item("score", p.score)?;
+        w.set_item("base", p.base)?;
+        w.set_item("set_points", p.set_points)?;
+        w.set_item("red", p.red)?;
+        w.set_item("dora", p.dora)?;
+        w.set_item("tanyao", p.tanyao)?;
+        w.set_item("chanta", p.chanta)?;
+        w.set_item("yakuman", p.yakuman.name())?;
+        w.set_item("yakuman_points", p.yakuman_points)?;
+        w.set_item("dealer_bonus", p.dealer_bonus)?;
+        d.set_item("win", w)?;
     }
+    Ok(d)
 }
 
 impl Hook for PyHook<'_> {
-    fn accept_win(&mut self, slot: u8, view: &View, parts: &Parts, kind: WinKind) -> Option<bool> {
-        self.objects.get(usize::from(slot))?.as_ref()?;
-        let (point, name) = match kind {
-            WinKind::Tsumo => ("tsumo", "tsumo"),
-            WinKind::Ron => ("ron", "ron"),
+    fn accept_win(&mut self, slot: u8, v: &View, parts: &Parts, kind: WinKind) -> Option<bool> {
+        let point = match kind {
+            WinKind::Tsumo => "tsumo",
+            WinKind::Ron => "ron",
         };
-        let legal = self.legal(&[(name, None), ("pass", None)]);
-        self.ask(slot, view, point, Some(parts), legal).map(|i| i == 0)
+        let red = self.red_tiles;
+        self.slots.ask(slot, v.seat, point, |py| view(py, red, v, point, Some(parts)), &[(point, None), ("pass", None)]).map(|i| i == 0)
     }
 
-    fn discard(&mut self, slot: u8, view: &View) -> Option<usize> {
-        self.objects.get(usize::from(slot))?.as_ref()?;
-        let items: Vec<(&str, Option<u16>)> = view.hand.iter().map(|t| ("discard", Some(u16::from(t.0)))).collect();
-        let legal = self.legal(&items);
-        self.ask(slot, view, "discard", None, legal)
+    fn discard(&mut self, slot: u8, v: &View) -> Option<usize> {
+        if !self.slots.claims(slot) {
+            return None;
+        }
+        let items: Vec<(&str, Option<u16>)> = v.hand.iter().map(|t| ("discard", Some(u16::from(t.0)))).collect();
+        let red = self.red_tiles;
+        self.slots.ask(slot, v.seat, "discard", |py| view(py, red, v, "discard", None), &items)
     }
 
     fn failed(&self) -> bool {
-        self.error.is_some()
+        self.slots.failed()
     }
 }
 
@@ -189,11 +155,9 @@ fn with_python<'py>(
     play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PyHook<'py>) -> Option<Vec<Table>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Suzume>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { py, objects: strategies, red_tiles: rules.red_tiles, error: None };
-    match play(&rules, &lineup, &batch, &mut hook) {
-        Some(tables) => tables_to_python(py, &tables),
-        None => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
-    }
+    let mut hook = PyHook { slots: PySlots::new(py, strategies), red_tiles: rules.red_tiles };
+    let tables = play(&rules, &lineup, &batch, &mut hook);
+    hook.slots.finish(tables)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

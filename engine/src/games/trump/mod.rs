@@ -1,0 +1,32 @@
+//! Trump mahjong (トランプ麻雀): 54 playing cards, suits ignored, three players, 7-card hands,
+//! no calls, riichi (`rules/trump.md`).
+//!
+//! - `rules.rs`: the house-rule catalogue of §11 and the ambiguities of §13 as options;
+//! - `scoring.rs`: cards, readings (§5), yaku and han (§6), payments and settlement, the `score`
+//!   command's report;
+//! - `state.rs`: the keyed wall and one hand from the deal to a win or an exhaustive draw;
+//! - `actions.rs`: the decision points D1-D6 and what a player sees;
+//! - `strategies.rs`: knobs, the §12 helpers (shanten7, waits, improving cards, precomputed for
+//!   every 7-card multiset) and the policy (T1-T6 and random are knob combinations);
+//! - `batch.rs`: `impl Game`, dealer rotation over three laps, bust end, settlement and the tables;
+//!   `play_tables` lets a `state::Hook` (a Python strategy, `python/trump.rs`) decide for some slots;
+//! - `tests.rs`: the spec's vectors (§14), the exact enumeration of dealt hands and invariants.
+//!
+//! Keyed chance. Hand `h` of deal `d` shuffles its cards under `seed/TAG_WALL/d/h`, the first
+//! dealer is `seed/TAG_DEALER/d`, random decisions of seat `s` read `seed/TAG_STRATEGY/d/h/s`.
+
+pub mod actions;
+pub mod batch;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod strategies;
+
+#[cfg(test)]
+mod tests;
+
+pub use rules::Rules;
+pub use strategies::Knobs;
+
+/// The game marker type; `impl Game` is in `batch.rs`.
+pub struct Trump;

@@ -1,0 +1,486 @@
+//! The cards of one hand (§3) and, below, one hand from the deal to a win or an exhaustive draw.
+//!
+//! Keyed chance: hand `h` of deal `d` shuffles its 54 cards lazily under (seed, WALL, d, h). The
+//! first 21 draws are the hands (7 each, the dealer first), the next 9 the dead wall (top first),
+//! and the live stack is read on from there: draw `i` is a pure function of the key and `i`,
+//! whatever the strategies or rule variants do, so variants and duplicate tables see the same cards.
+
+use super::scoring::{Card, CARDS, JOKER};
+use crate::rng::{Key, Stream};
+
+pub const TAG_WALL: u64 = 0x5452_5741_4C4C; // "TRWALL"
+pub const TAG_DEALER: u64 = 0x5452_4445_414C; // "TRDEAL"
+pub const TAG_STRATEGY: u64 = 0x5452_5354_5241; // "TRSTRA"
+
+pub const HAND: usize = 7;
+pub const DEAD: usize = 9;
+pub const LIVE: usize = 24;
+
+/// The 54 cards of one hand: a lazily shuffled deck.
+pub struct Wall {
+    cards: [Card; CARDS],
+    next: usize,
+    stream: Stream,
+    /// The dead wall, top first.
+    pub dead: [Card; DEAD],
+    /// Dead-wall cards turned from the top (indicators and Jokers moved out of play, A4).
+    top: usize,
+    /// Replacements taken from the bottom (A6).
+    bottom: usize,
+}
+
+impl Wall {
+    /// Deals: returns the wall with the 3 hands of 7 (index 0 the dealer's) taken.
+    pub fn deal(key: Key) -> (Self, [[Card; HAND]; 3]) {
+        let mut w =
+            Wall { cards: std::array::from_fn(|i| Card(i as u8)), next: 0, stream: key.stream(), dead: [Card(0); DEAD], top: 0, bottom: 0 };
+        let hands = std::array::from_fn(|_| std::array::from_fn(|_| w.take()));
+        w.dead = std::array::from_fn(|_| w.take());
+        (w, hands)
+    }
+
+    fn take(&mut self) -> Card {
+        let j = self.next + self.stream.below((CARDS - self.next) as u64) as usize;
+        self.cards.swap(self.next, j);
+        self.next += 1;
+        self.cards[self.next - 1]
+    }
+
+    /// Live cards left.
+    pub fn live(&self) -> usize {
+        CARDS - self.next
+    }
+
+    /// Draws from the live stack (the caller checks [`Wall::live`]).
+    pub fn draw(&mut self) -> Card {
+        self.take()
+    }
+
+    /// Turns the next indicator from the top of the dead wall; Jokers turned on the way go out of
+    /// play (A4). Returns the indicator and the Jokers moved out; `None` when the dead wall is
+    /// exhausted by replacements.
+    pub fn indicator(&mut self) -> Option<(Card, u8)> {
+        let mut jokers = 0;
+        while self.top + self.bottom < DEAD {
+            let c = self.dead[self.top];
+            self.top += 1;
+            if c.kind() != JOKER {
+                return Some((c, jokers));
+            }
+            jokers += 1;
+        }
+        None
+    }
+
+    /// A replacement for a set-aside Joker, from the bottom of the dead wall (A6).
+    pub fn replacement(&mut self) -> Option<Card> {
+        (self.top + self.bottom < DEAD).then(|| {
+            self.bottom += 1;
+            self.dead[DEAD - self.bottom]
+        })
+    }
+
+    /// Dead-wall cards turned from the top: indicators and Jokers put out of play.
+    pub fn turned(&self) -> &[Card] {
+        &self.dead[..self.top]
+    }
+
+    /// Dead-wall cards not yet turned or taken.
+    pub fn dead_left(&self) -> &[Card] {
+        &self.dead[self.top..DEAD - self.bottom]
+    }
+
+    /// Live cards not yet drawn.
+    pub fn live_left(&self) -> &[Card] {
+        &self.cards[self.next..]
+    }
+}
+
+use super::actions::{Point, View};
+use super::rules::{Furiten, MultiRon, Rules};
+use super::scoring::pack_counts;
+use super::scoring::{self, dora_of, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
+use super::strategies::{Policy, Table7};
+
+/// Decisions taken outside the seats' policies (a Python strategy) for the lineup slots it
+/// claims; `None` lets the slot's policy decide. Native play uses [`NoHook`].
+pub trait Hook {
+    /// D1/D6 (`Point::KeepJoker`), D2 (`Point::Tsumo`) and D5 (`Point::Ron`): yes or no.
+    fn yes_no(&mut self, slot: u8, point: Point, view: &View, value: Option<&Value>) -> Option<bool>;
+    /// D3/D4: the index in `view.hand` to discard, and riichi (only honoured when legal).
+    fn discard(&mut self, slot: u8, view: &View, riichi_legal: bool) -> Option<(usize, bool)>;
+    /// The hook has failed (its own error says why): the batch stops after the current game.
+    fn failed(&self) -> bool {
+        false
+    }
+}
+
+/// Every decision by the seats' policies.
+pub struct NoHook;
+
+impl Hook for NoHook {
+    #[inline(always)]
+    fn yes_no(&mut self, _: u8, _: Point, _: &View, _: Option<&Value>) -> Option<bool> {
+        None
+    }
+    #[inline(always)]
+    fn discard(&mut self, _: u8, _: &View, _: bool) -> Option<(usize, bool)> {
+        None
+    }
+}
+
+/// One player's cards and status in a hand.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seat {
+    cards: [Card; 8],
+    len: usize,
+    counts: Counts,
+    aside: u8,
+    riichi: Riichi,
+    ippatsu: bool,
+    drawn: bool,
+    /// Furiten rule 2 (until the own next discard) and rule 3 (after riichi, for the hand).
+    furiten_temp: bool,
+    furiten_riichi: bool,
+}
+
+impl Seat {
+    fn add(&mut self, c: Card) {
+        self.cards[self.len] = c;
+        self.len += 1;
+        self.counts[usize::from(c.kind())] += 1;
+    }
+
+    fn remove(&mut self, index: usize) -> Card {
+        let c = self.cards[index];
+        self.len -= 1;
+        self.cards.copy_within(index + 1..=self.len, index);
+        self.counts[usize::from(c.kind())] -= 1;
+        c
+    }
+}
+
+/// One win of a hand.
+#[derive(Debug, Clone, Copy)]
+pub struct Win {
+    pub seat: u8,
+    pub value: Value,
+    /// The winner's 8 cards and the circumstances: enough to score the win again.
+    pub counts: Counts,
+    pub situation: Situation,
+    /// Riichi sticks collected (points).
+    pub sticks: i64,
+}
+
+/// How a hand ended.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HandResult {
+    /// Winners: one for tsumo or head-bump ron, up to two for double ron (turn order).
+    pub wins: [Option<Win>; 2],
+    pub tsumo: bool,
+    pub discarder: Option<u8>,
+    /// Live draws taken when it ended.
+    pub turn: u16,
+    /// The dealer keeps the deal (won, or tenpai at the exhaustive draw).
+    pub dealer_keeps: bool,
+    pub dealer_tenpai: bool,
+    /// Per seat: declared riichi (and it stood), Jokers set aside.
+    pub riichi: [bool; PLAYERS],
+    pub jokers: [u8; PLAYERS],
+    /// Jokers that came up as an indicator and went out of play (A4).
+    pub indicator_jokers: u8,
+}
+
+/// The context of one hand.
+pub struct HandSetup<'a> {
+    pub rules: &'a Rules,
+    /// Per seat.
+    pub policies: [&'a Policy; PLAYERS],
+    pub slots: [u8; PLAYERS],
+    pub dealer: usize,
+    pub round_wind: u8,
+    pub wall: Key,
+    pub strategy: Key,
+}
+
+struct Table<'a> {
+    setup: &'a HandSetup<'a>,
+    seats: [Seat; PLAYERS],
+    wall: Wall,
+    seen: [u8; KINDS],
+    discarded: [u16; PLAYERS],
+    after_riichi: [u16; PLAYERS],
+    dora: Option<u8>,
+    river: Vec<Card>,
+    /// Jokers set aside.
+    out: Vec<Card>,
+}
+
+impl Table<'_> {
+    fn view<'b>(&'b self, seat: usize, hand: &'b [Card], counts: Counts, points: &'b [i64; PLAYERS], pool: i64) -> View<'b> {
+        View {
+            seat,
+            dealer: self.setup.dealer,
+            hand,
+            counts,
+            seen: &self.seen,
+            discarded: &self.discarded,
+            discarded_after_riichi: &self.after_riichi,
+            riichi: std::array::from_fn(|p| self.seats[p].riichi != Riichi::None),
+            aside: std::array::from_fn(|p| self.seats[p].aside),
+            dora: self.dora,
+            seat_wind: self.seat_wind(seat),
+            round_wind: self.setup.round_wind,
+            live: self.wall.live(),
+            points,
+            pool,
+        }
+    }
+
+    fn seat_wind(&self, seat: usize) -> u8 {
+        scoring::EAST + ((seat + PLAYERS - self.setup.dealer) % PLAYERS) as u8
+    }
+
+    fn situation(&self, seat: usize, win: u8, tsumo: bool, first_turn: bool) -> Situation {
+        let s = &self.seats[seat];
+        Situation {
+            win,
+            tsumo,
+            riichi: s.riichi,
+            ippatsu: s.ippatsu,
+            first_turn,
+            dealer: seat == self.setup.dealer,
+            seat_wind: self.seat_wind(seat),
+            round_wind: self.setup.round_wind,
+            dora: self.dora,
+            ura: None,
+            jokers_aside: s.aside,
+        }
+    }
+
+    /// Handles Jokers in `seat`'s hand (D1, D6): set aside (mandatory after riichi or when the
+    /// rules forbid keeping) and replaced from the dead wall, again while replacements are Jokers.
+    fn jokers(&mut self, seat: usize, hook: &mut impl Hook, points: &[i64; PLAYERS], pool: i64) {
+        loop {
+            let s = self.seats[seat];
+            // After riichi only the card just drawn is looked at: a Joker kept before riichi stays
+            // in the hand (A5), a drawn one must be set aside (§4.2).
+            let i = if s.riichi == Riichi::None {
+                s.cards[..s.len].iter().position(|c| c.kind() == JOKER)
+            } else {
+                (s.len > 0 && s.cards[s.len - 1].kind() == JOKER).then(|| s.len - 1)
+            };
+            let Some(i) = i else { return };
+            let keep = s.riichi == Riichi::None && self.setup.rules.joker_keep_allowed && {
+                let view = self.view(seat, &s.cards[..s.len], s.counts, points, pool);
+                hook.yes_no(self.setup.slots[seat], Point::KeepJoker, &view, None)
+                    .unwrap_or_else(|| self.setup.policies[seat].keep_joker(&s.counts))
+            };
+            if keep {
+                return;
+            }
+            let Some(r) = self.wall.replacement() else { return };
+            let j = self.seats[seat].remove(i);
+            self.out.push(j);
+            self.seats[seat].aside += 1;
+            self.seats[seat].add(r);
+        }
+    }
+}
+
+/// Plays one hand and settles its payments into `points` and the riichi `pool`.
+pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLAYERS], pool: &mut i64) -> HandResult {
+    let rules = setup.rules;
+    let (wall, hands) = Wall::deal(setup.wall);
+    let mut t = Table {
+        setup,
+        seats: [Seat::default(); PLAYERS],
+        wall,
+        seen: [0; KINDS],
+        discarded: [0; PLAYERS],
+        after_riichi: [0; PLAYERS],
+        dora: None,
+        river: Vec::with_capacity(LIVE),
+        out: Vec::with_capacity(8),
+    };
+    let mut result = HandResult::default();
+    for (i, hand) in hands.iter().enumerate() {
+        let s = (setup.dealer + i) % PLAYERS;
+        hand.iter().for_each(|&c| t.seats[s].add(c));
+    }
+    if let Some((ind, jokers)) = t.wall.indicator() {
+        t.dora = dora_of(ind.kind());
+        t.seen[usize::from(ind.kind())] += 1;
+        t.seen[usize::from(JOKER)] += jokers;
+        result.indicator_jokers = jokers;
+    }
+    let mut rng: [Stream; PLAYERS] = std::array::from_fn(|s| setup.strategy.with(s as u64).stream());
+    for i in 0..PLAYERS {
+        t.jokers((setup.dealer + i) % PLAYERS, hook, points, *pool);
+    }
+    let mut turn = setup.dealer;
+    'hand: while t.wall.live() > 0 {
+        let first = !t.seats[turn].drawn;
+        t.seats[turn].drawn = true;
+        let c = t.wall.draw();
+        result.turn += 1;
+        t.seats[turn].add(c);
+        t.jokers(turn, hook, points, *pool);
+        let me = t.seats[turn];
+        let win_kind = me.cards[me.len - 1].kind();
+        // D2: a complete hand after the draw.
+        let s = t.situation(turn, win_kind, true, first);
+        // The table's waits of the 7 cards besides the last drawn one filter out most draws.
+        // (A kept Joker completing kokushi is not among the waits of a hand without one, A16.)
+        let ready =
+            win_kind == JOKER || Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
+        if let Some(value) = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten() {
+            let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
+            let yes = hook
+                .yes_no(setup.slots[turn], Point::Tsumo, &view, Some(&value))
+                .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &value, true));
+            if yes {
+                let win = t.settle(turn, me.counts, s, None, points, pool);
+                result.wins[0] = Some(win);
+                result.tsumo = true;
+                break 'hand;
+            }
+        }
+        // D3/D4: the discard.
+        let seat = &mut t.seats[turn];
+        seat.ippatsu = false;
+        seat.furiten_temp = false;
+        let riichi_legal = seat.riichi == Riichi::None && points[turn] >= i64::from(rules.riichi_cost) && t.wall.live() >= 1;
+        let (index, riichi) = if me.riichi != Riichi::None {
+            (me.len - 1, false)
+        } else {
+            let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
+            let (i, r) = hook
+                .discard(setup.slots[turn], &view, riichi_legal)
+                .unwrap_or_else(|| setup.policies[turn].discard(&view, &mut rng[turn], riichi_legal));
+            (i.min(me.len - 1), r)
+        };
+        let card = t.seats[turn].remove(index);
+        let kind = card.kind();
+        let riichi = riichi && riichi_legal && Table7::get().info(pack_counts(&t.seats[turn].counts)).waits != 0;
+        if riichi {
+            let seat = &mut t.seats[turn];
+            seat.riichi = if first { Riichi::Double } else { Riichi::Single };
+            seat.ippatsu = true;
+            points[turn] -= i64::from(rules.riichi_cost);
+            *pool += i64::from(rules.riichi_cost);
+        } else if t.seats[turn].riichi != Riichi::None {
+            t.after_riichi[turn] |= 1 << kind;
+        }
+        t.river.push(card);
+        t.seen[usize::from(kind)] += 1;
+        t.discarded[turn] |= 1 << kind;
+        // D5: the ron window.
+        if t.wall.live() > 0 || rules.last_discard_ron {
+            let mut claims = [None; 2];
+            let mut n = 0;
+            for i in 1..PLAYERS {
+                let p = (turn + i) % PLAYERS;
+                let s = t.seats[p];
+                if Table7::get().info(pack_counts(&s.counts)).waits & (1 << kind) == 0 {
+                    continue;
+                }
+                let mut c8 = s.counts;
+                c8[usize::from(kind)] += 1;
+                let sit = t.situation(p, kind, false, !s.drawn);
+                let legal =
+                    if s.furiten_temp || s.furiten_riichi { None } else { scoring::ron(&s.counts, &sit, t.discarded[p], rules).ok() };
+                let yes = legal.is_some_and(|value| {
+                    let mut hand = s.cards;
+                    hand[7] = card;
+                    let view = t.view(p, &hand, c8, points, *pool);
+                    hook.yes_no(setup.slots[p], Point::Ron, &view, Some(&value))
+                        .unwrap_or_else(|| setup.policies[p].accept_win(&view, &value, false))
+                });
+                if yes && (n == 0 || rules.multi_ron == MultiRon::Double) {
+                    claims[n] = Some((p, c8, sit));
+                    n += 1;
+                } else if !yes && rules.furiten == Furiten::Standard {
+                    t.seats[p].furiten_temp = true;
+                    t.seats[p].furiten_riichi |= s.riichi != Riichi::None;
+                }
+            }
+            if n > 0 {
+                if riichi {
+                    // A12: the declaration discard was ronned, so the riichi never stood.
+                    t.seats[turn].riichi = Riichi::None;
+                    points[turn] += i64::from(rules.riichi_cost);
+                    *pool -= i64::from(rules.riichi_cost);
+                }
+                for (i, claim) in claims.iter().take(n).enumerate() {
+                    let (p, c8, sit) = claim.expect("claimed");
+                    result.wins[i] = Some(t.settle(p, c8, sit, Some(turn), points, pool));
+                }
+                result.discarder = Some(turn as u8);
+                break 'hand;
+            }
+        }
+        turn = (turn + 1) % PLAYERS;
+    }
+    let dealer = setup.dealer;
+    result.dealer_tenpai = result.wins[0].is_none() && {
+        let s = &t.seats[dealer];
+        s.len == 7 && scoring::waits(&s.counts) != 0
+    };
+    result.dealer_keeps = result.dealer_tenpai || result.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
+    for p in 0..PLAYERS {
+        result.riichi[p] = t.seats[p].riichi != Riichi::None;
+        result.jokers[p] = t.seats[p].aside;
+    }
+    debug_assert!(t.conserved(), "cards not conserved");
+    result
+}
+
+impl Table<'_> {
+    /// Pays the win of `seat` with the 8 cards `counts` and collects the sticks if it declared riichi.
+    fn settle(
+        &mut self,
+        seat: usize,
+        counts: Counts,
+        mut s: Situation,
+        discarder: Option<usize>,
+        points: &mut [i64; PLAYERS],
+        pool: &mut i64,
+    ) -> Win {
+        let rules = self.setup.rules;
+        if s.riichi != Riichi::None {
+            if let Some((ura, _)) = self.wall.indicator() {
+                s.ura = dora_of(ura.kind());
+            }
+        }
+        let value = scoring::best(&counts, &s, rules).expect("a declared win is complete");
+        let pay = scoring::payments(value.points, seat, self.setup.dealer, discarder, rules);
+        for (p, &amount) in pay.iter().enumerate() {
+            points[p] -= amount;
+            points[seat] += amount;
+        }
+        let sticks = if s.riichi != Riichi::None { std::mem::take(pool) } else { 0 };
+        points[seat] += sticks;
+        Win { seat: seat as u8, value, counts, situation: s, sticks }
+    }
+
+    /// Every one of the 54 cards is in exactly one place: a hand, the river, set aside, turned
+    /// from the dead wall (indicators and Jokers out of play), the dead wall or the live stack.
+    pub fn conserved(&self) -> bool {
+        let places = self
+            .seats
+            .iter()
+            .flat_map(|s| &s.cards[..s.len])
+            .chain(&self.river)
+            .chain(&self.out)
+            .chain(self.wall.turned())
+            .chain(self.wall.dead_left())
+            .chain(self.wall.live_left());
+        let (mut union, mut count) = (0u64, 0);
+        for card in places {
+            union |= 1 << card.0;
+            count += 1;
+        }
+        union == (1 << CARDS) - 1 && count == CARDS
+    }
+}

@@ -1,0 +1,167 @@
+//! Trump mahjong entry points: scoring one hand, and batches in which some lineup slots are Python
+//! strategies.
+//!
+//! The Python strategy protocol (documented in `simharness/games/trump/python.py`): an object with
+//! `decide(view: dict, legal: list[tuple]) -> int`, asked at the decision points of spec §10
+//! (`point` "joker" = D1/D6, "tsumo" = D2, "discard" = D3/D4, "ron" = D5) and returning the index
+//! of the chosen action: `("keep",)`/`("set_aside",)`, `("tsumo",)`/`("pass",)`,
+//! `("discard", card)` and, when riichi is legal, `("riichi", card)` per card in hand,
+//! `("ron",)`/`("pass",)`.
+
+use super::{checked_python_batch, option_error, parse_json, PySlots};
+use crate::game::Batch;
+use crate::games::trump::actions::{Point, View};
+use crate::games::trump::batch::play_tables;
+use crate::games::trump::scoring::{score_report, waits, Query, Value, YAKU};
+use crate::games::trump::state::Hook;
+use crate::games::trump::{Rules, Trump};
+use crate::options::{Options, Validate};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
+/// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
+#[pyfunction]
+#[pyo3(signature = (hand, win, ron=false, riichi=false, double_riichi=false, ippatsu=false, first_turn=false, dealer=false,
+    seat_wind=None, round_wind=None, indicator=None, ura_indicator=None, jokers=0, discards="", rules="{}"))]
+#[allow(clippy::too_many_arguments)]
+fn trump_score(
+    hand: &str,
+    win: &str,
+    ron: bool,
+    riichi: bool,
+    double_riichi: bool,
+    ippatsu: bool,
+    first_turn: bool,
+    dealer: bool,
+    seat_wind: Option<&str>,
+    round_wind: Option<&str>,
+    indicator: Option<&str>,
+    ura_indicator: Option<&str>,
+    jokers: u8,
+    discards: &str,
+    rules: &str,
+) -> PyResult<String> {
+    let rules = Rules::from_json(&parse_json("rules", rules)?).map_err(option_error)?;
+    rules.validate().map_err(option_error)?;
+    let q = Query {
+        hand,
+        win,
+        ron,
+        riichi,
+        double_riichi,
+        ippatsu,
+        first_turn,
+        dealer,
+        seat_wind,
+        round_wind,
+        indicator,
+        ura_indicator,
+        jokers,
+        discards,
+    };
+    Ok(score_report(&q, &rules).map_err(option_error)?.to_string())
+}
+
+fn kinds_of(mask: u16) -> Vec<u16> {
+    (0..14).filter(|k| mask & (1 << k) != 0).collect()
+}
+
+/// What a seat sees at a decision (the protocol's view, `simharness/games/trump/python.py`).
+fn view<'py>(py: Python<'py>, v: &View, point: &str, win: Option<&Value>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("point", point)?;
+    d.set_item("seat", v.seat)?;
+    d.set_item("dealer", v.dealer)?;
+    d.set_item("hand", v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>())?;
+    d.set_item("card", v.hand.last().map(|c| u16::from(c.0)))?;
+    d.set_item("seen", v.seen.to_vec())?;
+    d.set_item("discarded", v.discarded.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
+    d.set_item("discarded_after_riichi", v.discarded_after_riichi.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
+    d.set_item("riichi", v.riichi.to_vec())?;
+    d.set_item("jokers_aside", v.aside.to_vec())?;
+    d.set_item("dora", v.dora)?;
+    d.set_item("seat_wind", v.seat_wind)?;
+    d.set_item("round_wind", v.round_wind)?;
+    d.set_item("live", v.live)?;
+    d.set_item("points", v.points.to_vec())?;
+    d.set_item("pool", v.pool)?;
+    if let Some(value) = win {
+        let w = PyDict::new(py);
+        w.set_item("han", value.han)?;
+        w.set_item("points", value.points)?;
+        w.set_item("yaku", YAKU.iter().filter(|y| value.yaku & y.bit() != 0).map(|y| y.name()).collect::<Vec<_>>())?;
+        w.set_item("dora", value.dora)?;
+        w.set_item("jokers", value.jokers)?;
+        d.set_item("win", w)?;
+    }
+    Ok(d)
+}
+
+impl Hook for PySlots<'_> {
+    fn yes_no(&mut self, slot: u8, point: Point, v: &View, value: Option<&Value>) -> Option<bool> {
+        let (name, yes) = match point {
+            Point::KeepJoker => ("joker", "keep"),
+            Point::Tsumo => ("tsumo", "tsumo"),
+            _ => ("ron", "ron"),
+        };
+        let no = if point == Point::KeepJoker { "set_aside" } else { "pass" };
+        self.ask(slot, v.seat, name, |py| view(py, v, name, value), &[(yes, None), (no, None)]).map(|i| i == 0)
+    }
+
+    fn discard(&mut self, slot: u8, v: &View, riichi_legal: bool) -> Option<(usize, bool)> {
+        if !self.claims(slot) {
+            return None;
+        }
+        let mut items: Vec<(&str, Option<u16>)> = v.hand.iter().map(|c| ("discard", Some(u16::from(c.0)))).collect();
+        let n = items.len();
+        let mut riichi_index = Vec::new();
+        if riichi_legal {
+            for (i, c) in v.hand.iter().enumerate() {
+                let mut rest = v.counts;
+                rest[usize::from(c.kind())] -= 1;
+                if waits(&rest) != 0 {
+                    items.push(("riichi", Some(u16::from(c.0))));
+                    riichi_index.push(i);
+                }
+            }
+        }
+        self.ask(slot, v.seat, "discard", |py| view(py, v, "discard", None), &items).map(|i| {
+            if i < n {
+                (i, false)
+            } else {
+                (riichi_index[i - n], true)
+            }
+        })
+    }
+
+    fn failed(&self) -> bool {
+        PySlots::failed(self)
+    }
+}
+
+/// Plays a batch like `play_batch("trump", ...)` with `strategies[slot]` (a Python object or None)
+/// deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
+#[allow(clippy::too_many_arguments)]
+fn trump_play_batch_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (rules, lineup) = checked_python_batch::<Trump>(rules, lineup, strategies.len())?;
+    let mut slots = PySlots::new(py, strategies);
+    let tables = play_tables(&rules, &lineup, &Batch { seed, first_game, count, duplicate }, &mut slots);
+    slots.finish(tables)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(trump_score, m)?)?;
+    m.add_function(wrap_pyfunction!(trump_play_batch_python, m)?)
+}

@@ -1,0 +1,60 @@
+"""Trump mahjong's summary metrics: a run's ``hands`` and ``players`` tables as long-form estimates
+with confidence intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from simharness.games.estimates import Run, by_deal, frame, row
+
+# `hands.yaku` bits (see `simharness schema trump`).
+YAKU = ["riichi", "ippatsu", "double_riichi", "tsumo", "seat_wind", "round_wind", "tanyao", "pinfu",
+        "iipeikou", "chanta", "junchan", "toitoi", "honroutou", "suutoitsu", "chinitsu", "tsuiisou",
+        "kokushi", "tenhou"]
+
+__all__ = ["YAKU", "Run", "summary_metrics"]
+
+
+def summary_metrics(run: Run) -> pl.DataFrame:
+    """Long-form metrics (columns variant, strategy, metric, estimate, lo, hi, n).
+
+    Per variant and strategy, per hand played: ``win_rate``, ``deal_in_rate``, ``riichi_rate``,
+    ``joker_rate`` (Jokers set aside per hand) and ``kokushi_rate``; ``riichi_success`` (wins with
+    riichi per riichi, over the games with a declaration; absent for a strategy that never
+    declares); per win: ``tsumo_share`` (ron share = 1 − it),
+    ``mean_han`` and ``mean_points`` (the table value P). Per variant (strategy ``all``), per
+    hand: ``draw_rate`` (exhaustive draws) and ``dealer_keep_rate``; per game: ``bust_rate``.
+
+    Intervals are 95% cluster-robust with the deal as cluster (the hands of one game, and the
+    duplicate tables of one deal, are not independent); ``n`` is the number of deals.
+    """
+    players = run.table("players")
+    hands = run.table("hands")
+    games = run.table("games")
+    slots = players.select("variant", "player", "strategy").unique()
+    wins = hands.filter(pl.col("claims") > 0).join(
+        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left")
+    played = players.join(games.select("variant", "game", "hands"), on=["variant", "game"], how="left")
+    rows: list[dict[str, Any]] = []
+    for (v, s), mine in sorted(played.group_by("variant", "strategy"), key=lambda g: g[0]):
+        per_hand = mine.select("deal", *(pl.col(c).cast(pl.Float64) / pl.col("hands")
+                                         for c in ("wins", "deal_ins", "riichi", "jokers", "kokushi")))
+        for metric, col in (("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi"),
+                            ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")):
+            rows.append(row(v, s, metric, by_deal(per_hand[col], per_hand["deal"])))
+        declared = mine.filter(pl.col("riichi") > 0)
+        if declared.height:  # a strategy that never declares has no success rate
+            rows.append(row(v, s, "riichi_success", by_deal(
+                declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"])))
+        won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
+        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))
+        rows.append(row(v, s, "mean_points", by_deal(won["points"], won["deal"])))
+    for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
+        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
+        g = games.filter(pl.col("variant") == v)
+        rows.append(row(v, "all", "bust_rate", by_deal(g["bust"], g["deal"])))
+    return frame(rows)

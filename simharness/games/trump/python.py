@@ -1,0 +1,114 @@
+"""Writing a Trump mahjong strategy in Python.
+
+A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
+per lineup slot and batch and calls its ``decide(view, legal)`` at each decision point of spec §10,
+for the seat that slot plays. ``decide`` returns the index of the chosen action in ``legal``; an
+exception, a non-int or an index out of range stops the batch with an error naming the slot and the
+decision point. The cards are keyed exactly as in native play, so a Python strategy meets the same
+luck as the knobs it is compared with. It is much slower than the native knobs: prototype in
+Python, then express a strategy in knobs when it should run at scale.
+
+Decision points (``view["point"]``) and their ``legal`` actions:
+
+- ``"joker"`` (D1/D6, a Joker in hand, not in riichi, keeping allowed): ``[("keep",), ("set_aside",)]``;
+- ``"tsumo"`` (D2, the hand after one's draw is complete): ``[("tsumo",), ("pass",)]``;
+- ``"discard"`` (D3/D4, not in riichi): ``[("discard", card), ...]`` one per card of
+  ``view["hand"]`` in the same order, then ``("riichi", card)`` for each card whose discard leaves
+  a tenpai hand when riichi is legal;
+- ``"ron"`` (D5, an opponent's discard completes a legal win): ``[("ron",), ("pass",)]``.
+
+Cards are ids ``0..53``: kind ``id // 4`` for ids below 52 (0-8 are the ranks 1-9, 9-12 are
+T J Q K), 52 and 53 are the Jokers (kind 13).
+
+``view`` keys: ``point``; ``seat`` and ``dealer`` (seats in turn order); ``hand`` (the card ids;
+at ``"ron"`` the 7 held plus the discard, last); ``card`` (the last card of ``hand``); ``seen``
+(per kind, copies visible: discards, the indicator, Jokers out of play); ``discarded`` and
+``discarded_after_riichi`` (per seat, the kinds in its discards); ``riichi`` and ``jokers_aside``
+(per seat); ``dora``, ``seat_wind`` and ``round_wind`` (kinds); ``live`` (cards left to draw);
+``points`` (per seat) and ``pool`` (riichi sticks on the table); at ``"tsumo"`` and ``"ron"``
+``win`` (``han``, ``points``, ``yaku``, ``dora``, ``jokers``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Protocol
+
+Action = tuple[Any, ...]
+
+RANKS = 13
+
+
+class TrumpStrategy(Protocol):
+    def decide(self, view: dict[str, Any], legal: list[Action]) -> int: ...
+
+
+def kind(card: int) -> int:
+    return 13 if card >= 52 else card // 4
+
+
+@cache
+def shanten(counts: tuple[int, ...]) -> int:
+    """Spec §12's standard and four-pairs shanten of 7 cards given as 13 rank counts (Jokers left
+    out): ``4 − 2M − T − P`` over splits with ``M + T ≤ 2``, and ``3 − pairs`` plus the ranks still
+    missing for four different pairs."""
+
+    def blocks(c: list[int], k: int, left: int) -> int:
+        while k < RANKS and c[k] == 0:
+            k += 1
+        if k == RANKS or left == 0:
+            return 0
+        saved, c[k] = c[k], 0
+        best = blocks(c, k + 1, left)
+        c[k] = saved
+        for offsets, gain in (((0, 0, 0), 2), ((0, 0), 1), ((0, 1, 2), 2), ((0, 1), 1), ((0, 2), 1)):
+            ks = [k + o for o in offsets]
+            if max(ks) > 8 and len(set(ks)) > 1:
+                continue
+            if all(c[j] >= ks.count(j) for j in ks):
+                for j in ks:
+                    c[j] -= 1
+                best = max(best, gain + blocks(c, k, left - 1))
+                for j in ks:
+                    c[j] += 1
+        return best
+
+    c = list(counts)
+    best = 4 - blocks(c, 0, 2)
+    for p in range(RANKS):
+        if c[p] >= 2:
+            c[p] -= 2
+            best = min(best, 3 - blocks(c, 0, 2))
+            c[p] += 2
+    pairs = sum(x >= 2 for x in counts)
+    kinds = sum(x > 0 for x in counts)
+    return min(best, 3 - pairs + max(0, 4 - kinds))
+
+
+class AlwaysRiichi:
+    """A simple T1 in Python: set Jokers aside, take every win, discard the card that leaves the
+    lowest shanten (the lowest kind on a tie; a Joker first), and declare riichi whenever it is
+    offered with that discard."""
+
+    def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
+        if view["point"] == "joker":
+            return 1
+        if view["point"] in ("tsumo", "ron"):
+            return 0
+        hand: list[int] = view["hand"]
+        counts = [0] * RANKS
+        for c in hand:
+            if kind(c) < RANKS:
+                counts[kind(c)] += 1
+
+        def after(card: int) -> tuple[int, int]:
+            k = kind(card)
+            if k == RANKS:
+                return (-1, k)
+            rest = list(counts)
+            rest[k] -= 1
+            return (shanten(tuple(rest)), k)
+
+        best = min(range(len(hand)), key=lambda i: after(hand[i]))
+        riichi = [i for i, a in enumerate(legal) if a[0] == "riichi" and a[1] == hand[best]]
+        return riichi[0] if riichi else best

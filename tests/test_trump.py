@@ -1,0 +1,301 @@
+"""Trump mahjong from Python: the scorer and its CLI on spec vectors and bad input, the tables of a
+batch, configs and strategy scripts, the summary metrics, runs whatever the worker count, and the
+Python strategy protocol. The rules themselves are tested in Rust (engine/src/games/trump/tests.rs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import polars as pl
+import pytest
+from harness_helpers import config_variants
+from stats_fixtures import FakeRun
+from typer.testing import CliRunner
+
+from simharness import store, tomlfile
+from simharness.cli import app
+from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema
+from simharness.games.trump import YAKU, score_hand, summary_metrics
+from simharness.games.trump.python import AlwaysRiichi, shanten
+
+ROOT = Path(__file__).resolve().parent.parent
+ME = __name__
+runner = CliRunner()
+SPEC = {"chinitsu": False}  # the §14.3 vectors never award chinitsu (see docs/trump.md)
+
+
+@pytest.mark.parametrize(("hand", "win", "kw", "han", "points"), [
+    ("8812356", "4", {}, 1, 1),                                                   # TR-H1 pinfu
+    ("99123KK", "9", {}, 2, 2),                                                   # TR-H4 chanta
+    ("1112379", "8", {}, 3, 4),                                                   # TR-H6 junchan
+    ("JJTTTKK", "K", {"round_wind": "J", "seat_wind": "Q", "indicator": "9"}, 6, 12),  # TR-H10
+    ("11TJQKX", "9", {"indicator": "K"}, 10, 16),                                 # TR-H12 kokushi
+    ("2346755", "8", {}, 2, 2),                                                   # TR-H15 tanyao pinfu
+    ("123456T", "T", {"riichi": True, "indicator": "K"}, 3, 4),                   # TR-H17
+])
+def test_score_hand_spec_vectors(hand: str, win: str, kw: dict[str, Any], han: int, points: int) -> None:
+    r = score_hand(hand, win, ron=True, rules=SPEC, **kw)
+    assert r["legal"] and (r["han"], r["points"]) == (han, points)
+
+
+def test_payments_and_why_a_hand_does_not_win() -> None:
+    r = score_hand("1112345", "5", dealer=True, first_turn=True, rules=SPEC)  # TR-H18
+    assert {y["name"] for y in r["yaku"]} == {"tenhou", "tsumo"} and r["payments"]["each_child"] == 8
+    r = score_hand("12355QQ", "Q", riichi=True, indicator="4", jokers=1)  # TR-H19
+    pay = r["payments"]
+    assert (r["han"], pay["dealer"], pay["other_child"], pay["total"]) == (5, 8, 4, 12)
+    assert not score_hand("123456T", "T", ron=True, indicator="K")["legal"]  # TR-H16
+    assert "Joker" in score_hand("11TJQK9", "X", ron=True)["reason"]  # TR-H13
+    assert "not a winning shape" in score_hand("1133888", "8")["reason"]  # TR-H9
+    strict = {"kanzen_sakizuke": True}
+    assert "先付け" in score_hand("23455JJ", "J", ron=True, rules=strict)["reason"]  # TR-H21
+    r = score_hand("8812356", "4", ron=True)
+    assert "chinitsu" in {y["name"] for y in r["yaku"]} and r["han"] == 3, "an all-number hand by §6.1"
+
+
+@pytest.mark.parametrize(("hand", "win", "kw", "field"), [
+    ("123456", "7", {}, "hand"),                    # wrong count
+    ("12345Z7", "7", {}, "hand"),                   # bad card
+    ("1111234", "1", {}, "hand"),                   # five copies of a rank
+    ("XX12345", "X", {}, "hand"),                   # three Jokers
+    ("XX12345", "6", {"jokers": 1}, "hand"),        # three Jokers with one set aside
+    ("1234567", "77", {}, "win"),
+    ("1234567", "7", {"seat_wind": "K"}, "seat_wind"),
+    ("1234567", "7", {"indicator": "X"}, "indicator"),
+    ("1234567", "7", {"ippatsu": True}, "ippatsu"),
+    ("1234567", "7", {"rules": {"furiten": "on"}}, "furiten"),
+])
+def test_bad_hands_and_rules_are_errors_naming_the_field(
+        hand: str, win: str, kw: dict[str, Any], field: str) -> None:
+    with pytest.raises(OptionError) as e:
+        score_hand(hand, win, **kw)
+    assert e.value.field == field
+
+
+def test_cli_prints_yaku_and_json_and_exits_2_on_bad_hands() -> None:
+    out = runner.invoke(app, ["score", "trump", "8812356", "--win", "4", "--ron", "--rule", "chinitsu=false"])
+    assert out.exit_code == 0 and "pinfu" in out.output and "1 han -> 1 points" in out.output
+    out = runner.invoke(app, ["score", "trump", "11TJQKX", "--win", "9", "--ron", "--indicator", "K",
+                              "--json"])
+    r = json.loads(out.output)
+    assert (r["legal"], r["han"], r["points"], r["yaku"][0]["name"]) == (True, 10, 16, "kokushi")
+    assert r["payments"] == {"discarder": 16, "total": 16}
+    out = runner.invoke(app, ["score", "trump", "1234567", "--win", "7", "--tsumo", "--dealer", "--json"])
+    assert json.loads(out.output)["payments"]["each_child"] == 4  # tsumo 1 + chinitsu 2: P = 4
+    out = runner.invoke(app, ["score", "trump", "1133888", "--win", "8"])  # TR-H9: exit 1, not a win
+    assert out.exit_code == 1 and "not a win: " in out.output
+    for bad in (["1111234", "--win", "1"], ["XX12345", "--win", "X"], ["123", "--win", "1"],
+                ["1234567", "--win", "7", "--rule", "rounds=4"]):
+        out = runner.invoke(app, ["score", "trump", *bad])
+        assert out.exit_code == 2, bad
+
+
+def test_batch_tables_match_the_schema_and_conserve_points() -> None:
+    knobs = [resolve_knobs("trump", k) for k in ({}, {"discard": "random"}, {"fold": True})]
+    out = play_batch("trump", {}, knobs, seed=3, first_game=0, count=40)
+    for t in schema("trump"):
+        assert out[t.name].columns == [c.name for c in t.columns]
+    games, players, hands = out["games"], out["players"], out["hands"]
+    assert games.height == 40 and players.height == 120
+    assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()
+    raw = players.group_by("game").agg(pl.col("points").sum()).join(games, on="game")
+    assert ((raw["points"] + raw["sticks_left"]) == 3 * 35).all()
+    first = hands.filter(pl.col("claim") == 0)
+    assert first.height == games["hands"].sum()
+    deltas = hands.group_by("game").agg(*(pl.col(f"delta_{s}").sum() for s in range(3))).sort("game")
+    for s in range(3):
+        end = players.filter(seat=s).sort("game")["points"]
+        assert (deltas[f"delta_{s}"] + 35 == end).all()
+    assert ((games["hands"] >= 9) | games["bust"]).all()
+    split = play_batch("trump", {}, knobs, seed=3, first_game=10, count=30)
+    assert split["hands"].equals(hands.filter(pl.col("game") >= 10))
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ('players = ["dama", "dama", "dama", "dama"]', "players"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nrounds = 4', "rules.rounds"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nplayers = 4', "rules.players"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nstarting_points = 1\nriichi_cost = 2',
+     "rules.riichi_cost+starting_points"),
+    ('players = ["dama", {strategy = "dama", knobs = {kokushi_shanten = 99}}, "dama"]',
+     "players[1].knobs.kokushi_shanten"),
+])
+def test_bad_configs_exit_2_naming_the_field(tmp_path: Path, body: str, field: str) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f'name = "bad"\ngame = "trump"\ngames = 30\nseed = 1\n{body}\n')
+    out = runner.invoke(app, ["validate", str(cfg)])
+    assert out.exit_code == 2 and f"bad.toml: {field}: " in out.stderr, out.output
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("trump-*.toml")), ids=lambda p: p.name)
+def test_configs_resolve(path: Path) -> None:
+    cfg = tomlfile.load(path)
+    assert cfg["game"] == "trump" and len(cfg["players"]) == 3
+    assert not cfg.get("duplicate") or cfg["games"] % 3 == 0
+    rules = dict(cfg["rules"])
+    preset = rules.pop("preset", "default")
+    for v in config_variants(cfg):
+        resolve_rules("trump", preset, {**rules, **v})
+
+
+def test_every_strategy_script_resolves_and_the_study_covers_t1_to_t6() -> None:
+    scripts = sorted((ROOT / "strategies" / "trump").glob("*.toml"))
+    for path in scripts:
+        script = tomlfile.load(path)
+        assert script["name"] == path.stem and script["game"] == "trump"
+        resolve_knobs("trump", script.get("knobs", {}))
+    studies = (ROOT / "configs").glob("trump-strategies-*.toml")
+    studied = {p for path in studies for p in tomlfile.load(path)["players"]}
+    assert studied == {"always-riichi", "dama", "fold-on-riichi", "tsumo-only", "kokushi-hunter", "max-han"}
+
+
+def test_summary_metrics_long_form() -> None:
+    names = ["always-riichi", "dama", "random"]
+    knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"discard": "random"})]
+    out = play_batch("trump", {}, knobs, seed=5, first_game=0, count=300)
+    strategy = pl.Series("strategy", [names[p] for p in out["players"]["player"]])
+    tables = {"players": out["players"].with_columns(pl.lit("base").alias("variant"), strategy)}
+    for t in ("games", "hands"):
+        tables[t] = out[t].with_columns(pl.lit("base").alias("variant"))
+    m = summary_metrics(FakeRun(ROOT, {}, tables))
+    assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
+    get = {(r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
+    assert get[("dama", "riichi_rate")] == 0 and get[("always-riichi", "riichi_rate")] > 0.1
+    assert ("dama", "riichi_success") not in get and 0 < get[("always-riichi", "riichi_success")] < 1
+    assert get[("always-riichi", "win_rate")] > get[("random", "win_rate")]
+    hands = out["hands"]
+    assert get[("all", "draw_rate")] == pytest.approx((hands.filter(claim=0)["claims"] == 0).mean())
+    assert get[("all", "bust_rate")] == pytest.approx(out["games"]["bust"].mean())
+    for metric in ("deal_in_rate", "riichi_success", "tsumo_share", "mean_han", "mean_points", "joker_rate",
+                   "kokushi_rate", "dealer_keep_rate"):
+        assert any(k[1] == metric for k in get), metric
+    assert get[("always-riichi", "mean_han")] >= 1 and YAKU[16] == "kokushi"
+
+
+def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "configs" / "trump-house-rules.toml").read_text()
+    text = text.replace("games = 30000", "games = 36\nshard_size = 12")
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(text)
+    runs = {}
+    for jobs in ("1", "2"):
+        out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path / jobs), "--quiet", "--jobs", jobs,
+                                  "--backend", "threading"])
+        assert out.exit_code == 0, out.output
+        run = store.open_run(tmp_path / jobs / "trump-house-rules")
+        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
+    for t in runs["1"]:
+        assert runs["1"][t].equals(runs["2"][t]), t
+    metrics = summary_metrics(store.open_run(tmp_path / "1" / "trump-house-rules"))
+    assert len(set(metrics["variant"])) == 4 and "riichi_success" in set(metrics["metric"])
+
+
+SEQUENTIAL = """\
+name = "trump-seq"
+game = "trump"
+games = 3000
+seed = 11
+duplicate = true
+shard_size = 150
+players = ["always-riichi", "tsumo-only", "dama"]
+
+[variants.base]
+[variants.sakizuke]
+kanzen_sakizuke = true
+
+[until]
+a = "always-riichi"
+b = "tsumo-only"
+metric = "final_points"
+mu1 = 3.0
+look_every = 300
+"""
+
+
+def test_harness_features_from_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate, run with variants, duplicate deals and [until], report (terminal, JSON with the
+    scorecard and the Trump metrics, HTML) and compare, all through the CLI on a Trump run."""
+    monkeypatch.chdir(ROOT)
+    cfg = tmp_path / "seq.toml"
+    cfg.write_text(SEQUENTIAL)
+    assert runner.invoke(app, ["validate", str(cfg)]).exit_code == 0
+    out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet", "--jobs", "2"])
+    assert out.exit_code == 0, out.output
+    run_dir = tmp_path / "trump-seq"
+    seq = json.loads((run_dir / "manifest.json").read_text())["sequential"]
+    # Riichi against a player who never rons: far apart, so the SPRT stops at the first look.
+    assert seq["decision"] == "H1" and seq["games"] == 300
+    games = store.open_run(run_dir).table("games")
+    assert games.group_by("variant").len()["len"].to_list() == [300, 300]
+    assert set(games["rotation"]) == {0, 1, 2} and games.group_by("variant", "deal").len()["len"].max() == 3
+
+    out = runner.invoke(app, ["report", str(run_dir), "--json", "--html", str(tmp_path / "r.html")])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["sequential"]["result"]["decision"] == "H1"
+    metrics = {(m["variant"], m["strategy"], m["metric"]): m["estimate"] for m in report["game_metrics"]}
+    assert metrics[("base", "tsumo-only", "tsumo_share")] == 1
+    assert metrics[("base", "dama", "riichi_rate")] == 0
+    card = report["scorecard"]
+    assert card["hand_level"] and card["bust_source"] == "the games table's bust column"
+    # The scorecard's bust rate is the game's own: a player at 0 or fewer ends it (§8).
+    base = card["variants"]["base"]
+    assert base["bust_rate"]["estimate"] == pytest.approx(metrics[("base", "all", "bust_rate")])
+    assert base["lead_changes"]["estimate"] > 0
+    assert (tmp_path / "r.html").stat().st_size > 0
+
+    out = runner.invoke(app, ["compare", str(run_dir), "--a", "always-riichi", "--b", "tsumo-only",
+                              "--metric", "final_points", "--json"])
+    assert out.exit_code == 0, out.output
+    c = json.loads(out.stdout)
+    assert c["paired"] and c["shared_deals"] == 100 and c["difference"]["lo"] > 0
+    assert c["sequential"] is not None
+
+
+def test_python_shanten_matches_hand_worked_examples() -> None:
+    def counts(cards: str) -> tuple[int, ...]:
+        c = [0] * 13
+        for ch in cards:
+            c["123456789TJQK".index(ch)] += 1
+        return tuple(c)
+
+    assert shanten(counts("1133557")) == 0  # 11 33 55 + 7: four pairs waits on 7
+    assert shanten(counts("1234567")) == 0
+    assert shanten(counts("1247TJK")) == 3
+
+
+class Passive:
+    """Never wins, sets every Joker aside and discards what it drew: only draws can end hands."""
+
+    asked: ClassVar[set[str]] = set()
+
+    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
+        Passive.asked.add(view["point"])
+        assert len(view["seen"]) == 14 and len(view["points"]) == 3
+        if view["point"] == "discard":
+            assert legal[: len(view["hand"])] == [("discard", c) for c in view["hand"]]
+            assert all(a[0] == "riichi" for a in legal[len(view["hand"]):])
+            return len(view["hand"]) - 1
+        assert view["point"] != "joker" or 52 in view["hand"] or 53 in view["hand"]
+        return 1
+
+
+class Raises:
+    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
+        raise KeyError("no such key")
+
+
+def test_python_protocol_decisions_are_honoured() -> None:
+    k = resolve_knobs("trump", {})
+    out = play_batch("trump", {}, [dict(k, python=f"{ME}:Passive")] * 3, seed=4, first_game=0, count=20)
+    assert (out["hands"]["outcome"] == 0).all() and (out["players"]["riichi"] == 0).all()
+    assert {"discard", "tsumo", "ron"} <= Passive.asked
+    assert out["players"]["jokers"].sum() > 0
+    example = play_batch("trump", {}, [dict(k, python="simharness.games.trump.python:AlwaysRiichi"), k, k],
+                         seed=4, first_game=0, count=20)
+    assert example["players"].filter(player=0)["wins"].sum() > 0 and isinstance(AlwaysRiichi(), AlwaysRiichi)
+    with pytest.raises(KeyError, match=r"lineup slot 1 \(seat \d\) at (joker|tsumo|discard|ron): "):
+        play_batch("trump", {}, [k, dict(k, python=f"{ME}:Raises"), k], seed=4, first_game=0, count=2)
