@@ -250,7 +250,7 @@ def test_open_run_errors(tmp_path: Path) -> None:
 def test_duplicate_play_rotates_the_lineup_over_each_deal(tmp_path: Path) -> None:
     cfg = tmp_path / "dup.toml"
     cfg.write_text(
-        SMALL.format(games=40, seed=3, shard_size=6).replace("shard_size", "duplicate = true\nshard_size")
+        SMALL.format(games=40, seed=3, shard_size=8).replace("shard_size", "duplicate = true\nshard_size")
     )
     _run(cfg, tmp_path / "out")
     players = store.open_run(tmp_path / "out" / "small").table("players").filter(variant="cap-500")

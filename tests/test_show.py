@@ -29,11 +29,11 @@ RUNS = {
         'players = ["naive", "greedy", "random"]\n[rules]\npreset = "default"\n'
     ),
     "suzume": (
-        'game = "suzume"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'game = "suzume"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
     ),
     "riichi": (
-        'game = "riichi"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'game = "riichi"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
         '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
     ),

@@ -186,7 +186,7 @@ def test_example_strategy_runs_through_a_config(tmp_path: Path, monkeypatch: pyt
     assert engine.game_info("sugoroku").python_strategies
     cfg = tmp_path / "py.toml"
     cfg.write_text(
-        'name = "py"\ngame = "sugoroku"\ngames = 40\nseed = 3\nshard_size = 10\nduplicate = true\n'
+        'name = "py"\ngame = "sugoroku"\ngames = 40\nseed = 3\nshard_size = 8\nduplicate = true\n'
         'players = ["python-leader", "naive", "greedy", "random"]\n'
         '\n[rules]\npreset = "default"\n\n[variants.base]\n'
     )
