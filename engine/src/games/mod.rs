@@ -13,6 +13,8 @@ pub mod suzume;
 
 pub mod riichi;
 
+pub mod hongkong;
+
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![
