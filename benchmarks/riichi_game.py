@@ -32,7 +32,7 @@ from simharness import config, engine, runner
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "configs" / "riichi-efficiency.toml"
 TARGET = 1000.0
-PYTHON_STRATEGY = "simharness.games.riichi_python:ShantenGreedy"
+PYTHON_STRATEGY = "simharness.games.riichi.python:ShantenGreedy"
 
 
 def cpu_rate(fn: Any, games: int) -> float:

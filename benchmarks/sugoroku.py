@@ -22,7 +22,7 @@ from simharness import config, engine, runner
 
 ENGINE_TARGET = 100_000  # games per second per core
 PIPELINE_LIMIT = 2.0  # pipeline time per game / engine time per game
-PYTHON_SEAT = "simharness.games.sugoroku_python:Leader"
+PYTHON_SEAT = "simharness.games.sugoroku.python:Leader"
 
 
 def engine_rate(exp: config.Experiment, lineup: list[dict], games: int) -> float:

@@ -51,11 +51,11 @@ def main() -> None:
     print(f"  mixed lineup (fastest, max-points, defensive, tsumo-only): {games / seconds:,.0f} games/s/core")
     # For information: the cost of one seat played by a Python strategy (the protocol's example,
     # which decides exactly like `fastest`), against the all-native table above.
-    python = [dict(fastest, python="simharness.games.suzume_python:Fastest"), fastest, fastest, fastest]
+    python = [dict(fastest, python="simharness.games.suzume.python:Fastest"), fastest, fastest, fastest]
     play_batch("suzume", {}, python, seed=1, first_game=0, count=60)  # fills the example's caches
     games = max(1, args.games // 100)
     seconds, _, _ = measure(games, 1, python)
-    print(f"  one Python seat (suzume_python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
+    print(f"  one Python seat (suzume.python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
           f"{gps / (games / seconds):,.0f} x slower than all-native")
 
 

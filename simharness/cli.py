@@ -1,8 +1,8 @@
 """The `simharness` command line (Typer).
 
 Harness commands are defined here; each game with hand-level tools adds its own subcommands from
-``simharness/games/<game>_cli.py`` through a ``register(app, score_app)`` function, so that games
-stay in their own modules.
+``simharness/games/<game>/cli.py`` through a ``register(app, score_app)`` function
+(``simharness.games.registry``), so that games stay in their own packages.
 
 A wrong input (config, option, run directory) ends with a one-paragraph message on stderr and exit
 status 2, never a traceback.
@@ -11,7 +11,6 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,7 @@ from rich.table import Column, Table
 
 from simharness import config, engine, runner, store, strategies
 from simharness.errors import UserError
+from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
 
 app = typer.Typer(
@@ -37,8 +37,25 @@ score_app = typer.Typer(
 )
 app.add_typer(score_app, name="score")
 
-# Games that contribute commands (score GAME ..., and game-specific tools).
-_GAME_CLIS: tuple[str, ...] = ("riichi", "riichi_replay", "suzume")
+
+def _version(show: bool) -> None:
+    if show:
+        from simharness import __version__, _engine
+
+        commit = runner.git_commit() or "unknown"
+        typer.echo(f"simharness {__version__} (engine {_engine.__version__}, commit {commit})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Reproducible Monte Carlo tournaments of mahjong-family games between scripted strategies."""
+
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -57,11 +74,12 @@ def _user_errors(fn: F) -> F:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
             raise typer.Exit(2) from None
-        except (
-            OSError
-        ) as e:  # the file system refused (permissions, a file where a folder should be, full disk)
-            typer.echo(f"error: {e.filename or ''}: {e.strerror or e}", err=True)
-            raise typer.Exit(1) from None
+        except OSError as e:
+            # The file system refused (permissions, a file where a folder should be, a full disk):
+            # the path the user gave is wrong for this use, so it is wrong input too.
+            where = f"{e.filename}: " if e.filename else ""
+            typer.echo(f"error: {where}{e.strerror or e}", err=True)
+            raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -127,9 +145,10 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     exp = config.load(config_path, games=games, seed=seed)
     runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
+    shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
-        f"{len(exp.shards())} shards of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
+        f"{shards} of up to {exp.shard_size:,} per variant, config hash {exp.config_hash}"
     )
     base = engine.resolve_rules(exp.game)
     for name, rules in exp.variants.items():
@@ -268,8 +287,7 @@ def schema(
 for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))
 
-for _game in _GAME_CLIS:
-    importlib.import_module(f"simharness.games.{_game}_cli").register(app, score_app)
+_registry.register_commands(app, score_app)
 
 
 def main() -> None:

@@ -20,10 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from simharness import engine, strategies, tomlfile
 from simharness.errors import ConfigError
+from simharness.games import registry
 
-# Games per shard when the config does not say. Large enough that Parquet and scheduling overhead is
-# small next to the games, small enough that a killed run loses little and the progress bar moves.
-DEFAULT_SHARD_SIZE = 5000
+# When the config does not set shard_size, the experiment is cut into about this many shards (all
+# variants together), so that up to 64 workers have work whatever the game; a shard is never smaller
+# than the game's MIN_SHARD (its games must outweigh writing a Parquet file) nor larger than
+# MAX_SHARD (a killed run loses little). Derived from the config alone, never from --jobs.
+TARGET_SHARDS = 64
+MAX_SHARD = 5000
 # The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
 # use every core without the start-up cost of worker processes; "loky" isolates workers in processes
 # and "dask" (with a dask.distributed client) spreads shards over a cluster.
@@ -75,7 +79,7 @@ class ExperimentFile(BaseModel):
     seed: int = Field(ge=0, lt=2**64)
     description: str = ""
     duplicate: bool = False
-    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0)
+    shard_size: int | None = Field(default=None, gt=0, description="games per shard; default by game cost")
     backend: str = Field(default=DEFAULT_BACKEND, min_length=1)
     players: list[PlayerEntry] = Field(min_length=1)
     rules: dict[str, Any] = Field(default_factory=dict)
@@ -132,9 +136,10 @@ class Experiment:
         canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
-    def shards(self) -> list[tuple[int, int]]:
-        """``(first_game, count)`` of every shard of one variant."""
-        return [(g, min(self.shard_size, self.games - g)) for g in range(0, self.games, self.shard_size)]
+    @property
+    def shard_count(self) -> int:
+        """Shards per variant."""
+        return -(-self.games // self.shard_size)
 
 
 def load(path: Path | str, *, games: int | None = None, seed: int | None = None) -> Experiment:
@@ -195,7 +200,8 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
-    until = _until(f.until, f.shard_size, variants, lineup, path) if f.until is not None else None
+    shard_size = f.shard_size or default_shard_size(f.game, f.games, len(variants), f.until)
+    until = _until(f.until, shard_size, variants, lineup, path) if f.until is not None else None
     return Experiment(
         path=path,
         name=f.name,
@@ -204,7 +210,7 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         games=f.games,
         seed=f.seed,
         duplicate=f.duplicate,
-        shard_size=f.shard_size,
+        shard_size=shard_size,
         backend=f.backend,
         preset=preset,
         variants=variants,
@@ -212,6 +218,17 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         raw=data,
         until=until,
     )
+
+
+def default_shard_size(game: str, games: int, variants: int, until: UntilFile | None = None) -> int:
+    """Games per shard for a config without ``shard_size`` (see TARGET_SHARDS); with ``[until]``
+    and its ``look_every``, a divisor of it, so that looks fall between shards."""
+    want = -(-games * variants // TARGET_SHARDS)
+    size = min(games, max(registry.min_shard(game), min(MAX_SHARD, want)))
+    look = until.look_every if until is not None else None
+    if look:
+        size = max(d for d in range(1, min(size, look) + 1) if look % d == 0)
+    return size
 
 
 def _until(

@@ -166,6 +166,13 @@ def _frame(columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
 
 PYTHON_KEY = "python"
 
+# Where the example strategies lived before one package per game; scripts and run manifests that
+# name the old modules still load (the name in the manifest stays as written, so resuming such a
+# run sees no change).
+MOVED_MODULES = {
+    f"simharness.games.{g}_python": f"simharness.games.{g}.python" for g in ("riichi", "suzume", "sugoroku")
+}
+
 
 def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
     """One instance per slot of the ``module:Class`` a knob set names under ``python`` (or None)."""
@@ -179,7 +186,7 @@ def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
             continue
         module, _, cls = str(spec).partition(":")
         try:
-            out.append(getattr(importlib.import_module(module), cls)())
+            out.append(getattr(importlib.import_module(MOVED_MODULES.get(module, module)), cls)())
         except (ImportError, AttributeError) as e:
             raise OptionError(f"lineup[{i}].python", f"cannot load {spec!r}: {e}") from None
     return out

@@ -13,7 +13,8 @@ import contextlib
 import fcntl
 import platform
 import subprocess
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -68,12 +69,25 @@ def _with_strategy(df: pl.DataFrame, names: list[str]) -> pl.DataFrame:
     return df.with_columns(strategy=strategy).select(*cols[:at], "strategy", *cols[at:])
 
 
-def _play_shard(v: _Variant, s: _Shard) -> int:
-    frames = engine.play_batch(
-        v.game, v.rules, v.knobs, seed=v.seed, first_game=s.first_game, count=s.count, duplicate=v.duplicate
-    )
+# A shard is played in this many keyed sub-batches (the engine's result never depends on how games
+# are batched), so that progress moves inside a shard and a slow game's bar is not stuck at 0%.
+SUB_BATCHES = 8
+
+
+def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None) -> int:
+    step = -(-s.count // SUB_BATCHES)
+    parts = []
+    for first in range(s.first_game, s.first_game + s.count, step):
+        count = min(step, s.first_game + s.count - first)
+        parts.append(
+            engine.play_batch(
+                v.game, v.rules, v.knobs, seed=v.seed, first_game=first, count=count, duplicate=v.duplicate
+            )
+        )
+        if progress is not None:
+            progress(count)
     for table in s.tables:
-        df = frames[table]
+        df = pl.concat([p[table] for p in parts], how="vertical", rechunk=True)
         if table == "players":
             df = _with_strategy(df, v.strategies)
         meta = {
@@ -152,13 +166,20 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
 
 
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The config paths whose values differ, down to the option: ``seed``,
+    ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
     keys = ["game", "games", "seed", "duplicate", "shard_size", "variants", "lineup"]
-    out = [k for k in keys if old.get(k) != new.get(k)]
-    if "variants" in out and isinstance(old.get("variants"), dict):
-        ov, nv = old["variants"], new["variants"]
-        out.remove("variants")
-        out += [f"variants.{v}" for v in dict.fromkeys([*ov, *nv]) if ov.get(v) != nv.get(v)]
-    return out
+    return [p for k in keys for p in _diff(k, old.get(k), new.get(k))]
+
+
+def _diff(path: str, a: Any, b: Any) -> list[str]:
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in dict.fromkeys([*a, *b]) for p in _diff(f"{path}.{k}", a.get(k), b.get(k))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _diff(f"{path}[{i}]", x, y)]
+    return [path]
 
 
 @contextlib.contextmanager
@@ -184,6 +205,12 @@ def check_backend(backend: str, *, file: Path | None = None, field: str = "backe
         )
 
 
+def check_jobs(jobs: int) -> None:
+    """``--jobs``: a positive count, or -1 for every core (joblib's -2 = all but one, and so on)."""
+    if jobs == 0:
+        raise ConfigError("expected a number of workers >= 1, or -1 for every core; got 0", field="--jobs")
+
+
 def run(
     exp: Experiment,
     out: Path,
@@ -196,17 +223,20 @@ def run(
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
     Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
-    file that is not a valid shard of this one.
+    file that is not a valid shard of this one. A finished run is left untouched (its manifest
+    too); the manifest is only rewritten when there are games to play.
     """
     if backend is None:
         backend = exp.backend
         check_backend(backend, file=exp.path)
     else:
         check_backend(backend, field="--backend")
+    check_jobs(jobs)
     console = console or Console(stderr=True)
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
     manifest = manifest_for(exp, tables)
+    plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
     with _locked(run_dir):
         if force:
             store.clear(run_dir)
@@ -218,6 +248,13 @@ def run(
                 "--out for a new directory",
                 file=run_dir,
             )
+        done = store.scan(run_dir, plan)
+        total = exp.games * len(exp.variants)
+        if old is not None and store.missing(plan, old, done) is None:
+            console.print(
+                f"nothing to do: the run is finished ({store.expected_games(old):,} games per variant)"
+            )
+            return run_dir
         current = manifest["provenance"]
         if old is not None:
             # The manifest keeps when and by what the run was started; each shard records its own writer.
@@ -226,16 +263,13 @@ def run(
             if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
                 manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
-        shards = exp.shards()
-        done = store.scan(run_dir, exp.config_hash, tables, list(exp.variants), shards)
         store.write_manifest(run_dir, manifest)
 
         provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
-        work: list[tuple[_Variant, _Shard]] = []
-        for name, rules in exp.variants.items():
-            v = _Variant(
+        variants = [
+            _Variant(
                 run_dir,
                 exp.game,
                 name,
@@ -246,26 +280,40 @@ def run(
                 exp.duplicate,
                 provenance,
             )
-            for first, count in shards:
-                missing = tuple(t for t in tables if (t, name, first) not in done)
-                if missing:
-                    work.append((v, _Shard(first, count, missing)))
-        total = exp.games * len(exp.variants)
-        remaining = sum(s.count for _, s in work)
+            for name, rules in exp.variants.items()
+        ]
+        already = sum(
+            plan.count(f) or 0
+            for t, v, f in done
+            if t == tables[0] and all((x, v, f) in done for x in tables)
+        )
+
+        def pending(lo: int, hi: int) -> Iterator[tuple[_Variant, _Shard]]:
+            """The missing shards starting in games [lo, hi), shard by shard across the variants (so
+            that a partial run holds the same deals in every variant)."""
+            for first in plan.firsts(hi)[lo // exp.shard_size :]:
+                for v in variants:
+                    missing = tuple(t for t in tables if (t, v.name, first) not in done)
+                    if missing:
+                        yield v, _Shard(first, plan.count(first) or 0, missing)
+
         if exp.until is None:
-            _execute([work], total, total - remaining, jobs, backend, console)
+            _execute([pending(0, exp.games)], total, already, jobs, backend, console)
         else:
-            waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, work)
-            _execute(waves, total, total - remaining, jobs, backend, console, between)
+            waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
+            _execute(waves, total, already, jobs, backend, console, between)
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
     return run_dir
 
 
+Work = Iterator[tuple[_Variant, _Shard]]
+
+
 def _sequential(
-    until: dict[str, Any], games: int, run_dir: Path, work: list[tuple[_Variant, _Shard]]
-) -> tuple[list[list[tuple[_Variant, _Shard]]], Callable[[int], bool], dict[str, Any]]:
+    until: dict[str, Any], games: int, run_dir: Path, pending: Callable[[int, int], Work]
+) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
     """Waves of ``until.look_every`` games per variant and the test run between them.
 
     Every look is replayed from the data on a resumed run (a look uses only the games before its
@@ -274,25 +322,22 @@ def _sequential(
     from simharness.stats.sequential import Decision, sprt_look
 
     step = until["look_every"]
-    bounds = [*range(step, games, step), games]
-    starts = [0, *bounds[:-1]]
-    waves = [
-        [(v, s) for v, s in work if lo <= s.first_game < hi] for lo, hi in zip(starts, bounds, strict=True)
-    ]
+    waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
     record: dict[str, Any] = {**until, "looks": [], "decision": Decision.CONTINUE.value, "games": 0}
 
     def between(i: int) -> bool:
-        players = store.open_run(run_dir).table("players")
-        _, result = sprt_look(players, until, bounds[i])
-        record["looks"].append({"games": bounds[i], **result.to_dict()})
-        record["decision"], record["games"] = result.decision.value, bounds[i]
+        bound = min((i + 1) * step, games)
+        players = store.open_run(run_dir, partial=True).table("players")
+        _, result = sprt_look(players, until, bound)
+        record["looks"].append({"games": bound, **result.to_dict()})
+        record["decision"], record["games"] = result.decision.value, bound
         return result.decision is not Decision.CONTINUE
 
     return waves, between, record
 
 
 def _execute(
-    waves: list[list[tuple[_Variant, _Shard]]],
+    waves: Iterable[Work],
     total: int,
     already: int,
     jobs: int,
@@ -300,8 +345,11 @@ def _execute(
     console: Console,
     between: Callable[[int], bool] | None = None,
 ) -> None:
-    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early."""
-    work = [w for wave in waves for w in wave]
+    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early.
+
+    Progress is counted in games from inside each shard when the workers share this process
+    (threads); process backends report it shard by shard.
+    """
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -312,22 +360,31 @@ def _execute(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=False, disable=not work) as progress:
+    played = 0
+    with Progress(*columns, console=console, transient=False, disable=already == total) as progress:
         task = progress.add_task("playing", total=total, completed=already, rate="")
-        played = 0
+        lock = threading.Lock()
+
+        def advance(count: int) -> None:
+            nonlocal played
+            with lock:
+                played += count
+                elapsed = progress.tasks[0].elapsed or 0.0
+                rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
+                progress.update(task, advance=count, rate=rate)
+
+        inside = advance if backend == "threading" else None
         with joblib.parallel_config(backend=backend, n_jobs=jobs):
             for i, wave in enumerate(waves):
                 results = joblib.Parallel(return_as="generator_unordered")(
-                    joblib.delayed(_play_shard)(v, s) for v, s in wave
+                    joblib.delayed(_play_shard)(v, s, inside) for v, s in wave
                 )
                 for count in results:
-                    played += count
-                    elapsed = progress.tasks[0].elapsed or 0.0
-                    rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
-                    progress.update(task, advance=count, rate=rate)
+                    if inside is None:
+                        advance(count)
                 if between is not None and between(i):
+                    # A sequential run that stops early ends its bar at the games it played.
+                    progress.update(task, total=already + played)
                     break
-    if already and work:
+    if already and played:
         console.print(f"resumed: {already:,} of {total:,} games were already done")
-    if not work:
-        console.print(f"nothing to do: all {total:,} games are already done")

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,9 +57,11 @@ def _atomic_write(path: Path, write: Any) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(e, OSError) and e.filename is None:
+            e.filename = str(path)  # a full disk or file-size limit names no file by itself
         raise
     _fsync_dir(path.parent)
 
@@ -124,50 +127,98 @@ def clear(run_dir: Path) -> None:
             p.unlink()
 
 
-def scan(
-    run_dir: Path, config_hash: str, tables: list[str], variants: list[str], shards: list[tuple[int, int]]
-) -> set[tuple[str, str, int]]:
-    """The ``(table, variant, first_game)`` shards already complete in ``run_dir``.
+@dataclass(frozen=True)
+class Plan:
+    """The shards an experiment writes, computed from its size (never listed: a plan of 10^12 games
+    is as small as one of ten)."""
 
-    Temporary files of a killed run are removed (they never hold a finished shard). Any Parquet file
-    that is not a valid shard of this run is an error naming it.
-    """
-    for tmp in run_dir.rglob(f".part-*{_TMP_SUFFIX}"):
-        tmp.unlink()
-    planned = {(t, v, first): count for t in tables for v in variants for first, count in shards}
+    config_hash: str
+    tables: tuple[str, ...]
+    variants: tuple[str, ...]
+    games: int
+    shard_size: int
+
+    @classmethod
+    def of(cls, manifest: dict[str, Any]) -> Plan:
+        return cls(
+            manifest["config_hash"],
+            tuple(manifest["tables"]),
+            tuple(manifest["variants"]),
+            int(manifest["games"]),
+            int(manifest["shard_size"]),
+        )
+
+    def firsts(self, games: int | None = None) -> range:
+        """The first game of every shard of one variant (of the first ``games`` games if given)."""
+        return range(0, self.games if games is None else games, self.shard_size)
+
+    def count(self, first: int) -> int | None:
+        """Games in the shard starting at ``first``, or None if no shard starts there."""
+        if first % self.shard_size or not 0 <= first < self.games:
+            return None
+        return min(self.shard_size, self.games - first)
+
+
+Key = tuple[str, str, int]  # (table, variant, first game) of a shard
+
+
+def _check(run_dir: Path, plan: Plan, foreign_hint: str) -> set[Key]:
+    """The shards in ``run_dir``, each checked against ``plan`` (name, config hash, table, variant,
+    games); any Parquet file that is not a valid shard of the plan is an error naming it."""
     done = set()
     for path in _parquet_files(run_dir):
         rel = path.relative_to(run_dir).parts
         m = _SHARD.match(path.name)
-        key = None
+        key, count = None, None
         if m and len(rel) == 3 and rel[1].startswith("variant="):
             key = (rel[0], rel[1].removeprefix("variant="), int(m.group(1)))
-        if key not in planned or path != shard_path(run_dir, *key):
+            if key[0] in plan.tables and key[1] in plan.variants:
+                count = plan.count(key[2])
+        if key is None or count is None or path != shard_path(run_dir, *key):
             raise RunDirError(
-                "not a shard of this run's plan (tables, variants, shard size); move it away", file=path
+                "not a shard of this run's plan (tables, variants, games, shard size); move it away",
+                file=path,
             )
         meta = shard_meta(path)
-        if meta.get("config_hash") != config_hash:
+        if meta.get("config_hash") != plan.config_hash:
             raise RunDirError(
                 f"belongs to another experiment (config hash {meta.get('config_hash')}, this one "
-                f"{config_hash}); use --force to replace that run or --out for a new directory",
+                f"{plan.config_hash}); {foreign_hint}",
                 file=path,
             )
         if (meta.get("table"), meta.get("variant"), meta.get("first_game"), meta.get("count")) != (
             *key,
-            planned[key],
+            count,
         ):
             raise RunDirError("its metadata does not match its name; move it away", file=path)
         done.add(key)
     return done
 
 
+def scan(run_dir: Path, plan: Plan) -> set[Key]:
+    """The shards already complete in ``run_dir``.
+
+    Temporary files of a killed run are removed (they never hold a finished shard). Any Parquet file
+    that is not a valid shard of this run is an error naming it.
+    """
+    for tmp in run_dir.rglob(f".part-*{_TMP_SUFFIX}"):
+        tmp.unlink()
+    return _check(run_dir, plan, "use --force to replace that run or --out for a new directory")
+
+
 @dataclass
 class Run:
-    """A run directory read back: the manifest and its tables."""
+    """A run directory read back: the manifest and its tables.
+
+    ``firsts`` are the shards (by first game) that every table reads: all of them for a finished
+    run; for a partial one (``open_run(partial=True)``) those present in every variant and table, so
+    that every comparison is between the same deals. ``warning`` then says what is missing.
+    """
 
     path: Path
     manifest: dict[str, Any]
+    firsts: Sequence[int]
+    warning: str | None = None
 
     @property
     def tables(self) -> list[str]:
@@ -182,7 +233,7 @@ class Run:
         return bool(self.manifest.get("complete"))
 
     def files(self, table: str, variant: str) -> list[Path]:
-        return sorted((self.path / table / f"variant={variant}").glob("part-*.parquet"))
+        return [shard_path(self.path, table, variant, first) for first in self.firsts]
 
     def table(self, name: str) -> pl.DataFrame:
         """Every shard of table ``name``, in variant (manifest) then game order, with a ``variant`` column."""
@@ -202,10 +253,60 @@ class Run:
         return df.select("variant", pl.exclude("variant"))
 
 
-def open_run(path: Path | str) -> Run:
-    """The run in directory ``path`` (as written by ``simharness run``)."""
+def expected_games(manifest: dict[str, Any]) -> int:
+    """Games per variant a finished run holds: all of them, or as many as its sequential test played."""
+    seq = manifest.get("sequential")
+    return int(seq["games"]) if manifest.get("complete") and seq else int(manifest["games"])
+
+
+def _whole(plan: Plan, done: set[Key], variants: tuple[str, ...]) -> set[int]:
+    """First games of the shards present in every table of every one of ``variants``."""
+    return set.intersection(
+        *({f for t2, v2, f in done if (t2, v2) == (t, v)} for t in plan.tables for v in variants)
+    )
+
+
+def missing(plan: Plan, manifest: dict[str, Any], done: set[Key]) -> str | None:
+    """What a run lacks, per variant, or None if it is whole."""
+    want = expected_games(manifest)
+    parts = []
+    for v in plan.variants:
+        have = sum(plan.count(f) or 0 for f in _whole(plan, done, (v,)) if f < want)
+        if have < want:
+            parts.append(f"variant {v} has {have:,} of {want:,} games")
+    if not parts and manifest.get("complete"):
+        return None
+    state = "finished" if manifest.get("complete") else "not finished (killed, failed or still running)"
+    return f"the run is {state}: " + ("; ".join(parts) or "every shard is there but the manifest says so")
+
+
+def open_run(path: Path | str, *, partial: bool = False) -> Run:
+    """The run in directory ``path`` (as written by ``simharness run``), every shard checked against
+    the manifest (a file of another experiment, variant or game range is an error naming it).
+
+    An unfinished run (killed, failed, still running, or missing shards) is an error unless
+    ``partial``; then only the games present in every variant and table are read, and
+    ``Run.warning`` says what is missing.
+    """
     path = Path(path)
     manifest = read_manifest(path)
     if manifest is None:
         raise RunDirError(f"not a run directory (no {MANIFEST})", file=path)
-    return Run(path, manifest)
+    plan = Plan.of(manifest)
+    done = _check(path, plan, "move it away: it is not part of this run")
+    lacking = missing(plan, manifest, done)
+    if lacking is None:
+        return Run(path, manifest, plan.firsts(expected_games(manifest)))
+    if not partial:
+        raise RunDirError(
+            f"{lacking}. Finish it by running its config again, or read what is there with "
+            "`report --partial` (Python: open_run(path, partial=True))",
+            file=path,
+        )
+    firsts = tuple(sorted(_whole(plan, done, plan.variants)))
+    games = sum(plan.count(f) or 0 for f in firsts)
+    warning = (
+        f"PARTIAL RUN: {lacking}. Every table and comparison uses only the {games:,} games per "
+        "variant present in every variant and table."
+    )
+    return Run(path, manifest, firsts, warning)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from simharness.games.mjlog import Meld, tile_name, tiles_text
+from simharness.games.riichi.mjlog import Meld, tile_name, tiles_text
 
 
 @dataclass

@@ -100,7 +100,7 @@ def test_unwritable_output_and_corrupt_shards_on_report(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(blocker), "-q"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == f"error: {blocker / 'small'}: Not a directory\n"
 
     assert CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "-q"]).exit_code == 0
@@ -109,3 +109,10 @@ def test_unwritable_output_and_corrupt_shards_on_report(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["report", str(tmp_path / "out" / "small")])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {shard}: corrupt Parquet file")
+
+
+def test_version() -> None:
+    from simharness import __version__
+
+    out = _ok("--version")
+    assert out.startswith(f"simharness {__version__} (engine ") and "commit " in out

@@ -14,6 +14,7 @@ from simharness.cli import app
 from simharness.errors import ConfigError
 
 pytestmark = pytest.mark.usefixtures("in_repo")
+REPO_CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 BASE = """\
 name = "t"
@@ -183,13 +184,30 @@ def test_python_strategy_for_a_game_without_the_protocol_is_refused(
     naming a Python class for one without it fails at load (file and field), and so does a batch."""
     monkeypatch.delattr(engine._engine, "suzume_play_batch_python")
     script = tmp_path / "py.toml"
-    script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume_python:Fastest"\n')
+    script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume.python:Fastest"\n')
     with pytest.raises(ConfigError) as e:
         strategies.load(script).resolved_knobs()
     assert e.value.file == script and e.value.field == "python"
     assert "suzume has no Python strategy protocol; games with one: " in e.value.message
     assert "riichi" in e.value.message and "suzume," not in e.value.message
-    knobs = dict(engine.resolve_knobs("suzume"), python="simharness.games.suzume_python:Fastest")
+    knobs = dict(engine.resolve_knobs("suzume"), python="simharness.games.suzume.python:Fastest")
     with pytest.raises(engine.OptionError) as failed:
         engine.play_batch("suzume", {}, [knobs, knobs], seed=1, first_game=0, count=1)
     assert failed.value.field == "python"
+
+
+def test_the_default_shard_size_gives_every_config_work_for_many_workers() -> None:
+    from simharness.games import registry
+
+    for path in sorted((REPO_CONFIGS).glob("*.toml")):
+        exp = config.load(path)
+        assert "shard_size" not in exp.raw, path
+        shards = exp.shard_count * len(exp.variants)
+        # at least 32 shards (at most 2 × TARGET_SHARDS), none below the game's cost floor
+        assert 32 <= shards <= 2 * config.TARGET_SHARDS, (path, shards)
+        assert registry.min_shard(exp.game) <= exp.shard_size <= config.MAX_SHARD, path
+    # a small experiment is one shard; a huge one is cut at MAX_SHARD; [until] looks fall between shards
+    assert config.default_shard_size("riichi", 30, 1) == 30
+    assert config.default_shard_size("sugoroku", 10**12, 2) == config.MAX_SHARD
+    until = config.UntilFile(a="x", b="y", mu1=0.1, look_every=1200)
+    assert config.default_shard_size("riichi", 20000, 1, until) == 300

@@ -34,7 +34,10 @@ def test_summary_counts_estimates_and_planted_effects(tmp_path: Path) -> None:
             assert r["points"]["mean"]["estimate"] == pytest.approx(pts.mean())
             assert r["points"]["quantiles"]["p50"]["lo"] <= r["points"]["quantiles"]["p50"]["estimate"]
         assert block["length"]["unit"] == "hands"
-    assert s["variants"]["base"]["seat_test"]["pvalue"] < 1e-3  # planted seat-0 edge
+    # The planted seat-0 edge is found; a duplicate deal's rotations share their luck, so the
+    # clustered test divides X² by a design effect well above 1.
+    seat = s["variants"]["base"]["seat_test"]
+    assert seat["pvalue"] < 0.01 and seat["design_effect"] > 1.5
     diffs = {(d["strategy"], d["metric"]): d for d in s["differences"]}
     strong = diffs[("strong", "win")]
     # More luck in "wild" dilutes the strong strategy's edge; every comparison is paired by deal.
@@ -102,7 +105,7 @@ def _app() -> typer.Typer:
 
 def test_report_and_compare_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = make_run(tmp_path, {"base": 1.0, "wild": 2.0}, n_games=800)
-    monkeypatch.setattr(report_cli, "_open", lambda _: run)
+    monkeypatch.setattr(report_cli, "_open", lambda _, partial=False: run)
     runner = CliRunner()
     out = runner.invoke(_app(), ["report", str(tmp_path), "--json"])
     assert out.exit_code == 0, out.output
@@ -112,7 +115,9 @@ def test_report_and_compare_commands(tmp_path: Path, monkeypatch: pytest.MonkeyP
     out = runner.invoke(_app(), ["compare", str(tmp_path), "--a", "strong", "--b", "random", "--json"])
     assert out.exit_code == 0, out.output
     c = json.loads(out.output)
-    assert c["paired"] and c["difference"]["lo"] > 0 and c["sprt"]["decision"] == "H1"
+    assert c["paired"] and c["difference"]["lo"] > 0 and c["verdict"] == "A − B > 0 at α=0.05"
+    assert c["sequential"] is None  # a fixed-size run has no sequential verdict
+    assert c["efficiency"] == pytest.approx(c["var_independent"] / c["var_paired"])
     # Duplicate play: both strategies meet the same luck from every seat; the synthetic points are
     # linear in zero-sum luck, so per-deal means cancel it and pairing pays enormously.
     out = runner.invoke(

@@ -172,12 +172,15 @@ def test_cli_score_and_shanten(tmp_path: Path) -> None:
         '{"hand": "23567m345p678s22p", "win": "4m", "seat_wind": "S"}\n{"hand": "1m", "win": "1m"}\n'
     )
     r = runner.invoke(app, ["score", "riichi", "--batch", str(batch)])
-    lines = [json.loads(x) for x in r.output.splitlines()]
-    assert lines[0]["points"] == 2000 and "error" in lines[1]
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert lines[0]["points"] == 2000 and lines[0]["line"] == 1
+    assert lines[1]["line"] == 2 and "error" in lines[1]
+    assert r.exit_code == 2 and f"error: {batch}:2: hand: " in r.stderr
     r = runner.invoke(app, ["shanten", "23m456p789s11z"])
     assert r.exit_code == 0 and "shanten 0" in r.output and "1m:4 4m:4" in r.output
     r = runner.invoke(app, ["shanten", "123m456p789s11223z", "--json"])
     assert json.loads(r.output)["discards"] == {"3z": {"1z": 2, "2z": 2}}
     batch.write_text('"123m456p789s1122z"\n{"hand": "119m19p19s1234567z"}\n')
     r = runner.invoke(app, ["shanten", "--batch", str(batch)])
-    assert [json.loads(x)["shanten"] for x in r.output.splitlines()] == [0, -1]
+    assert r.exit_code == 0
+    assert [json.loads(x)["shanten"] for x in r.stdout.splitlines()] == [0, -1]

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from simharness import config, engine, store
 from simharness.cli import app
 from simharness.games.riichi import summary_metrics
-from simharness.games.riichi_metrics import RATIOS
+from simharness.games.riichi.metrics import RATIOS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -217,7 +217,7 @@ def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
         tmp_path, "py", ["python-greedy", "efficiency", "efficiency", "efficiency"], games=2, shard=1
     )
     run = store.open_run(_run(cfg, tmp_path / "out"))
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.riichi_python:ShantenGreedy"
+    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.riichi.python:ShantenGreedy"
     assert run.table("players").height == 16
 
 

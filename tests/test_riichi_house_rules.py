@@ -14,7 +14,7 @@ from simharness import config, engine, store
 from simharness.cli import app
 from simharness.games import riichi
 from simharness.games.riichi import summary_metrics
-from simharness.games.riichi_python import ShantenGreedy
+from simharness.games.riichi.python import ShantenGreedy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def test_furiten_riichi_is_a_chombo_that_replays_the_hand(tmp_path: Path) -> Non
     run = _run(
         tmp_path,
         "chombo",
-        'games = 24\nshard_size = 12\n'
+        "games = 24\nshard_size = 12\n"
         'players = ["python-greedy", "efficiency", "python-greedy", "efficiency"]\n'
         '[rules]\npreset = "nashi_nashi"\ngame_length = "tonpuu"\nevent_log_every = 1\n',
     )

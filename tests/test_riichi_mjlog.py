@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simharness.games import mjlog, riichi
+from simharness.games import riichi
+from simharness.games.riichi import mjlog
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "tenhou-mjlog"
 

@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simharness.cli import app
-from simharness.games import mjlog, riichi_replay
+from simharness.games.riichi import mjlog
+from simharness.games.riichi import replay as riichi_replay
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "tenhou-mjlog"
 FILES = sorted(CORPUS.glob("*.mjlog"))

@@ -172,7 +172,10 @@ def test_a_killed_process_resumes_to_the_uninterrupted_result(tmp_path: Path) ->
         pytest.skip(f"the run ended before it could be killed: {proc.stderr.read()!r}")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert not store.open_run(run_dir).complete
+    with pytest.raises(RunDirError, match="the run is not finished"):
+        store.open_run(run_dir)
+    killed = store.open_run(run_dir, partial=True)
+    assert not killed.complete and killed.warning is not None
     assert len(list(run_dir.glob("players/*/part-*.parquet"))) < 2 * 60
     subprocess.run(cmd, check=True)
     _run(cfg, tmp_path / "ref", "--jobs", "1")
@@ -186,6 +189,15 @@ def test_changed_config_is_an_error_unless_forced(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--seed", "12", "-q"])
     assert result.exit_code == 2
     assert "holds a run of a different config (changed: seed)" in result.stderr
+    # the message names the option, not only the variant or slot
+    changed = tmp_path / "changed.toml"
+    text = cfg.read_text().replace("payout_cap = 500", "payout_cap = 600")
+    changed.write_text(
+        text.replace('"greedy"', '{ strategy = "greedy", label = "greedy", knobs = { offset = "always" } }')
+    )
+    result = CliRunner().invoke(app, ["run", str(changed), "--out", str(out), "-q"])
+    assert result.exit_code == 2
+    assert "(changed: variants.cap-500.payout_cap, lineup[1].knobs.offset)" in result.stderr, result.stderr
     assert store.open_run(out / "small").manifest["seed"] == 11
     _run(cfg, out, "--seed", "12", "--force")
     assert store.open_run(out / "small").manifest["seed"] == 12
@@ -264,3 +276,18 @@ def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
     assert not list(run_dir.rglob("*.parquet"))
+
+
+def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: Path) -> None:
+    exp = config.load(small_config(tmp_path))
+    rules = exp.variants["cap-500"]
+    v = runner._Variant(
+        tmp_path, "sugoroku", "cap-500", rules, [s.knobs for s in exp.lineup],
+        [s.strategy for s in exp.lineup], 11, False, {},
+    )  # fmt: skip
+    steps: list[int] = []
+    assert runner._play_shard(v, runner._Shard(100, 50, ("games",)), steps.append) == 50
+    # progress from inside the shard, in games
+    assert steps == [7] * 7 + [1] and runner.SUB_BATCHES == 8
+    whole = engine.play_batch("sugoroku", rules, v.knobs, seed=11, first_game=100, count=50)["games"]
+    assert_frame_equal(pl.read_parquet(store.shard_path(tmp_path, "games", "cap-500", 100)), whole)

@@ -13,10 +13,28 @@ from simharness import engine
 STRATEGIES = Path(__file__).resolve().parents[1] / "strategies" / "sugoroku"
 
 SPEC_OPTIONS = {  # §13 of rules/sugoroku.md, minus `layout` (no effect) and `players` (the lineup)
-    "dora_count", "dora_mode", "payout_cap", "progressive_over_cap", "cap_scope", "rest_rule",
-    "opening_pochi", "red_5m", "red_5p", "red_5s", "gold_5p", "gold_5s", "pochi_count", "blue_5p",
-    "winner_bonus", "lap_penalty", "distance_rate", "rest_cap_base", "max_turns", "rate",
-    "pinzoro_reroll", "sixzoro_reroll",
+    "dora_count",
+    "dora_mode",
+    "payout_cap",
+    "progressive_over_cap",
+    "cap_scope",
+    "rest_rule",
+    "opening_pochi",
+    "red_5m",
+    "red_5p",
+    "red_5s",
+    "gold_5p",
+    "gold_5s",
+    "pochi_count",
+    "blue_5p",
+    "winner_bonus",
+    "lap_penalty",
+    "distance_rate",
+    "rest_cap_base",
+    "max_turns",
+    "rate",
+    "pinzoro_reroll",
+    "sixzoro_reroll",
 }
 
 
@@ -61,8 +79,12 @@ def test_bad_knob_and_lineup_are_option_errors() -> None:
 
 def test_batch_returns_documented_zero_sum_tables() -> None:
     tables = engine.play_batch(
-        "sugoroku", {"rest_rule": "penalty4"}, [{}, {"offset": "always"}, {"agree_end": "always"}],
-        seed=5, first_game=10, count=300,
+        "sugoroku",
+        {"rest_rule": "penalty4"},
+        [{}, {"offset": "always"}, {"agree_end": "always"}],
+        seed=5,
+        first_game=10,
+        count=300,
     )
     schema = {t.name: [c.name for c in t.columns] for t in engine.schema("sugoroku")}
     for name in ("games", "players"):
@@ -85,7 +107,7 @@ def test_strategy_scripts_resolve_to_valid_knobs() -> None:
         assert (script["name"], script["game"], script["version"]) == (stem, "sugoroku", 1)
         assert script["description"]
         if "python" in script:  # a Python-protocol script decides in Python; its knobs may be omitted
-            assert script["python"].startswith("simharness.games.sugoroku_python:")
+            assert script["python"].startswith("simharness.games.sugoroku.python:")
         knobs = engine.resolve_knobs("sugoroku", script.get("knobs", {}))
         assert {k: knobs[k] for k in script.get("knobs", {})} == script.get("knobs", {})
     assert engine.resolve_knobs("sugoroku", {}) == engine.resolve_knobs("sugoroku", scripts["naive"]["knobs"])

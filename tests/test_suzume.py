@@ -23,7 +23,13 @@ runner = CliRunner()
 def test_score_hand_spec_vectors() -> None:
     r = score_hand("2345r55", "5r", dora="3")
     assert (r["legal"], r["points"], r["set_points"], r["red"], r["dora_points"], r["tanyao"]) == (
-        True, 6, 3, 1, 1, 1)
+        True,
+        6,
+        3,
+        1,
+        1,
+        1,
+    )
     ron = score_hand("2345r55", "5", dora="3", dealer=True, ron=True)
     assert ron["payments"] == {"discarder": 8, "total": 8}
     assert score_hand("2345r55", "5", dora="3", dealer=True)["payments"]["each"] == 3
@@ -32,7 +38,10 @@ def test_score_hand_spec_vectors() -> None:
     assert score_hand("CCC123", "1", dora="5", rules={"red_includes_chun": False})["base"] == 5
     # SZ-14: 5 players, tsumo 13 → 4 each, 16 in all.
     assert score_hand("111CCC", "C", dora="5", players=5, rules={"chinyao_value": 9})["payments"] == {
-        "each": 4, "payers": 4, "total": 16}
+        "each": 4,
+        "payers": 4,
+        "total": 16,
+    }
 
 
 def test_score_hand_says_why_a_hand_does_not_win() -> None:
@@ -55,8 +64,9 @@ def test_score_hand_says_why_a_hand_does_not_win() -> None:
         ("FFFFC1", "F", "F", "dora", "too many copies"),
     ],
 )
-def test_bad_hands_are_errors_naming_the_field(hand: str, win: str, dora: str | None, field: str,
-                                              words: str) -> None:
+def test_bad_hands_are_errors_naming_the_field(
+    hand: str, win: str, dora: str | None, field: str, words: str
+) -> None:
     with pytest.raises(OptionError) as e:
         score_hand(hand, win, dora=dora)
     assert e.value.field == field
@@ -84,13 +94,28 @@ def test_cli_prints_parts_and_json() -> None:
     out = runner.invoke(app, ["score", "suzume", "1r2r3rCCC", "--win", "C", "--dealer"])
     assert out.exit_code == 0, out.output
     assert "super_red" in out.output and "points 25" in out.output and "pays 9" in out.output
-    out = runner.invoke(app, ["score", "suzume", "234678", "--win", "8", "--ron", "--json",
-                              "--rule", "min_points=0", "--rule", "tanyao_value=2"])
+    out = runner.invoke(
+        app,
+        [
+            "score",
+            "suzume",
+            "234678",
+            "--win",
+            "8",
+            "--ron",
+            "--json",
+            "--rule",
+            "min_points=0",
+            "--rule",
+            "tanyao_value=2",
+        ],
+    )
     assert out.exit_code == 0, out.output
     r = json.loads(out.output)
     assert (r["legal"], r["points"], r["tanyao"], r["win_type"]) == (True, 4, 2, "ron")
+    # as `score riichi`: a hand that does not win exits 1, after showing why
     out = runner.invoke(app, ["score", "suzume", "234678", "--win", "8"])
-    assert out.exit_code == 0 and "not a legal win" in out.output
+    assert out.exit_code == 1 and "not a legal win" in out.output
 
 
 def test_batch_tables_match_the_schema_and_are_consistent() -> None:
@@ -180,16 +205,35 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     cfg.write_text(text)
     runs = {}
     for jobs in ("1", "2"):
-        out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path / jobs), "--quiet", "--jobs", jobs,
-                                  "--backend", "threading"])
+        out = runner.invoke(
+            app,
+            [
+                "run",
+                str(cfg),
+                "--out",
+                str(tmp_path / jobs),
+                "--quiet",
+                "--jobs",
+                jobs,
+                "--backend",
+                "threading",
+            ],
+        )
         assert out.exit_code == 0, out.output
         run = store.open_run(tmp_path / jobs / "suzume-4p")
         runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
     for t in runs["1"]:
         assert runs["1"][t].equals(runs["2"][t]), t
     exp = config.load(cfg)
-    whole = play_batch("suzume", exp.variants["beginner"], [s.knobs for s in exp.lineup], seed=exp.seed,
-                       first_game=0, count=48, duplicate=True)
+    whole = play_batch(
+        "suzume",
+        exp.variants["beginner"],
+        [s.knobs for s in exp.lineup],
+        seed=exp.seed,
+        first_game=0,
+        count=48,
+        duplicate=True,
+    )
     assert runs["1"]["hands"].filter(variant="beginner").drop("variant").equals(whole["hands"])
     metrics = summary_metrics(store.open_run(tmp_path / "1" / "suzume-4p"))
     assert set(metrics["variant"]) == {"min5", "beginner", "no-chun-red"}

@@ -1,4 +1,4 @@
-"""Suzume-jong strategies written in Python (simharness/games/suzume_python.py): a Python class that
+"""Suzume-jong strategies written in Python (simharness/games/suzume/python.py): a Python class that
 re-implements the native `fastest` policy plays the same games as the knobs, errors name the slot,
 and a script with a Python class runs through `simharness run`."""
 
@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from simharness import config, store
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules
-from simharness.games.suzume_python import Fastest, improving, need
+from simharness.games.suzume.python import Fastest, improving, need
 
 ROOT = Path(__file__).resolve().parent.parent
 ME = __name__
@@ -157,7 +157,7 @@ def test_a_python_script_runs_through_simharness_run(tmp_path: Path, monkeypatch
     out = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--quiet"])
     assert out.exit_code == 0, out.output
     run = store.open_run(tmp_path / "out" / "py")
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.suzume_python:Fastest"
+    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.suzume.python:Fastest"
     # The same games as the native fastest knobs in that seat.
     native = [{k: v for k, v in s.knobs.items() if k != "python"} for s in config.load(cfg).lineup]
     whole = play_batch("suzume", {}, native, seed=4, first_game=0, count=6, duplicate=True)

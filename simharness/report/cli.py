@@ -21,10 +21,10 @@ def _dump(data: Any) -> None:
     typer.echo(jsonlib.dumps(data, indent=2, allow_nan=False, default=str))
 
 
-def _open(run_dir: Path) -> Any:
+def _open(run_dir: Path, partial: bool = False) -> Any:
     from simharness.store import open_run
 
-    return open_run(run_dir)
+    return open_run(run_dir, partial=partial)
 
 
 def report(
@@ -35,11 +35,19 @@ def report(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
     ] = None,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="Report an unfinished run (killed, failed or running) on the games present in every "
+            "variant, with a warning saying what is missing.",
+        ),
+    ] = False,
 ) -> None:
-    """Summarise a run: per variant, strategy and seat, every metric with a 95% CI."""
+    """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI."""
     from simharness.report.full import build_report
 
-    run = _open(run_dir)
+    run = _open(run_dir, partial)
     data = build_report(run)
     if html is not None:
         from simharness.report.html import write_html
@@ -61,22 +69,15 @@ def compare(
     b: Annotated[str, typer.Option("--b", help="Strategy B (the reference).")],
     metric: Annotated[str, typer.Option(help="win, final_points or rank.")] = "win",
     variant: Annotated[str | None, typer.Option(help="Variant (default: the first).")] = None,
-    mu0: Annotated[float, typer.Option(help="SPRT H0: mean paired difference A − B.")] = 0.0,
-    mu1: Annotated[
-        float | None, typer.Option(help="SPRT H1 (default: H0 + 5% of the SD of the per-deal differences).")
-    ] = None,
-    alpha: Annotated[float, typer.Option(help="SPRT false-positive rate.")] = 0.05,
-    beta: Annotated[float, typer.Option(help="SPRT false-negative rate.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="Two-sided level of the fixed-sample verdict.")] = 0.05,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Paired comparison of two strategies on shared deals: difference, clustered CI, pairing gain, SPRT."""
+    """Two strategies paired on shared deals: difference, clustered CI, pairing gain, fixed-sample verdict."""
     from simharness.report.compare import compare_strategies, print_comparison
 
     run = _open(run_dir)
     try:
-        result = compare_strategies(
-            run, a, b, metric=metric, variant=variant, mu0=mu0, mu1=mu1, alpha=alpha, beta=beta
-        )
+        result = compare_strategies(run, a, b, metric=metric, variant=variant, alpha=alpha)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     if json:
@@ -91,17 +92,20 @@ def plan(
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     power: Annotated[float, typer.Option(help="Power (1 − β).")] = 0.8,
     paired_efficiency: Annotated[
-        float | None, typer.Option(help="Pairing efficiency E from `simharness compare` (games ÷ E).")
+        float | None, typer.Option(help="Pairing efficiency E (in games) from `simharness compare`.")
     ] = None,
+    games_per_deal: Annotated[
+        int, typer.Option(help="Games per deal of the paired design (4 for 4-player duplicate).")
+    ] = 1,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Games needed to detect a win-rate difference: vs a known rate, two arms, paired, and SPRT."""
+    """Games (and deals) needed to detect a win-rate difference: vs a known rate, two arms, paired, SPRT."""
     from rich.table import Table
 
     from simharness.stats.power import plan as make_plan
 
     try:
-        p = make_plan(effect, baseline, alpha, power, paired_efficiency)
+        p = make_plan(effect, baseline, alpha, power, paired_efficiency, games_per_deal)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     if json:
@@ -113,12 +117,16 @@ def plan(
     )
     t.add_column("design")
     t.add_column("games", justify="right")
-    t.add_row("vs a known baseline rate", f"{p.one_sample:,}")
-    t.add_row("two independent arms (per arm)", f"{p.two_arms_per_arm:,}")
-    if p.paired_deals is not None:
-        t.add_row(f"paired, E = {paired_efficiency:g} (deals)", f"{p.paired_deals:,}")
-    t.add_row(
-        f"SPRT vs known rate, expected at H0 (α={alpha:g}, β={1 - power:g})", f"{p.sprt_expected_h0:,.0f}"
-    )
-    t.add_row("SPRT vs known rate, expected at H1", f"{p.sprt_expected_h1:,.0f}")
+    t.add_column("deals", justify="right")
+    t.add_row("vs a known baseline rate", f"{p.one_sample:,}", f"{p.one_sample:,}")
+    t.add_row("two independent arms (per arm)", f"{p.two_arms_per_arm:,}", f"{p.two_arms_per_arm:,}")
+    if p.paired_games is not None and p.paired_deals is not None:
+        t.add_row(
+            f"paired, E = {paired_efficiency:g}, {games_per_deal} games per deal",
+            f"{p.paired_games:,}",
+            f"{p.paired_deals:,}",
+        )
+    sprt = f"SPRT vs known rate (one-sided α={p.sprt_alpha:g}, β={1 - power:g}), expected"
+    t.add_row(f"{sprt} at H0", f"{p.sprt_expected_h0:,.0f}", f"{p.sprt_expected_h0:,.0f}")
+    t.add_row(f"{sprt} at H1", f"{p.sprt_expected_h1:,.0f}", f"{p.sprt_expected_h1:,.0f}")
     _console().print(t)

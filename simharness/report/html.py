@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
-from simharness.report.summary import RunLike, fmt_ci, game_lengths, players_frame
+from simharness.report.summary import RunLike, commit_label, fmt_ci, game_lengths, players_frame
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1200px;color:#222;
@@ -31,6 +31,7 @@ td:first-child,th:first-child,td:last-child{text-align:left}
 .good{background:#e3f4e3}.warn{background:#fff4d6}.bad{background:#fbe0e0}
 figure{margin:1em 0}figure img{max-width:100%}figcaption{color:#555;font-size:.9em}
 pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:.8em}.muted{color:#666}
+.warning{background:#fff3cd;border:1px solid #e0a800;padding:.5em}
 """
 
 SCRIPT = """
@@ -245,8 +246,11 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         f"<p class='muted'>{_esc(info.get('game'))}, {_esc(info.get('games'))} games per variant, "
         f"seed {_esc(info.get('seed'))}, duplicate={_esc(info.get('duplicate'))}, "
         f"simharness {_esc(prov.get('simharness_version', prov.get('version', '?')))}, "
-        f"commit {_esc(prov.get('git_commit', '?'))}. "
+        f"commit {_esc(commit_label(prov))}. "
         "Every interval is 95%.</p>",
+        f"<p class='warning'><strong>Warning:</strong> {_esc(info['warning'])}</p>"
+        if info.get("warning")
+        else "",
         "<h2>Headline: strategies</h2>",
     ]
     header = ["variant", "strategy", "n", "win rate", "mean points", "median", "p5", "p95"]

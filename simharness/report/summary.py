@@ -6,7 +6,6 @@ carries a 95% CI; see ``simharness.stats`` for what each interval assumes.
 
 from __future__ import annotations
 
-import importlib
 import math
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,9 +15,11 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from simharness.games import registry
+from simharness.stats.balance import seat_rank_cells, seat_wins
 from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
-from simharness.stats.intervals import cluster_mean_ci, describe, proportion_ci
-from simharness.stats.paired import paired_difference, per_deal, row_variance
+from simharness.stats.intervals import cluster_mean_ci, describe
+from simharness.stats.paired import Baseline, games_per_deal, paired_difference, per_deal, row_variance
 from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -88,8 +89,8 @@ def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
     return lengths.with_columns(pl.col("length").fill_null(0.0)), "hands"
 
 
-def _dist(x: np.ndarray) -> dict[str, Any]:
-    d = describe(x, QUANTILES)
+def _dist(x: np.ndarray, deals: np.ndarray) -> dict[str, Any]:
+    d = describe(x, deals, QUANTILES)
     return {
         "mean": d.mean.to_dict(),
         "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in d.quantiles.items()},
@@ -97,20 +98,19 @@ def _dist(x: np.ndarray) -> dict[str, Any]:
 
 
 def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
+    # Every interval is clustered by deal: a strategy in two seats, the rotations of a duplicate deal
+    # and the variants of a deal share luck, so rows are not independent trials.
     rows = []
     for (k,), g in players.sort(key).group_by(key, maintain_order=True):
-        wins = int(g["win"].sum())
+        deals = g["deal"].to_numpy()
         rows.append(
             {
                 key: k,
                 "rows": g.height,
                 "games": g["game"].n_unique(),
-                "win_rate": proportion_ci(wins, g.height).to_dict(),
-                # Rows of one deal are dependent (a strategy in two seats, duplicate rotations).
-                "win_rate_deal_clustered": cluster_mean_ci(
-                    g["win"].cast(pl.Float64).to_numpy(), g["deal"].to_numpy()
-                ).to_dict(),
-                "points": _dist(g["final_points"].to_numpy()),
+                "deals": len(np.unique(deals)),
+                "win_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
+                "points": _dist(g["final_points"].to_numpy(), deals),
             }
         )
     return rows
@@ -118,20 +118,18 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
 
 def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
     axis = seat_axis(players)
-    wins = players.filter(pl.col("win")).group_by(axis).agg(pl.len().alias("w"))
-    seats = players[axis].unique().sort().to_list()
-    wmap = dict(zip(wins[axis].to_list(), wins["w"].to_list(), strict=True))
+    _seats, ranks, cells = seat_rank_cells(players, axis)
     block: dict[str, Any] = {
         "games": players["game"].n_unique(),
         "deals": players["deal"].n_unique(),
         "by_strategy": _group_rows(players, "strategy"),
         "seat_axis": axis,
         "by_seat": _group_rows(players.with_columns(pl.col(axis).alias("seat")), "seat"),
-        "seat_test": seat_advantage_test(np.array([wmap.get(s, 0) for s in seats])).to_dict(),
+        "seat_test": seat_advantage_test(seat_wins(ranks, cells)).to_dict(),
         "length": None,
     }
     if lengths is not None and lengths.height:
-        block["length"] = {"unit": unit, **_dist(lengths["length"].to_numpy())}
+        block["length"] = {"unit": unit, **_dist(lengths["length"].to_numpy(), lengths["deal"].to_numpy())}
     return block
 
 
@@ -143,11 +141,8 @@ def _differences(
     out: list[dict[str, Any]] = []
 
     def add(variant: str, strategy: str | None, metric: str, a: pl.DataFrame, b: pl.DataFrame) -> None:
-        r = paired_difference(
-            per_deal(a, metric),
-            per_deal(b, metric),
-            row_var=(row_variance(a, metric), row_variance(b, metric)),
-        )
+        baseline = Baseline(row_variance(a, metric), row_variance(b, metric), games_per_deal(b))
+        r = paired_difference(per_deal(a, metric), per_deal(b, metric), baseline=baseline)
         out.append(
             {"variant": variant, "baseline": base, "strategy": strategy, "metric": metric, **r.to_dict()}
         )
@@ -192,15 +187,8 @@ def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game module defines it."""
-    game = run.manifest.get("game")
-    try:
-        module = importlib.import_module(f"simharness.games.{game}")
-    except ModuleNotFoundError as e:
-        if e.name != f"simharness.games.{game}":
-            raise
-        return []
-    fn = getattr(module, "summary_metrics", None)
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it."""
+    fn = registry.summary_metrics(run.manifest["game"])
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)
@@ -218,7 +206,14 @@ def provenance(run: RunLike) -> dict[str, Any]:
         "lineup": m.get("lineup", []),
         "variants": m.get("variants", {}),
         "provenance": m.get("provenance", {}),
+        # Set when the run is partial (store.open_run(partial=True)): what is missing.
+        "warning": getattr(run, "warning", None),
     }
+
+
+def commit_label(prov: dict[str, Any]) -> str:
+    """The git commit a run was made at, or why there is none."""
+    return str(prov.get("git_commit") or "unknown (not run from a git checkout)")
 
 
 def build_summary(run: RunLike) -> dict[str, Any]:
@@ -325,8 +320,10 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
         f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
         f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
-        f"commit {str(prov.get('git_commit', '?'))[:12]}"
+        f"commit {commit_label(prov)[:12]}"
     )
+    if run.get("warning"):
+        console.print(f"[bold yellow]warning:[/] {run['warning']}")
     wide = console.width >= 120  # quantile spread and BH column only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]

@@ -313,6 +313,27 @@ def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.Data
     )
 
 
+def seat_rank_cells(players: pl.DataFrame, seat_axis: str) -> tuple[list[int], list[int], np.ndarray]:
+    """Seats, ranks and the rows of each (deal, seat, rank): shape (deals, seats, ranks).
+
+    The per-deal counts are what the clustered seat tests need (and all they need).
+    """
+    deal = players["deal"].to_numpy()
+    seat = players[seat_axis].to_numpy()
+    rank = players["rank"].to_numpy()
+    deals, di = np.unique(deal, return_inverse=True)
+    seats, si = np.unique(seat, return_inverse=True)
+    ranks, ri = np.unique(rank, return_inverse=True)
+    cells = np.zeros((len(deals), len(seats), len(ranks)), dtype=np.int64)
+    np.add.at(cells, (di, si, ri), 1)
+    return [int(x) for x in seats], [int(x) for x in ranks], cells
+
+
+def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
+    """Wins (rank 1) per (deal, seat) from :func:`seat_rank_cells`."""
+    return cells[:, :, ranks.index(1)] if 1 in ranks else np.zeros(cells.shape[:2])
+
+
 def pick_strategies(players: pl.DataFrame, baseline: str) -> tuple[str | None, str | None]:
     """Strong and weak strategy for the skill gradient: highest and lowest win rate in ``baseline``."""
     rates = (
@@ -446,25 +467,11 @@ def scorecard(
             r["pvalue"] = None
     seat_tests: dict[str, Any] = {}
     for v in variants:
-        pv = players.filter(pl.col("variant") == v)
-        table = (
-            pv.group_by(seat_axis, "rank")
-            .len()
-            .pivot(on="rank", index=seat_axis, values="len")
-            .sort(seat_axis)
-            .fill_null(0)
-        )
-        ranks = sorted((c for c in table.columns if c != seat_axis), key=int)
-        counts = table.select(ranks).to_numpy()
-        wins = counts[:, ranks.index("1")] if "1" in ranks else np.zeros(len(counts))
+        seats, ranks, cells = seat_rank_cells(players.filter(pl.col("variant") == v), seat_axis)
         seat_tests[v] = {
-            "seat_rank_counts": {
-                "seats": table[seat_axis].to_list(),
-                "ranks": [int(r) for r in ranks],
-                "counts": counts.tolist(),
-            },
-            "wins_vs_uniform": seat_advantage_test(wins).to_dict(),
-            "seat_by_rank": contingency_test(counts).to_dict(),
+            "seat_rank_counts": {"seats": seats, "ranks": ranks, "counts": cells.sum(axis=0).tolist()},
+            "wins_vs_uniform": seat_advantage_test(seat_wins(ranks, cells)).to_dict(),
+            "seat_by_rank": contingency_test(cells).to_dict(),
         }
     notes = []
     if stand is None:

@@ -27,51 +27,96 @@ class TestResult:
     effect_name: str
     df: float | None = None
     n: int = 0
+    design_effect: float | None = None  # Rao-Scott δ̄ the statistic was divided by, where used
 
     def to_dict(self) -> dict[str, object]:
         return _clean(asdict(self))
 
 
-def seat_advantage_test(wins_by_seat: np.ndarray) -> TestResult:
-    """Chi-squared goodness of fit of winner-seat counts against a uniform split (df = seats − 1).
+def _rao_scott(cells: np.ndarray, jac: np.ndarray) -> float:
+    """Rao and Scott's mean generalised design effect δ̄ of the contrasts ``jac @ p``.
 
-    Assumes each game has exactly one winner counted once and games are independent (with duplicate
-    play, deals are shared but every seat gets every lineup slot, so seat effects stay identifiable;
-    the p-value is then slightly conservative because rotations of one deal are negatively
-    correlated). The effect size is Cohen's w = sqrt(χ²/N); 0.1 is "small".
+    ``cells``: one row of category counts per cluster (deal); p̂ = column sums / total. δ̄ is
+    tr(Σ₀⁻¹Σ)/q, where Σ₀ is the covariance of the q contrasts if every counted row were an
+    independent multinomial draw and Σ the cluster-robust (CR1) covariance of the linearised
+    proportions, G/(G−1)·Σ_g z_g z_gᵀ/N² with z_g = c_g − n_g·p̂. Needs only per-deal counts.
     """
-    wins = np.asarray(wins_by_seat, dtype=float)
-    n = wins.sum()
-    if n == 0 or len(wins) < 2:
-        return TestResult("chi2 seat vs uniform", math.nan, math.nan, math.nan, "cohen_w", None, int(n))
-    res = stats.chisquare(wins)
-    return TestResult(
-        "chi2 seat vs uniform",
-        float(res.statistic),
-        float(res.pvalue),
-        math.sqrt(float(res.statistic) / n),
-        "cohen_w",
-        float(len(wins) - 1),
-        int(n),
-    )
+    g = len(cells)
+    n = cells.sum()
+    if g < 2 or n == 0:
+        return math.nan
+    p = cells.sum(axis=0) / n
+    z = cells - cells.sum(axis=1, keepdims=True) * p
+    clustered = jac @ (g / (g - 1) * (z.T @ z) / n**2) @ jac.T
+    iid = jac @ ((np.diag(p) - np.outer(p, p)) / n) @ jac.T
+    return float(np.trace(np.linalg.pinv(iid) @ clustered)) / len(jac)
 
 
-def contingency_test(table: np.ndarray) -> TestResult:
-    """Chi-squared test of independence of an r×c count table (e.g. seat × final rank) with Cramér's V.
+def _corrected(
+    name: str, pearson: float, deff: float, df: int, effect: float, effect_name: str, n: int
+) -> TestResult:
+    # First-order Rao-Scott: X²/δ̄ is referred to χ²(df). Without a usable δ̄ there is no valid test.
+    if not (math.isfinite(deff) and deff > 0):
+        return TestResult(name, math.nan, math.nan, effect, effect_name, float(df), n, deff)
+    stat = pearson / deff
+    return TestResult(name, stat, float(stats.chi2.sf(stat, df)), effect, effect_name, float(df), n, deff)
 
-    Assumes independent rows of the underlying data and expected counts of about 5 or more per cell
-    (rows or columns that are entirely zero are dropped first). V lies in [0, 1].
+
+def seat_advantage_test(wins_by_deal: np.ndarray) -> TestResult:
+    """Rao-Scott corrected χ² of winner-seat counts against a uniform split (df = seats − 1).
+
+    ``wins_by_deal``: one row per deal, one column per seat (wins of that seat in all the deal's
+    games). Pearson's X² assumes every win independent; under duplicate play a deal's rotations
+    share their luck (each seat keeps its dice), so a deal often gives one seat all its wins and X²
+    is inflated. Dividing by the mean design effect δ̄ (:func:`_rao_scott`, clustered by deal)
+    restores the χ² reference; with one game per deal δ̄ ≈ 1. Assumes independent deals (tens or
+    more). The effect size is Cohen's w = sqrt(X²/N) of the uncorrected X²; 0.1 is "small".
     """
-    t = np.asarray(table, dtype=float)
-    t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
+    cells = np.atleast_2d(np.asarray(wins_by_deal, dtype=float))
+    wins = cells.sum(axis=0)
+    n = int(wins.sum())
+    name = "Rao-Scott chi2 seat vs uniform"
+    k = len(wins)
+    if n == 0 or k < 2:
+        return TestResult(name, math.nan, math.nan, math.nan, "cohen_w", None, n)
+    pearson = float(stats.chisquare(wins).statistic)
+    deff = _rao_scott(cells, np.eye(k)[:-1])
+    return _corrected(name, pearson, deff, k - 1, math.sqrt(pearson / n), "cohen_w", n)
+
+
+def contingency_test(counts_by_deal: np.ndarray) -> TestResult:
+    """Rao-Scott corrected χ² test of independence of an r×c table (e.g. seat × final rank), Cramér's V.
+
+    ``counts_by_deal``: shape (deals, r, c). Rows or columns that are entirely zero are dropped.
+    Pearson's X² assumes independent rows of the underlying data, which a seat × rank table never
+    has (a game gives each seat a different rank) and duplicate play breaks further; X² is divided
+    by the mean design effect of the interaction contrasts p_ij − p_i·p_j (i < r, j < c), clustered
+    by deal. Assumes independent deals and expected counts of about 5 or more per cell. V (from the
+    uncorrected X²) lies in [0, 1].
+    """
+    cells = np.asarray(counts_by_deal, dtype=float)
+    t = cells.sum(axis=0)
+    keep_r, keep_c = t.sum(axis=1) > 0, t.sum(axis=0) > 0
+    cells = cells[:, keep_r][:, :, keep_c]
+    t = t[keep_r][:, keep_c]
     n = int(t.sum())
-    if t.shape[0] < 2 or t.shape[1] < 2:
-        return TestResult("chi2 contingency", math.nan, math.nan, math.nan, "cramers_v", None, n)
-    res = stats.chi2_contingency(t, correction=False)
+    name = "Rao-Scott chi2 contingency"
+    r, c = t.shape
+    if r < 2 or c < 2:
+        return TestResult(name, math.nan, math.nan, math.nan, "cramers_v", None, n)
+    pearson = float(stats.chi2_contingency(t, correction=False).statistic)
     v = stats.contingency.association(np.rint(t).astype(np.int64), method="cramer", correction=False)
-    return TestResult(
-        "chi2 contingency", float(res.statistic), float(res.pvalue), float(v), "cramers_v", float(res.dof), n
-    )
+    p = t / n
+    row, col = p.sum(axis=1), p.sum(axis=0)
+    jac = np.zeros(((r - 1) * (c - 1), r, c))
+    for i in range(r - 1):
+        for j in range(c - 1):
+            q = i * (c - 1) + j
+            jac[q, i, :] -= col[j]  # d(p_i. p_.j)/dp_il = p_.j
+            jac[q, :, j] -= row[i]
+            jac[q, i, j] += 1
+    deff = _rao_scott(cells.reshape(len(cells), r * c), jac.reshape(len(jac), r * c))
+    return _corrected(name, pearson, deff, (r - 1) * (c - 1), float(v), "cramers_v", n)
 
 
 def paired_permutation_test(d: np.ndarray, n_resamples: int = 9999, seed: int = 0) -> TestResult:

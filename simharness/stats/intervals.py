@@ -119,7 +119,7 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, size: int) -> 
 
 @dataclass(frozen=True)
 class Distribution:
-    """Mean and quantiles of a sample, each with a percentile-bootstrap CI."""
+    """Mean and quantiles of a sample, each with a deal-clustered CI."""
 
     mean: Interval
     quantiles: dict[float, Interval]
@@ -127,72 +127,39 @@ class Distribution:
 
 def describe(
     x: np.ndarray,
+    clusters: np.ndarray,
     quantiles: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95),
     *,
     confidence: float = 0.95,
 ) -> Distribution:
-    """Mean (percentile bootstrap) and quantiles (exact percentile-bootstrap interval) of ``x``.
+    """Mean and quantiles of ``x`` with CIs clustered by ``clusters`` (deals); ``n`` counts clusters.
 
-    Quantiles are the inverse empirical CDF (the smallest value with F(x) >= q; numpy's
-    ``inverted_cdf``), which is always an observed score. Their bootstrap distribution has a closed
-    form: a resampled q-quantile is at most v exactly when at least ⌈qn⌉ resampled rows are ≤ v,
-    a Binomial(n, F_n(v)) event; so the percentile-bootstrap interval is computed exactly, with no
-    resampling noise, in O(distinct values). The mean's interval is the percentile bootstrap of
-    :func:`bootstrap_mean_ci`: with the heavy tails of uncapped scores it is visibly asymmetric where
-    a t interval would not be. Assumes independent rows.
+    The mean's interval is :func:`cluster_mean_ci`. Quantiles are the inverse empirical CDF (the
+    smallest value with F(x) >= q; numpy's ``inverted_cdf``), always an observed score, with
+    Woodruff's interval: a cluster-robust CI of the CDF at the estimate, F ± t·se, mapped back
+    through the inverse CDF. It is the survey-sampling interval for quantiles of clustered data and
+    needs only per-cluster counts of rows at or below the estimate. Assumes independent clusters
+    (tens or more); rows within a cluster may be correlated in any way.
     """
     x = np.asarray(x, dtype=float)
-    n = len(x)
-    if n == 0:
+    if len(x) == 0:
         return Distribution(Interval.empty(), {q: Interval.empty() for q in quantiles})
-    values, counts = np.unique(x, return_counts=True)
-    cdf = np.cumsum(counts) / n
-    alpha = (1 - confidence) / 2
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    rows = np.bincount(inv).astype(float)
+    g = len(rows)
     qs: dict[float, Interval] = {}
     for q in quantiles:
-        need = max(1, math.ceil(q * n - 1e-9))
-        # P*(resampled quantile <= v) for every distinct v: nondecreasing in v.
-        boot_cdf = stats.binom.sf(need - 1, n, cdf)
-        lo = values[min(int(np.searchsorted(boot_cdf, alpha)), len(values) - 1)]
-        hi = values[min(int(np.searchsorted(boot_cdf, 1 - alpha)), len(values) - 1)]
-        qs[q] = Interval(float(np.quantile(x, q, method="inverted_cdf")), float(lo), float(hi), n)
-    return Distribution(bootstrap_mean_ci(values, counts, confidence), qs)
-
-
-def bootstrap_mean_ci(
-    values: np.ndarray,
-    counts: np.ndarray,
-    confidence: float = 0.95,
-    *,
-    n_resamples: int = 1000,
-    seed: int = 0,
-) -> Interval:
-    """Percentile-bootstrap CI of the mean of a sample given as distinct ``values`` and ``counts``.
-
-    Uses the Poisson bootstrap (each distinct value's resampled count is Poisson(count); the mean
-    is the weighted mean of the resample), which equals the ordinary bootstrap up to a random
-    resample size of relative spread 1/√n, and costs O(resamples × distinct values) instead of
-    O(resamples × rows). The seed is fixed, so a report is reproducible. Assumes independent rows.
-    """
-    values = np.asarray(values, dtype=float)
-    lam = np.asarray(counts, dtype=float)
-    n = int(lam.sum())
-    if n == 0:
-        return Interval.empty()
-    est = float(values @ lam / n)
-    if len(values) < 2:
-        return Interval(est, est, est, n)
-    rng = np.random.default_rng(seed)
-    means = np.empty(n_resamples)
-    step = max(1, 2_000_000 // len(values))  # resamples per chunk, bounding memory
-    for start in range(0, n_resamples, step):
-        b = min(step, n_resamples - start)
-        c = rng.poisson(lam, size=(b, len(values))).astype(float)
-        total = c.sum(axis=1)
-        means[start : start + b] = (c @ values) / np.where(total > 0, total, 1.0)
-    alpha = (1 - confidence) / 2
-    lo, hi = np.quantile(means, [alpha, 1 - alpha])
-    return Interval(est, float(lo), float(hi), n)
+        est = float(np.quantile(x, q, method="inverted_cdf"))
+        below = np.bincount(inv, weights=(x <= est).astype(float), minlength=g)
+        f = ratio_ci(below, rows, confidence)
+        if g < 2:
+            qs[q] = Interval(est, math.nan, math.nan, g)
+            continue
+        half = (f.hi - f.lo) / 2  # untruncated half-width: the truncation to [0, 1] is done below
+        lo = float(np.quantile(x, min(max(q - half, 0.0), 1.0), method="inverted_cdf"))
+        hi = float(np.quantile(x, min(max(q + half, 0.0), 1.0), method="inverted_cdf"))
+        qs[q] = Interval(est, min(lo, est), max(hi, est), g)
+    return Distribution(cluster_mean_ci(x, clusters, confidence), qs)
 
 
 def cluster_ratio_ci(
@@ -210,25 +177,45 @@ def cluster_ratio_ci(
     """
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    if len(num) == 0 or den.sum() == 0:
+    if len(num) == 0:
         return Interval.empty()
     _, inv = np.unique(np.asarray(clusters), return_inverse=True)
-    n_g = np.bincount(inv, weights=num)
-    d_g = np.bincount(inv, weights=den)
+    bounded = (num >= 0).all() and (den >= 0).all()
+    return ratio_ci(
+        np.bincount(inv, weights=num),
+        np.bincount(inv, weights=den),
+        confidence,
+        lower=0.0 if bounded else -math.inf,
+        upper=1.0 if bounded and (num <= den).all() else math.inf,
+    )
+
+
+def ratio_ci(
+    n_g: np.ndarray,
+    d_g: np.ndarray,
+    confidence: float = 0.95,
+    *,
+    lower: float = -math.inf,
+    upper: float = math.inf,
+) -> Interval:
+    """:func:`cluster_ratio_ci` from per-cluster sums ``n_g`` and ``d_g`` (one entry per cluster).
+
+    Only these sums are needed, so shards holding whole deals can be reduced separately and
+    concatenated. The interval is truncated to [``lower``, ``upper``], the range the ratio can take:
+    a symmetric interval can leave it (a rare event's rate below 0), and truncating keeps the
+    coverage and never reports an impossible value.
+    """
+    n_g = np.asarray(n_g, dtype=float)
+    d_g = np.asarray(d_g, dtype=float)
     g = len(n_g)
+    if g == 0 or d_g.sum() == 0:
+        return Interval.empty()
     r = n_g.sum() / d_g.sum()
     if g < 2:
         return Interval(float(r), math.nan, math.nan, g)
     var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
     half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
-    lo, hi = r - half, r + half
-    # The symmetric interval can leave the range the ratio can take (a rare event's rate below 0);
-    # truncating to that range keeps the coverage and never reports an impossible value.
-    if (num >= 0).all() and (den >= 0).all():
-        lo = max(lo, 0.0)
-        if (num <= den).all():
-            hi = min(hi, 1.0)
-    return Interval(float(r), float(lo), float(hi), g)
+    return Interval(float(r), float(max(r - half, lower)), float(min(r + half, upper)), g)
 
 
 def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:

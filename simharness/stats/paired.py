@@ -32,36 +32,76 @@ def row_variance(frame: pl.DataFrame, value: str) -> float:
     return float(v) if v is not None else math.nan
 
 
+def games_per_deal(frame: pl.DataFrame) -> float:
+    """Mean number of games per deal (the rotations of a duplicate deal; 1 for independent play)."""
+    return float(frame.group_by("deal").agg(pl.col("game").n_unique())["game"].mean() or math.nan)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What independent play would give: the row variances of the two arms and the design's games per deal."""
+
+    var_a: float
+    var_b: float
+    games_per_deal: float
+
+
+def pairing_efficiency(baseline: Baseline, var_d: float) -> tuple[float, float, float]:
+    """E, the per-game variance of independent play and of this design, all in games.
+
+    Independent play: each game gives one row of A and one of B, so a − b has variance
+    Var_row(a) + Var_row(b) per game. This design: the mean of the k games of a deal has the variance
+    Var(d) of the per-deal differences, that is k·Var(d) per game. E is their ratio: the factor by
+    which this design divides the *games* needed for the same precision (``simharness plan``'s
+    ``--paired-efficiency``). It includes every gain of the design: pairing on shared luck, duplicate
+    rotations, and a strategy seated more than once. E < 1 when the arms are negatively correlated
+    (two strategies at one table of a zero-sum game).
+    """
+    independent = baseline.var_a + baseline.var_b
+    paired = baseline.games_per_deal * var_d
+    if paired > 0:
+        return independent / paired, independent, paired
+    return (math.inf if independent > 0 else 1.0), independent, paired
+
+
 @dataclass(frozen=True)
 class PairedResult:
     """Mean difference a − b with a CI, a p-value and what pairing bought.
 
     ``paired`` says whether shared deals were used; otherwise the comparison is Welch's on per-deal
-    means. ``efficiency`` E = Var(independent design)/Var(a − b) per deal: the factor by which this
-    design divides the games needed for the same precision (1 = no gain; below 1 it hurts, as for two
-    strategies at the same table of a zero-sum game). The independent design plays each of a deal's
-    rows as a fresh game: variance σ²_a/m_a + σ²_b/m_b from the row variances (when given; else the
-    per-deal variances, which then measures pairing alone). ``rho``: correlation of the per-deal means.
+    means. ``efficiency``, ``var_independent`` and ``var_paired``: see :func:`pairing_efficiency`
+    (NaN without a :class:`Baseline` or without pairing). ``rho``: correlation of the per-deal means.
     """
 
     difference: Interval
     pvalue: float
     paired: bool
     efficiency: float
+    var_independent: float
+    var_paired: float
     rho: float
     mean_a: float
     mean_b: float
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"difference": self.difference.to_dict()}
-        for k in ("pvalue", "paired", "efficiency", "rho", "mean_a", "mean_b"):
+        for k in (
+            "pvalue",
+            "paired",
+            "efficiency",
+            "var_independent",
+            "var_paired",
+            "rho",
+            "mean_a",
+            "mean_b",
+        ):
             v = getattr(self, k)
             out[k] = None if isinstance(v, float) and not math.isfinite(v) else v
         return out
 
 
 def paired_difference(
-    a: pl.DataFrame, b: pl.DataFrame, confidence: float = 0.95, row_var: tuple[float, float] | None = None
+    a: pl.DataFrame, b: pl.DataFrame, confidence: float = 0.95, baseline: Baseline | None = None
 ) -> PairedResult:
     """Compare two per-deal frames (``deal``, ``y``) from :func:`per_deal`.
 
@@ -75,48 +115,27 @@ def paired_difference(
         ya, yb = joined["y"].to_numpy(), joined["y_b"].to_numpy()
         d = ya - yb
         ci = mean_ci(d, confidence)
-        var_d = d.var(ddof=1)
-        if row_var is not None:
-            var_ind = row_var[0] / joined["m"].mean() + row_var[1] / joined["m_b"].mean()
-        else:
-            var_ind = ya.var(ddof=1) + yb.var(ddof=1)
-        if var_d > 0:
-            p = float(stats.ttest_1samp(d, 0.0).pvalue)
-            eff = var_ind / var_d
-        else:
-            p = 1.0 if ci.estimate == 0 else 0.0
-            eff = math.inf if var_ind > 0 else 1.0
+        var_d = float(d.var(ddof=1))
+        p = float(stats.ttest_1samp(d, 0.0).pvalue) if var_d > 0 else (1.0 if ci.estimate == 0 else 0.0)
+        eff, v_ind, v_pair = pairing_efficiency(baseline, var_d) if baseline else (math.nan,) * 3
         sa, sb = ya.std(ddof=1), yb.std(ddof=1)
         rho = float(np.corrcoef(ya, yb)[0, 1]) if sa > 0 and sb > 0 else math.nan
-        return PairedResult(ci, p, True, float(eff), rho, float(ya.mean()), float(yb.mean()))
+        return PairedResult(ci, p, True, eff, v_ind, v_pair, rho, float(ya.mean()), float(yb.mean()))
+    mean_a = float(ya_all.mean()) if len(ya_all) else math.nan
+    mean_b = float(yb_all.mean()) if len(yb_all) else math.nan
     if len(ya_all) < 2 or len(yb_all) < 2:
-        est = float(ya_all.mean() - yb_all.mean()) if len(ya_all) and len(yb_all) else math.nan
-        return PairedResult(
-            Interval(est, math.nan, math.nan, 0),
-            math.nan,
-            False,
-            math.nan,
-            math.nan,
-            float(ya_all.mean()) if len(ya_all) else math.nan,
-            float(yb_all.mean()) if len(yb_all) else math.nan,
-        )
+        diff = Interval(mean_a - mean_b, math.nan, math.nan, 0)
+        return PairedResult(diff, math.nan, False, math.nan, math.nan, math.nan, math.nan, mean_a, mean_b)
     res = stats.ttest_ind(ya_all, yb_all, equal_var=False)
     ci = res.confidence_interval(confidence)
-    est = float(ya_all.mean() - yb_all.mean())
+    est = mean_a - mean_b
     lo, hi = float(ci.low), float(ci.high)
     p = float(res.pvalue)
     if not math.isfinite(p):  # both arms constant
         lo = hi = est
         p = 1.0 if est == 0 else 0.0
-    return PairedResult(
-        Interval(est, lo, hi, len(ya_all) + len(yb_all)),
-        p,
-        False,
-        1.0,
-        math.nan,
-        float(ya_all.mean()),
-        float(yb_all.mean()),
-    )
+    diff = Interval(est, lo, hi, len(ya_all) + len(yb_all))
+    return PairedResult(diff, p, False, math.nan, math.nan, math.nan, math.nan, mean_a, mean_b)
 
 
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).

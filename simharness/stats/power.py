@@ -3,9 +3,16 @@
 Formulas (statistics background §3.2), with z_a = z_{1-alpha/2} and z_b = z_{power}:
   one sample vs a known baseline p0:  n = [(z_a·√(p0q0) + z_b·√(p1q1))/δ]²
   two independent arms:               n per arm = [(z_a·√(2p̄q̄) + z_b·√(p1q1 + p2q2))/δ]²
-  paired (shared deals):              n pairs = (z_a + z_b)²·(p1q1 + p2q2)/(E·δ²)
-where E = (Var a + Var b)/Var(a − b) is the pairing efficiency measured by ``simharness compare``
-(E = 1/(1 − ρ) for equal variances). All assume independent games (or deals, for pairs).
+  paired (shared deals):              n games = (z_a + z_b)²·(p1q1 + p2q2)/(E·δ²)
+where E is the pairing efficiency in games measured by ``simharness compare``
+(``stats.paired.pairing_efficiency``: the per-game variance of a − b in independent play with one row
+of each arm per game, Var a + Var b, over the per-game variance of the paired design, games per deal ×
+Var of the per-deal difference). With E = 1 the paired answer is the two-arm answer up to the
+pooled-variance term. Paired games are played in deals of ``games_per_deal`` games (the rotations of a
+duplicate deal), so deals = ⌈games / games_per_deal⌉. All assume independent games (or deals).
+
+The SPRT rows are one-sided tests of p0 against p1 at α/2 (and β = 1 − power): the error a two-sided
+level-α fixed design makes in the direction of the effect, so the two are compared like with like.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ def n_two_arms(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) ->
 
 
 def n_paired(p1: float, p2: float, efficiency: float, alpha: float = 0.05, power: float = 0.8) -> int:
-    """Deals (pairs) needed when both arms play the same deals with pairing efficiency ``efficiency``."""
+    """Games needed (in all, both arms seated in every game) at pairing efficiency ``efficiency``."""
     _check(p1, p2)
     if not efficiency > 0:
         raise ValueError(f"paired-efficiency: expected a positive number, got {efficiency}")
@@ -82,7 +89,10 @@ class Plan:
     one_sample: int
     two_arms_per_arm: int
     paired_efficiency: float | None
+    games_per_deal: int
+    paired_games: int | None
     paired_deals: int | None
+    sprt_alpha: float
     sprt_expected_h0: float
     sprt_expected_h1: float
 
@@ -96,10 +106,14 @@ def plan(
     alpha: float = 0.05,
     power: float = 0.8,
     paired_efficiency: float | None = None,
+    games_per_deal: int = 1,
 ) -> Plan:
-    """Every sample size for detecting ``baseline`` → ``baseline + effect``."""
+    """Every sample size for detecting ``baseline`` → ``baseline + effect`` (games, and deals when paired)."""
+    if games_per_deal < 1:
+        raise ValueError(f"games-per-deal: expected a positive integer, got {games_per_deal}")
     p1 = baseline + effect
-    h0, h1 = sprt_expected_games(baseline, p1, alpha, 1 - power)
+    h0, h1 = sprt_expected_games(baseline, p1, alpha / 2, 1 - power)
+    games = n_paired(baseline, p1, paired_efficiency, alpha, power) if paired_efficiency is not None else None
     return Plan(
         baseline,
         effect,
@@ -108,7 +122,10 @@ def plan(
         n_one_sample(baseline, p1, alpha, power),
         n_two_arms(baseline, p1, alpha, power),
         paired_efficiency,
-        n_paired(baseline, p1, paired_efficiency, alpha, power) if paired_efficiency is not None else None,
+        games_per_deal,
+        games,
+        -(-games // games_per_deal) if games is not None else None,
+        alpha / 2,
         h0,
         h1,
     )

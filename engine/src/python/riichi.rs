@@ -103,6 +103,12 @@ fn riichi_ukeire(hand: &str, visible: &str) -> PyResult<Vec<(String, u8)>> {
         return Err(option_error(OptionError::new("hand", format!("ukeire needs 3n+1 tiles (13, 10, …), got {n}"))));
     }
     let v = counts("visible", visible)?;
+    // The hand's own tiles are seen too: together they may not exceed the four copies of a tile.
+    if let Some(k) = (0..KINDS).find(|&k| c[k] + v[k] > 4) {
+        let name = Tile { kind: k as u8, red: false }.name();
+        let msg = format!("{} copies of {name} with the hand's {}; there are only 4", v[k], c[k]);
+        return Err(option_error(OptionError::new("visible", msg)));
+    }
     Ok(shanten::ukeire(&c, &v).into_iter().map(|(k, left)| (Tile { kind: k, red: false }.name(), left)).collect())
 }
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from simharness import _engine  # type: ignore[attr-defined]
-from simharness.games import mjlog
+from simharness.games.riichi import mjlog
 
 _DEAD = 122
 # Tenhou's abortive-draw names → the engine's outcomes.

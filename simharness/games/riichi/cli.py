@@ -1,4 +1,5 @@
-"""Riichi commands: ``simharness score riichi`` (hand value) and ``simharness shanten``."""
+"""Riichi commands: ``simharness score riichi`` (hand value), ``simharness shanten`` and
+``simharness replay riichi`` (real Tenhou games through the engine, hand by hand)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,15 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
+from xml.etree import ElementTree
 
 import typer
+from rich.console import Console
+from rich.markup import escape
 
 from simharness.engine import OptionError
 from simharness.games import riichi
+from simharness.games.riichi import replay as riichi_replay
 
 
 def _rule_overrides(items: list[str]) -> dict[str, Any]:
@@ -36,19 +41,39 @@ def _fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _jsonl(path: Path) -> list[Any]:
-    rows = []
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
-        raise OptionError("--batch", f"cannot read {path}: {e.strerror}") from None
-    for n, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise OptionError("--batch", f"{path}:{n}: not JSON ({e.msg})") from None
-    return rows
+class _Batch:
+    """The rows of a ``--batch`` JSONL file and the one convention of batch commands: every output
+    line is a JSON object with the file's ``line`` number; a row that fails prints
+    ``{"line", "error", "field"}`` (and the message on stderr) and the others still run; the exit
+    status is the worst a single row would have given (2 wrong input, 1 a hand that does not win)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.status = 0
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise OptionError("--batch", f"cannot read {path}: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise OptionError(
+                "--batch", f"{path}: not UTF-8 text (byte {e.start}); expected JSON lines"
+            ) from None
+        self.rows: list[tuple[int, Any]] = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    self.rows.append((n, json.loads(line)))
+                except json.JSONDecodeError as e:
+                    self.fail(n, "line", f"not JSON ({e.msg})")
+
+    def fail(self, line: int, field: str, message: str, status: int = 2) -> None:
+        self.status = max(self.status, status)
+        typer.echo(f"error: {self.path}:{line}: {field}: {message}", err=True)
+        typer.echo(json.dumps({"line": line, "error": message, "field": field}))
+
+    def finish(self) -> None:
+        if self.status:
+            raise typer.Exit(self.status)
 
 
 def score_riichi(
@@ -101,23 +126,7 @@ def score_riichi(
     try:
         overrides = _rule_overrides(rule or [])
         if batch is not None:
-            requests = _jsonl(batch)
-            result = riichi.score_batch(requests, rules=rules, **overrides)
-            names = riichi.yaku_names()
-            for row in range(len(result)):
-                if row in result.errors:
-                    field, message = result.errors[row]
-                    out: dict[str, Any] = {"row": row, "error": message, "field": field}
-                else:
-                    mask = int(result.yaku_mask[row])
-                    out = {
-                        "row": row, "han": int(result.han[row]), "fu": int(result.fu[row]),
-                        "points": int(result.points[row]), "yakuman": int(result.yakuman[row]),
-                        "yaku": [n for i, n in enumerate(names) if mask >> i & 1],
-                        "ron": int(result.ron[row]), "tsumo_dealer": int(result.tsumo_dealer[row]),
-                        "tsumo_non_dealer": int(result.tsumo_non_dealer[row]),
-                    }  # fmt: skip
-                typer.echo(json.dumps(out))
+            _score_batch(_Batch(batch), rules, overrides)
             return
         if hand is None or win is None:
             raise OptionError(
@@ -141,6 +150,53 @@ def score_riichi(
         typer.echo(riichi.format_score(s))
 
 
+def _score_batch(b: _Batch, rules: str, overrides: dict[str, Any]) -> None:
+    rows = [(n, r) for n, r in b.rows if isinstance(r, dict) or b.fail(n, "line", "expected a JSON object")]
+    result = riichi.score_batch([r for _, r in rows], rules=rules, **overrides)
+    names = riichi.yaku_names()
+    for i, (line, _) in enumerate(rows):
+        if i in result.errors:
+            field, message = result.errors[i]
+            b.fail(line, field, message, 1 if field == "agari" else 2)
+            continue
+        mask = int(result.yaku_mask[i])
+        typer.echo(json.dumps({
+            "line": line, "han": int(result.han[i]), "fu": int(result.fu[i]),
+            "points": int(result.points[i]), "yakuman": int(result.yakuman[i]),
+            "yaku": [n for k, n in enumerate(names) if mask >> k & 1],
+            "ron": int(result.ron[i]), "tsumo_dealer": int(result.tsumo_dealer[i]),
+            "tsumo_non_dealer": int(result.tsumo_non_dealer[i]),
+        }))  # fmt: skip
+    b.finish()
+
+
+def _shanten_batch(b: _Batch) -> None:
+    hands: list[tuple[int, str]] = []
+    for line, r in b.rows:
+        h = r.get("hand") if isinstance(r, dict) else r
+        if isinstance(h, str):
+            hands.append((line, h))
+        else:
+            b.fail(line, "hand", 'expected "MPSZ" or {"hand": "MPSZ"}')
+    try:
+        values = [int(n) for n in riichi.shanten_batch([h for _, h in hands])]
+    except OptionError:
+        # Only when some hand is wrong: find which, hand by hand.
+        values = [_one_shanten(b, line, h) for line, h in hands]
+    for (line, h), n in zip(hands, values, strict=True):
+        if n is not None:
+            typer.echo(json.dumps({"line": line, "hand": h, "shanten": n}))
+    b.finish()
+
+
+def _one_shanten(b: _Batch, line: int, hand: str) -> int | None:
+    try:
+        return riichi.shanten(hand)
+    except OptionError as e:
+        b.fail(line, e.field, e.message)
+        return None
+
+
 def shanten_cmd(
     hand: Annotated[
         str | None, typer.Argument(help="Concealed tiles in MPSZ (13/14 tiles, fewer after calls).")
@@ -156,10 +212,7 @@ def shanten_cmd(
     """Shanten of a hand and the tiles that improve it (with how many are left)."""
     try:
         if batch is not None:
-            rows = _jsonl(batch)
-            hands = [r["hand"] if isinstance(r, dict) else str(r) for r in rows]
-            for h, n in zip(hands, riichi.shanten_batch(hands), strict=True):
-                typer.echo(json.dumps({"hand": h, "shanten": int(n)}))
+            _shanten_batch(_Batch(batch))
             return
         if hand is None:
             raise OptionError("hand", "a hand is required (or --batch FILE)")
@@ -202,6 +255,52 @@ def _shanten_report(hand: str, visible: str) -> dict[str, Any]:
     return out
 
 
+out = Console(highlight=False, soft_wrap=True)
+
+
+def replay_riichi(
+    files: Annotated[list[Path], typer.Argument(help="Tenhou mjlog files (plain or gzip XML).")],
+    preset: Annotated[
+        str, typer.Option(help="Base rule preset; the log's game type sets red fives, kuitan and length.")
+    ] = "tenhou",
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only differing hands and the total.")
+    ] = False,
+) -> None:
+    """Replay each hand with the recorded wall and actions; compare winners, han, fu, points, every
+    seat's points after the hand and the next hand's state with the record. Exit status 1 if any
+    hand differs or a recorded action is illegal for the engine, 2 for an unreadable file."""
+    hands = differing = 0
+    for path in files:
+        try:
+            checks = riichi_replay.replay_file(path, preset)
+        except (OSError, EOFError, ValueError, KeyError, ElementTree.ParseError) as e:
+            # not a file, not gzip, truncated, not XML or not a Tenhou log: unreadable input
+            typer.echo(f"error: {path}: {e}", err=True)
+            raise typer.Exit(2) from None
+        for c in checks:
+            hands += 1
+            differing += not c.ok
+            if c.ok and not quiet:
+                wins = ", ".join(
+                    f"seat {w['seat']} {w['han']}han {w['fu']}fu {w['points']}" for w in c.engine["wins"]
+                )
+                out.print(f"{escape(path.name)} {c.name:7} ok   {c.outcome:13} {wins}")
+            elif not c.ok:
+                out.print(
+                    f"{escape(path.name)} {c.name:7} [red]DIFF[/red] {c.outcome:13} "
+                    + escape("; ".join(c.problems))
+                )
+    out.print(
+        f"{hands} hands in {len(files)} games: {hands - differing} equal to the record, {differing} differ"
+    )
+    if differing:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer, score_app: typer.Typer) -> None:
     score_app.command("riichi")(score_riichi)
     app.command("shanten")(shanten_cmd)
+    replay_app = typer.Typer(help="Replay recorded real games through the engine.", no_args_is_help=True)
+    replay_app.command("riichi")(replay_riichi)
+    app.add_typer(replay_app, name="replay")

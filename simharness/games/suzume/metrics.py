@@ -1,51 +1,16 @@
-"""Suzume-jong (すずめ雀): scoring one hand, and the game's summary metrics.
-
-``score_hand`` is the same engine code the games use (``engine/src/games/suzume/scoring.rs``), so a
-hand scored here scores the same in a simulation. ``summary_metrics`` turns a run's ``hands`` and
-``players`` tables into long-form estimates with confidence intervals.
-"""
+"""Suzume-jong's summary metrics: a run's ``hands`` and ``players`` tables as long-form estimates
+with confidence intervals."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Protocol
 
 import polars as pl
 
-from simharness import _engine
-from simharness.engine import _call
 from simharness.stats.intervals import Interval, cluster_mean_ci
-
-GAME = "suzume"
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
-
-
-def score_hand(
-    hand: str,
-    win: str,
-    *,
-    ron: bool = False,
-    dealer: bool = False,
-    dora: str | None = None,
-    players: int = 4,
-    rules: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Scores 6 tiles written in the spec's notation (``1r2r3rCCC``: digits 1-9, ``r`` after a
-    digit for its red copy, ``F`` = 發, ``C`` = 中) won on ``win`` (one of them).
-
-    Returns ``legal`` (bool), ``reason`` (why it does not win, else None), ``points`` (the score,
-    dealer bonus included), ``base``, ``sets`` and every part (``set_points``, ``red``,
-    ``dora_points``, ``tanyao``, ``chanta``, ``yakuman``, ``yakuman_points``, ``dealer_bonus``) and,
-    for a legal win, ``payments``. ``rules`` are rule overrides (``simharness rules suzume``).
-
-    Raises :class:`simharness.engine.OptionError` for a bad tile, a wrong count, more copies than
-    exist, a winning tile not in the hand or a bad rule.
-    """
-    raw = _call(_engine.suzume_score, hand, win, ron, dealer, dora, players, json.dumps(rules or {}))
-    result: dict[str, Any] = json.loads(raw)
-    return result
 
 
 class Run(Protocol):
@@ -55,8 +20,15 @@ class Run(Protocol):
 
 
 def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
-    return {"variant": variant, "strategy": strategy, "metric": metric,
-            "estimate": ci.estimate, "lo": ci.lo, "hi": ci.hi, "n": ci.n}
+    return {
+        "variant": variant,
+        "strategy": strategy,
+        "metric": metric,
+        "estimate": ci.estimate,
+        "lo": ci.lo,
+        "hi": ci.hi,
+        "n": ci.n,
+    }
 
 
 def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
@@ -99,10 +71,20 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
         rows.append(_row(v, "all", "exhaustive_draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
         rows.append(_row(v, "all", "multi_ron_rate", _by_deal(first["claims"] > 1, first["deal"])))
-        per_hand = hands.filter(pl.col("variant") == v).group_by("deal", "game", "hand").agg(
-            *((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
+        per_hand = (
+            hands.filter(pl.col("variant") == v)
+            .group_by("deal", "game", "hand")
+            .agg(*((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
+        )
         for name in YAKUMAN.values():
             rows.append(_row(v, "all", f"{name}_rate", _by_deal(per_hand[name], per_hand["deal"])))
-    schema = {"variant": pl.String, "strategy": pl.String, "metric": pl.String,
-              "estimate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}
+    schema = {
+        "variant": pl.String,
+        "strategy": pl.String,
+        "metric": pl.String,
+        "estimate": pl.Float64,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
+        "n": pl.Int64,
+    }
     return pl.DataFrame(rows, schema=schema, orient="row")

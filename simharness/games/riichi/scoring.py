@@ -19,29 +19,6 @@ import numpy as np
 
 from simharness import _engine
 from simharness.engine import OptionError, OptionSpec, Preset, _call
-from simharness.games.riichi_metrics import summary_metrics
-
-__all__ = [
-    "HandNotWinning",
-    "HandScore",
-    "Payments",
-    "ScoreBatch",
-    "flag_bits",
-    "presets",
-    "resolve_rules",
-    "rule_options",
-    "score_arrays",
-    "score_batch",
-    "score_hand",
-    "shanten",
-    "shanten_batch",
-    "shanten_forms",
-    "split_tiles",
-    "summary_metrics",
-    "ukeire",
-    "waits",
-    "yaku_names",
-]
 
 
 class HandNotWinning(ValueError):
@@ -298,7 +275,7 @@ def score_arrays(
 
     ``tiles`` (n, 14): concealed tile ids 0–135 (``kind * 4 + copy``; 16, 52, 88 are the red fives)
     including the winning tile, −1 for none; ``win`` (n,): the winning tile id; ``melds`` (n, 4):
-    Tenhou meld codes (:meth:`simharness.games.mjlog.Meld.make`), −1 for none; ``flags`` (n,):
+    Tenhou meld codes (:meth:`simharness.games.riichi.mjlog.Meld.make`), −1 for none; ``flags`` (n,):
     situational flags as bits (:func:`flag_bits`); ``round_wind``/``seat_wind`` (n,): 0–3 = E S W N
     (default E, i.e. the dealer); ``dora``/``ura`` (n, 5): indicator ids, −1 for none;
     ``honba``/``deposits`` (n,).

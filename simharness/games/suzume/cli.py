@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from simharness.engine import OptionError
-from simharness.games.suzume import score_hand
+from simharness.games.suzume.scoring import score_hand
 
 
 def parse_rule(text: str) -> tuple[str, Any]:
@@ -25,15 +25,25 @@ def parse_rule(text: str) -> tuple[str, Any]:
 def _render(r: dict[str, Any]) -> str:
     who = "dealer" if r["dealer"] else "non-dealer"
     dora = r["dora"] or "none"
-    lines = [f"{' '.join(r['hand'])}  won on {r['win']} by {r['win_type']}, {who}, dora {dora}, "
-             f"{r['players']} players"]
+    lines = [
+        f"{' '.join(r['hand'])}  won on {r['win']} by {r['win_type']}, {who}, dora {dora}, "
+        f"{r['players']} players"
+    ]
     if "sets" not in r:
         lines.append(f"not a win: {r['reason']}")
         return "\n".join(lines)
     for s in r["sets"]:
         lines.append(f"  {s['tiles']:<6} {s['kind']:<10} +{s['points']}")
-    parts = [("yakuman " + r["yakuman"], r["yakuman_points"])] if r["yakuman"] else [
-        ("red tiles", r["red"]), ("dora", r["dora_points"]), ("tanyao", r["tanyao"]), ("chanta", r["chanta"])]
+    parts = (
+        [("yakuman " + r["yakuman"], r["yakuman_points"])]
+        if r["yakuman"]
+        else [
+            ("red tiles", r["red"]),
+            ("dora", r["dora_points"]),
+            ("tanyao", r["tanyao"]),
+            ("chanta", r["chanta"]),
+        ]
+    )
     for name, pts in parts:
         if pts:
             lines.append(f"  {name:<17} +{pts}")
@@ -62,7 +72,8 @@ def score_command(
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
-    """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win."""
+    """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win
+    (exit status 1)."""
     try:
         rules = dict(parse_rule(r) for r in rule or [])
         result = score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
@@ -70,6 +81,9 @@ def score_command(
         typer.echo(f"error: {e.field}: {e.message}", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(result) if as_json else _render(result))
+    if not result["legal"]:
+        # As `score riichi`: 0 a winning hand, 1 one that does not win, 2 wrong input.
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer, score_app: typer.Typer) -> None:

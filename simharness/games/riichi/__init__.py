@@ -1,0 +1,58 @@
+"""Riichi mahjong (立直麻雀) in Python, beside ``engine/src/games/riichi/``.
+
+- ``scoring``: shanten, ukeire and hand value under named house rules (single hands and batches);
+- ``metrics``: ``summary_metrics``, the analyst's statistics that ``simharness report`` adds;
+- ``python``: the Python-strategy protocol and an example class (``ShantenGreedy``);
+- ``cli``: ``simharness score riichi``, ``shanten`` and ``replay riichi``;
+- ``replay`` and ``mjlog``: real Tenhou games parsed and replayed through the engine.
+"""
+
+from simharness.games.riichi.metrics import summary_metrics
+from simharness.games.riichi.scoring import (
+    HandNotWinning,
+    HandScore,
+    Payments,
+    ScoreBatch,
+    flag_bits,
+    format_score,
+    presets,
+    resolve_rules,
+    rule_options,
+    score_arrays,
+    score_batch,
+    score_hand,
+    shanten,
+    shanten_batch,
+    shanten_forms,
+    split_tiles,
+    ukeire,
+    waits,
+    yaku_names,
+)
+
+# Fewest games in a default shard (simharness.games.registry): Riichi plays a few thousand games
+# a second on one core with knob strategies, far fewer with Python seats.
+MIN_SHARD = 40
+
+__all__ = [
+    "HandNotWinning",
+    "HandScore",
+    "Payments",
+    "ScoreBatch",
+    "flag_bits",
+    "format_score",
+    "presets",
+    "resolve_rules",
+    "rule_options",
+    "score_arrays",
+    "score_batch",
+    "score_hand",
+    "shanten",
+    "shanten_batch",
+    "shanten_forms",
+    "split_tiles",
+    "summary_metrics",
+    "ukeire",
+    "waits",
+    "yaku_names",
+]
