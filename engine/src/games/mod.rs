@@ -21,6 +21,7 @@ pub fn registry() -> Vec<Box<dyn GameApi>> {
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
         Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
+        Box::new(Registered::<hongkong::HongKong>(std::marker::PhantomData)),
     ]
 }
 

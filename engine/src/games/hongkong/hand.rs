@@ -163,11 +163,32 @@ impl Default for WinContext {
     }
 }
 
+/// An exposed (or declared concealed) meld: chow (`base` = its lowest kind), pung or kong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HkMeld {
+    pub kind: MeldKind,
+    pub base: Kind,
+}
+
+impl HkMeld {
+    pub fn of(m: &Meld) -> HkMeld {
+        // An added kong is an exposed kong for scoring; only the concealed kong stays concealed.
+        let kind = if m.kind == MeldKind::Kakan { MeldKind::Daiminkan } else { m.kind };
+        HkMeld { kind, base: m.base() }
+    }
+
+    pub fn tiles(&self) -> impl Iterator<Item = Kind> + '_ {
+        let chow = self.kind == MeldKind::Chi;
+        let n = if self.kind.is_kan() { 4 } else { 3 };
+        (0..n).map(move |i| if chow { self.base + i } else { self.base })
+    }
+}
+
 /// A hand to score: the concealed tiles with the winning tile, the exposed melds, the winning kind.
 #[derive(Debug, Clone)]
 pub struct Hand {
     pub concealed: Counts,
-    pub melds: Vec<Meld>,
+    pub melds: Vec<HkMeld>,
     pub win: Kind,
 }
 
@@ -406,7 +427,7 @@ fn nine_gates(all: &Counts, win: Kind) -> bool {
 }
 
 /// The unrelated hands (§8.4): 14 concealed tiles.
-fn unrelated(c: &Counts) -> Option<Limit> {
+pub fn unrelated(c: &Counts) -> Option<Limit> {
     let honours: u8 = c[27..].iter().sum();
     let suited = |s: usize| c[s * 9..s * 9 + 9].iter().sum::<u8>();
     // Distinct suited kinds of one suit, pairwise at least 3 apart.
@@ -443,15 +464,15 @@ fn unrelated(c: &Counts) -> Option<Limit> {
 fn totals(hand: &Hand) -> (Counts, bool) {
     let mut all = hand.concealed;
     for m in &hand.melds {
-        for t in &m.tiles {
-            all[usize::from(t.kind)] += 1;
+        for k in m.tiles() {
+            all[usize::from(k)] += 1;
         }
     }
     (all, hand.melds.iter().all(|m| m.kind == MeldKind::Ankan))
 }
 
-fn meld_set(m: &Meld) -> Set {
-    Set { chow: m.kind == MeldKind::Chi, base: m.base(), kong: m.kind.is_kan(), concealed: m.kind == MeldKind::Ankan }
+fn meld_set(m: &HkMeld) -> Set {
+    Set { chow: m.kind == MeldKind::Chi, base: m.base, kong: m.kind.is_kan(), concealed: m.kind == MeldKind::Ankan }
 }
 
 /// The best value of the hand (§8.5: largest base, then largest fan), or `None` when no reading

@@ -156,8 +156,12 @@ options! {
         false_win_penalty: FalseWinPenalty = FalseWinPenalty::None;
         /// Several wins on one discard (A23).
         multi_win: MultiWin = MultiWin::HeadBump;
-        /// Mistake injection: probability that a player declares a win that is not legal.
+        /// Mistake injection: probability that a player, after a draw that does not win,
+        /// declares a (false) win anyway.
         mistake_rate: f64 = 0.0, range(0, 1);
+        /// Hands after which a game is cut (the dealer keeps the deal on draws, so a game has no
+        /// fixed length; not in the spec). A cut game is logged `truncated`.
+        max_hands: u16 = 256, range(16, 10000);
     }
 }
 
@@ -173,6 +177,21 @@ impl Validate for Rules {
             return Err(OptionError::new(
                 "tile_set",
                 "136 tiles have no bonus tiles, so all_flowers_instant_win and seven_flowers_fan cannot apply; expected tile_set = \"144\"",
+            ));
+        }
+        // The game logs whole points: the smallest share (half a portion under half
+        // responsibility, a portion otherwise; multipliers are whole) must be whole.
+        let share = match self.responsibility {
+            Responsibility::Half => self.base_points / 2.0,
+            Responsibility::Full => self.base_points,
+        };
+        if share.fract() != 0.0 {
+            return Err(OptionError::new(
+                "base_points",
+                format!(
+                    "{} makes payments of fractions of a point; expected a whole number (even under responsibility = \"half\")",
+                    self.base_points
+                ),
             ));
         }
         if self.min_fan > self.max_fan {

@@ -1,7 +1,7 @@
 //! Payments (spec §8.2 and the settlement options), 包 liability, the false-win penalty, and the
 //! parsing of a hand given in MPSZ notation for the `score hongkong` command.
 
-use super::hand::{evaluate, Hand, Limit, Value, WinContext};
+use super::hand::{evaluate, Hand, HkMeld, Limit, Value, WinContext};
 use super::rules::{Bao, FalseWinPenalty, Responsibility, Rules};
 use crate::games::riichi::tiles::{parse_tile, parse_tiles, Counts, Kind, Meld, KINDS};
 
@@ -63,10 +63,11 @@ pub fn parse_hand(hand: &str, win: &str, melds: &[String]) -> Result<Hand, Input
             ))
         }
     }
+    let melds: Vec<HkMeld> = melds.iter().map(HkMeld::of).collect();
     let mut all = concealed;
     for m in &melds {
-        for t in &m.tiles {
-            all[usize::from(t.kind)] += 1;
+        for k in m.tiles() {
+            all[usize::from(k)] += 1;
         }
     }
     if let Some(k) = (0..KINDS).find(|&k| all[k] > 4) {

@@ -488,12 +488,12 @@ fn old_style_case(case: &Json) -> (Rules, super::hand::Hand, WinContext) {
     let flag = |k: &str| cond[k].as_bool().unwrap_or(false);
     let tiles = parse_tiles(case["tiles"].as_str().unwrap()).unwrap();
     let mut c = counts_of(&tiles);
-    let mut melds: Vec<Meld> = Vec::new();
+    let mut melds = Vec::new();
     let kongs = case["n_tiles"].as_u64().unwrap() as usize - 14;
     let fours: Vec<usize> = (0..34).filter(|&k| c[k] == 4).take(kongs).collect();
     for k in fours {
         c[k] = 0;
-        melds.push(Meld::parse(&format!("kan:{}", super::scoring::kind_name(k as u8).repeat(4))).unwrap());
+        melds.push(super::hand::HkMeld::of(&Meld::parse(&format!("kan:{}", super::scoring::kind_name(k as u8).repeat(4))).unwrap()));
     }
     let limit = case["faan"] == "limit";
     if !flag("fullyConcealedHand") && !limit {
@@ -507,7 +507,7 @@ fn old_style_case(case: &Json) -> (Rules, super::hand::Hand, WinContext) {
             for i in n {
                 c[usize::from(s.base + i)] -= 1;
             }
-            melds.push(Meld::parse(&format!("{kind}:{text}")).unwrap());
+            melds.push(super::hand::HkMeld::of(&Meld::parse(&format!("{kind}:{text}")).unwrap()));
         }
     }
     let bonus = |names: [&str; 4]| {
@@ -573,4 +573,34 @@ fn differential_faan_old_style() {
         checked += 1;
     }
     assert_eq!(checked + INEXPRESSIBLE.len(), 36);
+}
+
+mod game {
+    use super::super::batch::play;
+    use super::super::strategies::Knobs;
+    use crate::game::Batch;
+    use crate::options::Options;
+    use crate::table::Table;
+    use serde_json::json;
+
+    fn knobs(v: serde_json::Value) -> Knobs {
+        Knobs::default().with_overrides(&v).unwrap()
+    }
+
+    fn col<'a>(t: &'a Table, name: &str) -> &'a crate::table::Column {
+        t.column(name).unwrap_or_else(|| panic!("no column {name}"))
+    }
+
+    #[test]
+    fn smoke() {
+        let r = super::rules(json!({}));
+        let lineup = vec![knobs(json!({})); 4];
+        let t = play(&r, &lineup, &Batch { seed: 1, first_game: 0, count: 20, duplicate: false });
+        println!("{:?}", col(&t[0], "hands"));
+        println!("{:?}", col(&t[0], "draws"));
+        println!("{:?}", col(&t[0], "self_draws"));
+        println!("{:?}", col(&t[0], "discard_wins"));
+        println!("{:?}", col(&t[1], "final_points"));
+        println!("{:?}", col(&t[2], "tiles"));
+    }
 }
