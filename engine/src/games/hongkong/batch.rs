@@ -174,12 +174,12 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
         let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
         let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key }, &mut players);
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
-        for s in 0..4 {
-            points[s] += r.delta[s];
+        for (p, d) in points.iter_mut().zip(r.delta) {
+            *p += d;
         }
         let dealer_stays = match &r.outcome {
             Outcome::Draw | Outcome::FalseWin { .. } => true,
-            Outcome::Win { winners, .. } => winners.iter().any(|(w, _)| *w == dealer),
+            Outcome::Win { winners, .. } => winners.iter().any(|w| w.seat == dealer),
         };
         if !dealer_stays {
             dealer = (dealer + 1) % 4;
@@ -212,9 +212,9 @@ fn record(
 ) {
     let slot = |s: u8| seating.player(s) as i8;
     game.turns += u32::from(r.draws);
-    for s in 0..4 {
-        stats[s].claims += u16::from(r.claims[s]);
-        stats[s].refused += r.refused[s];
+    for (s, st) in stats.iter_mut().enumerate() {
+        st.claims += u16::from(r.claims[s]);
+        st.refused += r.refused[s];
     }
     let row = HandRow {
         game: seating.game,
@@ -257,7 +257,8 @@ fn record(
                     stats[usize::from(*d)].deal_ins += 1;
                 }
             }
-            for (i, (w, v)) in winners.iter().enumerate() {
+            for (i, win) in winners.iter().enumerate() {
+                let (w, v) = (&win.seat, &win.value);
                 let st = &mut stats[usize::from(*w)];
                 st.wins += 1;
                 st.fan += u32::from(v.fan);

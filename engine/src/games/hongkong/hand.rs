@@ -185,7 +185,7 @@ impl HkMeld {
 }
 
 /// A hand to score: the concealed tiles with the winning tile, the exposed melds, the winning kind.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hand {
     pub concealed: Counts,
     pub melds: Vec<HkMeld>,

@@ -49,13 +49,22 @@ pub trait Player {
     fn discard(&mut self, view: &View) -> Kind;
 }
 
+/// A winner: its seat, the hand and circumstances it won with, and their value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Winner {
+    pub seat: u8,
+    pub hand: Hand,
+    pub ctx: WinContext,
+    pub value: Value,
+}
+
 /// How a hand ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     Draw,
-    /// `winners` with their values; `discarder` for a discard win or a robbed kong.
+    /// `discarder` for a discard win or a robbed kong.
     Win {
-        winners: Vec<(u8, Value)>,
+        winners: Vec<Winner>,
         discarder: Option<u8>,
         robbed: bool,
     },
@@ -195,9 +204,9 @@ impl Table<'_> {
         }
     }
 
-    /// The legal winning value of seat `s` holding `hand` (winning kind included); a complete
-    /// hand under the minimum is counted as refused.
-    fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Value> {
+    /// The legal win of seat `s` holding `hand` (winning kind included); a complete hand under
+    /// the minimum is counted as refused.
+    fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Winner> {
         let seat = &self.seats[usize::from(s)];
         // Cheap rejection: the table-driven shanten covers every shape but the unrelated hands,
         // the bonus-tile wins and seven pairs with four of a kind.
@@ -209,7 +218,7 @@ impl Table<'_> {
         let h = Hand { concealed: *hand, melds: seat.melds.clone(), win };
         let v = evaluate(self.rules, &h, ctx)?;
         if v.legal(self.rules) {
-            Some(v)
+            Some(Winner { seat: s, hand: h, ctx: *ctx, value: v })
         } else {
             self.refused[usize::from(s)] += 1;
             None
@@ -340,10 +349,10 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             ctx.earthly = rules.earthly_hand_def == EarthlyHand::Riichi && !any_claim && t.draws <= 3 && cur != setup.dealer;
             ctx.kong_on_kong = kong_chain >= 2;
             let hand = t.seats[s].hand;
-            if let Some(v) = t.win_value(cur, &hand, win, &ctx) {
-                if players[s].self_draw(&t.view(cur), &v) {
-                    let d = payments(rules, setup.dealer, cur, None, None, v.base);
-                    return result(&t, Outcome::Win { winners: vec![(cur, v)], discarder: None, robbed: false }, whole(d), dice);
+            if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
+                if players[s].self_draw(&t.view(cur), &w.value) {
+                    let d = payments(rules, setup.dealer, cur, None, None, w.value.base);
+                    return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
                 }
             } else if rules.mistake_rate > 0.0 && drawn.is_some() && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
                 return result(&t, Outcome::FalseWin { offender: cur }, whole(false_win(rules, cur)), dice);
@@ -393,7 +402,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             return settle_discard(&t, winners, cur, false, setup.dealer, dice, &result);
         }
         // Pung or kong by anyone, else chow by the next player (§4).
-        let mut claimed = None;
+        let mut answers = Vec::new();
         for i in 1..4u8 {
             let c = (cur + i) % 4;
             let n = t.seats[usize::from(c)].hand[usize::from(k)];
@@ -415,14 +424,11 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             if legal.is_empty() {
                 continue;
             }
-            // Only one seat can pung (three copies are left); a chow waits for the pung's answer.
             if let Some(cl) = players[usize::from(c)].claim(&t.view(c), k, &legal) {
-                if claimed.is_none() || !matches!(cl, Claim::Chow { .. }) {
-                    claimed = Some((c, cl));
-                }
+                answers.push((c, cl));
             }
         }
-        let Some((c, cl)) = claimed else {
+        let Some((c, cl)) = pick_claim(&answers) else {
             // No claim: the next player draws.
             cur = (cur + 1) % 4;
             let Some(id) = t.draw_live() else { break };
@@ -458,16 +464,25 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
     result(&t, Outcome::Draw, [0; 4], dice)
 }
 
+/// The claim that takes a discard (§4 priority: pung = kong > chow) among the answers, given in
+/// turn order from the discarder (only the next seat can offer a chow, and only one seat can
+/// hold the two or three copies a pung or kong needs).
+pub fn pick_claim(answers: &[(u8, Claim)]) -> Option<(u8, Claim)> {
+    answers.iter().find(|(_, c)| !matches!(c, Claim::Chow { .. })).or(answers.first()).copied()
+}
+
+/// The winners among the seats that declared a win on one discard, given in turn order from the
+/// discarder: the first (head-bump, A23) or all.
+pub fn pick_winners<T>(mut declared: Vec<T>, multi: MultiWin) -> Vec<T> {
+    if multi == MultiWin::HeadBump {
+        declared.truncate(1);
+    }
+    declared
+}
+
 /// Seats that win on `tile` from `from` (a discard, or a robbed kong), in turn order; one or all
 /// per `multi_win`.
-fn discard_winners(
-    t: &mut Table,
-    players: &mut [&mut dyn Player; 4],
-    from: u8,
-    tile: Kind,
-    robbing: bool,
-    earthly: bool,
-) -> Vec<(u8, Value)> {
+fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, tile: Kind, robbing: bool, earthly: bool) -> Vec<Winner> {
     let mut out = Vec::new();
     for i in 1..4u8 {
         let c = (from + i) % 4;
@@ -476,21 +491,18 @@ fn discard_winners(
         let mut ctx = t.context(c, false);
         ctx.robbing_kong = robbing;
         ctx.earthly = earthly;
-        if let Some(v) = t.win_value(c, &hand, tile, &ctx) {
-            if players[usize::from(c)].win_on(&t.view(c), &v, tile) {
-                out.push((c, v));
-                if t.rules.multi_win == MultiWin::HeadBump {
-                    break;
-                }
+        if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
+            if players[usize::from(c)].win_on(&t.view(c), &w.value, tile) {
+                out.push(w);
             }
         }
     }
-    out
+    pick_winners(out, t.rules.multi_win)
 }
 
 fn settle_discard(
     t: &Table,
-    winners: Vec<(u8, Value)>,
+    winners: Vec<Winner>,
     from: u8,
     robbed: bool,
     dealer: u8,
@@ -498,8 +510,8 @@ fn settle_discard(
     result: &impl Fn(&Table, Outcome, [i64; 4], u8) -> HandResult,
 ) -> HandResult {
     let mut delta = [0f64; 4];
-    for (w, v) in &winners {
-        let d = payments(t.rules, dealer, *w, Some(from), None, v.base);
+    for w in &winners {
+        let d = payments(t.rules, dealer, w.seat, Some(from), None, w.value.base);
         for s in 0..4 {
             delta[s] += d[s];
         }

@@ -240,7 +240,8 @@ impl Player for Bot<'_> {
         let suit_count = |s: u8| (0..9).map(|i| u32::from(c[usize::from(s * 9 + i)])).sum::<u32>();
         let dominant = (0..3u8).max_by_key(|&s| suit_count(s)).unwrap_or(0);
         // (primary shanten, secondary shanten, value penalty, -ukeire, tile order): lowest wins.
-        let mut best: Option<((i8, i8, u8, i64, u8), Kind)> = None;
+        type Rank = (i8, i8, u8, i64, u8);
+        let mut best: Option<(Rank, Kind)> = None;
         for &x in &held {
             h[usize::from(x)] -= 1;
             let s = shanten_of(&h, melds);
