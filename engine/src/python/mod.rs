@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 use std::marker::PhantomData;
 
+mod hongkong;
 mod riichi;
 mod riichi_game;
 mod sugoroku;
@@ -172,5 +173,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     suzume::register(m)?;
     riichi_game::register(m)?;
     sugoroku::register(m)?;
+    hongkong::register(m)?;
     Ok(())
 }

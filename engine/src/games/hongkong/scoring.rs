@@ -200,3 +200,106 @@ pub fn score(rules: &Rules, hand: &Hand, ctx: &WinContext) -> Result<Value, Stri
     }
     Ok(v)
 }
+
+/// What `score hongkong` is told about one win besides the tiles.
+pub struct ScoreRequest<'a> {
+    pub hand: &'a str,
+    pub win: &'a str,
+    pub melds: &'a [String],
+    pub self_draw: bool,
+    pub seat_wind: &'a str,
+    pub round_wind: &'a str,
+    pub flowers: &'a str,
+    pub seasons: &'a str,
+    pub last_tile: bool,
+    pub replacement: bool,
+    pub robbing_kong: bool,
+    pub heavenly: bool,
+    pub earthly: bool,
+}
+
+const WINDS: [&str; 4] = ["E", "S", "W", "N"];
+
+/// The JSON report of `score hongkong`: `legal`, `reason`, `fan` (null for a limit hand),
+/// `counted_fan`, `base` (the table's multiplier), `limit`, `items` (name and fan of each),
+/// and `payments`: one entry per possible discarder (one with `discarder` null for a
+/// self-draw), each with every seat's point change by wind (East deals).
+pub fn score_report(rules: &Rules, req: &ScoreRequest) -> Result<serde_json::Value, InputError> {
+    use serde_json::json;
+    let hand = parse_hand(req.hand, req.win, req.melds)?;
+    let seat = parse_wind("seat_wind", req.seat_wind)?;
+    let replacement = match (req.replacement, hand.melds.iter().any(|m| m.kind.is_kan())) {
+        (false, _) => super::hand::Replacement::None,
+        (true, true) => super::hand::Replacement::Kong,
+        (true, false) => super::hand::Replacement::Bonus,
+    };
+    if req.robbing_kong && req.self_draw {
+        return Err(bad("robbing_kong", "a robbed kong is won on another player's tile: use --ron"));
+    }
+    if (req.replacement || req.heavenly) && !req.self_draw {
+        return Err(bad("replacement", "a replacement-tile or heavenly win is a self-draw: use --tsumo"));
+    }
+    let ctx = WinContext {
+        self_draw: req.self_draw,
+        seat_wind: seat,
+        round_wind: parse_wind("round_wind", req.round_wind)?,
+        flowers: parse_bonus("flowers", req.flowers)?,
+        seasons: parse_bonus("seasons", req.seasons)?,
+        last_tile: req.last_tile,
+        replacement,
+        robbing_kong: req.robbing_kong,
+        heavenly: req.heavenly,
+        earthly: req.earthly,
+        kong_on_kong: false,
+    };
+    if rules.tile_set == super::rules::TileSet::T136 && ctx.flowers | ctx.seasons != 0 {
+        return Err(bad("flowers", "the 136-tile set has no flowers or seasons"));
+    }
+    let mut out = json!({"seat_wind": WINDS[usize::from(seat)], "self_draw": req.self_draw});
+    let v = match score(rules, &hand, &ctx) {
+        Ok(v) => v,
+        Err(reason) => {
+            out["legal"] = json!(false);
+            out["reason"] = json!(reason);
+            if let Some(v) = evaluate(rules, &hand, &ctx) {
+                out["fan"] = json!(v.limit.is_none().then_some(v.fan));
+                out["counted_fan"] = json!(v.counted_fan);
+                out["items"] = items_json(&v);
+            }
+            return Ok(out);
+        }
+    };
+    let by_wind = |d: [f64; 4]| {
+        let mut m = serde_json::Map::new();
+        for (s, x) in d.iter().enumerate() {
+            m.insert(WINDS[s].into(), json!(x));
+        }
+        m
+    };
+    let payments: Vec<serde_json::Value> = if req.self_draw {
+        vec![json!({"discarder": null, "deltas": by_wind(payments(rules, 0, seat, None, None, v.base))})]
+    } else {
+        (0..4u8)
+            .filter(|&d| d != seat)
+            .map(|d| json!({"discarder": WINDS[usize::from(d)], "deltas": by_wind(payments(rules, 0, seat, Some(d), None, v.base))}))
+            .collect()
+    };
+    out["legal"] = json!(true);
+    out["reason"] = json!(null);
+    out["fan"] = json!(v.limit.is_none().then_some(v.fan));
+    out["counted_fan"] = json!(v.counted_fan);
+    out["base"] = json!(v.base);
+    out["limit"] = json!(v.limit.map(Limit::name));
+    out["items"] = items_json(&v);
+    out["portion"] = json!(portion(rules, v.base));
+    out["payments"] = json!(payments);
+    Ok(out)
+}
+
+fn items_json(v: &Value) -> serde_json::Value {
+    let mut items: Vec<serde_json::Value> = v.items.iter().map(|&(i, f)| serde_json::json!({"name": i.name(), "fan": f})).collect();
+    if let Some(l) = v.limit {
+        items.push(serde_json::json!({"name": l.name(), "fan": null}));
+    }
+    serde_json::Value::Array(items)
+}
