@@ -3,7 +3,7 @@
 //! hand, and the reading with the largest base (§8.5). Tile kinds, melds and the set
 //! decomposition are Riichi's (the same 34 kinds).
 
-use super::rules::{BaseTable, FlowerSetMode, KongFan, LastTileScope, ReplacementScope, Rules, SpecialCombine, TileSet};
+use super::rules::{BaseTable, FlowerSetMode, KongFan, LastTileScope, ReplacementScope, Rules, SpecialCombine};
 use crate::games::riichi::agari::{for_each_decomposition, is_chiitoitsu, is_kokushi};
 use crate::games::riichi::tiles::{is_honor, is_terminal, is_yaochu, Counts, Kind, Meld, MeldKind, EAST, HAKU, HATSU, KINDS};
 
@@ -297,7 +297,7 @@ fn common_items(rules: &Rules, ctx: &WinContext, all: &Counts, closed: bool, out
 }
 
 fn bonus_items(rules: &Rules, ctx: &WinContext, out: &mut Vec<(FanItem, u8)>) {
-    let bonus = rules.tile_set == TileSet::T144;
+    let bonus = rules.has_bonus_tiles();
     if ctx.flowers == 0 && ctx.seasons == 0 {
         if bonus || rules.no_flower_bonus_136 {
             out.push((FanItem::NoBonus, 1));
@@ -490,7 +490,7 @@ pub fn evaluate(rules: &Rules, hand: &Hand, ctx: &WinContext) -> Option<Value> {
     };
     let (all, closed) = totals(hand);
     let bonus_count = (ctx.flowers.count_ones() + ctx.seasons.count_ones()) as u8;
-    if rules.tile_set == TileSet::T144 {
+    if rules.has_bonus_tiles() {
         if bonus_count == 8 && rules.all_flowers_instant_win {
             consider(Vec::new(), Some(Limit::EightFlowers), 0);
         }

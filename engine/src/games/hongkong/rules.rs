@@ -9,11 +9,6 @@ use crate::{option_enum, options};
 use serde_json::json;
 
 option_enum! {
-    /// 144 tiles (with the 8 bonus tiles) or 136.
-    pub enum TileSet { T144 = "144", T136 = "136" }
-}
-
-option_enum! {
     /// What the kong item (F1) is worth: one fan per kong, one fan for any number, or nothing.
     pub enum KongFan { PerKong = "per_kong", Once = "once", Zero = "zero" }
 }
@@ -82,7 +77,7 @@ options! {
     /// Hong Kong mahjong house rules.
     pub struct Rules {
         /// 144 tiles with flowers and seasons, or 136 without.
-        tile_set: TileSet = TileSet::T144;
+        tile_set: u16 = 144, range(136, 144);
         /// Minimum fan of a legal win, bonus-tile fan excluded (limit hands always qualify).
         min_fan: u8 = 0, range(0, 13);
         /// 對對糊 all pungs (F3): mahjongtime 3, Mahjong Club 2.
@@ -167,16 +162,19 @@ options! {
 
 impl Validate for Rules {
     fn validate(&self) -> Result<(), OptionError> {
-        if self.no_flower_bonus_136 && self.tile_set == TileSet::T144 {
+        if self.tile_set != 136 && self.tile_set != 144 {
+            return Err(OptionError::new("tile_set", format!("expected 144 or 136, got {}", self.tile_set)));
+        }
+        if self.no_flower_bonus_136 && self.has_bonus_tiles() {
             return Err(OptionError::new(
                 "no_flower_bonus_136",
-                "applies to the 136-tile set only; expected tile_set = \"136\" or no_flower_bonus_136 = false",
+                "applies to the 136-tile set only; expected tile_set = 136 or no_flower_bonus_136 = false",
             ));
         }
-        if self.tile_set == TileSet::T136 && (self.all_flowers_instant_win || self.seven_flowers_fan > 0) {
+        if !self.has_bonus_tiles() && (self.all_flowers_instant_win || self.seven_flowers_fan > 0) {
             return Err(OptionError::new(
                 "tile_set",
-                "136 tiles have no bonus tiles, so all_flowers_instant_win and seven_flowers_fan cannot apply; expected tile_set = \"144\"",
+                "136 tiles have no bonus tiles, so all_flowers_instant_win and seven_flowers_fan cannot apply; expected tile_set = 144",
             ));
         }
         // The game logs whole points: the smallest share (half a portion under half
@@ -201,6 +199,13 @@ impl Validate for Rules {
             ));
         }
         Ok(())
+    }
+}
+
+impl Rules {
+    /// Whether the set has the 8 flowers and seasons (144 tiles).
+    pub fn has_bonus_tiles(&self) -> bool {
+        self.tile_set == 144
     }
 }
 

@@ -252,7 +252,7 @@ pub fn score_report(rules: &Rules, req: &ScoreRequest) -> Result<serde_json::Val
         earthly: req.earthly,
         kong_on_kong: false,
     };
-    if rules.tile_set == super::rules::TileSet::T136 && ctx.flowers | ctx.seasons != 0 {
+    if !rules.has_bonus_tiles() && ctx.flowers | ctx.seasons != 0 {
         return Err(bad("flowers", "the 136-tile set has no flowers or seasons"));
     }
     let mut out = json!({"seat_wind": WINDS[usize::from(seat)], "self_draw": req.self_draw});

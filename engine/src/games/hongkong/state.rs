@@ -9,7 +9,7 @@
 
 use super::actions::{Claim, View};
 use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
-use super::rules::{EarthlyHand, MultiWin, Rules, TileSet};
+use super::rules::{EarthlyHand, MultiWin, Rules};
 use super::scoring::{false_win, payments};
 use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
@@ -29,10 +29,7 @@ pub fn wall_owner(sum: u8) -> u8 {
 
 /// Tiles in play: 144 or 136.
 pub fn tile_count(rules: &Rules) -> usize {
-    match rules.tile_set {
-        TileSet::T144 => 144,
-        TileSet::T136 => 136,
-    }
+    usize::from(rules.tile_set)
 }
 
 /// The decisions a seat's player takes; built-in policies and Python strategies implement it.

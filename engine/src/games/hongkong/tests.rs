@@ -45,7 +45,7 @@ const TSUMO: WinContext = WinContext {
 const RON: WinContext = WinContext { self_draw: false, ..TSUMO };
 
 fn t136() -> Rules {
-    rules(json!({"tile_set": "136"}))
+    rules(json!({"tile_set": 136}))
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn hk_4_26_all_pungs() {
     assert_eq!(fan(&rules(json!({"all_pungs_fan": 2})), "222m555p888s3s", "3s", &["pon:777z"], ctx), 4);
     let v = hk(&t136(), "555p888s999m3s", "3s", &["pon:222m"], RON).unwrap();
     assert_eq!((v.fan, v.base), (3, 8.0));
-    let v = hk(&rules(json!({"tile_set": "136", "all_pungs_fan": 2})), "555p888s999m3s", "3s", &["pon:222m"], RON).unwrap();
+    let v = hk(&rules(json!({"tile_set": 136, "all_pungs_fan": 2})), "555p888s999m3s", "3s", &["pon:222m"], RON).unwrap();
     assert_eq!(pay(&rules(json!({})), &v, 1, Some(2)), [-4.0, 16.0, -8.0, -4.0]);
 }
 
@@ -115,7 +115,7 @@ fn hk_5_seat_and_round_wind() {
     let v = hk(&t136(), "123456m789p1s", "1s", &["pon:111z"], TSUMO).unwrap();
     assert_eq!(v.items, vec![(FanItem::SeatWind, 1), (FanItem::RoundWind, 1), (FanItem::SelfDraw, 1)]);
     assert_eq!(pay(&t136(), &v, 0, None), [48.0, -16.0, -16.0, -16.0]);
-    assert_eq!(fan(&rules(json!({"tile_set": "136", "round_wind_pung": false})), "123456m789p1s", "1s", &["pon:111z"], TSUMO), 2);
+    assert_eq!(fan(&rules(json!({"tile_set": 136, "round_wind_pung": false})), "123456m789p1s", "1s", &["pon:111z"], TSUMO), 2);
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn hk_6_small_three_dragons() {
     let v = hk(&t136(), "777666z55z123456m", "5z", &[], RON).unwrap();
     assert_eq!(v.items, vec![(FanItem::SmallDragons, 4)]);
     assert_eq!(v.base, 16.0);
-    let v = hk(&rules(json!({"tile_set": "136", "small_dragons_total": false})), "777666z55z123456m", "5z", &[], RON).unwrap();
+    let v = hk(&rules(json!({"tile_set": 136, "small_dragons_total": false})), "777666z55z123456m", "5z", &[], RON).unwrap();
     assert_eq!((v.fan, v.base), (6, 16.0));
 }
 
@@ -161,8 +161,8 @@ fn hk_11_full_flush() {
     let v = hk(&t136(), h, "9m", &[], RON).unwrap();
     assert_eq!((v.fan, v.base), (7, 32.0));
     assert_eq!(pay(&t136(), &v, 1, Some(2)), [-32.0, 128.0, -64.0, -32.0]);
-    assert_eq!(hk(&rules(json!({"tile_set": "136", "special_combine": "max"})), h, "9m", &[], RON).unwrap().base, 16.0);
-    let v = hk(&rules(json!({"tile_set": "136", "full_flush_fan": 4})), h, "9m", &[], RON).unwrap();
+    assert_eq!(hk(&rules(json!({"tile_set": 136, "special_combine": "max"})), h, "9m", &[], RON).unwrap().base, 16.0);
+    let v = hk(&rules(json!({"tile_set": 136, "full_flush_fan": 4})), h, "9m", &[], RON).unwrap();
     assert_eq!((v.fan, v.base), (5, 16.0));
 }
 
@@ -269,7 +269,7 @@ fn hk_24_bonus_replacement() {
 fn hk_25_half_flush() {
     let v = hk(&t136(), "123456789p444z5p", "5p", &[], RON).unwrap();
     assert_eq!(pay(&t136(), &v, 0, Some(1)), [4.0, -2.0, -1.0, -1.0]);
-    let r = rules(json!({"tile_set": "136", "half_flush_fan": 3}));
+    let r = rules(json!({"tile_set": 136, "half_flush_fan": 3}));
     let v = hk(&r, "123456789p444z5p", "5p", &[], RON).unwrap();
     assert_eq!(pay(&r, &v, 0, Some(1)), [32.0, -16.0, -8.0, -8.0]);
 }
@@ -324,10 +324,10 @@ fn bad_hands_name_the_field() {
 #[test]
 fn bad_options_are_named() {
     for (o, key) in [
-        (json!({"tile_set": "120"}), "tile_set"),
+        (json!({"tile_set": 120}), "tile_set"),
         (json!({"min_fan": 20}), "min_fan"),
         (json!({"no_flower_bonus_136": true}), "no_flower_bonus_136"),
-        (json!({"tile_set": "136", "seven_flowers_fan": 3}), "tile_set"),
+        (json!({"tile_set": 136, "seven_flowers_fan": 3}), "tile_set"),
         (json!({"min_fan": 9, "max_fan": 8}), "min_fan"),
         (json!({"max_faan": 8}), "max_faan"),
     ] {
@@ -525,7 +525,7 @@ fn old_style_case(case: &Json) -> (Rules, super::hand::Hand, WinContext) {
     };
     let mut o = json!({"min_fan": 0, "round_wind_pung": false});
     if seasons == 0 && flowers == 0 && !flag("enableBonusFaanDueToZeroExtraTile") {
-        o = json!({"min_fan": 0, "round_wind_pung": false, "tile_set": "136", "seven_flowers_fan": 0, "all_flowers_instant_win": false});
+        o = json!({"min_fan": 0, "round_wind_pung": false, "tile_set": 136, "seven_flowers_fan": 0, "all_flowers_instant_win": false});
     }
     let r = resolve_preset::<Rules>(&presets(), "old_style", &o).unwrap();
     let double_kong = flag("winByDoubleKong");
@@ -656,7 +656,7 @@ mod game {
         let fast = Knobs::default();
         let variants = [
             json!({}),
-            json!({"tile_set": "136", "multi_win": "all"}),
+            json!({"tile_set": 136, "multi_win": "all"}),
             json!({"min_fan": 3, "mistake_rate": 0.02, "false_win_penalty": "limit_each"}),
         ];
         let mut total = [0u32; 4];
@@ -761,7 +761,7 @@ mod game {
         }
         // HK-S2/S3: the dealer holds 14, the others 13, and 69 live tiles remain with 136 tiles
         // (77 with 144, less one per bonus replacement).
-        for (set, live) in [("136", 69), ("144", 77)] {
+        for (set, live) in [(136, 69), (144, 77)] {
             let rules = resolve_preset::<Rules>(&presets(), "default", &json!({"tile_set": set})).unwrap();
             for h in 0..20 {
                 let mut p: [FirstLook; 4] = std::array::from_fn(|_| FirstLook { live: None, tiles: None });
@@ -772,7 +772,7 @@ mod game {
                 assert_eq!(p[1].tiles, Some(14), "a non-dealer holds 13 and draws one");
                 let bonus: u8 = r.bonus.iter().sum();
                 let first_draws_replaced = p[0].live.unwrap();
-                if set == "136" {
+                if set == 136 {
                     assert_eq!(first_draws_replaced, live);
                 } else {
                     assert!(first_draws_replaced <= live && first_draws_replaced + bonus >= live, "{first_draws_replaced} {bonus}");
