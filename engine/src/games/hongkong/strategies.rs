@@ -9,8 +9,8 @@
 use super::actions::{Claim, View};
 use super::hand::Value;
 use super::state::Player;
-use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, KINDS};
+use crate::games::riichi::{accept, shanten};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -91,24 +91,6 @@ fn pung_shanten(c: &Counts, need: usize) -> i8 {
     (2 * need) as i8 - 2 * t as i8 - p as i8
 }
 
-/// Unseen tiles that lower the shanten of a 3n+1 hand.
-fn ukeire(c: &Counts, melds: usize, visible: &Counts, base: i8) -> u32 {
-    let mut h = *c;
-    let mut n = 0;
-    for k in 0..KINDS {
-        let left = 4u8.saturating_sub(c[k] + visible[k]);
-        if left == 0 {
-            continue;
-        }
-        h[k] += 1;
-        if shanten_of(&h, melds) < base {
-            n += u32::from(left);
-        }
-        h[k] -= 1;
-    }
-    n
-}
-
 /// The policy of one seat for one hand.
 pub struct Bot<'a> {
     pub knobs: &'a Knobs,
@@ -129,17 +111,8 @@ impl Bot<'_> {
     }
 
     /// Best discard shanten of a 3n+2 hand.
-    fn best_after_discard(c: &Counts, melds: usize) -> i8 {
-        let mut h = *c;
-        let mut best = i8::MAX;
-        for k in 0..KINDS {
-            if h[k] > 0 {
-                h[k] -= 1;
-                best = best.min(shanten_of(&h, melds));
-                h[k] += 1;
-            }
-        }
-        best
+    fn best_after_discard(c: &Counts) -> i8 {
+        accept::after_discards(c).into_iter().min().unwrap_or(i8::MAX)
     }
 
     fn safest(v: &View, p: u8) -> Kind {
@@ -200,7 +173,7 @@ impl Player for Bot<'_> {
             }
             match c {
                 Claim::Kong => shanten_of(&h, melds + 1) <= now,
-                _ => Self::best_after_discard(&h, melds + 1) < now,
+                _ => Self::best_after_discard(&h) < now,
             }
         })
     }
@@ -210,7 +183,7 @@ impl Player for Bot<'_> {
             return None;
         }
         let melds = v.melds.len();
-        let now = Self::best_after_discard(v.concealed, melds);
+        let now = Self::best_after_discard(v.concealed);
         legal.iter().copied().find(|&k| {
             let mut h = *v.concealed;
             let n = h[usize::from(k)];
@@ -227,48 +200,58 @@ impl Player for Bot<'_> {
         if k.discard == DiscardRule::Random {
             return held[self.rng.below(held.len() as u64) as usize];
         }
-        let melds = v.melds.len();
         if k.defend {
             if let Some(p) = self.threatened(v) {
-                if Self::best_after_discard(c, melds) >= 1 {
+                if Self::best_after_discard(c) >= 1 {
                     return Self::safest(v, p);
                 }
             }
         }
-        let mut h = *c;
         let need = sets_needed(v);
+        let after = accept::after_discards(c);
         let suit_count = |s: u8| (0..9).map(|i| u32::from(c[usize::from(s * 9 + i)])).sum::<u32>();
         let dominant = (0..3u8).max_by_key(|&s| suit_count(s)).unwrap_or(0);
-        // (primary shanten, secondary shanten, value penalty, -ukeire, tile order): lowest wins.
-        type Rank = (i8, i8, u8, i64, u8);
-        let mut best: Option<(Rank, Kind)> = None;
-        for &x in &held {
-            h[usize::from(x)] -= 1;
-            let s = shanten_of(&h, melds);
-            let (primary, secondary) = if k.discard == DiscardRule::Pungs { (pung_shanten(&h, need).min(s + 1), s) } else { (s, 0) };
-            // Isolated honours go first, then terminals, then middle tiles.
-            let order = if is_honor(x) {
-                0
-            } else if is_terminal(x) {
-                1
+        // (primary shanten, secondary shanten, value penalty) of each candidate: lowest wins,
+        // then the most unseen tiles that improve the hand, then honours before terminals
+        // before middle tiles, then the lowest kind.
+        let key = |x: Kind| {
+            let s = after[usize::from(x)];
+            let (primary, secondary) = if k.discard == DiscardRule::Pungs {
+                let mut h = *c;
+                h[usize::from(x)] -= 1;
+                (pung_shanten(&h, need).min(s + 1), s)
             } else {
-                2
+                (s, 0)
             };
             let penalty = if k.discard == DiscardRule::Value {
                 u8::from(is_honor(x) && c[usize::from(x)] >= 2) + u8::from(!is_honor(x) && x / 9 == dominant)
             } else {
                 0
             };
-            let key0 = (primary, secondary, penalty);
-            if best.as_ref().is_none_or(|(b, _)| key0 <= (b.0, b.1, b.2)) {
-                let u = ukeire(&h, melds, v.visible, s) as i64;
-                let key = (primary, secondary, penalty, -u, order);
-                if best.as_ref().is_none_or(|(b, _)| key < *b) {
-                    best = Some((key, x));
-                }
+            (primary, secondary, penalty)
+        };
+        let top = held.iter().map(|&x| key(x)).min().unwrap_or((0, 0, 0));
+        let want = held.iter().filter(|&&x| key(x) == top).fold(0u64, |m, &x| m | 1 << x);
+        let accepting = accept::accepting_after(c, want);
+        let order = |x: Kind| {
+            if is_honor(x) {
+                0
+            } else if is_terminal(x) {
+                1
+            } else {
+                2
             }
-            h[usize::from(x)] += 1;
-        }
-        best.map_or(held[0], |(_, x)| x)
+        };
+        // Unseen copies counted in the hand after the discard (the discarded tile is not yet seen).
+        let ukeire = |x: Kind| {
+            let unseen = |j: usize| u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]));
+            (0..KINDS).filter(|&j| accepting[usize::from(x)] >> j & 1 == 1).map(unseen).sum::<u32>()
+        };
+        let best = held
+            .iter()
+            .copied()
+            .filter(|&x| want >> x & 1 == 1)
+            .max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x)));
+        best.unwrap_or(held[0])
     }
 }
