@@ -10,8 +10,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-# Builds the Rust engine (release) and installs simharness with its test tools into .venv.
+# Builds the Rust engine (release) and installs simharness with its test tools into .venv. The engine
+# is one abi3 module (_engine.abi3.so); a per-version module left by an older build would be imported
+# before it, so it goes.
 install: $(BIN)/python
+	rm -f simharness/_engine.cpython-*.so
 	$(BIN)/pip install --quiet -e '.[test]'
 
 # Runs the demo experiment end to end: thousands of games, Parquet under results/, a summary.
@@ -30,7 +33,7 @@ test: install lint
 lint: install
 	cargo fmt --manifest-path engine/Cargo.toml --check
 	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
-	$(BIN)/ruff check simharness tests benchmarks
+	$(BIN)/ruff check simharness tests benchmarks build_backend
 
 # Throughput of every game and of the reports, against named targets and peers (the `bench` extra).
 bench: install

@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import config, engine, runner, store, strategies
-from simharness.errors import UserError
+from simharness import buildinfo, config, engine, helpfmt, runner, starter, store, strategies
+from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
 
@@ -42,7 +42,7 @@ def _version(show: bool) -> None:
     if show:
         from simharness import __version__, _engine
 
-        commit = runner.git_commit() or "unknown"
+        commit = buildinfo.git_commit() or "unknown"
         typer.echo(f"simharness {__version__} (engine {_engine.__version__}, commit {commit})")
         raise typer.Exit()
 
@@ -113,24 +113,40 @@ def run(
     backend: Annotated[
         str | None,
         typer.Option(
-            help="joblib backend (loky, threading, multiprocessing, dask, ...); overrides `backend`."
+            help="Where shards are played: threading, loky, multiprocessing or dask; overrides `backend`."
         ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address (default: DASK_SCHEDULER_ADDRESS, else a local cluster)."),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the whole traceback when a Python strategy fails.")
+    ] = False,
 ) -> None:
     """Run the experiment CONFIG describes; a re-run finishes only the missing shards."""
     exp = config.load(config_path, games=games, seed=seed)
     console = Console(stderr=True, quiet=quiet)
     try:
-        run_dir = runner.run(exp, out_dir, jobs=jobs, backend=backend, force=force, console=console)
+        run_dir = runner.run(
+            exp, out_dir, jobs=jobs, backend=backend, scheduler=scheduler, force=force, console=console
+        )
     except KeyboardInterrupt:
         typer.echo(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
         )
         raise typer.Exit(130) from None
+    except Exception as e:
+        # A strategy script's code failed: the user's input, told without the harness's frames.
+        failure = None if debug else strategy_failure(e)
+        if failure is None:
+            raise
+        typer.echo(failure, err=True)
+        raise typer.Exit(2) from None
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
@@ -143,7 +159,6 @@ def run(
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
-    runner.check_backend(exp.backend, file=exp.path)
     out.print(f"{config_path}: ok")
     shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
@@ -157,6 +172,18 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
         out.print(f"  variant {name}: {shown}")
     for s in exp.lineup:
         out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
+
+
+@app.command()
+@_user_errors
+def init(
+    directory: Annotated[Path, typer.Argument(help="Where to write the experiment (created if needed).")],
+    game: Annotated[str, typer.Option(help="The game to play (`simharness games`).")] = "sugoroku",
+) -> None:
+    """Write a starter experiment into DIRECTORY: a commented config and a strategy script to edit."""
+    for path in starter.write(directory, game):
+        out.print(f"wrote {path}")
+    out.print(f"next: cd {directory} && simharness run {starter.CONFIG}")
 
 
 @app.command("games")
@@ -218,28 +245,35 @@ def list_strategies(
         bool, typer.Option("--knobs", "-k", help="Also list every knob and each script's values.")
     ] = False,
 ) -> None:
-    """List the strategy scripts strategies/<game>/<name>.toml found from the current directory up."""
+    """List the strategy scripts visible from here: strategies/<game>/<name>.toml in this directory and
+    its parents, then the built-in ones; each with where it comes from. Invalid ones are marked with
+    the reason and left out of the knob tables."""
     if game is not None:
         engine.game_info(game)
-    found = strategies.available(game, Path.cwd())
+    cwd = Path.cwd()
+    found = strategies.listing(game, cwd)
     for s in found:
-        try:
-            where = s.path.relative_to(Path.cwd())
-        except ValueError:
-            where = s.path
-        out.print(
-            f"[bold]{s.game}/{s.path.stem}[/]  v{s.version}  [dim]{where}[/]\n    {escape(s.description)}"
-        )
+        head = f"[bold]{s.game}/{s.path.stem}[/]"
+        if s.problem is not None or s.script is None:
+            where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
+            problem = escape(s.problem or "")
+            out.print(f"{head}  [bold red]INVALID[/]  [dim]{escape(str(where))}[/]\n    {problem}")
+            continue
+        # A lineup names a script by its file; the players table shows its `name`.
+        shown = f" (name {escape(s.script.name)})" if s.script.name != s.path.stem else ""
+        where = escape(strategies.origin(s.script, cwd))
+        out.print(f"{head}{shown}  v{s.script.version}  [dim]{where}[/]\n    {escape(s.script.description)}")
     if not found:
-        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up)")
+        out.print("no strategy scripts found (strategies/<game>/<name>.toml from here up, nor built in)")
     if not knobs:
         return
-    for g in [game] if game else sorted({s.game for s in found} or set(engine.game_names())):
+    valid = [s.script for s in found if s.script is not None and s.problem is None]
+    for g in [game] if game else sorted({s.game for s in valid} or set(engine.game_names())):
         out.print(
             f"\n[bold underline]{g} knobs[/] (set them in a script's \\[knobs] or a lineup entry's knobs)\n"
         )
         _print_options(engine.knob_options(g))
-        scripts = [s for s in found if s.game == g]
+        scripts = [s for s in valid if s.game == g]
         if scripts:
             kt = Table(*(s.path.stem for s in scripts))
             kt.columns.insert(0, Column("knob", no_wrap=True))
@@ -288,6 +322,7 @@ for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))
 
 _registry.register_commands(app, score_app)
+helpfmt.apply(app)
 
 
 def main() -> None:

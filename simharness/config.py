@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simharness import engine, strategies, tomlfile
+from simharness import backends, engine, strategies, tomlfile
 from simharness.errors import ConfigError
 from simharness.games import registry
 
@@ -30,8 +30,8 @@ TARGET_SHARDS = 64
 MAX_SHARD = 5000
 # The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
 # use every core without the start-up cost of worker processes; "loky" isolates workers in processes
-# and "dask" (with a dask.distributed client) spreads shards over a cluster.
-DEFAULT_BACKEND = "threading"
+# and "dask" spreads shards over a cluster (backends.py).
+DEFAULT_BACKEND = backends.Backend.THREADING.value
 
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"
 
@@ -110,7 +110,7 @@ class Experiment:
     seed: int
     duplicate: bool
     shard_size: int
-    backend: str
+    backend: backends.Backend
     preset: str
     variants: dict[str, dict[str, Any]]
     lineup: list[Slot]
@@ -211,7 +211,7 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         seed=f.seed,
         duplicate=f.duplicate,
         shard_size=shard_size,
-        backend=f.backend,
+        backend=backends.parse(f.backend, file=path),
         preset=preset,
         variants=variants,
         lineup=lineup,

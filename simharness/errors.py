@@ -5,6 +5,7 @@ The command line prints them as one paragraph without a traceback; anything else
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 
 
@@ -32,3 +33,29 @@ class ConfigError(UserError):
 
 class RunDirError(UserError):
     """A run directory cannot be used as asked (changed config, corrupt or foreign files)."""
+
+
+def strategy_failure(e: BaseException) -> str | None:
+    """A Python strategy's exception, as the engine raises it (where: game, lineup slot, seat and
+    decision; the strategy's own exception as the cause), told in a few lines: the message and the
+    strategy's own frames. None for any other exception."""
+    cause = e.__cause__
+    if cause is None or "Python strategy of lineup slot" not in str(e):
+        return None
+    lines = [f"error: {e}"]
+    frames = _strategy_frames(cause)
+    if frames:
+        lines += ["the strategy's frames (most recent call last):", *frames]
+    lines.append("(the whole traceback: run again with --debug)")
+    return "\n".join(lines)
+
+
+def _strategy_frames(cause: BaseException) -> list[str]:
+    # The engine calls decide() from Rust, so the strategy's exception has only the strategy's
+    # frames. joblib hands a worker's failure over with the whole chain as text instead (its
+    # _RemoteTraceback): there, the first traceback of the chain is the strategy's.
+    if type(cause).__name__ != "_RemoteTraceback":
+        return [f.rstrip() for f in traceback.format_tb(cause.__traceback__)]
+    text = str(cause.args[0]) if cause.args else ""
+    first = text.split("The above exception was the direct cause")[0].strip().splitlines()
+    return [line for line in first[:-1] if not line.startswith("Traceback (most recent call last)")]

@@ -1,10 +1,10 @@
-"""Running an experiment: shards, joblib, resume.
+"""Running an experiment: shards, backends (``backends.py``), resume.
 
 The games of each variant are cut into shards of ``shard_size`` games (a property of the experiment,
-never of ``--jobs``); each shard is one call into the engine and one Parquet file per table, written
-by the worker that played it. Because chance is keyed by game coordinates, a shard's data depends
-only on the experiment and the shard, so any number of workers, any backend and any number of
-interruptions give the same files.
+never of ``--jobs``); each shard is one task and one Parquet file per table, written by the worker
+that played it (on a Dask cluster, by this process from the files the worker returns). Because
+chance is keyed by game coordinates, a shard's data depends only on the experiment and the shard, so
+any number of workers, any backend and any number of interruptions give the same files.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import platform
-import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -20,9 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import joblib
 import polars as pl
-from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -34,7 +31,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, engine, store
+from simharness import __version__, _engine, backends, buildinfo, engine, store
 from simharness.config import Experiment
 from simharness.errors import ConfigError, RunDirError
 
@@ -74,7 +71,10 @@ def _with_strategy(df: pl.DataFrame, names: list[str]) -> pl.DataFrame:
 SUB_BATCHES = 8
 
 
-def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None) -> int:
+def _shard_files(
+    v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None
+) -> tuple[int, list[tuple[Path, bytes]]]:
+    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes."""
     step = -(-s.count // SUB_BATCHES)
     parts = []
     for first in range(s.first_game, s.first_game + s.count, step):
@@ -86,6 +86,7 @@ def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None =
         )
         if progress is not None:
             progress(count)
+    files = []
     for table in s.tables:
         df = pl.concat([p[table] for p in parts], how="vertical", rechunk=True)
         if table == "players":
@@ -98,31 +99,20 @@ def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None =
             "first_game": s.first_game,
             "count": s.count,
         }
-        store.write_shard(store.shard_path(v.run_dir, table, v.name, s.first_game), df, meta)
-    return s.count
+        files.append((store.shard_path(v.run_dir, table, v.name, s.first_game), store.shard_bytes(df, meta)))
+    return s.count, files
 
 
-def git_commit() -> str | None:
-    """The commit of the simharness source tree (``+dirty`` with uncommitted changes), if it is a checkout."""
-    src = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(src), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(src), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return head + ("+dirty" if dirty else "")
+def _write(files: list[tuple[Path, bytes]]) -> None:
+    for path, data in files:
+        store.write_shard(path, data)
+
+
+def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None) -> int:
+    """Plays and writes one shard where the run directory is (threads and local worker processes)."""
+    count, files = _shard_files(v, s, progress)
+    _write(files)
+    return count
 
 
 def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
@@ -154,7 +144,7 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         "provenance": {
             "simharness_version": __version__,
             "engine_version": _engine.__version__,
-            "git_commit": git_commit(),
+            "git_commit": buildinfo.git_commit(),
             "config_hash": exp.config_hash,
             "seed": exp.seed,
             "python": platform.python_version(),
@@ -196,15 +186,6 @@ def _locked(run_dir: Path) -> Iterator[None]:
         yield
 
 
-def check_backend(backend: str, *, file: Path | None = None, field: str = "backend") -> None:
-    """A joblib backend name: built in, or one joblib registers on first use (dask, ray)."""
-    if backend not in BACKENDS and backend not in EXTERNAL_BACKENDS:
-        known = ", ".join(sorted({*BACKENDS, *EXTERNAL_BACKENDS}))
-        raise ConfigError(
-            f'unknown joblib backend "{backend}"; expected one of: {known}', file=file, field=field
-        )
-
-
 def check_jobs(jobs: int) -> None:
     """``--jobs``: a positive count, or -1 for every core (joblib's -2 = all but one, and so on)."""
     if jobs == 0:
@@ -217,20 +198,18 @@ def run(
     *,
     jobs: int = -1,
     backend: str | None = None,
+    scheduler: str | None = None,
     force: bool = False,
     console: Console | None = None,
 ) -> Path:
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
-    Raises :class:`RunDirError` if the directory holds another experiment (unless ``force``) or a
-    file that is not a valid shard of this one. A finished run is left untouched (its manifest
-    too); the manifest is only rewritten when there are games to play.
+    ``backend`` (default: the config's) says where shards are played; ``scheduler`` is the address
+    of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
+    (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
+    untouched (its manifest too); the manifest is only rewritten when there are games to play.
     """
-    if backend is None:
-        backend = exp.backend
-        check_backend(backend, file=exp.path)
-    else:
-        check_backend(backend, field="--backend")
+    where = exp.backend if backend is None else backends.parse(backend, field="--backend")
     check_jobs(jobs)
     console = console or Console(stderr=True)
     run_dir = out / exp.name
@@ -297,11 +276,12 @@ def run(
                     if missing:
                         yield v, _Shard(first, plan.count(first) or 0, missing)
 
-        if exp.until is None:
-            _execute([pending(0, exp.games)], total, already, jobs, backend, console)
-        else:
+        waves: Iterable[Work] = [pending(0, exp.games)]
+        between = None
+        if exp.until is not None:
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
-            _execute(waves, total, already, jobs, backend, console, between)
+        with backends.pool(where, jobs, scheduler) as pool:
+            _execute(waves, total, already, pool, console, between)
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
@@ -336,16 +316,26 @@ def _sequential(
     return waves, between, record
 
 
+def _played(pool: backends.Pool, wave: Work, progress: Callable[[int], None] | None) -> Iterator[int]:
+    """The games of each shard of ``wave`` as it is written: by the workers where they share this
+    process's files, else here from the files they return (one writer, no shared file system)."""
+    if pool.local:
+        yield from pool.imap_unordered(_play_shard, ((v, s, progress) for v, s in wave))
+        return
+    for count, files in pool.imap_unordered(_shard_files, ((v, s) for v, s in wave)):
+        _write(files)
+        yield count
+
+
 def _execute(
     waves: Iterable[Work],
     total: int,
     already: int,
-    jobs: int,
-    backend: str,
+    pool: backends.Pool,
     console: Console,
     between: Callable[[int], bool] | None = None,
 ) -> None:
-    """Plays the waves in order; ``between(i)`` after wave ``i`` returns True to stop early.
+    """Plays the waves in order on ``pool``; ``between(i)`` after wave ``i`` returns True to stop early.
 
     Progress is counted in games from inside each shard when the workers share this process
     (threads); process backends report it shard by shard.
@@ -373,18 +363,14 @@ def _execute(
                 rate = f"{played / elapsed:,.0f} games/s" if elapsed > 0 else ""
                 progress.update(task, advance=count, rate=rate)
 
-        inside = advance if backend == "threading" else None
-        with joblib.parallel_config(backend=backend, n_jobs=jobs):
-            for i, wave in enumerate(waves):
-                results = joblib.Parallel(return_as="generator_unordered")(
-                    joblib.delayed(_play_shard)(v, s, inside) for v, s in wave
-                )
-                for count in results:
-                    if inside is None:
-                        advance(count)
-                if between is not None and between(i):
-                    # A sequential run that stops early ends its bar at the games it played.
-                    progress.update(task, total=already + played)
-                    break
+        inside = advance if pool.threads else None
+        for i, wave in enumerate(waves):
+            for count in _played(pool, wave, inside):
+                if inside is None:
+                    advance(count)
+            if between is not None and between(i):
+                # A sequential run that stops early ends its bar at the games it played.
+                progress.update(task, total=already + played)
+                break
     if already and played:
         console.print(f"resumed: {already:,} of {total:,} games were already done")

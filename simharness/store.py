@@ -13,6 +13,7 @@ from another run is reported by name and never overwritten.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -66,12 +67,19 @@ def _atomic_write(path: Path, write: Any) -> None:
     _fsync_dir(path.parent)
 
 
-def write_shard(path: Path, df: pl.DataFrame, meta: dict[str, Any]) -> None:
-    """Writes one shard atomically with ``meta`` (plus its row count) as its provenance."""
+def shard_bytes(df: pl.DataFrame, meta: dict[str, Any]) -> bytes:
+    """The Parquet file of one shard with ``meta`` (plus its row count) as its provenance."""
     table = df.to_arrow()
     meta = {**meta, "rows": df.height}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
-    _atomic_write(path, lambda fh: pq.write_table(table, fh, compression="zstd"))
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd")
+    return buf.getvalue()
+
+
+def write_shard(path: Path, data: bytes) -> None:
+    """Writes one shard's file (:func:`shard_bytes`) atomically."""
+    _atomic_write(path, lambda fh: fh.write(data))
 
 
 def shard_meta(path: Path) -> dict[str, Any]:
@@ -277,7 +285,8 @@ def missing(plan: Plan, manifest: dict[str, Any], done: set[Key]) -> str | None:
     if not parts and manifest.get("complete"):
         return None
     state = "finished" if manifest.get("complete") else "not finished (killed, failed or still running)"
-    return f"the run is {state}: " + ("; ".join(parts) or "every shard is there but the manifest says so")
+    lacking = "; ".join(parts) or "every shard is there, but the manifest does not mark it complete"
+    return f"the run is {state}: {lacking}"
 
 
 def open_run(path: Path | str, *, partial: bool = False) -> Run:

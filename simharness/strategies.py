@@ -1,11 +1,17 @@
 """Strategy scripts: ``strategies/<game>/<name>.toml`` files that name a set of strategy knobs.
 
+A name is looked up in the user's ``strategies/`` folders (the config's directory and its parents,
+then the current directory) and last among the built-in scripts that ship inside the package
+(``simharness/builtin/strategies``, the repository's top-level ``strategies/``), so a user's script
+of the same name wins.
+
 A script only writes the knobs it changes; the engine fills in the rest with their defaults and
 rejects unknown knobs and bad values, so a script is checked by the same code that plays it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +59,7 @@ class Strategy:
                 engine.require_python_strategies(self.game)
             except engine.OptionError as e:
                 raise ConfigError(e.message, file=self.path, field=e.field) from None
+            _check_module(self.python, self.path)
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:
@@ -65,20 +72,55 @@ class Strategy:
         return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
 
 
+def _check_module(spec: str, path: Path) -> None:
+    """The module of ``module:Class`` can be found (without running it: validating a config must
+    not execute a strategy's code)."""
+    module = spec.partition(":")[0]
+    try:
+        found = importlib.util.find_spec(engine.MOVED_MODULES.get(module, module))
+    except (ImportError, ValueError) as e:  # a parent package that is missing or fails to import
+        found, why = None, f" ({e})"
+    else:
+        why = ""
+    if found is None:
+        raise ConfigError(
+            f'no Python module "{module}" on the import path{why}; expected an importable module '
+            "(install it, or run from the folder that holds it)",
+            file=path,
+            field="python",
+        )
+
+
 def load(path: Path) -> Strategy:
     """The script at ``path``, with its structure checked (knobs are checked by :meth:`resolved_knobs`)."""
     s: _Script = tomlfile.validate(_Script, tomlfile.load(path), path)
     return Strategy(s.name, s.game, s.version, s.description, s.knobs, path, s.python)
 
 
+# Holds ``strategies/`` and ``configs/``: links to the repository's top-level folders, which the wheel
+# packs as files and an editable install reads in place, so a script added there ships as it is.
+BUILTIN = Path(__file__).resolve().parent / "builtin"
+
+
 def search_dirs(start: Path) -> list[Path]:
-    """Where strategy names are looked up: ``start`` and its parents, then the current directory."""
+    """Where strategy names are looked up: ``start`` and its parents, the current directory, then the
+    built-in scripts (each entry holds a ``strategies/`` folder)."""
     start = start.resolve()
     dirs = [start, *start.parents]
     cwd = Path.cwd().resolve()
     if cwd not in dirs:
         dirs.append(cwd)
-    return dirs
+    return [*dirs, BUILTIN]
+
+
+def origin(s: Strategy, cwd: Path) -> str:
+    """Where ``s`` comes from: ``built-in``, or its file (relative to ``cwd`` when below it), noting a
+    built-in script of the same name that it replaces."""
+    builtin = BUILTIN / "strategies" / s.game / s.path.name
+    if builtin.is_file() and builtin.resolve() == s.path.resolve():
+        return "built-in"
+    where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
+    return f"{where} (instead of the built-in)" if builtin.is_file() else str(where)
 
 
 def find(game: str, ref: str, config_dir: Path) -> Path:
@@ -101,22 +143,41 @@ def find(game: str, ref: str, config_dir: Path) -> Path:
     )
 
 
-def available(game: str | None, start: Path) -> list[Strategy]:
-    """Every strategy script visible from ``start`` (the nearest directory wins for a name).
+@dataclass(frozen=True)
+class Listed:
+    """A script file found under ``strategies/<game>/``: loaded, or why it cannot be used."""
 
-    Scripts that fail to load are skipped here; loading them by name reports the error.
-    """
-    seen: dict[tuple[str, str], Strategy] = {}
+    game: str  # the folder it is in
+    path: Path
+    script: Strategy | None
+    problem: str | None
+
+
+def _inspect(game: str, path: Path) -> Listed:
+    try:
+        script = load(path)
+        if script.game != game:
+            return Listed(game, path, script, f'it says game = "{script.game}" but is in strategies/{game}/')
+        script.resolved_knobs()
+    except ConfigError as e:
+        return Listed(game, path, None, f"{e.field}: {e.message}" if e.field else e.message)
+    return Listed(game, path, script, None)
+
+
+def listing(game: str | None, start: Path) -> list[Listed]:
+    """Every script file visible from ``start`` (the nearest directory wins for a name), valid or not."""
+    seen: dict[tuple[str, str], Listed] = {}
     for d in search_dirs(start):
         root = d / "strategies"
         if not root.is_dir():
             continue
         for path in sorted(root.glob("*/*.toml")):
             g = path.parent.name
-            if (game is not None and g != game) or (g, path.stem) in seen:
-                continue
-            try:
-                seen[(g, path.stem)] = load(path)
-            except ConfigError:
-                continue
+            if (game is None or g == game) and (g, path.stem) not in seen:
+                seen[(g, path.stem)] = _inspect(g, path)
     return sorted(seen.values(), key=lambda s: (s.game, s.path.stem))
+
+
+def available(game: str | None, start: Path) -> list[Strategy]:
+    """The valid strategy scripts visible from ``start``; loading an invalid one by name reports why."""
+    return [s.script for s in listing(game, start) if s.script is not None and s.problem is None]

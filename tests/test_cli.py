@@ -31,6 +31,11 @@ def test_every_command_and_option_has_help() -> None:
         assert command.callback.__doc__, name
         text = _ok(name, "--help")
         assert "Usage:" in text
+        # no template-like {argument} in the usage line, no "<bool>" beside flags
+        assert "{" not in text.split("Usage:")[1].splitlines()[0] and "<bool>" not in text, name
+    for sub in (["score", "suzume"], ["score", "riichi"], ["replay", "riichi"], []):
+        assert "<bool>" not in _ok(*sub, "--help")
+    assert "Usage: simharness run [OPTIONS] CONFIG_PATH" in _ok("run", "--help")
     run_help = _ok("run", "--help")
     for option in ("--jobs", "--out", "--games", "--seed", "--backend", "--force"):
         assert option in run_help
@@ -57,7 +62,8 @@ def test_unknown_game_is_a_clear_error() -> None:
 def test_strategies_and_their_knobs() -> None:
     text = _ok("strategies", "sugoroku")
     for name in ("naive", "greedy", "random"):
-        assert f"sugoroku/{name}  v1  strategies/sugoroku/{name}.toml" in text
+        # The checkout's strategies/ are the built-in scripts themselves (simharness/builtin links them).
+        assert f"sugoroku/{name}  v1  built-in" in text
     knobs = _ok("strategies", "sugoroku", "--knobs")
     for spec in engine.knob_options("sugoroku"):
         assert spec.name in knobs
@@ -116,3 +122,30 @@ def test_version() -> None:
 
     out = _ok("--version")
     assert out.startswith(f"simharness {__version__} (engine ") and "commit " in out
+
+
+def test_strategy_listing_marks_invalid_scripts_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "strategies" / "sugoroku"
+    folder.mkdir(parents=True)
+    (folder / "noname.toml").write_text('game = "sugoroku"\n')
+    (folder / "rr.toml").write_text('name = "rr"\ngame = "riichi"\n')
+    (folder / "bad.toml").write_text('name = "bad"\ngame = "sugoroku"\n[knobs]\noffset = "sometimes"\n')
+    (folder / "file.toml").write_text('name = "other"\ngame = "sugoroku"\n[knobs]\noffset = "always"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "250")  # the knob table has a column per script, built-ins included
+    raw = _ok("strategies", "sugoroku", "--knobs")
+    text = " ".join(raw.split())
+    assert "sugoroku/noname INVALID strategies/sugoroku/noname.toml name: required but missing" in text
+    assert 'sugoroku/rr INVALID strategies/sugoroku/rr.toml it says game = "riichi"' in text
+    assert "sugoroku/bad INVALID strategies/sugoroku/bad.toml knobs.offset: expected one of" in text
+    # listed by the file name a lineup uses, with the name the players table will show
+    assert "sugoroku/file (name other) v1" in text
+    # the knob table (after the invalid scripts) has the valid script, not the invalid ones
+    header = next(line for line in raw.splitlines() if line.startswith("┃ knob"))
+    columns = [c.strip() for c in header.strip("┃").split("┃")]
+    assert "file" in columns and "naive" in columns
+    assert not {"noname", "rr", "bad"} & set(columns)
+    offset = next(line for line in raw.splitlines() if line.startswith("│ offset "))
+    assert [c.strip() for c in offset.strip("│").split("│")][columns.index("file")] == "always"

@@ -211,3 +211,26 @@ def test_the_default_shard_size_gives_every_config_work_for_many_workers() -> No
     assert config.default_shard_size("sugoroku", 10**12, 2) == config.MAX_SHARD
     until = config.UntilFile(a="x", b="y", mu1=0.1, look_every=1200)
     assert config.default_shard_size("riichi", 20000, 1, until) == 300
+
+
+def test_a_python_strategy_module_is_found_without_running_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "strategies" / "sugoroku"
+    folder.mkdir(parents=True)
+    script = folder / "py.toml"
+    script.write_text('name = "py"\ngame = "sugoroku"\npython = "no_such_module:Cls"\n')
+    cfg = _write(tmp_path, BASE.replace('"naive", "naive"', '"py", "naive"'))
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f'error: {script}: python: no Python module "no_such_module"')
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()
+
+    # a module that exists is found, not imported (validating must not run a strategy's code)
+    marker = tmp_path / "imported"
+    (tmp_path / "noisy_strategy.py").write_text(f"open({str(marker)!r}, 'w').close()\nclass Cls: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    script.write_text('name = "py"\ngame = "sugoroku"\npython = "noisy_strategy:Cls"\n')
+    assert CliRunner().invoke(app, ["validate", str(cfg)]).exit_code == 0
+    assert not marker.exists()

@@ -14,7 +14,7 @@ from simharness.cli import app
 from simharness.engine import OptionError
 from simharness.games import riichi
 
-SHANTEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "shanten"
+SHANTEN = Path(__file__).resolve().parent / "data" / "riichi" / "shanten"
 
 
 def test_shanten_testdata_through_the_batch_api() -> None:

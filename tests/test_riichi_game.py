@@ -192,7 +192,7 @@ def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
     out = engine.play_batch("riichi", rules, lineup, seed=3, first_game=0, count=2)
     assert _Recorder.calls > 50
     assert out["players"]["final_points"].sum() == 200_000
-    failure = r"game \d+: Python strategy of slot 0 \(seat \d\): ValueError: .*index below"
+    failure = r"game \d+: Python strategy of lineup slot 0 \(seat \d\) at \w+: ValueError: .*index below"
     with pytest.raises(ValueError, match=failure):
         engine.play_batch(
             "riichi",

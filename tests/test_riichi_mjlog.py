@@ -16,7 +16,7 @@ import pytest
 from simharness.games import riichi
 from simharness.games.riichi import mjlog
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "tenhou-mjlog"
+DATA = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-mjlog"
 
 SITUATIONAL = {2: "ippatsu", 3: "chankan", 4: "rinshan", 5: "haitei", 6: "houtei", 21: "double_riichi",
                37: "tenhou", 38: "chiihou"}  # fmt: skip

@@ -13,7 +13,7 @@ from simharness.cli import app
 from simharness.games.riichi import mjlog
 from simharness.games.riichi import replay as riichi_replay
 
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "riichi" / "tenhou-mjlog"
+CORPUS = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-mjlog"
 FILES = sorted(CORPUS.glob("*.mjlog"))
 
 

@@ -201,3 +201,15 @@ def test_a_trillion_games_validate_and_stream_under_a_memory_limit(tmp_path: Pat
     # shard by shard across the variants: both hold the first shards
     assert games_read.group_by("variant").len()["len"].to_list() == [len(run.firsts) * 50] * 2
     assert len(run.firsts) >= 1
+
+
+def test_headers_say_what_they_know(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    text = " ".join(_cli("validate", cfg, "--games", "50").stdout.split())
+    assert "1 shard of up to 50 per variant" in text
+    run_dir = _copy(runs[0], tmp_path)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    manifest["provenance"]["git_commit"] = None  # run from an installed package, not a checkout
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    text = " ".join(_cli("report", run_dir).stdout.split())
+    assert "commit unknown" in text and "commit None" not in text

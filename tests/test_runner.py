@@ -3,6 +3,7 @@ resume after a kill, and refusal to mix or overwrite foreign data."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ from harness_helpers import SMALL, in_repo, small_config  # noqa: F401 (in_repo:
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
-from simharness import config, engine, runner, store
+from simharness import backends, config, engine, runner, store
 from simharness.cli import app
 from simharness.errors import RunDirError
 
@@ -100,12 +101,15 @@ def test_hive_layout_provenance_and_strategy_column(tmp_path: Path) -> None:
     assert games["game"].to_list() == list(range(300)) * 2
 
 
-def test_shards_equal_one_engine_batch_and_jobs_do_not_matter(tmp_path: Path) -> None:
+def test_shards_equal_one_engine_batch_and_jobs_do_not_matter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cfg = small_config(tmp_path)
     _run(cfg, tmp_path / "j1", "--jobs", "1")
-    for backend in ("threading", "loky"):
-        _run(cfg, tmp_path / backend, "--jobs", "2", "--backend", backend)
-        _assert_same(tmp_path / "j1" / "small", tmp_path / backend / "small")
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)  # dask: a LocalCluster of 2 processes
+    for backend in backends.Backend:
+        _run(cfg, tmp_path / backend.value, "--jobs", "2", "--backend", backend.value)
+        _assert_same(tmp_path / "j1" / "small", tmp_path / backend.value / "small")
     exp = config.load(cfg)
     whole = engine.play_batch(
         "sugoroku", exp.variants["no-cap"], [s.knobs for s in exp.lineup], seed=11, first_game=0, count=300
@@ -270,12 +274,117 @@ def test_one_writer_per_run_directory_and_known_backends(tmp_path: Path) -> None
             runner.run(config.load(cfg), tmp_path / "out")
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--backend", "lokyy"])
     assert result.exit_code == 2
-    assert result.stderr.startswith('error: --backend: unknown joblib backend "lokyy"; expected one of: ')
+    assert result.stderr.startswith(
+        'error: --backend: unknown backend "lokyy"; expected one of: threading, loky, multiprocessing, dask'
+    )
     cfg.write_text(cfg.read_text().replace("shard_size", 'backend = "threads"\nshard_size'))
     result = CliRunner().invoke(app, ["validate", str(cfg)])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f'error: {cfg}: backend: unknown joblib backend "threads"')
+    assert result.stderr.startswith(f'error: {cfg}: backend: unknown backend "threads"')
     assert not list(run_dir.rglob("*.parquet"))
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, ppid = stat.read_text().rsplit(")", 1)[1].split()[:2]
+        except OSError:
+            continue
+        if int(ppid) == pid and state != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("backend", ["loky", "multiprocessing"])
+def test_worker_processes_stop_with_a_killed_run(tmp_path: Path, backend: str) -> None:
+    cfg = tmp_path / "kill.toml"
+    cfg.write_text(SMALL.format(games=200_000, seed=5, shard_size=500))
+    run_dir = tmp_path / "out" / "small"
+    cmd = [sys.executable, "-m", "simharness.cli", "run", str(cfg), "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen([*cmd, "--jobs", "2", "--backend", backend, "-q"], stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(list(run_dir.glob("players/*/part-*.parquet"))) < 4:
+            time.sleep(0.02)
+        workers = _children(proc.pid)
+        assert proc.poll() is None and workers, "the run ended or had no worker processes before the kill"
+        os.kill(proc.pid, signal.SIGKILL)  # the run's process only: its workers are left to themselves
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(map(_alive, workers)):
+            time.sleep(0.05)
+        assert not [Path(f"/proc/{p}/cmdline").read_text() for p in workers if _alive(p)]
+        shards = len(list(run_dir.glob("players/*/part-*.parquet")))
+        time.sleep(1)
+        assert len(list(run_dir.glob("players/*/part-*.parquet"))) == shards < 2 * 400
+    finally:
+        for pid in [proc.pid, *workers]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_dask_cluster_plays_the_rows_of_a_threaded_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real scheduler and two worker processes on 127.0.0.1, found through DASK_SCHEDULER_ADDRESS;
+    the workers return the shards' files and this process writes them."""
+    from distributed import Client
+
+    scheduler = [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"]
+    worker = [sys.executable, "-m", "distributed.cli.dask_worker"]
+    scheduler_file = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": tmp_path}
+    procs = [
+        subprocess.Popen([*scheduler, "--no-dashboard", "--scheduler-file", str(scheduler_file)], **quiet)
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not scheduler_file.exists():
+            time.sleep(0.05)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for i in range(2):
+            procs.append(
+                subprocess.Popen(
+                    [*worker, address, "--no-nanny", "--nthreads", "1", "--no-dashboard", "--name", f"w{i}",
+                     "--local-directory", str(tmp_path / f"w{i}")],
+                    **quiet,
+                )
+            )  # fmt: skip
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=60)
+            assert len(client.scheduler_info()["workers"]) == 2
+        cfg = small_config(tmp_path)
+        _run(cfg, tmp_path / "threads", "--backend", "threading")
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)
+        _run(cfg, tmp_path / "dask", "--backend", "dask")
+        _assert_same(tmp_path / "threads" / "small", tmp_path / "dask" / "small")
+        # The address on the command line wins over the environment's.
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")
+        _run(cfg, tmp_path / "dask2", "--backend", "dask", "--scheduler", address)
+        _assert_same(tmp_path / "threads" / "small", tmp_path / "dask2" / "small")
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait(timeout=30)
+
+
+def test_an_unreachable_dask_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    cfg = small_config(tmp_path)
+    args = ["run", str(cfg), "--out", str(tmp_path), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --scheduler: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
 
 
 def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: Path) -> None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve from the repository)
+from rich.console import Console
 
 from simharness import config, runner, store
 from simharness.errors import ConfigError
+from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 from simharness.report.summary import build_summary
@@ -55,15 +58,25 @@ def _manifest(run_dir: Path) -> dict:
 
 def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_path: Path) -> None:
     exp = config.load(_config(tmp_path))
-    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    bar = io.StringIO()
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2, console=Console(file=bar, width=200))
     seq = _manifest(run_dir)["sequential"]
+    # the bar ends full at the games the test played, not at a fraction of the budget
+    assert f"{seq['games']}/{seq['games']} games 100%" in bar.getvalue()
     # Two copies of one strategy: no difference in win rate, so the test accepts H0 before the budget.
     assert seq["decision"] == "H0" and seq["games"] < 2400 and len(seq["looks"]) == seq["games"] // 400
     assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["H0"]
     assert (
         len(store.open_run(run_dir).files("players", "base")) == seq["games"] // 100
     )  # the rest never played
+    # compare repeats the run's sequential verdict for the comparison the run was stopped on only.
+    run = store.open_run(run_dir)
+    assert compare_strategies(run, "twin-a", "twin-b")["sequential"]["result"]["decision"] == "H0"
+    assert compare_strategies(run, "greedy", "random")["sequential"] is None
     before = sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir())
+    # as a kill just before the manifest's last write leaves it: the looks are replayed from the data
+    manifest = _manifest(run_dir)
+    (run_dir / "manifest.json").write_text(json.dumps({**manifest, "complete": False, "sequential": None}))
     runner.run(exp, tmp_path / "out", jobs=1)
     assert _manifest(run_dir)["sequential"]["looks"] == seq["looks"]
     assert sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir()) == before

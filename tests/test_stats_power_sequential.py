@@ -29,7 +29,25 @@ def test_sample_sizes_match_background_table() -> None:
     assert n_paired(0.25, 0.26, 2.0) == pytest.approx(base / 2, abs=1)
     h0, h1 = sprt_expected_games(0.50, 0.51)
     assert h0 == pytest.approx(13250, rel=0.01) and h1 == pytest.approx(13250, rel=0.01)
-    assert plan(0.01, 0.25, paired_efficiency=2.5).paired_deals == n_paired(0.25, 0.26, 2.5)
+    assert plan(0.01, 0.25, paired_efficiency=2.5).paired_games == n_paired(0.25, 0.26, 2.5)
+
+
+def test_plan_in_games_and_deals_against_hand_computed_values() -> None:
+    # (z.975 + z.8)² (p1q1 + p2q2)/(E δ²) = 7.84888 × 0.3799/(E × 10⁻⁴) games: E = 1 gives 29,818
+    # (the two-arm answer without pooling), E = 2 gives 14,909 games = ⌈14,909/4⌉ = 3,728 deals of a
+    # four-seat duplicate deal.
+    p = plan(0.01, 0.25, paired_efficiency=1, games_per_deal=4)
+    assert (p.paired_games, p.paired_deals) == (29818, 7455)
+    p = plan(0.01, 0.25, paired_efficiency=2, games_per_deal=4)
+    assert (p.paired_games, p.paired_deals) == (14909, 3728)
+    # Wald's SPRT at one-sided α/2 = 0.025 and β = 0.2, the error rates of the two-sided fixed design
+    # in the effect's direction: ln B = ln(0.8/0.025), ln A = ln(0.2/0.975), KL(0.26‖0.25) = 2.6435e-4,
+    # E[N | H1] = (0.8 ln B + 0.2 ln A)/KL = 9,290 games against the fixed design's 14,832.
+    assert p.sprt_alpha == 0.025
+    assert p.sprt_expected_h1 == pytest.approx(9289.8, abs=0.5)
+    assert p.sprt_expected_h0 == pytest.approx(5562.6, abs=0.5)
+    with pytest.raises(ValueError, match="games-per-deal"):
+        plan(0.01, 0.25, paired_efficiency=2, games_per_deal=0)
     with pytest.raises(ValueError, match="baseline"):
         plan(0.01, 1.2)
 

@@ -164,7 +164,8 @@ def test_failing_strategy_names_game_and_slot() -> None:
     rules = engine.resolve_rules("sugoroku", "default")
     naive = _knobs("naive")
     with pytest.raises(
-        KeyError, match=r"game \d+: Python strategy of lineup slot 1 \(seat \d\): KeyError: 'no_such_key'"
+        KeyError,
+        match=r"game \d+: Python strategy of lineup slot 1 \(seat \d\) at \w+: KeyError: 'no_such_key'",
     ) as e:
         _play(rules, [naive, dict(naive, python=f"{ME}:_Raises"), naive], duplicate=False)
     assert isinstance(e.value.__cause__, KeyError)
@@ -197,3 +198,36 @@ def test_example_strategy_runs_through_a_config(tmp_path: Path, monkeypatch: pyt
     assert players.height == 160
     assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()
     assert Leader().decide({"decision": "pinzoro_reroll", "seat": 0, "positions": [5, 9]}) is False
+
+
+def test_a_failing_strategy_is_told_in_its_own_frames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "boom_strategy.py").write_text(
+        "class Boom:\n"
+        "    def decide(self, view):\n"
+        "        return self.helper(view)\n"
+        "\n"
+        "    def helper(self, view):\n"
+        "        raise ZeroDivisionError('oops')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    folder = tmp_path / "strategies" / "sugoroku"
+    folder.mkdir(parents=True)
+    (folder / "boom.toml").write_text('name = "boom"\ngame = "sugoroku"\npython = "boom_strategy:Boom"\n')
+    cfg = tmp_path / "boom.toml"
+    cfg.write_text('name = "boom"\ngame = "sugoroku"\ngames = 20\nseed = 1\nplayers = ["boom", "boom"]\n')
+    args = ["run", str(cfg), "--out", str(tmp_path / "out"), "-q", "--jobs", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: game 0: Python strategy of lineup slot 0 (seat 0) at ")
+    assert lines[0].endswith(": ZeroDivisionError: oops")
+    frames = [line for line in lines if line.startswith("  File ")]
+    assert frames == [
+        f'  File "{tmp_path / "boom_strategy.py"}", line 3, in decide',
+        f'  File "{tmp_path / "boom_strategy.py"}", line 6, in helper',
+    ]
+    assert lines[-1] == "(the whole traceback: run again with --debug)" and len(lines) < 15
+    debug = CliRunner().invoke(app, [*args, "--debug"])
+    assert isinstance(debug.exception, ZeroDivisionError)

@@ -137,7 +137,8 @@ def test_every_decision_point_is_asked_with_its_view() -> None:
 def test_strategy_errors_name_the_slot(cls: str, error: type[Exception], message: str) -> None:
     fastest = resolve_knobs("suzume", {})
     lineup = [fastest, dict(fastest, python=f"{ME}:{cls}"), fastest]
-    with pytest.raises(error, match=f"slot 1, decide\\(\\) at (discard|tsumo|ron): .*{message}") as failed:
+    where = r"lineup slot 1 \(seat \d\) at (discard|tsumo|ron): "
+    with pytest.raises(error, match=f"{where}.*{message}") as failed:
         play_batch("suzume", {}, lineup, seed=1, first_game=0, count=2)
     assert failed.value.__cause__ is not None, "the strategy's own exception is kept as the cause"
     with pytest.raises(OptionError) as e:

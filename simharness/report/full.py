@@ -89,7 +89,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         c = sc["seat_tests"][v]["seat_by_rank"]
         if c["statistic"] is not None:
             console.print(
-                f"{v}: seat × rank χ²={c['statistic']:.2f} (df {c['df']:.0f}), p={c['pvalue']:.3g}, "
+                f"{v}: seat × rank Rao-Scott χ²={c['statistic']:.2f} (df {c['df']:.0f}, design effect "
+                f"{c['design_effect']:.2f}), p={c['pvalue']:.3g}, "
                 f"Cramér's V={c['effect']:.3f}"
             )
     for note in sc["notes"]:

@@ -253,7 +253,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         else "",
         "<h2>Headline: strategies</h2>",
     ]
-    header = ["variant", "strategy", "n", "win rate", "mean points", "median", "p5", "p95"]
+    header = ["variant", "strategy", "rows (deals)", "win rate", "mean points", "median", "p5", "p95"]
     rows = []
     for v in variants:
         for r in report["variants"][v]["by_strategy"]:
@@ -262,7 +262,7 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                 [
                     v,
                     r["strategy"],
-                    str(r["rows"]),
+                    f"{r['rows']} ({r['deals']})",
                     fmt_ci(r["win_rate"], pct=True),
                     fmt_ci(r["points"]["mean"], 1),
                     fmt_ci(q["p50"], 0),
@@ -280,12 +280,12 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                 [
                     v,
                     str(r["seat"]),
-                    str(r["rows"]),
+                    f"{r['rows']} ({r['deals']})",
                     fmt_ci(r["win_rate"], pct=True),
                     fmt_ci(r["points"]["mean"], 1),
                 ]
             )
-    parts.append(_table(["variant", "seat", "n", "win rate", "mean points"], rows))
+    parts.append(_table(["variant", "seat", "rows (deals)", "win rate", "mean points"], rows))
     rows = []
     for v in variants:
         st = report["scorecard"]["seat_tests"][v]
@@ -295,11 +295,17 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
                 v,
                 f"{w['statistic']:.2f}" if w["statistic"] is not None else "–",
                 f"{w['pvalue']:.3g}" if w["pvalue"] is not None else "–",
+                f"{w['design_effect']:.2f}" if w["design_effect"] is not None else "–",
                 f"{c['effect']:.3f}" if c["effect"] is not None else "–",
                 f"{c['pvalue']:.3g}" if c["pvalue"] is not None else "–",
             ]
         )
-    parts.append(_table(["variant", "χ² wins vs uniform", "p", "Cramér's V seat × rank", "p"], rows))
+    header = ["variant", "χ² wins vs uniform", "p", "design effect", "Cramér's V seat × rank", "p"]
+    parts.append(_table(header, rows))
+    parts.append(
+        "<p class='muted'>χ² tests are Rao-Scott corrected: Pearson's X² divided by the design effect of "
+        "deal clustering (a duplicate deal's rotations share their luck).</p>"
+    )
     parts.append(
         _figure(figure_seat_rank(report["scorecard"], variants), "Final rank share by starting seat")
     )
@@ -343,7 +349,8 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
             )
         parts.append(
             _table(
-                ["variant", "strategy", "metric", "difference", "paired", "E", "p", "p Holm", "p BH"], rows
+                ["variant", "strategy", "metric", "difference", "paired", "E (games)", "p", "p Holm", "p BH"],
+                rows,
             )
         )
         parts.append(_figure(figure_forest(report), "Forest plot: variant minus baseline, 95% CIs"))

@@ -116,7 +116,8 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
+def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
+    """One variant's tables: by strategy and by seat (win rate, points), the seat test and game length."""
     axis = seat_axis(players)
     _seats, ranks, cells = seat_rank_cells(players, axis)
     block: dict[str, Any] = {
@@ -220,9 +221,10 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     """The end-of-run summary as a JSON-ready dict.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): win rate with a Wilson CI, mean (Poisson bootstrap) and 5/25/50/75/95% quantiles of
-    final points (exact percentile-bootstrap intervals); ``length`` (turns or hands per game) and
-    ``seat_test`` (χ² of wins by seat vs uniform). ``differences``: every variant minus the first
+    :func:`seat_axis`): rows, games and deals, win rate and mean final points (CR1 intervals clustered
+    by deal) and 5/25/50/75/95% quantiles of final points (Woodruff intervals clustered by deal);
+    ``length`` (turns or hands per game, clustered likewise) and ``seat_test`` (Rao-Scott χ² of wins by
+    seat vs uniform, clustered by deal). ``differences``: every variant minus the first
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
     p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
     deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
@@ -235,7 +237,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     for v in variants:
         pv = players.filter(pl.col("variant") == v)
         lv = lengths.filter(pl.col("variant") == v) if lengths is not None else None
-        blocks[v] = _variant_block(pv, lv, unit)
+        blocks[v] = variant_block(pv, lv, unit)
     return {
         "run": provenance(run),
         "variant_order": variants,
@@ -289,14 +291,14 @@ def _fmt_num(x: float | None, digits: int = 4) -> str:
 
 def _group_table(title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> Table:
     t = Table(title=title, title_justify="left")
-    cols = [key, "n", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
+    cols = [key, "rows (deals)", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
     for col in [*cols, "p5 / p25 / p75 / p95"] if wide else cols:
         t.add_column(col, justify="left" if col == key else "right")
     for r in rows:
         q = r["points"]["quantiles"]
         cells = [
             str(r[key]),
-            str(r["rows"]),
+            f"{r['rows']} ({r['deals']})",
             fmt_ci(r["win_rate"], pct=True),
             fmt_ci(r["points"]["mean"], 1),
             fmt_ci(q["p50"], 0),
@@ -333,8 +335,9 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         console.print(_group_table(f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide))
         st = b["seat_test"]
         console.print(
-            f"seat advantage: χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}), "
-            f"p={_fmt_num(st['pvalue'])}, Cohen's w={_fmt_num(st['effect'], 3)}"
+            f"seat advantage: Rao-Scott χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}, "
+            f"design effect {_fmt_num(st['design_effect'], 2)}), p={_fmt_num(st['pvalue'])}, "
+            f"Cohen's w={_fmt_num(st['effect'], 3)}"
         )
         if b["length"]:
             ln = b["length"]

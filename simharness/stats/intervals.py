@@ -155,7 +155,7 @@ def describe(
         if g < 2:
             qs[q] = Interval(est, math.nan, math.nan, g)
             continue
-        half = (f.hi - f.lo) / 2  # untruncated half-width: the truncation to [0, 1] is done below
+        half = (f.hi - f.lo) / 2  # ratio_ci without bounds is symmetric; q ± half is clipped to [0, 1] below
         lo = float(np.quantile(x, min(max(q - half, 0.0), 1.0), method="inverted_cdf"))
         hi = float(np.quantile(x, min(max(q + half, 0.0), 1.0), method="inverted_cdf"))
         qs[q] = Interval(est, min(lo, est), max(hi, est), g)

@@ -8,7 +8,6 @@ use crate::games::riichi::tiles::{counts_of, parse_tiles, Counts, Tile, KINDS};
 use crate::games::riichi::yaku::Situation;
 use crate::games::riichi::{agari, rules, shanten};
 use crate::options::{OptionError, Options};
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -53,19 +52,14 @@ fn riichi_shanten_forms(hand: &str) -> PyResult<(i8, Option<i8>, Option<i8>)> {
     Ok((shanten::standard(&c, melds), full.then(|| shanten::chiitoitsu(&c)), full.then(|| shanten::kokushi(&c))))
 }
 
-/// Shanten of many hands given as a C-contiguous `(n, 34)` `uint8` array of counts, read in place
-/// through the buffer protocol; returns `n` `int8` values. A row whose tile count no hand has, or
-/// with more than 4 of a kind, gets −2.
+/// Shanten of many hands given as the bytes of a C-contiguous `(n, 34)` `uint8` array of counts
+/// (bytes, not the buffer protocol: the stable ABI of Python 3.10 has none); returns `n` `int8`
+/// values. A row whose tile count no hand has, or with more than 4 of a kind, gets −2.
 #[pyfunction]
-fn riichi_shanten_counts<'py>(py: Python<'py>, counts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    let buf = PyBuffer::<u8>::get(counts)
-        .map_err(|e| option_error(OptionError::new("hands", format!("expected a uint8 array of tile counts: {e}"))))?;
-    if !buf.is_c_contiguous() || !buf.len_bytes().is_multiple_of(KINDS) {
-        return Err(option_error(OptionError::new("hands", "expected a C-contiguous (n, 34) array of uint8 counts")));
+fn riichi_shanten_counts<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    if !data.len().is_multiple_of(KINDS) {
+        return Err(option_error(OptionError::new("hands", "expected the bytes of an (n, 34) array of uint8 counts")));
     }
-    // SAFETY: the buffer is C-contiguous with `len_bytes` bytes of u8 and stays alive (and exported)
-    // while `buf` lives; the GIL is held and no Python code runs until the slice is dropped.
-    let data = unsafe { std::slice::from_raw_parts(buf.buf_ptr().cast::<u8>(), buf.len_bytes()) };
     let out: Vec<u8> = data
         .chunks_exact(KINDS)
         .map(|row| {

@@ -122,7 +122,11 @@ impl Hook for PyHook<'_> {
         Some(self.call(obj, s, seat, point, legal).map_err(|e| {
             // The engine adds the game; the exception's own text is added by strategy_error.
             self.error = Some(e);
-            format!("Python strategy of slot {slot} (seat {seat})")
+            let at = match point {
+                Point::Turn { .. } => "turn",
+                Point::Response { .. } => "response",
+            };
+            format!("Python strategy of lineup slot {slot} (seat {seat}) at {at}")
         }))
     }
 }

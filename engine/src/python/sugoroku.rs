@@ -79,7 +79,7 @@ impl Hook for PyHook<'_> {
         Some(self.call(obj, s, seat, point).map_err(|e| {
             // The engine adds the game; the exception's own text is added by strategy_error.
             self.error = Some(e);
-            format!("Python strategy of lineup slot {slot} (seat {seat})")
+            format!("Python strategy of lineup slot {slot} (seat {seat}) at {}", decision_name(point.decision))
         }))
     }
 }

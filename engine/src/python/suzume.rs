@@ -99,7 +99,8 @@ impl<'py> PyHook<'py> {
         match answer {
             Ok(i) => Some(i),
             Err(e) => {
-                self.error = Some(strategy_error(self.py, &format!("Python strategy of slot {slot}, decide() at {point}"), e));
+                self.error =
+                    Some(strategy_error(self.py, &format!("Python strategy of lineup slot {slot} (seat {}) at {point}", v.seat), e));
                 Some(0)
             }
         }

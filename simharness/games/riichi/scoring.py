@@ -82,7 +82,7 @@ def shanten_batch(hands: Sequence[str] | np.ndarray) -> np.ndarray:
         counts = np.ascontiguousarray(hands, dtype=np.uint8)
         if counts.ndim != 2 or counts.shape[1] != 34:
             raise OptionError("hands", f"expected an (n, 34) array of tile counts, got shape {counts.shape}")
-        raw = _call(_engine.riichi_shanten_counts, counts)
+        raw = _call(_engine.riichi_shanten_counts, counts.tobytes())
     else:
         raw = _call(_engine.riichi_shanten_hands, list(hands))
     return np.frombuffer(raw, dtype=np.int8)

@@ -450,10 +450,10 @@ mod tests {
         assert_eq!(uk, [3, 4]);
     }
 
-    /// The 40,000 hands of `testdata/riichi/shanten` (standard, kokushi, chiitoitsu shanten).
+    /// The 40,000 hands of `tests/data/riichi/shanten` (standard, kokushi, chiitoitsu shanten).
     #[test]
     fn shanten_testdata() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/riichi/shanten");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/riichi/shanten");
         let mut checked = 0;
         for name in ["p_normal_10000.txt", "p_hon_10000.txt", "p_tin_10000.txt", "p_koku_10000.txt"] {
             let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
