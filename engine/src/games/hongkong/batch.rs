@@ -1,10 +1,11 @@
 //! Plays a batch of Hong Kong mahjong games (four rounds of dealer rotation, §6) and fills the
 //! `games`, `players` and `hands` tables.
 
+use super::actions::Hook;
 use super::hand::Limit;
 use super::rules::Rules;
 use super::state::{play_hand, HandResult, HandSetup, Outcome, Player, TAG_STRATEGY};
-use super::strategies::{Bot, Knobs};
+use super::strategies::{Bot, Knobs, Seat};
 use super::HongKong;
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::rng::Key;
@@ -146,8 +147,9 @@ fn limit_index(l: Option<Limit>) -> i8 {
     l.map_or(-1, |l| l as i8)
 }
 
-/// Plays one game with the lineup's knobs (seat `s` is played by `seating.player(s)`).
-pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Seating, out: &mut Tables) {
+/// Plays one game with the lineup's knobs, or `hook`'s decisions for the slots it plays (seat `s`
+/// is played by `seating.player(s)`).
+pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Seating, hook: Option<&'k dyn Hook>, out: &mut Tables) {
     let mut points = [0i64; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
     let mut stats: [PlayerRow; 4] = std::array::from_fn(|s| PlayerRow {
@@ -166,13 +168,14 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
             break;
         }
         let key = deal_key.with(u64::from(h));
-        let mut bots: [Bot<'k>; 4] = std::array::from_fn(|s| Bot {
-            knobs: &lineup[usize::from(seating.player(s as u8))],
-            rng: key.with(TAG_STRATEGY).with(s as u64).stream(),
+        let mut seats: [Seat<'k>; 4] = std::array::from_fn(|s| {
+            let slot = seating.player(s as u8);
+            let bot = Bot { knobs: &lineup[usize::from(slot)], rng: key.with(TAG_STRATEGY).with(s as u64).stream() };
+            Seat { bot, slot, hook }
         });
-        let [b0, b1, b2, b3] = &mut bots;
-        let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key }, &mut players);
+        let [s0, s1, s2, s3] = &mut seats;
+        let mut players: [&mut dyn Player; 4] = [s0, s1, s2, s3];
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key, points }, &mut players);
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {
             *p += d;
@@ -312,11 +315,20 @@ pub struct Tables {
 }
 
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    play_tables(rules, lineup, batch, None).expect("the knobs never fail")
+}
+
+/// Plays a batch with `hook` deciding for the slots it plays; None once a decision failed (at the
+/// end of that game).
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&dyn Hook>) -> Option<Vec<Table>> {
     let mut out = Tables::default();
     for g in batch.games() {
-        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), &mut out);
+        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), hook, &mut out);
+        if hook.is_some_and(|h| h.failed()) {
+            return None;
+        }
     }
-    vec![GameRow::table(&out.games), PlayerRow::table(&out.players), HandRow::table(&out.hands)]
+    Some(vec![GameRow::table(&out.games), PlayerRow::table(&out.players), HandRow::table(&out.hands)])
 }
 
 impl Game for HongKong {

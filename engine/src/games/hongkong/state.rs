@@ -34,11 +34,11 @@ pub fn tile_count(rules: &Rules) -> usize {
 
 /// The decisions a seat's player takes; built-in policies and Python strategies implement it.
 pub trait Player {
-    /// Declare a legal self-drawn win (H-D2)?
-    fn self_draw(&mut self, view: &View, value: &Value) -> bool;
-    /// Win on a discard (or rob a kong) (H-D6/H-D7)?
+    /// Declare a legal self-drawn win on `tile` (H-D2)?
+    fn self_draw(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
+    /// Win on `tile` discarded (or added to a kong) by `view.turn` (H-D6/H-D7)?
     fn win_on(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
-    /// Which claim to make on `tile` among `legal` (None = pass).
+    /// Which claim to make on `tile` discarded by `view.turn` among `legal` (None = pass).
     fn claim(&mut self, view: &View, tile: Kind, legal: &[Claim]) -> Option<Claim>;
     /// A kong to declare on one's own turn among `legal` kinds (H-D3/H-D4), or none.
     fn kong(&mut self, view: &View, legal: &[Kind]) -> Option<Kind>;
@@ -102,6 +102,8 @@ pub struct HandSetup<'a> {
     pub dealer: u8,
     pub round_wind: u8,
     pub key: Key,
+    /// The game's points before this hand (what players see).
+    pub points: [i64; 4],
 }
 
 struct Table<'a> {
@@ -111,11 +113,12 @@ struct Table<'a> {
     end: usize,
     seats: [Seat; 4],
     visible: Counts,
-    recent: [[Kind; 3]; 4],
+    rivers: [Vec<Kind>; 4],
     discards_left: u16,
     draws: u16,
     dealer: u8,
     round_wind: u8,
+    points: [i64; 4],
     refused: [u16; 4],
 }
 
@@ -128,15 +131,22 @@ impl Table<'_> {
         self.end - DEAD_WALL - self.next
     }
 
-    fn view(&self, s: u8) -> View<'_> {
+    /// What seat `s` sees while seat `turn` draws, discards or adds to a kong.
+    fn view(&self, s: u8, turn: u8) -> View<'_> {
         let seat = &self.seats[usize::from(s)];
         View {
             seat: s,
+            dealer: self.dealer,
+            round_wind: self.round_wind,
+            turn,
             concealed: &seat.hand,
             melds: &seat.melds,
+            all_melds: std::array::from_fn(|i| self.seats[i].melds.as_slice()),
             exposed: std::array::from_fn(|i| self.seats[i].melds.iter().filter(|m| m.kind != MeldKind::Ankan).count() as u8),
             visible: &self.visible,
-            recent: &self.recent,
+            rivers: &self.rivers,
+            bonus: std::array::from_fn(|i| (self.seats[i].flowers, self.seats[i].seasons)),
+            points: self.points,
             live: self.live().min(255) as u8,
         }
     }
@@ -227,8 +237,7 @@ impl Table<'_> {
         debug_assert!(seat.hand[usize::from(k)] > 0);
         seat.hand[usize::from(k)] -= 1;
         self.visible[usize::from(k)] += 1;
-        let r = &mut self.recent[usize::from(s)];
-        *r = [r[1], r[2], k];
+        self.rivers[usize::from(s)].push(k);
         self.discards_left += 1;
     }
 
@@ -275,11 +284,12 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         end,
         seats: [seat(), seat(), seat(), seat()],
         visible: [0; KINDS],
-        recent: [[255; 3]; 4],
+        rivers: Default::default(),
         discards_left: 0,
         draws: 0,
         dealer: setup.dealer,
         round_wind: setup.round_wind,
+        points: setup.points,
         refused: [0; 4],
     };
     let order: [u8; 4] = std::array::from_fn(|i| (setup.dealer + i as u8) % 4);
@@ -347,7 +357,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             ctx.kong_on_kong = kong_chain >= 2;
             let hand = t.seats[s].hand;
             if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
-                if players[s].self_draw(&t.view(cur), &w.value) {
+                if players[s].self_draw(&t.view(cur, cur), &w.value, win) {
                     let d = payments(rules, setup.dealer, cur, None, None, w.value.base);
                     return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
                 }
@@ -362,7 +372,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
                 })
                 .collect();
             if !legal.is_empty() && t.live() > 0 {
-                if let Some(k) = players[s].kong(&t.view(cur), &legal) {
+                if let Some(k) = players[s].kong(&t.view(cur, cur), &legal) {
                     let added = t.seats[s].hand[usize::from(k)] < 4;
                     if added {
                         // Robbing the kong (§5.3): others may win on the added tile.
@@ -390,7 +400,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         }
         first_turn = false;
         kong_chain = 0;
-        let k = players[s].discard(&t.view(cur));
+        let k = players[s].discard(&t.view(cur, cur));
         t.discard_from(cur, k);
         let dealer_first = cur == setup.dealer && t.draws == 0 && !any_claim;
         let earthly = rules.earthly_hand_def == EarthlyHand::Hk && dealer_first;
@@ -421,7 +431,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             if legal.is_empty() {
                 continue;
             }
-            if let Some(cl) = players[usize::from(c)].claim(&t.view(c), k, &legal) {
+            if let Some(cl) = players[usize::from(c)].claim(&t.view(c, cur), k, &legal) {
                 answers.push((c, cl));
             }
         }
@@ -489,7 +499,7 @@ fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, 
         ctx.robbing_kong = robbing;
         ctx.earthly = earthly;
         if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
-            if players[usize::from(c)].win_on(&t.view(c), &w.value, tile) {
+            if players[usize::from(c)].win_on(&t.view(c, from), &w.value, tile) {
                 out.push(w);
             }
         }

@@ -6,7 +6,7 @@
 //! H5 self-draw-only = `claims = "never"`, `win_on_discard = false`; H6 min-fan(k) =
 //! `min_win_fan = k`, `discard = "value"`; random = `discard = "random"`, `claims = "random"`.
 
-use super::actions::{Claim, View};
+use super::actions::{Claim, Decision, Hook, View};
 use super::hand::Value;
 use super::state::Player;
 use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, KINDS};
@@ -118,7 +118,7 @@ impl Bot<'_> {
     fn safest(v: &View, p: u8) -> Kind {
         let rank = |k: Kind| -> u32 {
             let seen = v.visible[usize::from(k)];
-            if v.recent[usize::from(p)].contains(&k) {
+            if v.rivers[usize::from(p)].iter().rev().take(3).any(|&r| r == k) {
                 0
             } else if is_honor(k) && seen >= 3 {
                 1
@@ -137,7 +137,7 @@ impl Bot<'_> {
 }
 
 impl Player for Bot<'_> {
-    fn self_draw(&mut self, v: &View, value: &Value) -> bool {
+    fn self_draw(&mut self, v: &View, value: &Value, _tile: Kind) -> bool {
         self.wants(v, value)
     }
 
@@ -253,5 +253,55 @@ impl Player for Bot<'_> {
             .filter(|&x| want >> x & 1 == 1)
             .max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x)));
         best.unwrap_or(held[0])
+    }
+}
+
+/// A seat as the batch seats it: its lineup slot's knobs, unless a hook decides for that slot.
+pub struct Seat<'a> {
+    pub bot: Bot<'a>,
+    pub slot: u8,
+    pub hook: Option<&'a dyn Hook>,
+}
+
+impl Seat<'_> {
+    fn ask(&self, view: &View, decision: &Decision) -> Option<usize> {
+        self.hook?.decide(self.slot, view, decision)
+    }
+}
+
+impl Player for Seat<'_> {
+    fn self_draw(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
+        match self.ask(v, &Decision::SelfDraw { value, tile }) {
+            Some(i) => i == 0,
+            None => self.bot.self_draw(v, value, tile),
+        }
+    }
+
+    fn win_on(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
+        match self.ask(v, &Decision::WinOn { value, tile }) {
+            Some(i) => i == 0,
+            None => self.bot.win_on(v, value, tile),
+        }
+    }
+
+    fn claim(&mut self, v: &View, tile: Kind, legal: &[Claim]) -> Option<Claim> {
+        match self.ask(v, &Decision::Claim { tile, legal }) {
+            Some(i) => legal.get(i).copied(),
+            None => self.bot.claim(v, tile, legal),
+        }
+    }
+
+    fn kong(&mut self, v: &View, legal: &[Kind]) -> Option<Kind> {
+        match self.ask(v, &Decision::Kong { legal }) {
+            Some(i) => legal.get(i).copied(),
+            None => self.bot.kong(v, legal),
+        }
+    }
+
+    fn discard(&mut self, v: &View) -> Kind {
+        match self.ask(v, &Decision::Discard) {
+            Some(i) => (0..KINDS as Kind).filter(|&k| v.concealed[usize::from(k)] > 0).nth(i).unwrap_or_else(|| self.bot.discard(v)),
+            None => self.bot.discard(v),
+        }
     }
 }
