@@ -436,7 +436,9 @@ pub fn unrelated(c: &Counts) -> Option<Limit> {
         held.windows(2).all(|w| w[1] - w[0] >= 3)
     };
     let pairs = c.iter().filter(|&&n| n == 2).count();
-    if c.iter().any(|&n| n > 2) || pairs > 1 {
+    // Every unrelated hand holds at least five honours (checked first: the engine asks about
+    // every hand it cannot otherwise rule out).
+    if honours < 5 || c.iter().any(|&n| n > 2) || pairs > 1 {
         return None;
     }
     if (0..3).all(|s| suited(s) == 3 && spread(s)) && honours == 5 {

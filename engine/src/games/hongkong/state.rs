@@ -218,8 +218,8 @@ impl Table<'_> {
         // Cheap rejection: the table-driven shanten covers every shape but the unrelated hands,
         // the bonus-tile wins and seven pairs with four of a kind.
         let flower_win = ctx.flowers.count_ones() + ctx.seasons.count_ones() >= 7;
-        let unrelated = seat.melds.is_empty() && self.rules.unrelated_hands && super::hand::unrelated(hand).is_some();
-        if shanten::shanten(hand) >= 0 && !flower_win && !unrelated && !self.rules.seven_pairs_allow_four {
+        let unrelated = || seat.melds.is_empty() && self.rules.unrelated_hands && super::hand::unrelated(hand).is_some();
+        if !flower_win && !self.rules.seven_pairs_allow_four && shanten::shanten(hand) >= 0 && !unrelated() {
             return None;
         }
         let h = Hand { concealed: *hand, melds: seat.melds.clone(), win };

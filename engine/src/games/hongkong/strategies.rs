@@ -163,13 +163,10 @@ impl Player for Bot<'_> {
         legal.iter().copied().filter(allowed).find(|c| {
             let mut h = *v.concealed;
             h[usize::from(tile)] += 1;
-            let used: Vec<Kind> = match *c {
-                Claim::Kong => vec![tile; 4],
-                Claim::Pung => vec![tile; 3],
-                Claim::Chow { base } => vec![base, base + 1, base + 2],
-            };
-            for x in used {
-                h[usize::from(x)] -= 1;
+            match *c {
+                Claim::Kong => h[usize::from(tile)] -= 4,
+                Claim::Pung => h[usize::from(tile)] -= 3,
+                Claim::Chow { base } => (base..base + 3).for_each(|x| h[usize::from(x)] -= 1),
             }
             match c {
                 Claim::Kong => shanten_of(&h, melds + 1) <= now,
@@ -195,10 +192,11 @@ impl Player for Bot<'_> {
 
     fn discard(&mut self, v: &View) -> Kind {
         let c = v.concealed;
-        let held: Vec<Kind> = (0..KINDS as Kind).filter(|&k| c[usize::from(k)] > 0).collect();
+        let held = (0..KINDS).filter(|&j| c[j] > 0).fold(0u64, |m, j| m | 1 << j);
         let k = self.knobs;
         if k.discard == DiscardRule::Random {
-            return held[self.rng.below(held.len() as u64) as usize];
+            let i = self.rng.below(u64::from(held.count_ones()));
+            return kinds_in(held).nth(i as usize).unwrap_or(0);
         }
         if k.defend {
             if let Some(p) = self.threatened(v) {
@@ -230,8 +228,17 @@ impl Player for Bot<'_> {
             };
             (primary, secondary, penalty)
         };
-        let top = held.iter().map(|&x| key(x)).min().unwrap_or((0, 0, 0));
-        let want = held.iter().filter(|&&x| key(x) == top).fold(0u64, |m, &x| m | 1 << x);
+        let mut want = 0u64;
+        let mut top = (i8::MAX, i8::MAX, u8::MAX);
+        for x in kinds_in(held) {
+            let kx = key(x);
+            if kx < top {
+                (top, want) = (kx, 0);
+            }
+            if kx == top {
+                want |= 1 << x;
+            }
+        }
         let accepting = accept::accepting_after(c, want);
         let order = |x: Kind| {
             if is_honor(x) {
@@ -244,16 +251,19 @@ impl Player for Bot<'_> {
         };
         // Unseen copies counted in the hand after the discard (the discarded tile is not yet seen).
         let ukeire = |x: Kind| {
-            let unseen = |j: usize| u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]));
-            (0..KINDS).filter(|&j| accepting[usize::from(x)] >> j & 1 == 1).map(unseen).sum::<u32>()
+            let unseen = |j: Kind| {
+                let j = usize::from(j);
+                u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]))
+            };
+            kinds_in(accepting[usize::from(x)]).map(unseen).sum::<u32>()
         };
-        let best = held
-            .iter()
-            .copied()
-            .filter(|&x| want >> x & 1 == 1)
-            .max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x)));
-        best.unwrap_or(held[0])
+        kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
     }
+}
+
+/// The kinds in a bit mask, lowest first.
+fn kinds_in(mask: u64) -> impl Iterator<Item = Kind> {
+    accept::Bits(mask).map(|k| k as Kind)
 }
 
 /// A seat as the batch seats it: its lineup slot's knobs, unless a hook decides for that slot.
