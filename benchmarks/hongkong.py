@@ -6,7 +6,9 @@ core (CPU time of this process):
 - the whole pipeline (config, shards, Parquet, manifest) with one worker.
 
 Target: 1,000 games per second per core through the whole pipeline. Each measurement is repeated
-(`--repeat`, default 3) and the best rate is reported.
+(`--repeat`, default 3) and the best rate is reported. For information, the engine with one seat
+played by the Python example strategy (`simharness.games.hongkong.python:ChickenFast`, which makes
+the same decisions) is measured once on a tenth of the games.
 
     python benchmarks/hongkong.py [--games N] [--repeat N]
 """
@@ -59,6 +61,13 @@ def main() -> None:
     print(f"hongkong 4 x chicken-fast, {args.games} games (best of {args.repeat})")
     for name, rate in rates.items():
         print(f"  {name:<36} {rate:8,.0f} games/s/core  ratio to target {TARGET:,.0f}: {rate / TARGET:.2f}")
+    few = max(args.games // 10, 1)
+    python = [dict(lineup[0], python="simharness.games.hongkong.python:ChickenFast"), *lineup[1:]]
+    kw = {"seed": exp.seed, "first_game": 0, "count": few}
+    rate = cpu_rate(lambda: engine.play_batch("hongkong", rules, python, **kw), few)
+    native = rates["engine alone"]
+    print(f"  one Python seat (hongkong.python:ChickenFast) + 3 x chicken-fast: {rate:,.0f} games/s/core, "
+          f"{native / rate:.0f}x slower than native")  # fmt: skip
 
 
 if __name__ == "__main__":
