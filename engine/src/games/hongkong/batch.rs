@@ -21,7 +21,8 @@ rows! {
         deal: u64,
         /// Duplicate play: seat `s` is played by lineup slot `(s + rotation) mod 4`.
         rotation: u8,
-        /// Hands played (at least 16: the dealer keeps the deal on a dealer win or a draw).
+        /// Hands played (at least 16, the dealer keeping the deal on a dealer win or a draw,
+        /// unless a bust ends the game).
         hands: u16,
         /// Hands that ended in an exhaustive draw.
         draws: u16,
@@ -37,12 +38,14 @@ rows! {
         turns: u32,
         /// The game reached `max_hands` before the North round ended.
         truncated: bool,
+        /// A player's points fell below zero and `bust_ends_game` ended the game there.
+        bust: bool,
     }
 }
 
 player_rows! {
     /// One row per player per game. Seat 0 is the first East (dealer); seats are in turn order.
-    /// final_points is the sum of the game's payments (everyone starts at 0).
+    /// final_points is `starting_points` plus the sum of the game's payments.
     pub struct PlayerRow {
         /// Winning hands.
         wins: u16,
@@ -150,7 +153,7 @@ fn limit_index(l: Option<Limit>) -> i8 {
 /// Plays one game with the lineup's knobs, or `hook`'s decisions for the slots it plays (seat `s`
 /// is played by `seating.player(s)`).
 pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Seating, hook: Option<&'k dyn Hook>, out: &mut Tables) {
-    let mut points = [0i64; 4];
+    let mut points = [rules.starting_points; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
     let mut stats: [PlayerRow; 4] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
@@ -191,6 +194,10 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
             }
         }
         h += 1;
+        if rules.bust_ends_game && points.iter().any(|&p| p < 0) {
+            game.bust = true;
+            break;
+        }
     }
     game.hands = h;
     out.games.push(game);

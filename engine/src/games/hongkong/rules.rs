@@ -154,6 +154,11 @@ options! {
         /// Mistake injection: probability that a player, after a draw that does not win,
         /// declares a (false) win anyway.
         mistake_rate: f64 = 0.0, range(0, 1);
+        /// Points every player starts with (§7: unbounded scores from 0 by default, A21).
+        starting_points: i64 = 0, range(0, 1000000);
+        /// The game ends as soon as a player's points fall below zero (A21's option; needs
+        /// starting_points above 0).
+        bust_ends_game: bool = false;
         /// Hands after which a game is cut (the dealer keeps the deal on draws, so a game has no
         /// fixed length; not in the spec). A cut game is logged `truncated`.
         max_hands: u16 = 256, range(16, 10000);
@@ -190,6 +195,12 @@ impl Validate for Rules {
                     "{} makes payments of fractions of a point; expected a whole number (even under responsibility = \"half\")",
                     self.base_points
                 ),
+            ));
+        }
+        if self.bust_ends_game && self.starting_points == 0 {
+            return Err(OptionError::new(
+                "bust_ends_game",
+                "with starting_points = 0 the first payment ends the game; expected starting_points > 0 or bust_ends_game = false",
             ));
         }
         if self.min_fan > self.max_fan {

@@ -330,6 +330,8 @@ fn bad_options_are_named() {
         (json!({"tile_set": 136, "seven_flowers_fan": 3}), "tile_set"),
         (json!({"min_fan": 9, "max_fan": 8}), "min_fan"),
         (json!({"max_faan": 8}), "max_faan"),
+        (json!({"bust_ends_game": true}), "bust_ends_game"),
+        (json!({"starting_points": -5}), "starting_points"),
     ] {
         let e = resolve_preset::<Rules>(&presets(), "default", &o).unwrap_err();
         assert!(e.to_string().contains(key), "{o}: {e}");
@@ -723,6 +725,29 @@ mod game {
             t[1].column("final_points").unwrap().data.chunks(8).map(|b| i64::from_le_bytes(b.try_into().unwrap())).collect();
         for g in pts.chunks(4) {
             assert_eq!(g.iter().sum::<i64>(), 0);
+        }
+    }
+
+    #[test]
+    fn a_bust_ends_the_game_when_the_rule_says_so() {
+        let column = |t: &crate::table::Table, name: &str| t.column(name).unwrap().data.clone();
+        let lineup = vec![Knobs::default(); 4];
+        let batch = Batch { seed: 5, first_game: 0, count: 12, duplicate: false };
+        for bust in [false, true] {
+            let rules = Rules::default().with_overrides(&json!({"starting_points": 40, "bust_ends_game": bust})).unwrap();
+            let t = play(&rules, &lineup, &batch);
+            let busts = column(&t[0], "bust");
+            let hands: Vec<u16> = column(&t[0], "hands").chunks(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+            let pts: Vec<i64> = column(&t[1], "final_points").chunks(8).map(|b| i64::from_le_bytes(b.try_into().unwrap())).collect();
+            for (g, finals) in pts.chunks(4).enumerate() {
+                assert_eq!(finals.iter().sum::<i64>(), 160, "everyone starts at 40");
+                let below = finals.iter().any(|&p| p < 0);
+                assert_eq!(busts[g] == 1, bust && below, "game {g}: {finals:?}");
+                if !bust {
+                    assert!(hands[g] >= 16);
+                }
+            }
+            assert_eq!(busts.contains(&1), bust, "40 points do not last a game of chicken hands");
         }
     }
 
