@@ -2,7 +2,8 @@
 
 - ``scoring``: ``score_hand``, one hand's fan items, base points and payments;
 - ``metrics``: ``summary_metrics``, the hand-level statistics that ``simharness report`` adds;
-- ``cli``: ``simharness score hongkong``.
+- ``cli``: ``simharness score hongkong``;
+- ``python``: the Python strategy protocol and its example ``ChickenFast``.
 """
 
 from simharness.games.hongkong.metrics import FAN_ITEMS, LIMIT_HANDS, summary_metrics
