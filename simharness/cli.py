@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import buildinfo, config, engine, helpfmt, runner, starter, store, strategies
+from simharness import buildinfo, config, engine, helpfmt, runner, starter, store, strategies, sweep_cli
 from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
@@ -152,6 +152,9 @@ def run(
 
         print_summary(build_summary(store.open_run(run_dir)), out)
         out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
+
+
+sweep_cli.register(app, _user_errors, out)
 
 
 @app.command()

@@ -8,6 +8,7 @@ whose errors are re-labelled with the file and the config path of the offending 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 import json
@@ -19,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from simharness import backends, engine, strategies, tomlfile
+from simharness import sweep as sweep_design
 from simharness.errors import ConfigError
 from simharness.games import registry
 
@@ -68,6 +70,18 @@ class UntilFile(BaseModel):
     look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
 
 
+class SweepFile(BaseModel):
+    """``[sweep]``: one variant per non-base value of each option (see :mod:`simharness.sweep`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    options: Literal["all"] | list[str] = "all"
+    levels: dict[str, list[Any]] = Field(default_factory=dict, description="values tried per option")
+    exempt: dict[str, str] = Field(
+        default_factory=dict, description="options expected to play the base's games, with the reason"
+    )
+
+
 class ExperimentFile(BaseModel):
     """The structure of an experiment TOML file."""
 
@@ -86,6 +100,7 @@ class ExperimentFile(BaseModel):
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
     grid: dict[str, list[Any]] = Field(default_factory=dict)
     until: UntilFile | None = None
+    sweep: SweepFile | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +133,10 @@ class Experiment:
     # The sequential stopping rule (resolved [until]); not part of identity(): it decides how many
     # shards are played, never what a shard contains.
     until: dict[str, Any] | None = None
+    # [sweep]: each variant's option, the option values skipped (with the reason) and the options
+    # exempt from the coverage test (with the reason); the variants themselves are in `variants`.
+    sweep: sweep_design.Design | None = None
+    exempt: dict[str, str] = field(default_factory=dict)
 
     def identity(self) -> dict[str, Any]:
         """Everything that determines the data; two runs with equal identity write equal shards."""
@@ -187,9 +206,14 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
     if not isinstance(preset, str):
         raise fail("rules.preset", f"expected a preset name, got {preset!r}")
     base = {k: v for k, v in f.rules.items() if k != "preset"}
+    design = _sweep(f, preset, base, len(f.players), path) if f.sweep is not None else None
+    overrides = (
+        {name: (over, "sweep") for name, over in design.variants.items()}
+        if design is not None
+        else _variant_overrides(f, path)
+    )
     variants = {
-        name: _resolve(f.game, preset, base, over, where, path)
-        for name, (over, where) in _variant_overrides(f, path).items()
+        name: _resolve(f.game, preset, base, over, where, path) for name, (over, where) in overrides.items()
     }
     for name, resolved in variants.items():
         # A rule option `players` fixes the seat count (Riichi: 3 = sanma).
@@ -217,6 +241,8 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         lineup=lineup,
         raw=data,
         until=until,
+        sweep=design,
+        exempt=dict(f.sweep.exempt) if f.sweep is not None else {},
     )
 
 
@@ -229,6 +255,42 @@ def default_shard_size(game: str, games: int, variants: int, until: UntilFile | 
     if look:
         size = max(d for d in range(1, min(size, look) + 1) if look % d == 0)
     return size
+
+
+def _sweep(
+    f: ExperimentFile, preset: str, base: dict[str, Any], seats: int, path: Path
+) -> sweep_design.Design:
+    """The ``[sweep]`` design, its option names checked; values that would change the seat count
+    are skipped (the lineup fixes it)."""
+    assert f.sweep is not None
+    if f.variants or f.grid:
+        raise ConfigError(
+            "a [sweep] makes the variants itself; remove [variants] and [grid]", file=path, field="sweep"
+        )
+    known = [s.name for s in engine.rule_options(f.game)]
+    named = f.sweep.options if isinstance(f.sweep.options, list) else []
+    for where, names in (
+        ("options", named),
+        ("levels", list(f.sweep.levels)),
+        ("exempt", list(f.sweep.exempt)),
+    ):
+        for name in names:
+            if name not in known:
+                hint = difflib.get_close_matches(name, known, n=1)
+                extra = f' (did you mean "{hint[0]}"?)' if hint else ""
+                raise ConfigError(
+                    f'unknown rule option "{name}" of {f.game}{extra}', file=path, field=f"sweep.{where}"
+                )
+    try:
+        d = sweep_design.design(f.game, preset, base, named or None, f.sweep.levels)
+    except engine.OptionError as e:
+        raise ConfigError(e.message, file=path, field=f"sweep.levels.{e.field}") from None
+    for name, over in list(d.variants.items()):
+        seats_rule = over.get("players")
+        if isinstance(seats_rule, int) and seats_rule != seats:
+            d.skipped[name] = f"players = {seats_rule} needs a lineup of {seats_rule}; this one seats {seats}"
+            del d.variants[name], d.option_of[name]
+    return d
 
 
 def _until(

@@ -63,14 +63,28 @@ impl Seating {
     }
 }
 
+crate::option_enum! {
+    /// How equal final points rank: `shared` gives tied players the same rank (1, 1, 3: tied
+    /// players share first place, and the report counts each a fraction of a win); `seat_order`
+    /// breaks the tie by seat (lower seat first), as in Riichi's convention.
+    pub enum Ties { Shared = "shared", SeatOrder = "seat_order" }
+}
+
 /// Ranks from final points: 1 is best; equal points are broken by seat order (lower seat first),
 /// as in Riichi's convention. Returns the rank of each seat.
 pub fn ranks(points: &[i64]) -> Vec<u8> {
+    ranks_with(points, Ties::SeatOrder)
+}
+
+/// Ranks from final points under `ties`; a game whose source shares ties takes this as a rule
+/// option. Returns the rank of each seat.
+pub fn ranks_with(points: &[i64], ties: Ties) -> Vec<u8> {
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by(|&a, &b| points[b].cmp(&points[a]).then(a.cmp(&b)));
     let mut rank = vec![0u8; points.len()];
     for (r, &seat) in order.iter().enumerate() {
-        rank[seat] = r as u8 + 1;
+        let shared = ties == Ties::Shared && r > 0 && points[order[r - 1]] == points[seat];
+        rank[seat] = if shared { rank[order[r - 1]] } else { r as u8 + 1 };
     }
     rank
 }
@@ -232,5 +246,13 @@ mod tests {
     #[test]
     fn ranks_break_ties_by_seat() {
         assert_eq!(ranks(&[10, 30, 10, -5]), [2, 1, 3, 4]);
+    }
+
+    #[test]
+    fn shared_ranks_give_tied_players_one_rank_and_skip_the_next() {
+        assert_eq!(ranks_with(&[10, 30, 10, -5], Ties::Shared), [2, 1, 2, 4]);
+        assert_eq!(ranks_with(&[7, 7, 7], Ties::Shared), [1, 1, 1]);
+        assert_eq!(ranks_with(&[5, 9, 9, 1, 1], Ties::Shared), [3, 1, 1, 4, 4]);
+        assert_eq!(ranks_with(&[5, 9, 9], Ties::SeatOrder), ranks(&[5, 9, 9]));
     }
 }

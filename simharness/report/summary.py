@@ -50,14 +50,17 @@ def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
 
 
 def players_frame(run: RunLike) -> pl.DataFrame:
-    """The players table with ``win`` (rank 1) and ``strategy`` (from the lineup if not stored)."""
+    """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
+    k players tied for first under a game's ``ties = shared``) and ``strategy`` (from the lineup if
+    not stored)."""
     players = run.table("players")
     if "strategy" not in players.columns:
         slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
         players = players.with_columns(
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
-    return players.with_columns((pl.col("rank") == 1).alias("win"))
+    share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
+    return players.with_columns(share.alias("win"))
 
 
 def seat_axis(players: pl.DataFrame) -> str:
@@ -103,12 +106,15 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
     rows = []
     for (k,), g in players.sort(key).group_by(key, maintain_order=True):
         deals = g["deal"].to_numpy()
+        wins = float(g["win"].sum())
         rows.append(
             {
                 key: k,
                 "rows": g.height,
                 "games": g["game"].n_unique(),
                 "deals": len(np.unique(deals)),
+                # Shared first places (ties = shared) make fractional wins; the rate is a mean.
+                "first_places": wins,
                 "win_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
                 "points": _dist(g["final_points"].to_numpy(), deals),
             }

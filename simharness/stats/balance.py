@@ -218,7 +218,9 @@ def _per_game(
     shifted = x - np.minimum(0, x.min(axis=1, keepdims=True))
     pair = np.abs(x[:, :, None] - x[:, None, :]).sum(axis=(1, 2))
     mean = shifted.mean(axis=1)
-    win = rank == 1
+    # A first place shared by k tied players (ties = shared) counts 1/k to each.
+    first = rank == 1
+    win = first / first.sum(axis=1, keepdims=True)
     order = p[axis].to_numpy().reshape(-1, n)
     cols: dict[str, Any] = {
         "games": np.ones(len(x)),
@@ -229,7 +231,7 @@ def _per_game(
         "gini": np.where(mean > 0, pair / (2 * n * n * np.where(mean > 0, mean, 1)), 0.0),
     }
     for k in range(n):
-        cols[f"win_seat_{k}"] = (win & (order == k)).sum(axis=1).astype(float)
+        cols[f"win_seat_{k}"] = (win * (order == k)).sum(axis=1)
     if bust == "lowest_points":
         cols["bust"] = (p["lowest_points"].to_numpy().reshape(-1, n) < 0).any(axis=1).astype(float)
     elif bust == "final_points":
@@ -238,7 +240,7 @@ def _per_game(
         cols["bust_games"] = np.ones(len(x))
     for role, name in (("strong", strong), ("weak", weak)):
         mask = strat == name
-        cols[f"wins_{role}"] = (win & mask).sum(axis=1).astype(float)
+        cols[f"wins_{role}"] = (win * mask).sum(axis=1)
         cols[f"rows_{role}"] = mask.sum(axis=1).astype(float)
     out = games.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     flags = [c for c in TIMEOUT_COLUMNS if games_table is not None and c in games_table.columns][:1]
@@ -273,8 +275,12 @@ def _per_game(
 
 def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:
     """Lead changes, drama, decisiveness and comeback per game from running standings."""
-    winners = players.filter(pl.col("rank") == 1).select(
-        "variant", "game", pl.col("seat").cast(pl.Int64).alias("w")
+    # The game's winner for drama and comebacks; of players sharing first place, the lowest seat.
+    winners = (
+        players.filter(pl.col("rank") == 1)
+        .select("variant", "game", pl.col("seat").cast(pl.Int64).alias("w"))
+        .sort("w")
+        .unique(["variant", "game"], keep="first")
     )
     s = stand.sort("variant", "game", "hand", "seat")
     g = s.select("variant", "game", "hand").unique(maintain_order=True)

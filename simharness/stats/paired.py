@@ -138,9 +138,14 @@ def paired_difference(
     return PairedResult(diff, p, False, math.nan, math.nan, math.nan, math.nan, mean_a, mean_b)
 
 
+# A first place shared by k tied players (a game's `ties = shared` rule) counts 1/k to each, so
+# every game's wins add up to one; with ranks broken by seat it is the plain rank-1 indicator.
+# Evaluated on the rows of one variant (games are numbered per variant).
+FIRST_SHARE: pl.Expr = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("game")
+
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).
 METRIC_EXPRS: dict[str, pl.Expr] = {
-    "win": (pl.col("rank") == 1).cast(pl.Float64),
+    "win": FIRST_SHARE,
     "final_points": pl.col("final_points").cast(pl.Float64),
     "rank": pl.col("rank").cast(pl.Float64),
 }

@@ -269,7 +269,8 @@ def replay_riichi(
 ) -> None:
     """Replay each hand with the recorded wall and actions; compare winners, han, fu, points, every
     seat's points after the hand and the next hand's state with the record. Exit status 1 if any
-    hand differs or a recorded action is illegal for the engine, 2 for an unreadable file."""
+    hand differs or a recorded action is illegal for the engine, 2 for an unreadable file or a
+    three-player record (not replayed yet)."""
     hands = differing = 0
     for path in files:
         try:

@@ -3,36 +3,14 @@ with confidence intervals."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import polars as pl
 
-from simharness.stats.intervals import Interval, cluster_mean_ci
+from simharness.games.estimates import Run, by_deal, row
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
-
-
-class Run(Protocol):
-    """What the summary needs of :class:`simharness.store.Run`."""
-
-    def table(self, name: str) -> pl.DataFrame: ...
-
-
-def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
-    return {
-        "variant": variant,
-        "strategy": strategy,
-        "metric": metric,
-        "estimate": ci.estimate,
-        "lo": ci.lo,
-        "hi": ci.hi,
-        "n": ci.n,
-    }
-
-
-def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
-    return cluster_mean_ci(values.cast(pl.Float64).to_numpy(), deals.to_numpy())
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
@@ -62,22 +40,22 @@ def summary_metrics(run: Run) -> pl.DataFrame:
             "deal",
             *(pl.col(c).cast(pl.Float64) / pl.col("hands") for c in ("wins", "deal_ins", "yakuman")),
         )
-        rows.append(_row(v, s, "hand_win_rate", _by_deal(per_hand["wins"], per_hand["deal"])))
-        rows.append(_row(v, s, "deal_in_rate", _by_deal(per_hand["deal_ins"], per_hand["deal"])))
-        rows.append(_row(v, s, "yakuman_rate", _by_deal(per_hand["yakuman"], per_hand["deal"])))
+        rows.append(row(v, s, "hand_win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
+        rows.append(row(v, s, "deal_in_rate", by_deal(per_hand["deal_ins"], per_hand["deal"])))
+        rows.append(row(v, s, "yakuman_rate", by_deal(per_hand["yakuman"], per_hand["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(_row(v, s, "tsumo_share", _by_deal(won["outcome"] == 1, won["deal"])))
-        rows.append(_row(v, s, "mean_hand_value", _by_deal(won["points"], won["deal"])))
+        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "mean_hand_value", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(_row(v, "all", "exhaustive_draw_rate", _by_deal(first["claims"] == 0, first["deal"])))
-        rows.append(_row(v, "all", "multi_ron_rate", _by_deal(first["claims"] > 1, first["deal"])))
+        rows.append(row(v, "all", "exhaustive_draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] > 1, first["deal"])))
         per_hand = (
             hands.filter(pl.col("variant") == v)
             .group_by("deal", "game", "hand")
             .agg(*((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
         )
         for name in YAKUMAN.values():
-            rows.append(_row(v, "all", f"{name}_rate", _by_deal(per_hand[name], per_hand["deal"])))
+            rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
     schema = {
         "variant": pl.String,
         "strategy": pl.String,

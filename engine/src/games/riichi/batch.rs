@@ -67,7 +67,8 @@ player_rows! {
         chombo: u32,
         /// Tiles extracted as nukidora (flowers, sanma Norths).
         nuki: u32,
-        /// Points below zero at the end.
+        /// Out of points when the game ended, by the tobi rule (below zero; at or below zero under
+        /// tobi = zero_or_below).
         busted: bool,
     }
 }
@@ -188,6 +189,8 @@ pub struct GameLog {
     pub final_points: [i64; SEATS],
     pub score: [f64; SEATS],
     pub busted: bool,
+    /// The seats out of points when the game ended (before leftover sticks and yakitori move).
+    pub bust_seats: [bool; SEATS],
     pub leftover: u32,
     /// Hands scheduled before extensions.
     pub scheduled: u32,
@@ -205,7 +208,7 @@ pub fn play_game(
     state.start_game();
     let mut hands = Vec::new();
     let mut events = Vec::new();
-    let busted = loop {
+    loop {
         let progress = state.progress;
         let (w, dice) = wall_of(progress);
         state.deal(&w[..state.rules.tile_count()], progress);
@@ -218,9 +221,11 @@ pub fn play_game(
         let over = state.advance(&r, yame);
         hands.push((progress, dealer, r));
         if over {
-            break state.p.iter().any(|p| p.points < 0) && state.rules.tobi != rules::Tobi::Off;
+            break;
         }
-    };
+    }
+    let bust_seats: [bool; SEATS] = std::array::from_fn(|s| s < state.n && state.rules.tobi.busts(state.p[s].points));
+    let busted = bust_seats.contains(&true);
     let rules = state.rules;
     let n = state.n;
     let mut points: [i64; SEATS] = std::array::from_fn(|i| state.p[i].points);
@@ -252,7 +257,7 @@ pub fn play_game(
         }
     }
     let scheduled = state.scheduled();
-    Ok(GameLog { hands, events, final_points: points, score, busted, leftover, scheduled, deposit: rules.riichi_deposit })
+    Ok(GameLog { hands, events, final_points: points, score, busted, bust_seats, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
 /// (points − return)/1000 + uma + oka per seat (§13.5). With three players the rank uma is
@@ -510,7 +515,7 @@ fn push_rows(
             rank: rank[s],
             score: log.score[s],
             hands: log.hands.len() as u32,
-            busted: log.final_points[s] < 0,
+            busted: log.bust_seats[s],
             ..t
         });
     }

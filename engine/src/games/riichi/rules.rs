@@ -52,6 +52,18 @@ option_enum! {
     pub enum Tobi { BelowZero = "below_zero", ZeroOrBelow = "zero_or_below", Off = "off" }
 }
 
+impl Tobi {
+    /// Whether a player holding `points` has run out under this rule: the one test for ending the
+    /// game and for logging who busted, so `zero_or_below` counts a player at exactly 0 in both.
+    pub fn busts(self, points: i64) -> bool {
+        match self {
+            Tobi::BelowZero => points < 0,
+            Tobi::ZeroOrBelow => points <= 0,
+            Tobi::Off => false,
+        }
+    }
+}
+
 option_enum! {
     /// Extension rounds when nobody reaches the target after all-last (§13.4).
     pub enum Extension { Off = "off", SuddenDeath = "sudden_death", FullRound = "full_round" }
@@ -443,8 +455,10 @@ pub fn presets() -> Vec<Preset> {
         Preset { name: "source_default", doc: "The spec's defaults (§15).", overrides: json!({}) },
         Preset {
             name: "tenhou",
-            doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on.",
-            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"]}),
+            doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on; agari-yame but no \
+                  tenpai-yame (a Tenhou game plays on after an all-last draw with the tenpai dealer on top).",
+            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"],
+                              "tenpai_yame": "off"}),
         },
         Preset { name: "ari_ari", doc: "Kuitan on, atozuke on (= the defaults).", overrides: json!({}) },
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },

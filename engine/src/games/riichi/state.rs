@@ -713,10 +713,27 @@ impl<'r> State<'r> {
             }
             *seen |= bit(k);
             self.legal.push(Action::Discard { tile: id, riichi: false });
-            if after[usize::from(k)] == 0 {
+            if after[usize::from(k)] == 0 && self.riichi_wait_after(seat, usize::from(k)) {
                 self.legal.push(Action::Discard { tile: id, riichi: true });
             }
         }
+    }
+
+    /// Whether the ready hand left by discarding a `kind` keeps a wait that counts as tenpai at an
+    /// exhaustive draw (§8.3: a riichi hand is tenpai at the draw; §8.5: no noten riichi). The wait
+    /// is the one [`State::tenpai_at_draw`] judges: under `karaten = own_four_is_noten` (and
+    /// `any_dead_wait_is_noten`) a kind whose four tiles the player holds, closed kans included,
+    /// is no wait. Kinds seen elsewhere make an empty-wait riichi, governed by kara_riichi_chombo.
+    fn riichi_wait_after(&self, seat: usize, kind: usize) -> bool {
+        let p = &self.p[seat];
+        if p.melds.is_empty() || self.rules.karaten == Karaten::AlwaysTenpai {
+            // A kind held four times in the hand alone is no wait already (wait_mask).
+            return true;
+        }
+        let mut c = p.counts;
+        c[kind] -= 1;
+        let waits = wait_mask(&c);
+        (0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + self.exposed_own(seat, k) < 4)
     }
 
     fn kan_allowed(&self) -> bool {
@@ -1018,29 +1035,33 @@ impl<'r> State<'r> {
                 return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
             }
         }
-        if self.events.is_some() {
-            let called = match point {
-                Point::Response { tile, .. } => tile,
-                Point::Turn { .. } => NONE,
-            };
-            let (kind, tile) = match chosen {
-                Action::Discard { tile, riichi } => (2 + u8::from(riichi), tile),
-                Action::Chi { .. } => (4, called),
-                Action::Pon { .. } => (5, called),
-                Action::Daiminkan => (6, called),
-                Action::Ankan { kind } => (7, kind * 4),
-                Action::Kakan { tile } => (8, tile),
-                Action::Tsumo => (9, NONE),
-                Action::Ron => (10, called),
-                Action::Kyuushu => (12, NONE),
-                Action::Nuki { tile } => (16, tile),
-                Action::Pass => (u8::MAX, NONE),
-            };
-            if kind != u8::MAX {
-                self.log(seat as u8, kind, tile);
-            }
+        // A response (call or ron) is logged only once priority has made it take effect
+        // (`log_call`, `resolve_rons`): a chi beaten by a pon or a ron never happened.
+        if let Point::Turn { .. } = point {
+            self.log_action(seat, chosen, NONE);
         }
         Ok(chosen)
+    }
+
+    /// Logs `action` of `seat`; `called` is the tile a call or ron takes.
+    fn log_action(&mut self, seat: usize, action: Action, called: u8) {
+        if self.events.is_none() {
+            return;
+        }
+        let (kind, tile) = match action {
+            Action::Discard { tile, riichi } => (2 + u8::from(riichi), tile),
+            Action::Chi { .. } => (4, called),
+            Action::Pon { .. } => (5, called),
+            Action::Daiminkan => (6, called),
+            Action::Ankan { kind } => (7, kind * 4),
+            Action::Kakan { tile } => (8, tile),
+            Action::Tsumo => (9, NONE),
+            Action::Ron => (10, called),
+            Action::Kyuushu => (12, NONE),
+            Action::Nuki { tile } => (16, tile),
+            Action::Pass => return,
+        };
+        self.log(seat as u8, kind, tile);
     }
 
     fn clear_ippatsu(&mut self) {
@@ -1234,11 +1255,15 @@ impl<'r> State<'r> {
     }
 
     fn resolve_rons(&mut self, rons: &[usize], from: usize, tile: u8, chankan: bool) -> Result<HandResult, String> {
-        match (self.rules.multi_ron, rons.len()) {
-            (MultiRon::DoubleOkTripleAbort, 3) => Ok(self.abort(Outcome::Sanchahou)),
-            (MultiRon::Atamahane, _) => self.settle_wins(&rons[..1], from, tile, false, false, chankan),
-            _ => self.settle_wins(rons, from, tile, false, false, chankan),
+        let winners = match (self.rules.multi_ron, rons.len()) {
+            (MultiRon::DoubleOkTripleAbort, 3) => return Ok(self.abort(Outcome::Sanchahou)),
+            (MultiRon::Atamahane, _) => &rons[..1],
+            _ => rons,
+        };
+        for &w in winners {
+            self.log_action(w, Action::Ron, tile);
         }
+        self.settle_wins(winners, from, tile, false, false, chankan)
     }
 
     /// A discard and its response window. Sets `next` unless the hand ends.
@@ -1357,6 +1382,7 @@ impl<'r> State<'r> {
             *next = Next::Draw { seat: self.after(seat, 1), rinshan: false };
             return Ok(None);
         };
+        self.log_action(caller, action, tile);
         self.p[seat].river_called = true;
         self.uninterrupted = false;
         self.clear_ippatsu();
@@ -1534,16 +1560,10 @@ impl<'r> State<'r> {
         match self.rules.karaten {
             Karaten::AlwaysTenpai => true,
             Karaten::OwnFourIsNoten | Karaten::AnyDeadWaitIsNoten => {
-                let mut own = p.counts;
-                for m in &p.melds {
-                    for &t in &m.tiles[..usize::from(m.n)] {
-                        own[usize::from(t / 4)] += 1;
-                    }
-                }
                 let any = self.rules.karaten == Karaten::AnyDeadWaitIsNoten;
                 (0..KINDS).any(|k| {
                     p.waits & bit(k as u8) != 0 && {
-                        let used = if any { own[k] + self.seen[k] - self.exposed_own(seat, k) } else { own[k] };
+                        let used = if any { p.counts[k] + self.seen[k] } else { p.counts[k] + self.exposed_own(seat, k) };
                         used < 4
                     }
                 })
@@ -1727,12 +1747,7 @@ impl<'r> State<'r> {
 
     /// Whether `points` (seats beyond `n` ignored) end the game by tobi.
     pub fn busted_at(&self, points: &[i64; SEATS]) -> bool {
-        let seated = &points[..self.n];
-        match self.rules.tobi {
-            Tobi::BelowZero => seated.iter().any(|&p| p < 0),
-            Tobi::ZeroOrBelow => seated.iter().any(|&p| p <= 0),
-            Tobi::Off => false,
-        }
+        points[..self.n].iter().any(|&p| self.rules.tobi.busts(p))
     }
 
     /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over.

@@ -1,7 +1,8 @@
 //! Strategy knobs and the native policy that turns them into decisions.
 //!
 //! Every built-in strategy is a knob set: `efficiency` (discard to the lowest shanten, then the
-//! most unseen accepting tiles), with ron, tsumo, riichi, calls and folding each switchable, and
+//! most unseen accepting tiles), with ron, tsumo, riichi, calls, kans, nagashi pursuit and folding
+//! each switchable, and
 //! `random` (a uniform legal action).
 //!
 //! Folding (`fold = "riichi"`): once an opponent is in riichi, unless the player is ready with at
@@ -39,7 +40,21 @@ option_enum! {
 }
 
 option_enum! {
-    /// Which discards to call (pon, chi; never kan).
+    /// Which kans to declare (closed, added and open).
+    pub enum KanPolicy {
+        Never = "never",
+        /// A closed or added kan that leaves the shanten and the unseen accepting tiles no worse
+        /// than the best discard would (under riichi: every kan the rules offer, since
+        /// riichi_ankan already keeps the waits); an open kan only into a hand already open, with
+        /// the same test against the hand as it stands.
+        Safe = "safe",
+        /// Every kan offered.
+        Always = "always",
+    }
+}
+
+option_enum! {
+    /// Which discards to call (pon, chi; kans are the `kan` knob's).
     pub enum CallPolicy {
         Never = "never",
         /// Pon a value honor (dragon, seat or round wind) pair; once a value meld is down, any pon
@@ -86,6 +101,14 @@ options! {
         riichi_good_wait: u8 = 5, range(0, 40);
         /// Call policy.
         calls: CallPolicy = CallPolicy::Never;
+        /// Kan policy (closed, added and open kans).
+        kan: KanPolicy = KanPolicy::Safe;
+        /// Pursue nagashi mangan when the hand is hopeless: while every discard so far is a
+        /// terminal or honor and none was called, a hand at `nagashi_shanten` or worse discards
+        /// only terminals and honors (the most efficient of them) when it holds one.
+        nagashi: bool = false;
+        /// nagashi: the shanten (after the best discard) from which the hand counts as hopeless.
+        nagashi_shanten: u8 = 2, range(1, 8);
         /// Fold trigger.
         fold: FoldTrigger = FoldTrigger::Never;
         /// A ready hand with at least this many unseen winning tiles pushes instead of folding.
@@ -297,7 +320,12 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
             return nuki;
         }
     }
+    if let Some(kan) = turn_kan(k, s, seat, legal) {
+        return kan;
+    }
     let p = &s.p[seat];
+    let nagashi = nagashi_discards(k, s, seat, legal);
+    let legal = nagashi.as_deref().unwrap_or(legal);
     let (kind, sh, uk) = choose(k, s, seat, legal, false);
     let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != seat && s.p[o].riichi);
     if threatened && !(sh == 0 && uk >= u32::from(k.push_ukeire)) {
@@ -305,6 +333,83 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
         return pick_discard(k, s, seat, legal, kind, sh, uk);
     }
     pick_discard(k, s, seat, legal, kind, sh, uk)
+}
+
+/// Shanten and unseen accepting tiles of the 3n+1 hand `c` (ukeire only when ready or near).
+fn prospects(c: &Counts, unseen: &Counts) -> (i8, std::cmp::Reverse<u32>) {
+    (shanten::shanten(c), std::cmp::Reverse(ukeire(c, unseen)))
+}
+
+/// The closed or added kan the `kan` knob declares on this turn, if any.
+fn turn_kan(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Option<Action> {
+    let mut kans = legal.iter().copied().filter(|a| matches!(a, Action::Ankan { .. } | Action::Kakan { .. }));
+    let p = &s.p[seat];
+    match k.kan {
+        KanPolicy::Never => None,
+        KanPolicy::Always => kans.next(),
+        KanPolicy::Safe if p.riichi => kans.next(),
+        KanPolicy::Safe => {
+            let first = kans.next()?;
+            let c = p.counts;
+            let un = unseen(s, seat);
+            let after = after_discards(&c);
+            let best_sh = (0..KINDS).filter(|&d| c[d] > 0).map(|d| after[d]).min()?;
+            let best = (0..KINDS)
+                .filter(|&d| c[d] > 0 && after[d] == best_sh)
+                .map(|d| {
+                    let mut cd = c;
+                    cd[d] -= 1;
+                    prospects(&cd, &un)
+                })
+                .min()?;
+            std::iter::once(first).chain(kans).find(|&a| {
+                let mut ck = c;
+                match a {
+                    Action::Ankan { kind } => ck[usize::from(kind)] -= 4,
+                    Action::Kakan { tile } => ck[usize::from(tile / 4)] -= 1,
+                    _ => return false,
+                }
+                prospects(&ck, &un) <= best
+            })
+        }
+    }
+}
+
+/// Whether the `kan` knob takes an open kan (daiminkan) on a discard of `kind`.
+fn open_kan(k: &Knobs, s: &State<'_>, seat: usize, kind: usize) -> bool {
+    let p = &s.p[seat];
+    match k.kan {
+        KanPolicy::Never => false,
+        KanPolicy::Always => true,
+        KanPolicy::Safe => {
+            // A closed hand keeps riichi and menzen yaku: opening it is the call policy's choice.
+            if p.closed() {
+                return false;
+            }
+            let un = unseen(s, seat);
+            let mut ck = p.counts;
+            ck[kind] -= 3;
+            prospects(&ck, &un) <= prospects(&p.counts, &un)
+        }
+    }
+}
+
+/// Under `nagashi`: the legal discards restricted to terminals and honors, when the hand is
+/// hopeless, nagashi is still alive and such a discard exists.
+fn nagashi_discards(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Option<Vec<Action>> {
+    let p = &s.p[seat];
+    if !k.nagashi || p.riichi || p.river_simple || p.river_called || s.rules.nagashi_mangan == super::rules::Nagashi::Off {
+        return None;
+    }
+    let c = p.counts;
+    let after = after_discards(&c);
+    let best = (0..KINDS).filter(|&d| c[d] > 0).map(|d| after[d]).min()?;
+    if best < k.nagashi_shanten as i8 {
+        return None;
+    }
+    let yaochu: Vec<Action> =
+        legal.iter().copied().filter(|a| matches!(a, Action::Discard { tile, riichi: false } if is_yaochu(tile / 4))).collect();
+    (!yaochu.is_empty()).then_some(yaochu)
 }
 
 /// Sort key of a discard: danger, shanten, ukeire (more first). Ties go to the least value kept
@@ -437,6 +542,9 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
     if k.ron && legal.contains(&Action::Ron) {
         return Action::Ron;
     }
+    if legal.contains(&Action::Daiminkan) && open_kan(k, s, seat, usize::from(tile / 4)) {
+        return Action::Daiminkan;
+    }
     if k.calls == CallPolicy::Never || legal.len() == 1 {
         return Action::Pass;
     }
@@ -444,7 +552,7 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
     let now = shanten::shanten(&p.counts);
     let kind = tile / 4;
     let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(s, seat, m.base()));
-    let all_simple =
+    let simple_so_far =
         s.rules.kuitan && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4))) && !is_yaochu(kind);
     let mut best: Option<(i8, Action)> = None;
     for &a in legal {
@@ -458,6 +566,9 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
         }
         let after = shanten::shanten(&c);
         let value_pon = matches!(a, Action::Pon { .. }) && kind >= 27 && is_value_honor(s, seat, kind);
+        // Tanyao needs the meld's own tiles simple too: a chi of 1-2 on a 3 opens a hand that
+        // can no longer have it.
+        let all_simple = simple_so_far && own.iter().all(|&t| !is_yaochu(t / 4));
         let ok = match k.calls {
             CallPolicy::Never => false,
             CallPolicy::Yakuhai => value_pon || (value_meld && after < now),

@@ -908,3 +908,68 @@ fn yaku_column_doc_names_every_bit_in_order() {
     let names: Vec<&str> = super::yaku::Yaku::ALL.iter().map(|y| y.name()).collect();
     assert_eq!(listed, names);
 }
+
+/// §8.3/§8.5: a wait held entirely in the player's own closed kan is no wait. The dealer holds
+/// 2222s 13s 123p 456p 99p, declares the ankan of 2s and draws 7z: discarding 7z leaves 13s
+/// waiting on 2s alone, all four in the kan, which is noten at a draw under the default karaten,
+/// so no riichi is offered; under karaten = always_tenpai the same wait is tenpai and riichi is.
+#[test]
+fn riichi_needs_a_wait_not_held_in_the_own_kan() {
+    for (karaten, offered) in [("own_four_is_noten", false), ("any_dead_wait_is_noten", false), ("always_tenpai", true)] {
+        let rules = rules::resolve("sanma", &json!({"aka_dora": 0, "karaten": karaten})).unwrap();
+        let hands = ["2222s13s123p456p9p", "1m9m1p3p5p7p9p3s4s6s8s6z7z", "1m9m9p2p4p6p8p3s5s7s9s7z7z"];
+        let w = sanma_wall(&rules, hands, "9p", "7z");
+        let mut state = State::new(&rules);
+        state.start_game();
+        state.deal(&w, state.progress);
+        let mut seen_riichi = None;
+        let mut d = Scripted(|_: &State<'_>, seat: usize, legal: &[Action]| {
+            if seat != 0 || legal[0] == Action::Pass {
+                return legal[0];
+            }
+            if let Some(&kan) = legal.iter().find(|a| matches!(a, Action::Ankan { .. })) {
+                return kan;
+            }
+            if seen_riichi.is_none() {
+                let k = super::tiles::parse_tile("7z").unwrap().kind;
+                seen_riichi = Some(legal.iter().any(|a| matches!(a, Action::Discard { riichi: true, tile } if tile / 4 == k)));
+                return discard_kind(legal, "7z");
+            }
+            legal[0]
+        });
+        state.play_hand(&mut d).unwrap();
+        assert_eq!(seen_riichi, Some(offered), "karaten = {karaten}");
+    }
+}
+
+/// `calls = any` (call-happy) chis only into a hand that keeps a yaku in reach: a chi of 1-2m on a
+/// 3m can never be tanyao, so with no value honor it passes; 2-4m on the same 3m keeps tanyao open.
+#[test]
+fn call_happy_never_chis_terminals_for_tanyao() {
+    let rules = Rules::default();
+    let caller = Knobs { calls: super::strategies::CallPolicy::Any, ..Knobs::default() };
+    for (hand, chi, takes) in [("12m456p678p34s77s1z", "12m", false), ("24m456p678p34s77s1z", "24m", true)] {
+        let mut state = State::new(&rules);
+        state.start_game();
+        let ids = |text: &str| -> Vec<u8> {
+            let mut used = [0u8; 34];
+            super::tiles::parse_tiles(text)
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    let k = usize::from(t.kind);
+                    used[k] += 1;
+                    (k * 4 + usize::from(used[k])) as u8
+                })
+                .collect()
+        };
+        let held = ids(hand);
+        state.p[1].hand = held.clone();
+        state.p[1].counts = super::tiles::counts_of(&super::tiles::parse_tiles(hand).unwrap());
+        let own = ids(chi);
+        let legal = [Action::Pass, Action::Chi { tiles: [own[0], own[1]] }];
+        let mut native = Native { knobs: [&caller; SEATS], keys: [Key::new(0); SEATS], counter: [0; SEATS] };
+        let a = native.decide(&state, 1, Point::Response { from: 0, tile: 8, kan: false }, &legal).unwrap();
+        assert_eq!(a == legal[1], takes, "{hand} chi {chi}: {a:?}");
+    }
+}

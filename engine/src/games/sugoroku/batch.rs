@@ -5,7 +5,7 @@ use super::rules::{self, Rules};
 use super::state::{End, State, MAX_PLAYERS};
 use super::strategies::{self, Knobs};
 use super::{Sugoroku, TAG_DICE, TAG_SETUP, TAG_STRATEGY};
-use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
@@ -199,7 +199,7 @@ pub fn play_tables<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook
         state.settle();
         games.push(game_row(&state, &seating));
         let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
-        let rank = ranks(&finals[..n]);
+        let rank = ranks_with(&finals[..n], rules.ties);
         for (seat, p) in state.players[..n].iter().enumerate() {
             players.push(PlayerRow {
                 game,

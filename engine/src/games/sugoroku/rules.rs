@@ -4,7 +4,7 @@
 //! The table `layout` (Gの字) is deliberately absent: only the order of the squares matters and the
 //! engine shuffles it uniformly, so a layout option could not change a single result.
 
-use crate::game::Preset;
+use crate::game::{Preset, Ties};
 use crate::options::{OptionError, Validate};
 use crate::{option_enum, options};
 use serde_json::json;
@@ -169,6 +169,10 @@ options! {
         offset_allowed: bool = true;
         /// Stake conversion only (お気持ち: 1点 = rate 気持ちポイント); no effect on play.
         rate: u32 = 10, range(5, 30);
+        /// Equal final scores (spec silent; the game's winner is who reaches the goal): `shared`
+        /// (tied players share the rank, so no seat gains from the tie) or `seat_order` (the lower
+        /// seat ranks first).
+        ties: Ties = Ties::Shared;
     }
 }
 

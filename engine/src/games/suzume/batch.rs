@@ -6,7 +6,7 @@ use super::scoring::MAX_PLAYERS;
 use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Hook, NoHook};
 use super::strategies::{Knobs, Policy};
 use super::Suzume;
-use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
@@ -195,7 +195,7 @@ pub fn play_game(
     }
     game.hands = count as u16;
     games.push(game);
-    let rank = ranks(points);
+    let rank = ranks_with(points, rules.ties);
     for s in 0..n {
         stats[s].final_points = points[s];
         stats[s].rank = rank[s];

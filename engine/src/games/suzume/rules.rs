@@ -2,7 +2,7 @@
 //! recommended defaults; the number of players is the lineup's length.
 
 use super::scoring::max_base;
-use crate::game::Preset;
+use crate::game::{Preset, Ties};
 use crate::options::{OptionError, Validate};
 use crate::{option_enum, options};
 use serde_json::json;
@@ -88,6 +88,9 @@ options! {
         mistake_rate: f64 = 0.0, range(0, 1);
         /// Mistaken-win penalty paid to each other player (1人2点ずつ).
         mistake_penalty: u16 = 2, range(0, 100);
+        /// Equal final points: `shared` (source: 同点1位なら勝利を分かち合しましょう, tied players share
+        /// the rank) or `seat_order` (the lower seat ranks first).
+        ties: Ties = Ties::Shared;
     }
 }
 

@@ -4,7 +4,8 @@
 //! S1 fastest = defaults; S2 max-points = `discard = "max_points"`, `min_win_score = 8`;
 //! S3 tsumo-only = `ron = false`; S4 defensive = `fold = true` (plus `ready_streak`, a public
 //! tell the spec does not use); S5 dealer-push =
-//! max-points with `min_win_score = 6` and `dealer_fastest = true`; S0 random = `discard = "random"`.
+//! max-points with `min_win_score = 6` and `dealer_fastest = true`; bonus-pusher = defensive whose
+//! dealer pushes when `dealer_bonus` reaches `dealer_push_bonus`; S0 random = `discard = "random"`.
 
 use super::actions::{View, WinKind};
 use super::rules::Rules;
@@ -57,6 +58,10 @@ options! {
         ready_streak: u8 = 0, range(0, 20);
         /// S5: as dealer, discard like `fastest` and accept every legal win.
         dealer_fastest: bool = false;
+        /// Dealer push gated by the bonus in play: when the rules' `dealer_bonus` is at least this,
+        /// the dealer discards like `fastest`, accepts every legal win and never folds; below it
+        /// the other knobs play as written. 0: off.
+        dealer_push_bonus: u16 = 0, range(0, 100);
     }
 }
 
@@ -111,7 +116,13 @@ impl Policy {
     }
 
     fn attacking_fast(&self, view: &View) -> bool {
-        self.knobs.dealer_fastest && view.seat == view.dealer
+        (self.knobs.dealer_fastest || self.bonus_push(view)) && view.seat == view.dealer
+    }
+
+    /// `dealer_push_bonus`: the bonus at stake makes this dealer push.
+    fn bonus_push(&self, view: &View) -> bool {
+        let k = &self.knobs;
+        view.seat == view.dealer && k.dealer_push_bonus > 0 && self.rules.dealer_bonus >= k.dealer_push_bonus
     }
 
     /// D1/D3: declare this legal win?
@@ -130,7 +141,8 @@ impl Policy {
     pub fn discard(&self, view: &View, rng: &mut Stream) -> usize {
         let k = &self.knobs;
         let ready = if k.fold { view.ready_opponents(k.ready_streak) } else { 0 };
-        let folding_possible = k.fold && (ready != 0 || view.stock <= usize::from(k.fold_stock_per_player) * view.players);
+        let folding_possible =
+            k.fold && !self.bonus_push(view) && (ready != 0 || view.stock <= usize::from(k.fold_stock_per_player) * view.players);
         let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
         if rule == DiscardRule::Random && !folding_possible {
             return rng.below(view.hand.len() as u64) as usize;

@@ -1,0 +1,102 @@
+"""`simharness sweep GAME`: a one-option-at-a-time sweep written as an ordinary run directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from simharness import config, runner, store, tomlfile
+from simharness.errors import ConfigError
+
+
+def _toml(v: Any) -> str:
+    """A TOML value for a config written here (strings, numbers, booleans, lists, inline tables)."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"no TOML form for {v!r}")
+
+
+def coverage_lineup(game: str, start: Path) -> list[Any]:
+    """The players of ``configs/<game>-coverage.toml`` under ``start``: the default sweep lineup."""
+    path = start / "configs" / f"{game}-coverage.toml"
+    if not path.exists():
+        raise ConfigError(
+            f"no coverage lineup ({path}) to default to; name the strategies", field="--players"
+        )
+    return list(tomlfile.load(path)["players"])
+
+
+def sweep_config(game: str, preset: str, players: list[Any], games: int, seed: int, options: str) -> str:
+    """The text of the experiment config a sweep runs."""
+    chosen = "all" if options == "all" else [o.strip() for o in options.split(",") if o.strip()]
+    return "\n".join([
+        f"name = {_toml(f'sweep-{game}')}",
+        f"game = {_toml(game)}",
+        f"games = {games}",
+        f"seed = {seed}",
+        f"description = {_toml(f'One-option-at-a-time sweep of {game} around preset {preset}')}",
+        f"players = {_toml(players)}",
+        "", "[rules]", f"preset = {_toml(preset)}",
+        "", "[sweep]", f"options = {_toml(chosen)}", "",
+    ])  # fmt: skip
+
+
+def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
+    @app.command("sweep")
+    @user_errors
+    def sweep(
+        game: Annotated[str, typer.Argument(help="A game name (see `simharness games`).")],
+        preset: Annotated[str, typer.Option(help="The base rule set.")] = "default",
+        players: Annotated[
+            str | None,
+            typer.Option(help="Comma-separated strategies (default: configs/<game>-coverage.toml's lineup)."),
+        ] = None,
+        games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per variant.")] = 1000,
+        seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        options: Annotated[str, typer.Option(help="all, or comma-separated rule options.")] = "all",
+        out_dir: Annotated[Path, typer.Option("--out", "-o", help="Parent of the run directory.")] = Path(
+            "results"
+        ),
+        html: Annotated[
+            Path | None, typer.Option(help="Also write the tornado charts to this HTML file.")
+        ] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel workers; -1 = all cores.")] = -1,
+        force: Annotated[
+            bool, typer.Option("--force", help="Replace a different sweep of this game.")
+        ] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    ) -> None:
+        """Which house rules matter: one variant per non-base value of each rule option, all on the
+        base's deals, written as an ordinary run directory (<out>/sweep-<game>, with its config
+        beside it); prints each option's effect on the headline metrics, largest first, and lists
+        apart the options whose variants played exactly the base's games."""
+        from simharness.report.sweep import build_sweep, print_sweep, write_sweep_html
+
+        lineup = [p.strip() for p in players.split(",")] if players else coverage_lineup(game, Path.cwd())
+        out_dir.mkdir(parents=True, exist_ok=True)
+        cfg = out_dir / f"sweep-{game}.toml"
+        cfg.write_text(sweep_config(game, preset, lineup, games, seed, options), encoding="utf-8")
+        exp = config.load(cfg)
+        run_dir = runner.run(exp, out_dir, jobs=jobs, force=force, console=Console(stderr=True, quiet=quiet))
+        result = build_sweep(store.open_run(run_dir))
+        print_sweep(result, out)
+        for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
+            out.print(f"[dim]skipped {name}: {reason}")
+        if html is not None:
+            write_sweep_html(result, html)
+            out.print(f"html: {html}")
+        out.print(
+            f"\nrun directory: {run_dir}  (config {cfg}; `simharness report {run_dir}` for every number)"
+        )

@@ -1,0 +1,94 @@
+"""`simharness sweep` on a small grid of each game: the effects are the report's paired differences
+for the same variants, and variants that play the base's games are listed apart, never tested."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simharness import store
+from simharness.cli import app
+from simharness.report.full import build_report
+from simharness.report.sweep import _variant_tables, build_sweep, metric_name
+
+REPO = Path(__file__).resolve().parent.parent
+
+# game → (players, games, options swept, the variants that must play the base's games exactly)
+GRIDS = {
+    "sugoroku": ("naive,greedy,random", 120, "rest_rule,rate", {"rate-5", "rate-20"}),
+    "suzume": (
+        "fastest,bonus-pusher,defensive", 90, "dealer_bonus,mistake_penalty",
+        {"mistake_penalty-1", "mistake_penalty-4"},
+    ),
+    "riichi": (
+        "efficiency,call-happy,kan-happy,nagashi-chaser", 24, "kan_dora,sanma_tsumo",
+        {"sanma_tsumo-senten_kafu", "sanma_tsumo-seppan", "sanma_tsumo-marudori"},
+    ),
+}  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+
+
+@pytest.mark.parametrize("game", list(GRIDS))
+def test_sweep_pairs_effects_like_the_report_and_lists_identical_variants_apart(
+    game: str, tmp_path: Path
+) -> None:
+    players, games, options, silent = GRIDS[game]
+    args = [
+        "sweep",
+        game,
+        "--players",
+        players,
+        "--games",
+        str(games),
+        "--options",
+        options,
+        "--out",
+        str(tmp_path),
+    ]
+    result = CliRunner().invoke(app, [*args, "-q", "--html", str(tmp_path / "s.html")])
+    assert result.exit_code == 0, result.output
+    assert "no effect with this lineup" in result.output
+    run = store.open_run(tmp_path / f"sweep-{game}")
+    sweep = build_sweep(run)
+    assert {s["variant"] for s in sweep["no_effect"]} == silent
+    base = _variant_tables(run, "base")
+    for v in silent:
+        assert all(base[t].equals(_variant_tables(run, v)[t]) for t in base)
+    effective = set(sweep["variants"]) - silent
+    assert effective and {r["variant"] for r in sweep["effects"]} == effective
+    # The same variants as an ordinary config: the report's paired differences are the sweep's.
+    manifest_rules = run.manifest["variants"]
+    cfg = tmp_path / "plain.toml"
+    lines = [
+        f'name = "plain"\ngame = "{game}"\ngames = {games}\nseed = 0',
+        "players = [" + ", ".join(f'"{p}"' for p in players.split(",")) + "]",
+    ]
+    for v in ["base", *sorted(effective)]:
+        body = "\n".join(f"{k} = {_toml_scalar(x)}" for k, x in manifest_rules[v].items())
+        lines.append(f'[variants."{v}"]\n{body}')
+    cfg.write_text("\n".join(lines) + "\n")
+    plain = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "-q"])
+    assert plain.exit_code == 0, plain.output
+    report = build_report(store.open_run(tmp_path / "plain"))
+    want = {(d["variant"], metric_name(d)): d["difference"] for d in report["differences"]}
+    matched = [r for r in sweep["effects"] if (r["variant"], r["metric"]) in want]
+    assert len(matched) == len(want)
+    for r in matched:
+        assert r["difference"] == want[(r["variant"], r["metric"])]
+    for r in sweep["effects"]:
+        assert r["p_holm"] is None or r["pvalue"] is None or r["p_holm"] >= r["pvalue"] - 1e-12
+    assert (tmp_path / "s.html").read_text().count("data:image/png") == len(
+        [m for m, b in sweep["tornado"].items() if b]
+    )
+
+
+def _toml_scalar(x: object) -> str:
+    from simharness.sweep_cli import _toml
+
+    return _toml(x)
