@@ -7,7 +7,7 @@ use super::rules::Rules;
 use super::state::{play_hand, HandResult, HandSetup, Outcome, Player, TAG_STRATEGY};
 use super::strategies::{Bot, Knobs, Seat};
 use super::HongKong;
-use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
@@ -98,6 +98,8 @@ rows! {
         discarder: i8,
         /// The discarder's lineup slot, else -1.
         discarder_player: i8,
+        /// The 包 guarantor who paid this win alone (rule `bao`), else -1.
+        liable: i8,
         /// Winners of the hand (0 draw, 2+ only under multi_win = "all").
         winners: u8,
         /// Total fan, bonus tiles included (max_fan for a limit hand).
@@ -201,7 +203,7 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
     }
     game.hands = h;
     out.games.push(game);
-    let rank = ranks(&points);
+    let rank = ranks_with(&points, rules.ties);
     for s in 0..4 {
         stats[s].final_points = points[s];
         stats[s].rank = rank[s];
@@ -237,6 +239,7 @@ fn record(
         winner_player: -1,
         discarder: -1,
         discarder_player: -1,
+        liable: -1,
         limit: -1,
         all_claims: r.claims.iter().sum(),
         draws: r.draws,
@@ -293,6 +296,7 @@ fn record(
                     winner_player: slot(*w),
                     discarder: discarder.map_or(-1, |d| d as i8),
                     discarder_player: discarder.map_or(-1, slot),
+                    liable: win.liable.map_or(-1, |s| s as i8),
                     winners: winners.len() as u8,
                     fan: v.fan,
                     counted_fan: v.counted_fan,

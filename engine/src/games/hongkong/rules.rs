@@ -3,7 +3,7 @@
 //! recommended defaults; the preset `old_style` is the common Hong Kong table that
 //! `faan-old-style.jsonl` follows.
 
-use crate::game::Preset;
+use crate::game::{Preset, Ties};
 use crate::options::{OptionError, Validate};
 use crate::{option_enum, options};
 use serde_json::json;
@@ -159,6 +159,10 @@ options! {
         /// The game ends as soon as a player's points fall below zero (A21's option; needs
         /// starting_points above 0).
         bust_ends_game: bool = false;
+        /// How equal final points rank (the spec has no placement: §7). `shared`: tied players
+        /// share the rank, and a tie for first shares the game's win; `seat_order`: the lower
+        /// seat ranks first.
+        ties: Ties = Ties::Shared;
         /// Hands after which a game is cut (the dealer keeps the deal on draws, so a game has no
         /// fixed length; not in the spec). A cut game is logged `truncated`.
         max_hands: u16 = 256, range(16, 10000);

@@ -161,7 +161,7 @@ pub fn false_win(rules: &Rules, offender: u8) -> [f64; 4] {
 
 /// A claimed set of the winner, in claim order: its kind and who discarded the claimed tile.
 #[derive(Debug, Clone, Copy)]
-pub struct Claim {
+pub struct Claimed {
     pub base: Kind,
     pub chow: bool,
     pub from: u8,
@@ -170,17 +170,17 @@ pub struct Claim {
 /// The 包 guarantor of a win (the `bao` option): the discarder of the claim that made the
 /// winner's third exposed dragon set, third exposed wind set, or fourth exposed set of one
 /// suit, provided the hand won is the one that claim made possible.
-pub fn bao_payer(rules: &Rules, claims: &[Claim], won: &Value) -> Option<u8> {
+pub fn bao_payer(rules: &Rules, claims: &[Claimed], won: &Value) -> Option<u8> {
     if rules.bao == Bao::Off {
         return None;
     }
     let has = |item| won.items.iter().any(|&(i, _)| i == item);
-    let target: fn(&Claim) -> bool;
+    let target: fn(&Claimed) -> bool;
     let needed;
     if matches!(won.limit, Some(Limit::BigDragons)) {
-        (target, needed) = (|c: &Claim| !c.chow && c.base >= 31, 3);
+        (target, needed) = (|c: &Claimed| !c.chow && c.base >= 31, 3);
     } else if matches!(won.limit, Some(Limit::BigWinds | Limit::SmallWinds)) {
-        (target, needed) = (|c: &Claim| !c.chow && (27..31).contains(&c.base), 3);
+        (target, needed) = (|c: &Claimed| !c.chow && (27..31).contains(&c.base), 3);
     } else if has(super::hand::FanItem::FullFlush) && claims.len() == 4 {
         return Some(claims[3].from);
     } else {

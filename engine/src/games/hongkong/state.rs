@@ -10,7 +10,7 @@
 use super::actions::{Claim, View};
 use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
 use super::rules::{EarthlyHand, MultiWin, Rules};
-use super::scoring::{false_win, payments};
+use super::scoring::{bao_payer, false_win, payments, Claimed};
 use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
 use crate::rng::{Key, Stream};
@@ -53,6 +53,8 @@ pub struct Winner {
     pub hand: Hand,
     pub ctx: WinContext,
     pub value: Value,
+    /// The 包 guarantor who pays this win alone (the `bao` option), if any.
+    pub liable: Option<u8>,
 }
 
 /// How a hand ended.
@@ -94,7 +96,8 @@ struct Seat {
     melds: Vec<HkMeld>,
     flowers: u8,
     seasons: u8,
-    claims: u8,
+    /// The sets claimed from discards, in order (for 包).
+    claimed: Vec<Claimed>,
 }
 
 pub struct HandSetup<'a> {
@@ -225,7 +228,8 @@ impl Table<'_> {
         let h = Hand { concealed: *hand, melds: seat.melds.clone(), win };
         let v = evaluate(self.rules, &h, ctx)?;
         if v.legal(self.rules) {
-            Some(Winner { seat: s, hand: h, ctx: *ctx, value: v })
+            let liable = bao_payer(self.rules, &seat.claimed, &v);
+            Some(Winner { seat: s, hand: h, ctx: *ctx, value: v, liable })
         } else {
             self.refused[usize::from(s)] += 1;
             None
@@ -276,7 +280,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
     let rules = setup.rules;
     let (wall, dice) = build_wall(rules, setup.key);
     let end = wall.len();
-    let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claims: 0 };
+    let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new() };
     let mut t = Table {
         rules,
         wall,
@@ -334,7 +338,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         draws: t.draws,
         live_left: t.live().min(255) as u8,
         dice,
-        claims: std::array::from_fn(|s| t.seats[s].claims),
+        claims: std::array::from_fn(|s| t.seats[s].claimed.len() as u8),
         bonus: std::array::from_fn(|s| (t.seats[s].flowers.count_ones() + t.seats[s].seasons.count_ones()) as u8),
         refused: t.refused,
         tiles_accounted: t.accounted(),
@@ -358,7 +362,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             let hand = t.seats[s].hand;
             if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
                 if players[s].self_draw(&t.view(cur, cur), &w.value, win) {
-                    let d = payments(rules, setup.dealer, cur, None, None, w.value.base);
+                    let d = payments(rules, setup.dealer, cur, None, w.liable, w.value.base);
                     return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
                 }
             } else if rules.mistake_rate > 0.0 && drawn.is_some() && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
@@ -447,13 +451,13 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         t.discards_left -= 1;
         t.visible[usize::from(k)] -= 1;
         let seat = &mut t.seats[usize::from(c)];
-        seat.claims += 1;
         seat.hand[usize::from(k)] += 1;
         let meld = match cl {
             Claim::Kong => HkMeld { kind: MeldKind::Daiminkan, base: k },
             Claim::Pung => HkMeld { kind: MeldKind::Pon, base: k },
             Claim::Chow { base } => HkMeld { kind: MeldKind::Chi, base },
         };
+        seat.claimed.push(Claimed { base: meld.base, chow: meld.kind == MeldKind::Chi, from: cur });
         for x in meld.tiles() {
             seat.hand[usize::from(x)] -= 1;
             t.visible[usize::from(x)] += 1;
@@ -518,7 +522,7 @@ fn settle_discard(
 ) -> HandResult {
     let mut delta = [0f64; 4];
     for w in &winners {
-        let d = payments(t.rules, dealer, w.seat, Some(from), None, w.value.base);
+        let d = payments(t.rules, dealer, w.seat, Some(from), w.liable, w.value.base);
         for s in 0..4 {
             delta[s] += d[s];
         }

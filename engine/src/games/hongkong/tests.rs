@@ -3,7 +3,7 @@
 
 use super::hand::{multiplier, FanItem, Limit, Replacement, Value, WinContext};
 use super::rules::{presets, Rules};
-use super::scoring::{bao_payer, false_win, parse_hand, payments, score, Claim};
+use super::scoring::{bao_payer, false_win, parse_hand, payments, score, Claimed};
 use crate::game::resolve_preset;
 use crate::options::Options;
 use serde_json::{json, Value as Json};
@@ -218,6 +218,10 @@ fn hk_19_no_bonus_tile() {
     let v = hk(&r, "123m456p789s55p", "5p", &["pon:777s"], RON).unwrap();
     assert_eq!(v.items, vec![(FanItem::NoBonus, 1)]);
     assert_eq!(pay(&r, &v, 1, Some(2)), [-2.0, 8.0, -4.0, -2.0]);
+    // With 136 tiles every hand lacks bonus tiles: no fan for it (A10) unless the option says so.
+    assert_eq!(hk(&t136(), "123m456p789s55p", "5p", &["pon:777s"], RON).unwrap().items, vec![]);
+    let every = rules(json!({"tile_set": 136, "no_flower_bonus_136": true}));
+    assert_eq!(hk(&every, "123m456p789s55p", "5p", &["pon:777s"], RON).unwrap().items, vec![(FanItem::NoBonus, 1)]);
 }
 
 #[test]
@@ -353,8 +357,11 @@ fn half_spicy_and_spicy_multipliers() {
 fn bao_liability() {
     let r = rules(json!({}));
     let big = hk(&r, "123m1p", "1p", &["pon:555z", "pon:666z", "pon:777z"], RON).unwrap();
-    let claims =
-        [Claim { base: 31, chow: false, from: 3 }, Claim { base: 32, chow: false, from: 2 }, Claim { base: 33, chow: false, from: 0 }];
+    let claims = [
+        Claimed { base: 31, chow: false, from: 3 },
+        Claimed { base: 32, chow: false, from: 2 },
+        Claimed { base: 33, chow: false, from: 0 },
+    ];
     assert_eq!(bao_payer(&r, &claims, &big), Some(0));
     // The guarantor pays a self-draw alone: three portions.
     assert_eq!(payments(&r, 0, 1, None, Some(0), big.base), [-384.0, 384.0, 0.0, 0.0]);
