@@ -3,11 +3,11 @@ long-form estimates with confidence intervals."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import polars as pl
 
-from simharness.stats.intervals import Interval, cluster_mean_ci
+from simharness.games.estimates import Run, by_deal, row
 
 # Bit i of `hands.items` (see `simharness schema hongkong`), in the engine's `FanItem` order.
 FAN_ITEMS = (
@@ -26,28 +26,6 @@ LIMIT_HANDS = (
 
 # Fan values reported one by one in the distribution; more is pooled as `fan_10plus`.
 _FAN_BINS = 10
-
-
-class Run(Protocol):
-    """What the summary needs of :class:`simharness.store.Run`."""
-
-    def table(self, name: str) -> pl.DataFrame: ...
-
-
-def _row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
-    return {
-        "variant": variant,
-        "strategy": strategy,
-        "metric": metric,
-        "estimate": ci.estimate,
-        "lo": ci.lo,
-        "hi": ci.hi,
-        "n": ci.n,
-    }
-
-
-def _by_deal(values: pl.Series, deals: pl.Series) -> Interval:
-    return cluster_mean_ci(values.cast(pl.Float64).to_numpy(), deals.to_numpy())
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
@@ -83,23 +61,21 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
         for metric, col in per_hand.items():
             rate = mine[col].cast(pl.Float64) / mine["game_hands"]
-            rows.append(_row(v, s, metric, _by_deal(rate, mine["deal"])))
+            rows.append(row(v, s, metric, by_deal(rate, mine["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(_row(v, s, "self_draw_share", _by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "self_draw_share", by_deal(won["outcome"] == 1, won["deal"])))
         plain = won.filter(pl.col("limit") < 0)
-        rows.append(_row(v, s, "mean_fan", _by_deal(plain["fan"], plain["deal"])))
+        rows.append(row(v, s, "mean_fan", by_deal(plain["fan"], plain["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(_row(v, "all", "draw_rate", _by_deal(first["outcome"] == 0, first["deal"])))
+        rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
         won = wins.filter(pl.col("variant") == v)
-        rows.append(_row(v, "all", "limit_hand_share", _by_deal(won["limit"] >= 0, won["deal"])))
+        rows.append(row(v, "all", "limit_hand_share", by_deal(won["limit"] >= 0, won["deal"])))
         plain = won.filter(pl.col("limit") < 0)
         share = plain["bonus_fan"].cast(pl.Float64) / plain["fan"].cast(pl.Float64).clip(lower_bound=1)
-        rows.append(_row(v, "all", "bonus_fan_share", _by_deal(share, plain["deal"])))
+        rows.append(row(v, "all", "bonus_fan_share", by_deal(share, plain["deal"])))
         for f in range(_FAN_BINS):
-            rows.append(_row(v, "all", f"fan_{f}", _by_deal(plain["fan"] == f, plain["deal"])))
-        rows.append(
-            _row(v, "all", f"fan_{_FAN_BINS}plus", _by_deal(plain["fan"] >= _FAN_BINS, plain["deal"]))
-        )
+            rows.append(row(v, "all", f"fan_{f}", by_deal(plain["fan"] == f, plain["deal"])))
+        rows.append(row(v, "all", f"fan_{_FAN_BINS}plus", by_deal(plain["fan"] >= _FAN_BINS, plain["deal"])))
     schema = {
         "variant": pl.String,
         "strategy": pl.String,
