@@ -3,7 +3,6 @@ summary metrics and a run through `simharness run`."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
@@ -11,9 +10,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simharness import store, tomlfile
+from simharness import config, store, tomlfile
 from simharness.cli import app
-from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema
+from simharness.engine import OptionError, play_batch, resolve_knobs, schema
 from simharness.games.hongkong import FAN_ITEMS, LIMIT_HANDS, score_hand, summary_metrics
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,32 +135,20 @@ def test_item_and_limit_names_follow_the_schema() -> None:
     assert ", ".join(LIMIT_HANDS) in " ".join(docs["limit"].split())
 
 
-def _variants(cfg: dict) -> list[dict]:
-    if "grid" in cfg:
-        keys = list(cfg["grid"])
-        return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*cfg["grid"].values())]
-    return list(cfg.get("variants", {"base": {}}).values())
-
-
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("hongkong-*.toml")), ids=lambda p: p.name)
 def test_configs_resolve(path: Path) -> None:
-    cfg = tomlfile.load(path)
-    assert cfg["game"] == "hongkong" and len(cfg["players"]) == 4
-    assert not cfg.get("duplicate") or cfg["games"] % 4 == 0
-    rules = dict(cfg["rules"])
-    preset = rules.pop("preset", "default")
-    for v in _variants(cfg):
-        resolve_rules("hongkong", preset, {**rules, **v})
-    for name in cfg["players"]:
-        script = tomlfile.load(ROOT / "strategies" / "hongkong" / f"{name}.toml")
-        assert script["name"] == name and script["game"] == "hongkong"
-        resolve_knobs("hongkong", script.get("knobs", {}))
+    """Every config loads completely (variants, grid or sweep, lineup scripts and knobs)."""
+    exp = config.load(path)
+    assert exp.game == "hongkong" and len(exp.lineup) == 4
+    assert not exp.duplicate or exp.games % 4 == 0
+    assert all(Path(s.path).parent == ROOT / "strategies" / "hongkong" for s in exp.lineup)
 
 
 def test_every_strategy_script_is_in_a_config() -> None:
     """Every native script meets the others in an experiment; the Python example is left out (it
     plays chicken-fast's games, slowly: tests/test_hongkong_python.py runs it)."""
-    used = {p for path in (ROOT / "configs").glob("hongkong-*.toml") for p in tomlfile.load(path)["players"]}
+    configs = (ROOT / "configs").glob("hongkong-*.toml")
+    used = {Path(s.path).stem for path in configs for s in config.load(path).lineup}
     paths = (ROOT / "strategies" / "hongkong").glob("*.toml")
     scripts = {p.stem for p in paths if "python" not in tomlfile.load(p)}
     assert used == scripts
@@ -217,3 +204,26 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
         "bonus_fan_share",
         "limit_hand_share",
     } <= metrics
+
+
+def test_bao_guarantor_pays_the_win_alone_in_play() -> None:
+    """包 in a played game (game 982 of this lineup and seed holds the one liable win of 2,000
+    games: big three dragons won on another player's discard): the player whose discard made the
+    winner's third exposed dragon set pays the whole win; with bao off, the same hand is paid as
+    usual, shared by the losers."""
+    cfg = ROOT / "configs" / "hongkong-coverage.toml"
+    lineup = [s.knobs for s in config.load(cfg).lineup]
+    rules = {"mistake_rate": 0.02}
+    kw = {"seed": 99, "first_game": 982, "count": 1}
+    on = play_batch("hongkong", rules, lineup, **kw)["hands"]
+    off = play_batch("hongkong", {**rules, "bao": "off"}, lineup, **kw)["hands"]
+    liable = on.filter(pl.col("liable") >= 0)
+    assert liable.height == 1 and (off["liable"] == -1).all()
+    row = liable.row(0, named=True)
+    deltas = [row[f"delta_{s}"] for s in range(4)]
+    payer, winner = row["liable"], row["winner"]
+    assert payer != winner and deltas[winner] > 0 and deltas[payer] == -deltas[winner]
+    assert [d for s, d in enumerate(deltas) if s not in (payer, winner)] == [0, 0]
+    usual = off.filter(pl.col("hand") == row["hand"]).row(0, named=True)
+    assert usual["winner"] == winner and usual[f"delta_{winner}"] == deltas[winner]
+    assert sorted(usual[f"delta_{s}"] for s in range(4)) != sorted(deltas), "shared without 包"
