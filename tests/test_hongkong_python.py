@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar
 
+import failing_strategies
 import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
@@ -66,21 +67,6 @@ class Recorder(ChickenFast):
         return super().decide(view, legal)
 
 
-class Raises:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
-        raise KeyError("no such key")
-
-
-class OutOfRange:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
-        return len(legal)
-
-
-class NotAnInt:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> object:
-        return "discard"
-
-
 def test_shanten_helpers_match_hand_worked_examples() -> None:
     # 123m 456p 789s 11z 23m: ready (waits 1m/4m); 14 tiles complete with 4m.
     ready = counts([0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27, 1, 2])
@@ -133,17 +119,10 @@ def test_every_decision_point_is_asked_with_its_view() -> None:
     assert Recorder.points["ron"] >= (wins["outcome"] == 2).sum() > 0
 
 
-@pytest.mark.parametrize(
-    ("cls", "error", "message"),
-    [
-        ("Raises", KeyError, "no such key"),
-        ("OutOfRange", ValueError, "expected an index below"),
-        ("NotAnInt", TypeError, "expected an int index"),
-    ],
-)
+@pytest.mark.parametrize(("cls", "error", "message"), failing_strategies.CASES)
 def test_strategy_errors_name_the_slot(cls: str, error: type[Exception], message: str) -> None:
     fast = resolve_knobs("hongkong", {})
-    lineup = [fast, dict(fast, python=f"{ME}:{cls}"), fast, fast]
+    lineup = [fast, dict(fast, python=f"{failing_strategies.MODULE}:{cls}"), fast, fast]
     where = r"lineup slot 1 \(seat \d\) at (discard|tsumo|ron|claim|kong): "
     with pytest.raises(error, match=f"{where}.*{message}") as failed:
         play_batch("hongkong", {}, lineup, seed=1, first_game=0, count=2)

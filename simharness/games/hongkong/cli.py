@@ -3,14 +3,12 @@ pays what."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
-from simharness.engine import OptionError
 from simharness.games.hongkong.scoring import score_hand
-from simharness.games.suzume.cli import parse_rule
+from simharness.games.suzume.cli import parse_rule, score_and_print
 
 
 def _render(r: dict[str, Any]) -> str:
@@ -61,9 +59,9 @@ def score_command(
 ) -> None:
     """Score one Hong Kong mahjong hand: every fan item, the base points and who pays what, or why
     it does not win (exit status 1; 2 for wrong input)."""
-    try:
-        rules = dict(parse_rule(r) for r in rule or [])
-        result = score_hand(
+
+    def score() -> dict[str, Any]:
+        return score_hand(
             hand,
             win,
             tsumo=not ron,
@@ -78,14 +76,10 @@ def score_command(
             heavenly=heavenly,
             earthly=earthly,
             preset=preset,
-            rules=rules,
+            rules=dict(parse_rule(r) for r in rule or []),
         )
-    except OptionError as e:
-        typer.echo(f"error: {e.field}: {e.message}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(json.dumps(result) if as_json else _render(result))
-    if not result["legal"]:
-        raise typer.Exit(1)
+
+    score_and_print(score, as_json, _render)
 
 
 def register(app: typer.Typer, score_app: typer.Typer) -> None:

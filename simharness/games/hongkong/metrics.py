@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.estimates import Run, by_deal, row
+from simharness.games.estimates import Run, by_deal, frame, row
 
 # Bit i of `hands.items` (see `simharness schema hongkong`), in the engine's `FanItem` order.
 FAN_ITEMS = (
@@ -76,13 +76,4 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         for f in range(_FAN_BINS):
             rows.append(row(v, "all", f"fan_{f}", by_deal(plain["fan"] == f, plain["deal"])))
         rows.append(row(v, "all", f"fan_{_FAN_BINS}plus", by_deal(plain["fan"] >= _FAN_BINS, plain["deal"])))
-    schema = {
-        "variant": pl.String,
-        "strategy": pl.String,
-        "metric": pl.String,
-        "estimate": pl.Float64,
-        "lo": pl.Float64,
-        "hi": pl.Float64,
-        "n": pl.Int64,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return frame(rows)

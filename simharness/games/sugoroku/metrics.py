@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.estimates import Run, by_deal, row
+from simharness.games.estimates import Run, by_deal, frame, row
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
@@ -43,13 +43,4 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         rows.append(row(v, "all", "goal_reached_rate", by_deal(per_game["reached"], per_game["deal"])))
         rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(per_game["not_top"], per_game["deal"])))
-    schema = {
-        "variant": pl.String,
-        "strategy": pl.String,
-        "metric": pl.String,
-        "estimate": pl.Float64,
-        "lo": pl.Float64,
-        "hi": pl.Float64,
-        "n": pl.Int64,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return frame(rows)

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.estimates import Run, by_deal, row
+from simharness.games.estimates import Run, by_deal, frame, row
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
@@ -56,13 +56,4 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         for name in YAKUMAN.values():
             rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
-    schema = {
-        "variant": pl.String,
-        "strategy": pl.String,
-        "metric": pl.String,
-        "estimate": pl.Float64,
-        "lo": pl.Float64,
-        "hi": pl.Float64,
-        "n": pl.Int64,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return frame(rows)
