@@ -145,21 +145,26 @@ pub struct WinContext {
     pub kong_on_kong: bool,
 }
 
+impl WinContext {
+    /// A plain win on a discard by East in the East round, with no bonus tile and no circumstance.
+    pub const DISCARD: WinContext = WinContext {
+        self_draw: false,
+        seat_wind: 0,
+        round_wind: 0,
+        flowers: 0,
+        seasons: 0,
+        last_tile: false,
+        replacement: Replacement::None,
+        robbing_kong: false,
+        heavenly: false,
+        earthly: false,
+        kong_on_kong: false,
+    };
+}
+
 impl Default for WinContext {
     fn default() -> Self {
-        WinContext {
-            self_draw: false,
-            seat_wind: 0,
-            round_wind: 0,
-            flowers: 0,
-            seasons: 0,
-            last_tile: false,
-            replacement: Replacement::None,
-            robbing_kong: false,
-            heavenly: false,
-            earthly: false,
-            kong_on_kong: false,
-        }
+        Self::DISCARD
     }
 }
 

@@ -29,20 +29,8 @@ fn pay(r: &Rules, v: &Value, winner: u8, discarder: Option<u8>) -> [f64; 4] {
     payments(r, 0, winner, discarder, None, v.base)
 }
 
-const TSUMO: WinContext = WinContext {
-    self_draw: true,
-    seat_wind: 0,
-    round_wind: 0,
-    flowers: 0,
-    seasons: 0,
-    last_tile: false,
-    replacement: Replacement::None,
-    robbing_kong: false,
-    heavenly: false,
-    earthly: false,
-    kong_on_kong: false,
-};
-const RON: WinContext = WinContext { self_draw: false, ..TSUMO };
+const TSUMO: WinContext = WinContext { self_draw: true, ..WinContext::DISCARD };
+const RON: WinContext = WinContext::DISCARD;
 
 fn t136() -> Rules {
     rules(json!({"tile_set": 136}))
