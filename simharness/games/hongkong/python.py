@@ -8,7 +8,7 @@ of the same type naming the game, the slot, the seat and the decision point (the
 ``__cause__``). Walls, dice and mistake injection are keyed exactly as in native play, so a Python
 strategy meets the same luck as the knobs it is compared with.
 
-This is much slower than the native knobs (``benchmarks/hongkong.py --python`` reports the cost):
+This is much slower than the native knobs (``benchmarks/hongkong.py`` reports the cost):
 prototype in Python, then express a strategy in knobs when it should run at scale.
 
 Tiles are kinds ``0..33``: 0-8 characters 1-9 (``1m``-``9m``), 9-17 dots, 18-26 bamboo, 27-30 the
