@@ -6,6 +6,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from mjlog_records import sanma_record
 from typer.testing import CliRunner
 
 from simharness import engine
@@ -158,27 +159,30 @@ def test_no_two_strategy_scripts_of_a_game_are_the_same_knob_set() -> None:
         seen[key] = s.name
 
 
-# A three-player Tenhou record written by hand from the mjlog format (no real sanma record is in
-# the test data): GO type 0xB9 = 0x80 hanchan-speed bits, 0x20, 0x10 sanma, 0x08 hanchan, 0x01.
-SANMA_MJLOG = """<mjloggm ver="2.3"><GO type="185" lobby="0"/>
-<UN n0="a" n1="b" n2="c" n3="" dan="0,0,0,0" rate="1500,1500,1500,0" sx="M,M,M,C"/>
-<TAIKYOKU oya="0"/>
-<INIT seed="0,0,0,2,3,108" ten="350,350,350,0" oya="0"
+# A three-player Tenhou record cut short by hand (not a real game): the hand ends in an exhaustive
+# draw after six draws.
+SANMA_MJLOG = sanma_record("""<INIT seed="0,0,0,2,3,108" ten="350,350,350,0" oya="0"
  hai0="0,1,2,36,37,38,40,41,42,44,45,46,72" hai1="73,74,76,77,78,80,81,82,84,85,86,88,89"
  hai2="90,92,93,94,96,97,98,100,101,102,104,105,106" hai3=""/>
 <T48/><D48/><U49/><E49/><V50/><F50/>
-<RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>
-</mjloggm>
-"""
+<RYUUKYOKU ba="0,0" sc="350,0,350,0,350,0,0,0" owari="350,0.0,350,0.0,350,0.0,0,0.0"/>""")
+REAL_SANMA = Path(__file__).resolve().parent / "data" / "riichi" / "tenhou-sanma"
 
 
-def test_replay_refuses_a_three_player_record_without_a_traceback(tmp_path: Path) -> None:
+def test_replay_plays_three_player_records_and_reports_differences_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # Was an IndexError traceback (the deal rebuilt for four seats), then a refusal by name.
+    runner = CliRunner()
+    real = runner.invoke(app, ["replay", "riichi", "-q", *map(str, sorted(REAL_SANMA.glob("*.mjlog")))])
+    assert real.exit_code == 0, real.output
+    assert "11 hands in 1 games: 11 equal to the record, 0 differ" in real.output
     path = tmp_path / "sanma.mjlog"
     path.write_text(SANMA_MJLOG)
-    result = CliRunner().invoke(app, ["replay", "riichi", str(path)])
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "three-player" in result.output and "sanma.mjlog" in result.output
+    cut = runner.invoke(app, ["replay", "riichi", str(path)])
+    assert cut.exit_code == 1, cut.output
+    assert cut.exception is None or isinstance(cut.exception, SystemExit)
+    assert "E1-0" in cut.output and "DIFF" in cut.output and "seat 0 is to act after 3 discards" in cut.output
 
 
 def _kan_counts(knobs: dict, rules: dict | None = None) -> dict[str, int]:

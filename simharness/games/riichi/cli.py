@@ -261,20 +261,27 @@ out = Console(highlight=False, soft_wrap=True)
 def replay_riichi(
     files: Annotated[list[Path], typer.Argument(help="Tenhou mjlog files (plain or gzip XML).")],
     preset: Annotated[
-        str, typer.Option(help="Base rule preset; the log's game type sets red fives, kuitan and length.")
-    ] = "tenhou",
+        str | None,
+        typer.Option(
+            help="Base rule preset (default: tenhou, or tenhou_sanma for a three-player record); the "
+            "log's game type sets players, red fives, kuitan and length."
+        ),
+    ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only differing hands and the total.")
     ] = False,
 ) -> None:
-    """Replay each hand with the recorded wall and actions; compare winners, han, fu, points, every
-    seat's points after the hand and the next hand's state with the record. Exit status 1 if any
-    hand differs or a recorded action is illegal for the engine, 2 for an unreadable file or a
-    three-player record (not replayed yet)."""
+    """Replay each hand of four- or three-player (sanma) records with the recorded tiles and
+    actions; compare winners, han, fu, points, every seat's points after the hand and the next
+    hand's state with the record. Exit status 1 if any hand differs or a recorded action is illegal
+    for the engine, 2 for an unreadable file or a wrong preset."""
     hands = differing = 0
     for path in files:
         try:
             checks = riichi_replay.replay_file(path, preset)
+        except OptionError as e:
+            typer.echo(f"error: --preset: {e.message}", err=True)
+            raise typer.Exit(2) from None
         except (OSError, EOFError, ValueError, KeyError, ElementTree.ParseError) as e:
             # not a file, not gzip, truncated, not XML or not a Tenhou log: unreadable input
             typer.echo(f"error: {path}: {e}", err=True)

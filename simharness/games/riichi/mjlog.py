@@ -137,10 +137,16 @@ class Init:
 
     @property
     def round_wind(self) -> str:
+        # Tenhou counts four hands per wind, three-player games too.
         return "ESWN"[self.round // 4 % 4]
 
+    @property
+    def players(self) -> int:
+        """3 in a three-player record (its fourth hand is empty), else 4."""
+        return sum(1 for h in self.hands if h)
+
     def seat_wind(self, seat: int) -> str:
-        return "ESWN"[(seat - self.dealer) % 4]
+        return "ESWN"[(seat - self.dealer) % self.players]
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
-"""Replay of real Tenhou games through the Riichi engine.
+"""Replay of real Tenhou games through the Riichi engine, four-player and three-player (sanma).
 
-Each hand of an mjlog becomes the engine's wall (§3.3 order: the dealt hands, the recorded draws,
-replacement tiles, dora and ura indicators, the unseen rest in id order) and the recorded actions;
-the engine plays it, refusing any recorded action it does not find legal, and its outcome — the
-winners, each win's han, fu and points, every seat's points after the hand, and the next hand's
-round, honba and deposits (or the end of the game) — is compared with the record.
+Each hand of an mjlog becomes the recorded tiles (dealt hands, live draws, replacement draws after
+a kan or a North extraction, dora and ura indicators), which the engine places in its own wall
+layout (the unseen rest in id order), and the recorded actions; the engine plays it, refusing any
+recorded action it does not find legal, and its outcome — the winners, each win's han, fu and
+points, every seat's points after the hand, and the next hand's round, honba and deposits (or the
+end of the game) — is compared with the record. A three-player record (GO type bit 0x10) is played
+under the `tenhou_sanma` preset unless another is given.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simharness import _engine  # type: ignore[attr-defined]
+from simharness import _engine, engine  # type: ignore[attr-defined]
 from simharness.games.riichi import mjlog
 
-_DEAD = 122
 # GO type bit of a three-player game.
 SANMA = 0x10
 # Tenhou's abortive-draw names → the engine's outcomes.
@@ -27,39 +28,45 @@ _DRAW_KINDS = {
 }  # fmt: skip
 
 
+def seats(game: mjlog.Game) -> int:
+    """Players at the table: 3 for a sanma record, else 4."""
+    return 3 if game.game_type & SANMA else 4
+
+
+def default_preset(game: mjlog.Game) -> str:
+    """The preset of Tenhou's rules for the record's player count."""
+    return "tenhou_sanma" if seats(game) == 3 else "tenhou"
+
+
 def rules_for(game: mjlog.Game) -> dict[str, Any]:
-    """Overrides of the `tenhou` preset that the log's game type implies (GO type bits)."""
+    """Overrides of the preset that the log's game type implies (GO type bits)."""
     t = game.game_type
     return {
+        "players": seats(game),
         "aka_dora": 0 if t & 0x02 else 3,
         "kuitan": not t & 0x04,
         "game_length": "hanchan" if t & 0x08 else "tonpuu",
     }
 
 
-def hand_request(hand: mjlog.Hand) -> dict[str, Any]:
-    """The engine's replay request for one recorded hand."""
+def engine_round(tenhou_round: int, n: int) -> int:
+    """The engine's round (dealer rotations) of Tenhou's, which counts four hands per wind even
+    with three players (South 1 of sanma is Tenhou's 4, the engine's 3)."""
+    return tenhou_round // 4 * n + tenhou_round % 4
+
+
+def hand_request(hand: mjlog.Hand, n: int = 4) -> dict[str, Any]:
+    """The engine's replay request for one recorded hand of an ``n``-player game."""
     init = hand.init
-    wall: list[int | None] = [None] * 136
-    dealer = init.dealer
-    for i in range(4):
-        tiles = init.hands[(dealer + i) % 4]
-        for p in range(3):
-            for j in range(4):
-                wall[p * 16 + i * 4 + j] = tiles[p * 4 + j]
-        wall[48 + i] = tiles[12]
-    live, rinshan, dora, ura = 52, 0, [init.dora_indicator], list[int]()
+    draws: list[int] = []
+    rinshan: list[int] = []
+    dora, ura = [init.dora_indicator], list[int]()
     actions: list[dict[str, Any]] = []
     after_kan = False
     reach: set[int] = set()
     for e in hand.events:
         if isinstance(e, mjlog.Draw):
-            if after_kan:
-                wall[_DEAD + rinshan] = e.tile
-                rinshan += 1
-            else:
-                wall[live] = e.tile
-                live += 1
+            (rinshan if after_kan else draws).append(e.tile)
             after_kan = False
         elif isinstance(e, mjlog.Discard):
             actions.append({"t": "discard", "who": e.who, "tile": e.tile, "riichi": e.who in reach})
@@ -70,7 +77,7 @@ def hand_request(hand: mjlog.Hand) -> dict[str, Any]:
             dora.append(e.indicator)
         elif isinstance(e, mjlog.Call):
             m = e.meld
-            after_kan = m.kind in ("kan", "ankan", "kakan")
+            after_kan = m.kind in ("kan", "ankan", "kakan", "nuki")
             if m.kind in ("pon", "chi"):
                 own = [t for t in m.tiles if t != m.called]
                 actions.append({"t": m.kind, "who": e.who, "tiles": own})
@@ -81,7 +88,7 @@ def hand_request(hand: mjlog.Hand) -> dict[str, Any]:
             elif m.kind == "kakan":
                 actions.append({"t": "kakan", "who": e.who, "tile": m.called})
             else:
-                raise ValueError(f"a {m.kind} call has no place in four-player Riichi")
+                actions.append({"t": "nuki", "who": e.who, "tile": m.tiles[0]})
         elif isinstance(e, mjlog.Agari):
             kind = "tsumo" if e.tsumo else "ron"
             actions.append({"t": kind, "who": e.who, "from": e.from_who})
@@ -93,16 +100,10 @@ def hand_request(hand: mjlog.Hand) -> dict[str, Any]:
                 actions.append({"t": "kyuushu", "who": last.who})
             elif e.kind == "ron3":
                 actions.append({"t": "ron3"})
-    for i, t in enumerate(dora):
-        wall[_DEAD + 4 + 2 * i] = t
-    for i, t in enumerate(ura):
-        wall[_DEAD + 5 + 2 * i] = t
-    used = {t for t in wall if t is not None}
-    rest = iter(t for t in range(136) if t not in used)
-    full = [t if t is not None else next(rest) for t in wall]
     return {
-        "round": init.round, "honba": init.honba, "sticks": init.sticks,
-        "points": list(init.scores), "wall": full, "actions": actions,
+        "round": engine_round(init.round, n), "honba": init.honba, "sticks": init.sticks,
+        "points": list(init.scores[:n]), "hands": [list(h) for h in init.hands[:n]],
+        "draws": draws, "rinshan": rinshan, "dora": dora, "ura": ura, "actions": actions,
     }  # fmt: skip
 
 
@@ -125,12 +126,12 @@ def hand_name(init: mjlog.Init) -> str:
     return f"{'ESWN'[init.round // 4 % 4]}{init.round % 4 + 1}-{init.honba}"
 
 
-def _recorded(hand: mjlog.Hand) -> tuple[str, list[mjlog.Agari], tuple[int, ...]]:
-    """The record's outcome, wins and points after the hand."""
+def _recorded(hand: mjlog.Hand, n: int) -> tuple[str, list[mjlog.Agari], tuple[int, ...]]:
+    """The record's outcome, wins and points after the hand (``n`` seats)."""
     results = hand.results
     wins = [r for r in results if isinstance(r, mjlog.Agari)]
     last = results[-1]
-    after = tuple(s + d for s, d in zip(last.scores, last.deltas, strict=True))
+    after = tuple(s + d for s, d in zip(last.scores[:n], last.deltas[:n], strict=True))
     if wins:
         return ("tsumo" if wins[0].tsumo else "ron"), wins, after
     assert isinstance(last, mjlog.Ryuukyoku)
@@ -138,26 +139,22 @@ def _recorded(hand: mjlog.Hand) -> tuple[str, list[mjlog.Agari], tuple[int, ...]
 
 
 def compare(
-    game: mjlog.Game, preset: str = "tenhou", overrides: dict[str, Any] | None = None
+    game: mjlog.Game, preset: str | None = None, overrides: dict[str, Any] | None = None
 ) -> list[HandCheck]:
-    """Replays every hand of ``game`` and compares each with its record.
-
-    Three-player records (GO type bit 0x10) are refused with a ValueError: their walls, seats and
-    North extractions are not rebuilt yet (the hand requests assume four seats).
-    """
-    if game.game_type & SANMA:
-        raise ValueError(
-            f"a three-player (sanma) record (GO type {game.game_type:#x}, bit 0x10): only four-player "
-            "records are replayed so far"
-        )
+    """Replays every hand of ``game`` and compares each with its record, under ``preset``
+    (default: Tenhou's for the record's player count) with the game type's overrides."""
+    n = seats(game)
+    preset = preset or default_preset(game)
     rules = {**rules_for(game), **(overrides or {})}
     checks: list[HandCheck] = []
     for i, hand in enumerate(game.hands):
-        outcome, wins, after = _recorded(hand)
+        outcome, wins, after = _recorded(hand, n)
         check = HandCheck(i, hand_name(hand.init), outcome)
         checks.append(check)
         res = json.loads(
-            _engine.riichi_replay_hand(preset, json.dumps(rules), json.dumps(hand_request(hand)))
+            engine._call(
+                _engine.riichi_replay_hand, preset, json.dumps(rules), json.dumps(hand_request(hand, n))
+            )
         )
         check.engine = res
         if res.get("error"):
@@ -183,11 +180,11 @@ def compare(
         elif res["game_over"]:
             check.problems.append("the engine ends the game here; the record plays on")
         else:
-            want_next = {"round": nxt.round, "honba": nxt.honba, "sticks": nxt.sticks}
+            want_next = {"round": engine_round(nxt.round, n), "honba": nxt.honba, "sticks": nxt.sticks}
             if res["next"] != want_next:
                 check.problems.append(f"next hand: engine {res['next']}, record {want_next}")
     return checks
 
 
-def replay_file(path: Path, preset: str = "tenhou") -> list[HandCheck]:
+def replay_file(path: Path, preset: str | None = None) -> list[HandCheck]:
     return compare(mjlog.parse(path), preset)

@@ -165,13 +165,19 @@ fn hand_key(root: Key, tag: u64, deal: u64, progress: Progress) -> Key {
 /// the replay count. The set's `rules.tile_count()` ids (without 2m–8m for three players, flowers
 /// last) are shuffled in the first entries; the default set shuffles exactly as it always has.
 pub fn wall(root: Key, deal: u64, progress: Progress, rules: &Rules) -> [u8; MAX_TILES] {
+    let mut w = tile_set(rules);
+    let n = rules.tile_count();
+    hand_key(root, TAG_WALL, deal, progress).stream().shuffle(&mut w[..n]);
+    w
+}
+
+/// The set's tile ids in id order (the first `rules.tile_count()` entries).
+pub fn tile_set(rules: &Rules) -> [u8; MAX_TILES] {
     let mut w: [u8; MAX_TILES] = std::array::from_fn(|i| i as u8);
     if rules.players == 3 {
         // No 2m–8m (ids 4–31): the rest moves down, flowers included.
         w.copy_within(32.., 4);
     }
-    let n = rules.tile_count();
-    hand_key(root, TAG_WALL, deal, progress).stream().shuffle(&mut w[..n]);
     w
 }
 

@@ -2,15 +2,20 @@
 //! the record, refusing any recorded action it does not find legal, and reports what it computed
 //! (outcome, wins, point changes, the next hand's state) for comparison with the record.
 //!
-//! A hand arrives as JSON: `round`, `honba`, `sticks`, `points` (4 seats), `wall` (136 Tenhou ids
-//! in the §3.3 order) and `actions`, each an object with `t` one of `discard` (`who`, `tile`,
-//! `riichi`), `pon`/`chi` (`who`, `tiles`: the two own tiles), `kan` (`who`: daiminkan), `ankan`
-//! (`who`, `kind`), `kakan` (`who`, `tile`), `tsumo` (`who`), `ron` (`who`, `from`), `kyuushu`
-//! (`who`) or `ron3` (every player able to ron does: 三家和).
+//! A hand arrives as JSON: `round` (the engine's: dealer rotations), `honba`, `sticks`, `points`
+//! (one per seat), the tiles as recorded — `hands` (each seat's 13 dealt Tenhou ids, by absolute
+//! seat), `draws` (the live wall's tiles in the order drawn), `rinshan` (the replacement tiles in
+//! the order drawn), `dora` and `ura` (indicators) — and `actions`, each an object with `t` one of
+//! `discard` (`who`, `tile`, `riichi`), `pon`/`chi` (`who`, `tiles`: the two own tiles), `kan`
+//! (`who`: daiminkan), `ankan` (`who`, `kind`), `kakan` (`who`, `tile`), `nuki` (`who`, `tile`:
+//! a flower or sanma North set aside), `tsumo` (`who`), `ron` (`who`, `from`), `kyuushu` (`who`)
+//! or `ron3` (every player able to ron does: 三家和). The engine puts the recorded tiles where its
+//! own wall layout (§3.3, `rules`) has them and the set's other tiles in id order.
 
 use super::actions::{Action, Decider, Point};
+use super::batch::tile_set;
 use super::rules::Rules;
-use super::state::{Outcome, Progress, State, SEATS};
+use super::state::{dealt_at, Outcome, Progress, State};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,15 +109,16 @@ fn tile(v: &Value, key: &str) -> Result<u8, String> {
     }
 }
 
-fn parse_action(v: &Value) -> Result<Rec, String> {
+fn parse_action(v: &Value, seats: usize) -> Result<Rec, String> {
     let t = field(v, "t")?.as_str().ok_or("`t` must be a string")?;
     if t == "ron3" {
         return Ok(Rec::Ron3);
     }
-    let who = uint(v, "who")? as u8;
-    if usize::from(who) >= SEATS {
-        return Err(format!("`who` must be a seat 0–3, got {who}"));
+    let who = uint(v, "who")?;
+    if who >= seats as u64 {
+        return Err(format!("`who` must be a seat 0–{}, got {who}", seats - 1));
     }
+    let who = who as u8;
     let pair = || -> Result<[u8; 2], String> {
         let a = field(v, "tiles")?.as_array().ok_or("`tiles` must be a list")?;
         match a.as_slice() {
@@ -127,6 +133,7 @@ fn parse_action(v: &Value) -> Result<Rec, String> {
         "kan" => Action::Daiminkan,
         "ankan" => Action::Ankan { kind: uint(v, "kind")? as u8 },
         "kakan" => Action::Kakan { tile: tile(v, "tile")? },
+        "nuki" => Action::Nuki { tile: tile(v, "tile")? },
         "kyuushu" => Action::Kyuushu,
         "tsumo" => return Ok(Rec::Ron(who, who)),
         "ron" => return Ok(Rec::Ron(who, uint(v, "from")? as u8)),
@@ -135,29 +142,87 @@ fn parse_action(v: &Value) -> Result<Rec, String> {
     Ok(Rec::Act(who, a))
 }
 
-/// Plays one recorded hand. The error of a malformed request is `Err`; an action the engine
-/// refuses is reported in the result (`error`).
-pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
-    if rules.players != 4 || rules.flowers != 0 {
-        return Err("replay takes four-player hands without flowers (rules players = 4, flowers = 0)".into());
-    }
-    let wall_v = field(hand, "wall")?.as_array().ok_or("`wall` must be a list")?;
-    if wall_v.len() != 136 {
-        return Err(format!("`wall` must hold 136 tiles, got {}", wall_v.len()));
-    }
-    let mut wall = [0u8; 136];
-    let mut seen = [false; 136];
-    for (i, x) in wall_v.iter().enumerate() {
-        let t = x.as_u64().filter(|&t| t < 136).ok_or("`wall` holds tile ids 0–135")? as usize;
-        if seen[t] {
-            return Err(format!("`wall` holds tile {t} twice"));
+/// A list of tile ids; `what` names it in errors.
+fn id_list(list: &Value, what: &str) -> Result<Vec<u8>, String> {
+    let list = list.as_array().ok_or_else(|| format!("`{what}` must be a list"))?;
+    list.iter()
+        .map(|x| x.as_u64().filter(|&t| t < 256).map(|t| t as u8).ok_or_else(|| format!("`{what}` holds tile ids, got {x}")))
+        .collect()
+}
+
+fn ids(v: &Value, key: &str) -> Result<Vec<u8>, String> {
+    id_list(field(v, key)?, key)
+}
+
+/// The wall the engine deals from, with the recorded tiles where its layout draws them. A tile
+/// outside the set, a tile recorded twice or more tiles than the layout has room for is `Err`.
+fn build_wall(state: &State<'_>, dealer: usize, hand: &Value) -> Result<Vec<u8>, String> {
+    let rules = state.rules;
+    let (n, count) = (state.n, rules.tile_count());
+    let set = &tile_set(rules)[..count];
+    let mut wall: Vec<Option<u8>> = vec![None; count];
+    let mut used = [false; 256];
+    let mut place = |pos: usize, id: u8, what: &str| -> Result<(), String> {
+        if !set.contains(&id) {
+            return Err(format!("{what}: tile {id} is not in the set of these rules ({count} tiles)"));
         }
-        seen[t] = true;
-        wall[i] = t as u8;
+        if used[usize::from(id)] {
+            return Err(format!("{what}: tile {id} is recorded twice"));
+        }
+        match wall.get_mut(pos) {
+            Some(slot @ None) => *slot = Some(id),
+            _ => return Err(format!("{what}: the wall of these rules has no room for tile {id} (position {pos})")),
+        }
+        used[usize::from(id)] = true;
+        Ok(())
+    };
+    let hands = field(hand, "hands")?.as_array().ok_or("`hands` must be a list")?;
+    if hands.len() != n {
+        return Err(format!("`hands` must hold {n} hands (one per seat), got {}", hands.len()));
     }
+    for (seat, h) in hands.iter().enumerate() {
+        let tiles = id_list(h, &format!("hands[{seat}]"))?;
+        if tiles.len() != 13 {
+            return Err(format!("hands[{seat}] must hold 13 tiles, got {}", tiles.len()));
+        }
+        for (k, &id) in tiles.iter().enumerate() {
+            place(dealt_at(n, (seat + n - dealer) % n, k), id, &format!("hands[{seat}]"))?;
+        }
+    }
+    for (j, id) in ids(hand, "draws")?.into_iter().enumerate() {
+        if 13 * n + j >= state.dead {
+            return Err(format!("draws: {} live draws, the live wall of these rules holds {}", j + 1, state.dead - 13 * n));
+        }
+        place(13 * n + j, id, "draws")?;
+    }
+    for (j, id) in ids(hand, "rinshan")?.into_iter().enumerate() {
+        place(state.rinshan_at(j), id, "rinshan")?;
+    }
+    for (j, id) in ids(hand, "dora")?.into_iter().enumerate() {
+        place(state.indicator_at(j), id, "dora")?;
+    }
+    for (j, id) in ids(hand, "ura")?.into_iter().enumerate() {
+        place(state.indicator_at(j) + 1, id, "ura")?;
+    }
+    let mut rest = set.iter().copied().filter(|&id| !used[usize::from(id)]);
+    Ok(wall.into_iter().map(|t| t.or_else(|| rest.next()).expect("as many tiles as places")).collect())
+}
+
+/// Plays one recorded hand. The error of a malformed request is `Err`; a hand whose tiles do not
+/// fit the wall of these rules, or an action the engine refuses, is reported in the result
+/// (`error`).
+pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
+    let n = rules.seats();
     let points = field(hand, "points")?.as_array().ok_or("`points` must be a list")?;
-    let recs =
-        field(hand, "actions")?.as_array().ok_or("`actions` must be a list")?.iter().map(parse_action).collect::<Result<Vec<_>, _>>()?;
+    if points.len() != n {
+        return Err(format!("`points` must hold {n} integers (one per seat), got {}", points.len()));
+    }
+    let recs = field(hand, "actions")?
+        .as_array()
+        .ok_or("`actions` must be a list")?
+        .iter()
+        .map(|a| parse_action(a, n))
+        .collect::<Result<Vec<_>, _>>()?;
     let progress = Progress {
         round: uint(hand, "round")? as u32,
         honba: uint(hand, "honba")? as u32,
@@ -165,9 +230,13 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         repeat: 0,
     };
     let mut state = State::new(rules);
-    for (s, p) in state.p.iter_mut().enumerate() {
-        p.points = points.get(s).and_then(Value::as_i64).ok_or("`points` must hold 4 integers")?;
+    for (p, v) in state.p.iter_mut().zip(points) {
+        p.points = v.as_i64().ok_or("`points` must hold integers")?;
     }
+    let wall = match build_wall(&state, progress.round as usize % n, hand) {
+        Ok(w) => w,
+        Err(e) => return Ok(json!({"error": format!("the recorded tiles do not fit the wall: {e}")})),
+    };
     state.deal(&wall, progress);
     let mut script = Script { recs, next: 0 };
     let r = match state.play_hand(&mut script) {
@@ -181,13 +250,13 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
             json!({
                 "seat": w.seat, "from": w.from, "han": w.score.han, "fu": w.score.fu, "points": w.score.points,
                 "yaku": w.score.yaku(rules).iter().map(|(y, h)| json!([y.name(), h])).collect::<Vec<_>>(),
-                "dora": w.score.dora, "aka": w.score.aka, "ura": w.score.ura, "yakuman": w.score.yakuman,
+                "dora": w.score.dora, "aka": w.score.aka, "ura": w.score.ura, "nuki": w.score.nuki, "yakuman": w.score.yakuman,
                 "pao": if w.pao == super::state::NONE { Value::Null } else { json!(w.pao) },
             })
         })
         .collect();
     let unplayed = script.recs.len() - script.next;
-    let points_after: Vec<i64> = state.p.iter().map(|p| p.points).collect();
+    let points_after: Vec<i64> = state.p[..n].iter().map(|p| p.points).collect();
     let over = state.advance(&r, &mut |s| s.dealer_is_top());
     Ok(json!({
         "error": if unplayed > 0 && !matches!(r.outcome, Outcome::Ron | Outcome::Sanchahou) {
@@ -195,7 +264,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         } else { Value::Null },
         "outcome": Outcome::NAMES[r.outcome as usize],
         "wins": wins,
-        "deltas": r.deltas,
+        "deltas": &r.deltas[..n],
         "points": points_after,
         "tenpai": r.tenpai,
         "nagashi": r.nagashi,

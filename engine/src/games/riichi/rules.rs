@@ -170,6 +170,22 @@ option_enum! {
     pub enum SanmaTsumo { TsumoSon = "tsumo_son", SentenKafu = "senten_kafu", Seppan = "seppan", Marudori = "marudori" }
 }
 
+option_enum! {
+    /// The honba bonus of a tsumo with three players: by the payment method (a third of
+    /// `honba_value` from each payer, as with four players less the absent North's share; half
+    /// under seppan and marudori, whose tsumo pays the full value), or half from each payer
+    /// always (Tenhou: 200 per honba, 100 from each payer).
+    pub enum SanmaTsumoHonba { ByMethod = "by_method", Half = "half" }
+}
+
+option_enum! {
+    /// The dead wall with three players and nukidora: `separate_18` (the source's: 18 tiles, 8
+    /// replacement tiles, 4 of them for the Norths) or `replenished_14` (Tenhou's: 14 tiles, 4
+    /// replacement tiles, kept at 14 by taking the last live tile in after each replacement
+    /// draw; the fifth to eighth replacement tiles are those taken in).
+    pub enum SanmaDeadWall { Separate18 = "separate_18", Replenished14 = "replenished_14" }
+}
+
 options! {
     /// Rules of Riichi mahjong: scoring, calls, draws, game flow and settlement.
     pub struct Rules {
@@ -375,6 +391,10 @@ options! {
         sanma_noten_total: u32 = 2000, range(0, 100000);
         /// With players = 3 and nukidora: a North being extracted may be ronned (like chankan).
         sanma_north_ron: bool = false;
+        /// With players = 3: the honba bonus of a tsumo (by_method or half from each payer).
+        sanma_tsumo_honba: SanmaTsumoHonba = SanmaTsumoHonba::ByMethod;
+        /// With players = 3 and nukidora: the dead wall (separate_18 or Tenhou's replenished_14).
+        sanma_dead_wall: SanmaDeadWall = SanmaDeadWall::Separate18;
     }
 }
 
@@ -400,9 +420,14 @@ impl Rules {
     }
 
     /// Replacement tiles at the front of the dead wall: 4 for kans, plus one per flower, plus four
-    /// for the sanma Norths (§3.3, §14).
+    /// for the sanma Norths (§3.3, §14) unless the dead wall is replenished from the live wall.
     pub fn replacement_tiles(&self) -> usize {
-        4 + usize::from(self.flowers) + if self.north_nuki() { 4 } else { 0 }
+        4 + usize::from(self.flowers) + if self.north_nuki() && self.sanma_dead_wall == SanmaDeadWall::Separate18 { 4 } else { 0 }
+    }
+
+    /// Tiles can be set aside (flowers, or the sanma North as nukidora).
+    pub fn nuki(&self) -> bool {
+        self.flowers > 0 || self.north_nuki()
     }
 }
 
@@ -442,11 +467,22 @@ impl Validate for Rules {
         if !matches!(self.flowers, 0 | 4 | 8) {
             return Err(OptionError::new("flowers", format!("expected 0, 4 or 8, got {}", self.flowers)));
         }
+        if self.north_nuki() && self.sanma_dead_wall == SanmaDeadWall::Replenished14 && self.flowers > 0 {
+            return Err(OptionError::new(
+                "sanma_dead_wall+flowers",
+                "sanma_dead_wall = \"replenished_14\" is Tenhou's dead wall, which has no flowers; use separate_18 with flowers",
+            ));
+        }
         if self.kansaki && self.atozuke {
             return Err(OptionError::new("kansaki+atozuke", "kansaki (完全先付け) excludes atozuke; set atozuke = false"));
         }
         Ok(())
     }
+}
+
+/// Tenhou's rules beyond the defaults, shared by its four- and three-player presets.
+fn tenhou() -> serde_json::Value {
+    json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"], "tenpai_yame": "off"})
 }
 
 /// The named rule sets of spec §15.7 that touch scoring.
@@ -457,8 +493,24 @@ pub fn presets() -> Vec<Preset> {
             name: "tenhou",
             doc: "Tenhou: red fives, kuitan, no double yakuman for a single hand, stacking on; agari-yame but no \
                   tenpai-yame (a Tenhou game plays on after an all-last draw with the tenpai dealer on top).",
-            overrides: json!({"double_kokushi13": false, "kokushi_rob_ankan": false, "pao": ["daisangen", "daisuushii"],
-                              "tenpai_yame": "off"}),
+            overrides: tenhou(),
+        },
+        Preset {
+            name: "tenhou_sanma",
+            doc: "Tenhou's three-player game: the tenhou preset with players = 3, North nukidora (a North may be \
+                  ronned as it is set aside), tsumo-son, honba 200 (100 from each tsumo payer), the 14-tile \
+                  replenished dead wall, 35000 start / 40000 return, uma +20/0/−20.",
+            overrides: {
+                let mut o = tenhou();
+                o.as_object_mut().expect("an object").extend(
+                    json!({"players": 3, "sanma_north_ron": true, "honba_value": 200, "sanma_tsumo_honba": "half",
+                           "sanma_dead_wall": "replenished_14", "uma_1st": 20, "uma_2nd": 0})
+                    .as_object()
+                    .expect("an object")
+                    .clone(),
+                );
+                o
+            },
         },
         Preset { name: "ari_ari", doc: "Kuitan on, atozuke on (= the defaults).", overrides: json!({}) },
         Preset { name: "nashi_ari", doc: "No open tanyao.", overrides: json!({"kuitan": false}) },

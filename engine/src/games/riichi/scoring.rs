@@ -3,7 +3,7 @@
 
 use super::agari::{self, Set, SetKind, Wait};
 use super::fu;
-use super::rules::{ChiitoitsuFu, Renhou, Rules, SanmaTsumo};
+use super::rules::{ChiitoitsuFu, Renhou, Rules, SanmaTsumo, SanmaTsumoHonba};
 use super::shanten;
 use super::tiles::{counts_of, dora_successor, Counts, Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{self, HandFacts, Interpretation, Situation, Yaku, YakuSet};
@@ -154,9 +154,11 @@ fn round100(x: u32) -> u32 {
 }
 
 /// What each payer of a tsumo adds for the honba: a third of the honba bonus, or half of it with
-/// three players under `seppan` and `marudori`, whose tsumo pays the full value.
+/// three players under `seppan` and `marudori`, whose tsumo pays the full value, or under
+/// `sanma_tsumo_honba = half`.
 pub fn tsumo_honba(honba: u32, rules: &Rules) -> u32 {
-    let shares = if rules.players == 3 && matches!(rules.sanma_tsumo, SanmaTsumo::Seppan | SanmaTsumo::Marudori) { 2 } else { 3 };
+    let half = rules.sanma_tsumo_honba == SanmaTsumoHonba::Half || matches!(rules.sanma_tsumo, SanmaTsumo::Seppan | SanmaTsumo::Marudori);
+    let shares = if rules.players == 3 && half { 2 } else { 3 };
     honba * rules.honba_value / shares
 }
 

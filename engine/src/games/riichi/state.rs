@@ -149,6 +149,16 @@ impl Player {
     }
 }
 
+/// Position in the wall of the `k`-th tile (0–12) dealt to the `i`-th seat from the dealer, with
+/// `n` seats (§3.3): three passes of four tiles to each seat, then one each.
+pub fn dealt_at(n: usize, i: usize, k: usize) -> usize {
+    if k < 12 {
+        (k / 4) * 4 * n + i * 4 + k % 4
+    } else {
+        12 * n + i
+    }
+}
+
 /// Bit mask of the kinds that complete `c` (a 3n+1-tile concealed part; kinds held four times
 /// cannot be drawn and are not waits).
 pub fn wait_mask(c: &Counts) -> u64 {
@@ -403,8 +413,19 @@ impl<'r> State<'r> {
     }
 
     /// Position in the wall of the `i`-th dora indicator (its ura is the next one).
-    fn indicator_at(&self, i: usize) -> usize {
+    pub fn indicator_at(&self, i: usize) -> usize {
         self.dead + self.replacements + 2 * i
+    }
+
+    /// Position in the wall of the `i`-th replacement tile: the front of the dead wall, then (with
+    /// a replenished dead wall) the tiles each replacement draw took in from the end of the live
+    /// wall, in the order taken.
+    pub fn rinshan_at(&self, i: usize) -> usize {
+        if i < self.replacements {
+            self.dead + i
+        } else {
+            self.dead - 1 - (i - self.replacements)
+        }
     }
 
     pub fn live_remaining(&self) -> usize {
@@ -440,16 +461,13 @@ impl<'r> State<'r> {
         }
         let d = usize::from(self.dealer);
         let n = self.n;
-        for pass in 0..3 {
+        // In the order of the deal (hands keep their tiles in the order taken).
+        for first in [0, 4, 8, 12] {
             for i in 0..n {
-                for j in 0..4 {
-                    let id = wall[pass * 4 * n + i * 4 + j];
-                    self.p[(d + i) % n].take(id);
+                for k in first..(first + 4).min(13) {
+                    self.p[(d + i) % n].take(wall[dealt_at(n, i, k)]);
                 }
             }
-        }
-        for i in 0..n {
-            self.p[(d + i) % n].take(wall[12 * n + i]);
         }
         for p in &mut self.p[..n] {
             p.waits = wait_mask(&p.counts);
@@ -781,7 +799,7 @@ impl<'r> State<'r> {
         } else if drawn == POCCHI && p.riichi && self.rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
             self.offer_pocchi(seat, rinshan);
         }
-        if self.replacements > 4 {
+        if self.rules.nuki() {
             if let Some(a) = self.nuki_action(seat, drawn) {
                 self.legal.push(a);
             }
@@ -1005,6 +1023,8 @@ impl<'r> State<'r> {
             match a {
                 Action::Discard { tile, riichi } => Action::Discard { tile: n(tile), riichi },
                 Action::Kakan { tile } => Action::Kakan { tile: n(tile) },
+                // Norths are equal; each flower is unique.
+                Action::Nuki { tile } if tile < FLOWER => Action::Nuki { tile: n(tile) },
                 Action::Pon { tiles } | Action::Chi { tiles } => {
                     let mut t = [n(tiles[0]), n(tiles[1])];
                     t.sort_unstable();
@@ -1027,7 +1047,7 @@ impl<'r> State<'r> {
             // The tiles the decider named must be held (ids, not just kinds).
             let held = |t: u8| self.p[seat].hand.contains(&t);
             let ok = match chosen {
-                Action::Discard { tile, .. } | Action::Kakan { tile } => held(tile),
+                Action::Discard { tile, .. } | Action::Kakan { tile } | Action::Nuki { tile } => held(tile),
                 Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
                 _ => true,
             };
@@ -1085,7 +1105,7 @@ impl<'r> State<'r> {
     }
 
     fn draw_rinshan(&mut self, seat: usize) -> u8 {
-        let id = self.wall[self.dead + self.rinshan_drawn];
+        let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
         self.rinshan_drawn += 1;
         self.p[seat].take(id);
         self.log(seat as u8, 1, id);

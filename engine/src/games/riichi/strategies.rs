@@ -314,8 +314,8 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
     if k.kyuushu && legal.contains(&Action::Kyuushu) {
         return Action::Kyuushu;
     }
-    // Extraction is offered only with replacement tiles beyond the kans' four.
-    if s.replacements > 4 {
+    // Extraction is offered only with flowers or the sanma North as nukidora.
+    if s.rules.nuki() {
         if let Some(&nuki) = legal.iter().find(|a| matches!(a, Action::Nuki { tile } if *tile >= super::state::FLOWER || !k.keep_north)) {
             return nuki;
         }

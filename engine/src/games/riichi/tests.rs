@@ -37,8 +37,11 @@ fn tiles_conserved(s: &State<'_>) {
         }
     }
     let n_tiles = s.rules.tile_count();
-    s.wall[s.live_next..s.dead].iter().copied().for_each(&mut add);
-    s.wall[s.dead + s.rinshan_drawn..n_tiles].iter().copied().for_each(&mut add);
+    // Replacement draws beyond the dead wall's own (a replenished dead wall) took the tiles just
+    // before it, in order.
+    let taken_in = s.rinshan_drawn.saturating_sub(s.replacements);
+    s.wall[s.live_next..s.dead - taken_in].iter().copied().for_each(&mut add);
+    s.wall[s.dead + s.rinshan_drawn.min(s.replacements)..n_tiles].iter().copied().for_each(&mut add);
     for p in &s.p[..s.n] {
         for m in &p.melds {
             if m.called != NONE {
@@ -65,7 +68,9 @@ fn tiles_conserved(s: &State<'_>) {
         assert_eq!(counts, p.hand.len());
         assert!(p.hand.iter().all(|&t| t < FLOWER), "a flower among the hand tiles");
     }
-    assert!(s.rinshan_drawn <= s.replacements);
+    let most = s.replacements + if s.rules.sanma_dead_wall == rules::SanmaDeadWall::Replenished14 { 4 } else { 0 };
+    assert!(s.rinshan_drawn <= most);
+    assert!(s.live_end + taken_in <= s.dead, "a replacement tile taken in from the live wall is still live");
 }
 
 impl Decider for Checker<'_> {
@@ -384,6 +389,12 @@ fn sanma_and_flower_games_keep_every_invariant() {
     .unwrap();
     let seen = run_checked_full(&fouls, [&eff, &random, &caller, &eff], 20, true);
     assert!(seen.outcomes[Outcome::Chombo as usize] > 0 && seen.nuki > 0);
+    // Tenhou's three-player rules: the replenished 14-tile dead wall (replacement draws beyond the
+    // fourth come from the tiles taken in from the live wall), kans by kan-happy.
+    let tenhou = rules::resolve("tenhou_sanma", &json!({})).unwrap();
+    let kans = Knobs { kan: super::strategies::KanPolicy::Always, ..knobs(Policy::Efficiency) };
+    let seen = run_checked_full(&tenhou, [&kans, &random, &caller, &eff], 40, false);
+    assert!(seen.hands > 250 && seen.nuki > 100, "{} hands, {} nuki", seen.hands, seen.nuki);
     // Four players with flowers.
     for flowers in [4u64, 8] {
         let r = rules::resolve("tenhou", &json!({"flowers": flowers})).unwrap();
@@ -452,6 +463,12 @@ fn nukidora_with_flower_and_north_indicators() {
     assert!(s.p[..3].iter().all(|p| p.hand.len() == 13 && p.counts[1..8].iter().all(|&c| c == 0)));
     assert!(s.seen[1..8].iter().all(|&c| c == 4));
     assert!(s.p[3].hand.is_empty());
+    // Tenhou's dead wall: 14 tiles (R = 4, indicators from 98), live wall 39..94 (55 draws); the
+    // fifth replacement tile is the one the first replacement draw took in (position 93).
+    let r = rules::resolve("tenhou_sanma", &json!({})).unwrap();
+    let s = dealt(&r, &[]);
+    assert_eq!((s.dead, s.replacements, s.live_remaining(), s.indicator_at(0)), (94, 4, 55, 98));
+    assert_eq!((0..8).map(|i| s.rinshan_at(i)).collect::<Vec<_>>(), [94, 95, 96, 97, 93, 92, 91, 90]);
 }
 
 /// Duplicate play with three players rotates the lineup through three seatings of one deal, and
@@ -972,4 +989,18 @@ fn call_happy_never_chis_terminals_for_tanyao() {
         let a = native.decide(&state, 1, Point::Response { from: 0, tile: 8, kan: false }, &legal).unwrap();
         assert_eq!(a == legal[1], takes, "{hand} chi {chi}: {a:?}");
     }
+}
+
+/// Tenhou's three-player settlement (`tenhou_sanma`): the real record 2014091101gm-00b9-0000-5ca6b487
+/// ends at 59200 / 22800 / 23000 with `owari` 54.0 / −37.0 / −17.0: 40000 returned, oka 15, uma
+/// +20 / 0 / −20, each player's points rounded to a thousand (Tenhou rounds; the preset keeps
+/// `final_rounding = none`, which gives 54.2 / −37.2 / −17.0).
+#[test]
+fn tenhou_sanma_final_scores_match_a_real_record() {
+    let points = [59200, 22800, 23000, 0];
+    let rules = rules::resolve("tenhou_sanma", &json!({})).unwrap();
+    let exact = final_scores(&rules, &points);
+    assert!(exact[..3].iter().zip([54.2, -37.2, -17.0]).all(|(a, b)| (a - b).abs() < 1e-9), "{exact:?}");
+    let rounded = rules::resolve("tenhou_sanma", &json!({"final_rounding": "nearest_1000"})).unwrap();
+    assert_eq!(final_scores(&rounded, &points)[..3], [54.0, -37.0, -17.0]);
 }

@@ -321,6 +321,12 @@ fn sanma_tsumo_payment_methods() {
     // Honba: a third of 300 per payer (ツモ損), half of it where North's share is redistributed.
     assert_eq!(payments(240, false, true, 2, 1, &rules("tsumo_son")).1.received, 800 + 400 + 1000);
     assert_eq!(payments(240, false, true, 2, 0, &rules("marudori")).1.tsumo_dealer, 700 + 300);
+    // Tenhou (as in its record 2014091101gm-00b9-0000-5ca6b487, East 1-3): honba 200, 100 from each
+    // tsumo payer, 200 per honba on a ron. A mangan tsumo at 3 honba: 4000 + 300 and 2000 + 300.
+    let tenhou = super::rules::resolve("tenhou_sanma", &json!({})).unwrap();
+    let (_, p) = payments(2000, false, true, 3, 1, &tenhou);
+    assert_eq!((p.tsumo_dealer, p.tsumo_non_dealer, p.received), (4300, 2300, 6000 + 600 + 1000));
+    assert_eq!(payments(2000, false, false, 3, 0, &tenhou).1.ron, 8000 + 600);
     // Four players unchanged: 300/500.
     assert_eq!(non_dealer(&Rules::default(), 240), (500, 300, 1100));
 }
