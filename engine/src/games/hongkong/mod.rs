@@ -5,7 +5,8 @@
 //! - `hand.rs`: hand evaluation — every reading, fan items, limit hands, the fan → multiplier
 //!   tables (§8);
 //! - `scoring.rs`: payments (responsibility, 包, false wins) and hand parsing for `score hongkong`;
-//! - `actions.rs`: the decision points of §10 and what a player sees;
+//! - `actions.rs`: the decision points of §10, what a player sees, and the `Hook` through which
+//!   Python strategies decide for their lineup slots;
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
 //! - `strategies.rs`: knobs and the policy (H1-H6 and random of §12 are knob combinations);
 //! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables.
