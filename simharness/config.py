@@ -70,6 +70,21 @@ class UntilFile(BaseModel):
     look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
 
 
+class SweepUntilFile(BaseModel):
+    """``[sweep.until]``: stop playing each variant when its two-sided sequential test against the
+    base decides (see :mod:`simharness.sweep_until`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    metric: str = Field(
+        min_length=1, description='a sweep metric: "win[<strategy>]" or "final_points[<strategy>]"'
+    )
+    mu1: float = Field(gt=0, description="the effect (either sign) the test must tell from none")
+    alpha: float = Field(default=0.05, gt=0, lt=0.5, description="error rate over the whole sweep")
+    beta: float = Field(default=0.05, gt=0, lt=0.5)
+    look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
+
+
 class SweepFile(BaseModel):
     """``[sweep]``: one variant per non-base value of each option (see :mod:`simharness.sweep`)."""
 
@@ -80,6 +95,7 @@ class SweepFile(BaseModel):
     exempt: dict[str, str] = Field(
         default_factory=dict, description="options expected to play the base's games, with the reason"
     )
+    until: SweepUntilFile | None = None
 
 
 class ExperimentFile(BaseModel):
@@ -137,6 +153,8 @@ class Experiment:
     # exempt from the coverage test (with the reason); the variants themselves are in `variants`.
     sweep: sweep_design.Design | None = None
     exempt: dict[str, str] = field(default_factory=dict)
+    # [sweep.until] resolved: like `until`, not part of identity().
+    sweep_until: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
         """Everything that determines the data; two runs with equal identity write equal shards."""
@@ -224,8 +242,12 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
-    shard_size = f.shard_size or default_shard_size(f.game, f.games, len(variants), f.until)
+    per_variant = f.sweep.until if f.sweep is not None else None
+    if f.until is not None and per_variant is not None:
+        raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
+    shard_size = f.shard_size or default_shard_size(f.game, f.games, len(variants), f.until or per_variant)
     until = _until(f.until, shard_size, variants, lineup, path) if f.until is not None else None
+    sweep_until = _sweep_until(per_variant, shard_size, variants, lineup, path) if per_variant else None
     return Experiment(
         path=path,
         name=f.name,
@@ -243,12 +265,15 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         until=until,
         sweep=design,
         exempt=dict(f.sweep.exempt) if f.sweep is not None else {},
+        sweep_until=sweep_until,
     )
 
 
-def default_shard_size(game: str, games: int, variants: int, until: UntilFile | None = None) -> int:
+def default_shard_size(
+    game: str, games: int, variants: int, until: UntilFile | SweepUntilFile | None = None
+) -> int:
     """Games per shard for a config without ``shard_size`` (see TARGET_SHARDS); with ``[until]``
-    and its ``look_every``, a divisor of it, so that looks fall between shards."""
+    (or ``[sweep.until]``) and its ``look_every``, a divisor of it, so that looks fall between shards."""
     want = -(-games * variants // TARGET_SHARDS)
     size = min(games, max(registry.min_shard(game), min(MAX_SHARD, want)))
     look = until.look_every if until is not None else None
@@ -316,14 +341,40 @@ def _until(
         )
     if u.mu1 == u.mu0:
         raise ConfigError("expected a value different from until.mu0", file=path, field="until.mu1")
+    return {**u.model_dump(), "variant": variant, "look_every": _look_every(u, shard_size, "until", path)}
+
+
+def _look_every(u: UntilFile | SweepUntilFile, shard_size: int, where: str, path: Path) -> int:
+    """``look_every`` (default: one shard), a multiple of the shard size so that looks fall between shards."""
     look = u.look_every or shard_size
     if look % shard_size:
         raise ConfigError(
             f"expected a multiple of shard_size ({shard_size}), so looks fall between shards; got {look}",
             file=path,
-            field="until.look_every",
+            field=f"{where}.look_every",
         )
-    return {**u.model_dump(), "variant": variant, "look_every": look}
+    return look
+
+
+def _sweep_until(
+    u: SweepUntilFile, shard_size: int, variants: dict[str, Any], lineup: list[Slot], path: Path
+) -> dict[str, Any]:
+    """``[sweep.until]`` checked against the lineup, with the metric split and defaults filled in."""
+    from simharness.sweep_until import parse_metric
+
+    names = sorted({s.strategy for s in lineup})
+    try:
+        metric, strategy = parse_metric(u.metric, names)
+    except ValueError as e:
+        raise ConfigError(str(e), file=path, field="sweep.until.metric") from None
+    if len(variants) < 2:
+        raise ConfigError("the sweep has no variant besides the base to test", file=path, field="sweep.until")
+    return {
+        **u.model_dump(),
+        "measure": metric,
+        "strategy": strategy,
+        "look_every": _look_every(u, shard_size, "sweep.until", path),
+    }
 
 
 def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[str, Any], str]]:

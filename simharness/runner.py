@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import platform
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -267,11 +267,16 @@ def run(
             if t == tables[0] and all((x, v, f) in done for x in tables)
         )
 
-        def pending(lo: int, hi: int) -> Iterator[tuple[_Variant, _Shard]]:
-            """The missing shards starting in games [lo, hi), shard by shard across the variants (so
-            that a partial run holds the same deals in every variant)."""
+        def pending(
+            lo: int, hi: int, only: Collection[str] | None = None
+        ) -> Iterator[tuple[_Variant, _Shard]]:
+            """The missing shards starting in games [lo, hi) (of the variants ``only``, if given),
+            shard by shard across the variants (so that a partial run holds the same deals in every
+            variant)."""
             for first in plan.firsts(hi)[lo // exp.shard_size :]:
                 for v in variants:
+                    if only is not None and v.name not in only:
+                        continue
                     missing = tuple(t for t in tables if (t, v.name, first) not in done)
                     if missing:
                         yield v, _Shard(first, plan.count(first) or 0, missing)
@@ -280,6 +285,8 @@ def run(
         between = None
         if exp.until is not None:
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
+        elif exp.sweep_until is not None:
+            waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, run_dir, pending)
         with backends.pool(where, jobs, scheduler) as pool:
             _execute(waves, total, already, pool, console, between)
         manifest["complete"] = True
@@ -314,6 +321,27 @@ def _sequential(
         return result.decision is not Decision.CONTINUE
 
     return waves, between, record
+
+
+def _sweep_sequential(
+    exp: Experiment, run_dir: Path, pending: Callable[..., Work]
+) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
+    """Waves of ``look_every`` games of the variants still playing, and the per-variant tests run
+    between them (:mod:`simharness.sweep_until`). As in :func:`_sequential`, a look reads only the
+    games below its boundary, so a resumed run replays the same decisions."""
+    from simharness.sweep_until import Looks
+
+    assert exp.sweep_until is not None
+    step, games = exp.sweep_until["look_every"], exp.games
+
+    def read(variant: str, below: int) -> pl.DataFrame:
+        paths = [store.shard_path(run_dir, "players", variant, f) for f in range(0, below, exp.shard_size)]
+        return pl.concat([pl.read_parquet(p) for p in paths], how="vertical")
+
+    looks = Looks(exp.sweep_until, list(exp.variants), read)
+    # Lazy: each wave is made after the look before it, so it holds only the variants still playing.
+    waves = (pending(lo, min(lo + step, games), looks.active) for lo in range(0, games, step))
+    return waves, lambda i: looks.after(min((i + 1) * step, games)), looks.record
 
 
 def _played(pool: backends.Pool, wave: Work, progress: Callable[[int], None] | None) -> Iterator[int]:
@@ -369,8 +397,9 @@ def _execute(
                 if inside is None:
                     advance(count)
             if between is not None and between(i):
-                # A sequential run that stops early ends its bar at the games it played.
-                progress.update(task, total=already + played)
                 break
+        if between is not None:
+            # A sequential run (or a sweep whose variants stopped early) ends its bar at the games it played.
+            progress.update(task, total=already + played)
     if already and played:
         console.print(f"resumed: {already:,} of {total:,} games were already done")

@@ -18,7 +18,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -221,12 +221,14 @@ class Run:
     ``firsts`` are the shards (by first game) that every table reads: all of them for a finished
     run; for a partial one (``open_run(partial=True)``) those present in every variant and table, so
     that every comparison is between the same deals. ``warning`` then says what is missing.
+    ``own`` overrides ``firsts`` for variants that played fewer games (a sweep stopped per variant).
     """
 
     path: Path
     manifest: dict[str, Any]
     firsts: Sequence[int]
     warning: str | None = None
+    own: dict[str, Sequence[int]] = field(default_factory=dict)
 
     @property
     def tables(self) -> list[str]:
@@ -241,7 +243,7 @@ class Run:
         return bool(self.manifest.get("complete"))
 
     def files(self, table: str, variant: str) -> list[Path]:
-        return [shard_path(self.path, table, variant, first) for first in self.firsts]
+        return [shard_path(self.path, table, variant, first) for first in self.own.get(variant, self.firsts)]
 
     def table(self, name: str) -> pl.DataFrame:
         """Every shard of table ``name``, in variant (manifest) then game order, with a ``variant`` column."""
@@ -261,10 +263,17 @@ class Run:
         return df.select("variant", pl.exclude("variant"))
 
 
-def expected_games(manifest: dict[str, Any]) -> int:
-    """Games per variant a finished run holds: all of them, or as many as its sequential test played."""
-    seq = manifest.get("sequential")
-    return int(seq["games"]) if manifest.get("complete") and seq else int(manifest["games"])
+def expected_games(manifest: dict[str, Any], variant: str | None = None) -> int:
+    """Games per variant a finished run holds: all of them, or as many as its sequential test played;
+    in a sweep stopped per variant (``sweep_sequential``), as many as ``variant``'s test played
+    (the base and, without ``variant``, the most any variant played)."""
+    if not manifest.get("complete"):
+        return int(manifest["games"])
+    seq = manifest.get("sequential") or manifest.get("sweep_sequential")
+    if not seq:
+        return int(manifest["games"])
+    own = (seq.get("variants") or {}).get(variant)
+    return int(own["games"] if own else seq["games"])
 
 
 def _whole(plan: Plan, done: set[Key], variants: tuple[str, ...]) -> set[int]:
@@ -276,9 +285,9 @@ def _whole(plan: Plan, done: set[Key], variants: tuple[str, ...]) -> set[int]:
 
 def missing(plan: Plan, manifest: dict[str, Any], done: set[Key]) -> str | None:
     """What a run lacks, per variant, or None if it is whole."""
-    want = expected_games(manifest)
     parts = []
     for v in plan.variants:
+        want = expected_games(manifest, v)
         have = sum(plan.count(f) or 0 for f in _whole(plan, done, (v,)) if f < want)
         if have < want:
             parts.append(f"variant {v} has {have:,} of {want:,} games")
@@ -305,7 +314,8 @@ def open_run(path: Path | str, *, partial: bool = False) -> Run:
     done = _check(path, plan, "move it away: it is not part of this run")
     lacking = missing(plan, manifest, done)
     if lacking is None:
-        return Run(path, manifest, plan.firsts(expected_games(manifest)))
+        own = {v: plan.firsts(expected_games(manifest, v)) for v in plan.variants}
+        return Run(path, manifest, plan.firsts(expected_games(manifest)), own=own)
     if not partial:
         raise RunDirError(
             f"{lacking}. Finish it by running its config again, or read what is there with "

@@ -38,8 +38,35 @@ def coverage_lineup(game: str, start: Path) -> list[Any]:
     return list(tomlfile.load(path)["players"])
 
 
-def sweep_config(game: str, preset: str, players: list[Any], games: int, seed: int, options: str) -> str:
-    """The text of the experiment config a sweep runs."""
+def until_section(until: str | None, look_every: int | None) -> list[str]:
+    """``--until METRIC:MU1`` (and ``--look-every``) as the config's ``[sweep.until]`` lines."""
+    if until is None:
+        if look_every is not None:
+            raise ConfigError("--look-every needs --until", field="--look-every")
+        return []
+    metric, sep, mu1 = until.rpartition(":")
+    try:
+        effect = float(mu1)
+    except ValueError:
+        effect = None
+    if not sep or not metric or effect is None:
+        raise ConfigError(
+            f'expected METRIC:EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"', field="--until"
+        )
+    lines = ["", "[sweep.until]", f"metric = {_toml(metric)}", f"mu1 = {effect!r}"]
+    return lines + ([f"look_every = {look_every}"] if look_every is not None else [])
+
+
+def sweep_config(
+    game: str,
+    preset: str,
+    players: list[Any],
+    games: int,
+    seed: int,
+    options: str,
+    until: list[str] | None = None,
+) -> str:
+    """The text of the experiment config a sweep runs (``until``: its ``[sweep.until]`` lines)."""
     chosen = "all" if options == "all" else [o.strip() for o in options.split(",") if o.strip()]
     return "\n".join([
         f"name = {_toml(f'sweep-{game}')}",
@@ -49,7 +76,7 @@ def sweep_config(game: str, preset: str, players: list[Any], games: int, seed: i
         f"description = {_toml(f'One-option-at-a-time sweep of {game} around preset {preset}')}",
         f"players = {_toml(players)}",
         "", "[rules]", f"preset = {_toml(preset)}",
-        "", "[sweep]", f"options = {_toml(chosen)}", "",
+        "", "[sweep]", f"options = {_toml(chosen)}", *(until or []), "",
     ])  # fmt: skip
 
 
@@ -77,6 +104,17 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
             bool, typer.Option("--force", help="Replace a different sweep of this game.")
         ] = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        until: Annotated[
+            str | None,
+            typer.Option(
+                help="METRIC:EFFECT, e.g. win[efficiency]:0.03: stop each variant when a two-sided "
+                "sequential test against the base on that metric decides (effect or none at ±EFFECT)."
+            ),
+        ] = None,
+        look_every: Annotated[
+            int | None,
+            typer.Option("--look-every", min=1, help="Games per variant between looks (with --until)."),
+        ] = None,
     ) -> None:
         """Which house rules matter: one variant per non-base value of each rule option, all on the
         base's deals, written as an ordinary run directory (<out>/sweep-<game>, with its config
@@ -87,7 +125,8 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         lineup = [p.strip() for p in players.split(",")] if players else coverage_lineup(game, Path.cwd())
         out_dir.mkdir(parents=True, exist_ok=True)
         cfg = out_dir / f"sweep-{game}.toml"
-        cfg.write_text(sweep_config(game, preset, lineup, games, seed, options), encoding="utf-8")
+        text = sweep_config(game, preset, lineup, games, seed, options, until_section(until, look_every))
+        cfg.write_text(text, encoding="utf-8")
         exp = config.load(cfg)
         run_dir = runner.run(exp, out_dir, jobs=jobs, force=force, console=Console(stderr=True, quiet=quiet))
         result = build_sweep(store.open_run(run_dir))

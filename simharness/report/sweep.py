@@ -12,12 +12,14 @@ option as a tornado: the range of an option's effects over its values, options s
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simharness.report.full import build_report
@@ -49,23 +51,66 @@ def no_effect_variants(run: RunLike, variants: list[str]) -> list[str]:
     return [v for v in variants if v != BASE and same_games(_variant_tables(run, v), base)]
 
 
+class _Prefix:
+    """The base and some variants of a run, each cut to its first ``games`` games: the deals that a
+    variant stopped early by ``[sweep.until]`` shares with the base."""
+
+    def __init__(
+        self, run: RunLike, keep: list[str], games: int, read: Callable[[str], pl.DataFrame]
+    ) -> None:
+        self.path = run.path
+        self.manifest = {**run.manifest, "variants": {v: run.manifest["variants"][v] for v in keep}}
+        self.tables = list(run.manifest["tables"])
+        self._keep, self._games, self._read = keep, games, read
+
+    def table(self, name: str) -> pl.DataFrame:
+        return self._read(name).filter(pl.col("variant").is_in(self._keep) & (pl.col("game") < self._games))
+
+
+def _views(run: RunLike) -> list[RunLike]:
+    """The run itself, or (a sweep stopped per variant) one view per number of games played, holding
+    the base and the variants that played that many, so every effect pairs the deals both played."""
+    seq = run.manifest.get("sweep_sequential")
+    if not seq:
+        return [run]
+    cache: dict[str, pl.DataFrame] = {}
+
+    def read(name: str) -> pl.DataFrame:
+        if name not in cache:
+            cache[name] = run.table(name)
+        return cache[name]
+
+    by_games: dict[int, list[str]] = {}
+    for v, r in seq["variants"].items():
+        by_games.setdefault(int(r["games"]), []).append(v)
+    return [_Prefix(run, [BASE, *vs], g, read) for g, vs in sorted(by_games.items())]
+
+
 def build_sweep(run: RunLike) -> dict[str, Any]:
     """The sweep as JSON-ready data: ``no_effect`` (variants, with their option), ``effects`` (one
     row per variant and metric: difference vs base with CI, p and Holm p over all rows), ``tornado``
     (per metric, per option the lowest and highest estimate and the smallest Holm p, sorted by the
-    largest absolute estimate) and ``report`` (the full report the effects come from)."""
-    report = build_report(run)
-    variants = report["variant_order"]
+    largest absolute estimate), ``reports`` (the full reports the effects come from: one, or with
+    ``[sweep.until]`` one per number of games played) and ``sequential`` (the manifest's per-variant
+    tests, if the sweep had them)."""
+    variants = list(run.manifest.get("variants") or {})
     if BASE not in variants:
         raise ValueError(f'not a sweep run: it has no variant "{BASE}"')
-    silent = set(no_effect_variants(run, variants))
+    silent: set[str] = set()
     rows: list[dict[str, Any]] = []
-    for d in report["differences"]:
-        rows.append({"variant": d["variant"], "metric": metric_name(d), "difference": d["difference"],
-                     "pvalue": d["pvalue"]})  # fmt: skip
-    for d in report["scorecard"]["differences"]:
-        if d["metric"] in SCORECARD_METRICS:
-            rows.append({k: d[k] for k in ("variant", "metric", "difference", "pvalue")})
+    reports = []
+    for view in _views(run):
+        report = build_report(view)
+        reports.append(report)
+        silent |= set(no_effect_variants(view, report["variant_order"]))
+        for d in report["differences"]:
+            rows.append({"variant": d["variant"], "metric": metric_name(d), "difference": d["difference"],
+                         "pvalue": d["pvalue"]})  # fmt: skip
+        for d in report["scorecard"]["differences"]:
+            if d["metric"] in SCORECARD_METRICS:
+                rows.append({k: d[k] for k in ("variant", "metric", "difference", "pvalue")})
+    order = {v: i for i, v in enumerate(variants)}
+    rows.sort(key=lambda r: order[r["variant"]])
     rows = [{**r, "option": option_of(r["variant"])} for r in rows if r["variant"] not in silent]
     ps = np.array([np.nan if r["pvalue"] is None else r["pvalue"] for r in rows], dtype=float)
     for r, h in zip(rows, holm(ps) if len(rows) else [], strict=True):
@@ -76,7 +121,8 @@ def build_sweep(run: RunLike) -> dict[str, Any]:
         "no_effect": [{"variant": v, "option": option_of(v)} for v in variants if v in silent],
         "effects": rows,
         "tornado": tornado(rows),
-        "report": report,
+        "reports": reports,
+        "sequential": run.manifest.get("sweep_sequential"),
     }
 
 
@@ -106,13 +152,36 @@ def print_sweep(sweep: dict[str, Any], console: Console, *, top: int = 15) -> No
         if not bars:
             continue
         scale = max(b["size"] for b in bars) or 1.0
-        t = Table(title=f"{metric}: effect vs base (range over each option's values)", title_justify="left")
+        # escape: "win[greedy]" is a metric name, not rich markup
+        t = Table(
+            title=f"{escape(metric)}: effect vs base (range over each option's values)", title_justify="left"
+        )
         for col in ("option", "low", "high", "Holm p", ""):
             t.add_column(col, justify="left" if col in ("option", "") else "right")
         for b in bars[:top]:
             bar = "█" * round(20 * b["size"] / scale)
             p = "–" if b["p_holm"] is None else f"{b['p_holm']:.2g}"
             t.add_row(b["option"], f"{b['low']:+.4g}", f"{b['high']:+.4g}", p, bar)
+        console.print(t)
+    seq = sweep.get("sequential")
+    if seq:
+        t = Table(
+            title=f"sequential tests vs base on {escape(seq['metric'])} (|effect| {seq['mu1']:g}, "
+            f"α {seq['alpha']:g} over the sweep: {seq['alpha_per_side']:.3g} per side)",
+            title_justify="left",
+        )
+        for col in ("variant", "decision", "games", "looks", "mean difference"):
+            t.add_column(col, justify="left" if col in ("variant", "decision") else "right")
+        for v, r in seq["variants"].items():
+            last = r["looks"][-1] if r["looks"] else {}
+            mean = last.get("mean")
+            t.add_row(
+                v,
+                r["decision"],
+                f"{r['games']:,}",
+                str(len(r["looks"])),
+                "–" if mean is None else f"{mean:+.4g}",
+            )
         console.print(t)
     silent = sweep["no_effect"]
     if silent:
@@ -157,7 +226,22 @@ def write_sweep_html(sweep: dict[str, Any], path: Path) -> None:
             f"<tr><td>{html.escape(r['variant'])}</td><td>{html.escape(r['metric'])}</td>"
             f"<td>{html.escape(fmt_ci(r['difference'], 4))}</td><td>{p}</td></tr>"
         )
-    parts.append("</table><h2>No effect with this lineup</h2><p>")
+    parts.append("</table>")
+    seq = sweep.get("sequential")
+    if seq:
+        parts.append(
+            f"<h2>Sequential tests vs base</h2><p>{html.escape(seq['metric'])}, |effect| {seq['mu1']:g}, "
+            f"α {seq['alpha']:g} over the sweep ({seq['alpha_per_side']:.3g} per side, Bonferroni); "
+            "each variant's effects above use the deals it played.</p>"
+            "<table><tr><th>variant</th><th>decision</th><th>games</th><th>looks</th></tr>"
+        )
+        for v, r in seq["variants"].items():
+            parts.append(
+                f"<tr><td>{html.escape(v)}</td><td>{html.escape(r['decision'])}</td>"
+                f"<td>{r['games']:,}</td><td>{len(r['looks'])}</td></tr>"
+            )
+        parts.append("</table>")
+    parts.append("<h2>No effect with this lineup</h2><p>")
     parts.append(", ".join(html.escape(s["variant"]) for s in sweep["no_effect"]) or "none")
     parts.append("</p></body></html>")
     path = Path(path)

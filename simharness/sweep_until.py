@@ -1,0 +1,163 @@
+"""Sequential stopping per variant of a sweep (``[sweep.until]``, ``simharness sweep --until``).
+
+Each variant ``<option>-<value>`` is tested against ``base`` on one sweep metric of one strategy
+(``win[<strategy>]``: its share of first places; ``final_points[<strategy>]``: its mean final
+points), on the per-deal paired differences variant − base exactly as the sweep's effects are
+computed (``report/sweep.py``): the strategy's mean over its rows of a deal in the variant minus
+the same in the base, on the deals both played. Keyed chance makes deal k of a variant deal k of the
+base whatever the other variants do, so a variant's looks depend only on its own games and the base's.
+
+The test is two-sided, Sobel and Wald's pair of one-sided SPRTs (Fishtest's generalised SPRT,
+``stats/sequential.py``): ``up`` tests δ = 0 against δ = +mu1, ``down`` δ = 0 against δ = −mu1.
+A side that decides keeps its decision. The variant has an effect when either side accepts its H1
+(the sign tells which), no effect at the alternative when both accepted H0; either way it gets no
+more shards. The error rate over the sweep is split by Bonferroni: with m variants tested, each side
+runs at α/(2m), so P(any variant declared to have an effect | no variant has one) ≤ m · 2 · α/(2m) =
+α, whatever the dependence between the tests (they share the base's games). Holm's step-down would
+raise a variant's level when others decide, making its bounds depend on the other variants; keeping
+them fixed makes each variant's decision a function of its own data. β is per variant (the power of
+each test at |δ| = mu1), not split.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness.stats.paired import METRIC_EXPRS, per_deal
+from simharness.stats.sequential import SPRT, Decision
+from simharness.sweep import BASE
+
+# The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
+MEASURES = ("win", "final_points")
+_METRIC = re.compile(r"^(\w+)\[(.+)\]$")
+
+
+class Verdict(str, enum.Enum):
+    CONTINUE = "continue"
+    EFFECT_UP = "effect+"  # accepted δ = +mu1: the variant raises the metric
+    EFFECT_DOWN = "effect-"
+    NO_EFFECT = "no effect"
+
+
+def parse_metric(text: str, strategies: list[str]) -> tuple[str, str]:
+    """``win[greedy]`` → ("win", "greedy"); ValueError saying what was expected."""
+    m = _METRIC.match(text.strip())
+    want = f"expected {' or '.join(f'{k}[<strategy>]' for k in MEASURES)} with a strategy of the lineup"
+    if m is None or m.group(1) not in MEASURES:
+        raise ValueError(f'{want} ({", ".join(strategies)}), got "{text}"')
+    if m.group(2) not in strategies:
+        raise ValueError(f'{want}: {", ".join(strategies)}; got "{m.group(2)}"')
+    return m.group(1), m.group(2)
+
+
+def variant_scores(base: pl.DataFrame, variant: pl.DataFrame, strategy: str, measure: str) -> np.ndarray:
+    """Per deal both played (in deal order): the strategy's mean ``measure`` in the variant minus in
+    the base. Each frame is one variant's players rows; the first-place share is computed per game
+    within its own variant (games are numbered per variant)."""
+
+    def per(rows: pl.DataFrame) -> pl.DataFrame:
+        y = rows.with_columns(METRIC_EXPRS[measure].alias("y")).filter(pl.col("strategy") == strategy)
+        return per_deal(y, "y")
+
+    joined = per(variant).join(per(base), on="deal", suffix="_base").sort("deal")
+    return (joined["y"] - joined["y_base"]).to_numpy()
+
+
+@dataclass(frozen=True)
+class TwoSided:
+    """The pair of one-sided SPRTs of one variant at its share of the sweep's α."""
+
+    up: SPRT
+    down: SPRT
+
+    @classmethod
+    def of(cls, until: Mapping[str, Any], tested: int) -> TwoSided:
+        a = float(until["alpha"]) / (2 * tested)
+        b = float(until["beta"])
+        mu1 = float(until["mu1"])
+        return cls(SPRT(0.0, mu1, a, b), SPRT(0.0, -mu1, a, b))
+
+
+def verdict(up: Decision, down: Decision) -> Verdict:
+    """The variant's verdict from its two sides' decisions so far."""
+    if up is Decision.ACCEPT_H1:
+        return Verdict.EFFECT_UP
+    if down is Decision.ACCEPT_H1:
+        return Verdict.EFFECT_DOWN
+    if up is down is Decision.ACCEPT_H0:
+        return Verdict.NO_EFFECT
+    return Verdict.CONTINUE
+
+
+def look(test: TwoSided, scores: np.ndarray, state: dict[str, Any]) -> dict[str, Any]:
+    """One look at a variant's paired scores so far; ``state`` is its record (``up``/``down``: the
+    sides' decisions, frozen once made), updated in place. Returns the look's entry."""
+    entry: dict[str, Any] = {"n": len(scores), "mean": float(scores.mean()) if len(scores) else None}
+    for side, sprt in (("up", test.up), ("down", test.down)):
+        r = sprt.decide(scores)
+        entry[f"llr_{side}"] = r.llr
+        if state[side] == Decision.CONTINUE.value:
+            state[side] = r.decision.value
+    state["decision"] = verdict(Decision(state["up"]), Decision(state["down"])).value
+    entry["decision"] = state["decision"]
+    return entry
+
+
+class Looks:
+    """The sequential test of every variant of a sweep, look by look.
+
+    ``read(variant, games)`` returns a variant's players rows of the games below ``games``. The
+    record (``record``) is the manifest's ``sweep_sequential``: the test's settings, the bounds of
+    each side, and per variant its looks, decision and games played (base: as many as the longest).
+    """
+
+    def __init__(
+        self, until: Mapping[str, Any], variants: list[str], read: Callable[[str, int], pl.DataFrame]
+    ) -> None:
+        self.base = BASE
+        self.tested = [v for v in variants if v != BASE]
+        self.until = until
+        self.read = read
+        self.test = TwoSided.of(until, len(self.tested))
+        lower, upper = self.test.up.bounds
+        self.record: dict[str, Any] = {
+            **{k: until[k] for k in ("metric", "measure", "strategy", "mu1", "alpha", "beta", "look_every")},
+            "alpha_per_side": self.test.up.alpha,
+            "bounds": [lower, upper],
+            "games": 0,
+            "variants": {
+                v: {
+                    "decision": Verdict.CONTINUE.value,
+                    "games": 0,
+                    "up": "continue",
+                    "down": "continue",
+                    "looks": [],
+                }
+                for v in self.tested
+            },
+        }
+
+    @property
+    def active(self) -> set[str]:
+        """The variants still playing: the base while any other is, and every undecided variant."""
+        live = {v for v, r in self.record["variants"].items() if r["decision"] == Verdict.CONTINUE.value}
+        return live | {self.base} if live else set()
+
+    def after(self, games: int) -> bool:
+        """Takes the look after ``games`` games per variant; True when every variant has decided."""
+        live = sorted(self.active - {self.base})
+        base = self.read(self.base, games)
+        for v in live:
+            state = self.record["variants"][v]
+            d = variant_scores(base, self.read(v, games), self.until["strategy"], self.until["measure"])
+            state["looks"].append({"games": games, **look(self.test, d, state)})
+            state["games"] = games
+        self.record["games"] = games
+        return not self.active
