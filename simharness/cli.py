@@ -320,6 +320,26 @@ def schema(
         out.print(table)
 
 
+@app.command()
+@_user_errors
+def show(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (as written by `simharness run`).")],
+    game: Annotated[int, typer.Option("--game", "-g", help="The game's index within its variant.")],
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="The variant (default: the run's first).")
+    ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="The HTML file (default: RUN_DIR/show/<variant>-game<N>.html)."),
+    ] = None,
+) -> None:
+    """Play game N of a run again from its manifest and write it as one self-contained HTML page."""
+    from simharness.show import write_page
+
+    path = write_page(run_dir, game, variant, out_file)
+    typer.echo(str(path))
+
+
 # Statistics commands (simharness/report/cli.py); they read a run directory through simharness.store.
 for _command in (report_cli.report, report_cli.compare, report_cli.plan):
     app.command()(_user_errors(_command))

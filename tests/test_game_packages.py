@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from simharness import engine, strategies
+from simharness import _engine, engine, strategies  # type: ignore[attr-defined]
 from simharness.games import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +36,8 @@ def test_every_engine_game_has_a_package_with_the_contract(game: str) -> None:
         examples = [c for _, c in inspect.getmembers(python, inspect.isclass)
                     if c.__module__ == python.__name__ and callable(getattr(c, "decide", None))]
         assert examples, f"{python.__name__} has an example class with decide()"
+    # `simharness show` replays a game's Python strategies through its `<game>_show_python`.
+    assert hasattr(_engine, f"{game}_show_python") == engine.game_info(game).python_strategies
     cli = registry.submodule(game, "cli")
     if cli is not None:
         assert list(inspect.signature(cli.register).parameters) == ["app", "score_app"]

@@ -33,6 +33,37 @@ pub fn find(name: &str) -> Option<Box<dyn GameApi>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Batch;
+    use serde_json::json;
+
+    /// The show contract: a game played alone with its events is the game of the batch (same
+    /// `games` and `players` rows), so a page can be checked against a run's logs.
+    #[test]
+    fn every_shown_game_is_the_game_of_the_batch() {
+        for g in registry() {
+            let rules = g.resolve_rules("default", &json!({})).unwrap();
+            let players = g.info()["max_players"].as_u64().unwrap().min(4) as usize;
+            let lineup = vec![g.resolve_knobs(&json!({})).unwrap(); players];
+            let batch = Batch { seed: 9, first_game: 0, count: 4, duplicate: true };
+            let played = g.play(&rules, &lineup, &batch).unwrap();
+            let shown = g.show(&rules, &lineup, &Batch { first_game: 2, count: 1, ..batch }).unwrap();
+            let Some(shown) = shown else { continue };
+            for name in ["games", "players"] {
+                let rows = |tables: &[crate::table::Table]| {
+                    let t = tables.iter().find(|t| t.name == name).unwrap().clone();
+                    let per_row: Vec<usize> = t.columns.iter().map(|c| c.data.len() / t.rows).collect();
+                    (t, per_row)
+                };
+                let (all, width) = rows(&played);
+                let (one, _) = rows(&shown);
+                assert_eq!(one.rows * 4, all.rows, "{name}");
+                for (c, w) in one.columns.iter().zip(&width) {
+                    let part = &all.column(c.name).unwrap().data[2 * one.rows * w..3 * one.rows * w];
+                    assert_eq!(c.data, part, "{} {name}.{}", g.info()["name"], c.name);
+                }
+            }
+        }
+    }
 
     /// The columns every game shares, so that statistics work on any game's logs.
     #[test]

@@ -157,6 +157,30 @@ fn play_batch<'py>(
     tables_to_python(py, &tables)
 }
 
+/// Game `game` of an experiment played again alone with every event logged (`Game::show`):
+/// the tables of `play_batch` for that game plus the game's event tables, or None for a game
+/// without an event log.
+#[pyfunction]
+#[pyo3(signature = (name, rules, lineup, seed, game, duplicate=false))]
+fn show_game<'py>(
+    py: Python<'py>,
+    name: &str,
+    rules: &str,
+    lineup: &str,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let g = self::game(name)?;
+    let rules = parse_json("rules", rules)?;
+    let Value::Array(lineup) = parse_json("lineup", lineup)? else {
+        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
+    };
+    let batch = Batch { seed, first_game: game, count: 1, duplicate };
+    let tables = py.detach(|| g.show(&rules, &lineup, &batch)).map_err(option_error)?;
+    tables.map(|t| tables_to_python(py, &t)).transpose()
+}
+
 #[pymodule]
 #[pyo3(name = "_engine")]
 fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -169,6 +193,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(show_game, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
     riichi_game::register(m)?;

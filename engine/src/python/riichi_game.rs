@@ -16,9 +16,11 @@ use super::{checked_python_batch, chosen_index, option_error, parse_json, strate
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point};
 use crate::games::riichi::batch::{play_tables, Hook};
+use crate::games::riichi::show::show_with;
 use crate::games::riichi::state::{Player, State};
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
+use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -149,7 +151,14 @@ fn riichi_play_batch_python<'py>(
     let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
     let mut hook = PyHook { py, objects: strategies, error: None };
     let batch = Batch { seed, first_game, count, duplicate };
-    match play_tables(&rules, &lineup, &batch, &mut hook) {
+    let tables = play_tables(&rules, &lineup, &batch, &mut hook);
+    hooked_tables(py, tables, &mut hook)
+}
+
+/// The tables of a hooked play, or the failure: a strategy's exception (with where it happened)
+/// if one raised, else the engine's refusal.
+fn hooked_tables<'py>(py: Python<'py>, tables: Result<Vec<Table>, String>, hook: &mut PyHook<'py>) -> PyResult<Bound<'py, PyDict>> {
+    match tables {
         Ok(tables) => tables_to_python(py, &tables),
         Err(e) => Err(match hook.error.take() {
             Some(cause) => strategy_error(py, &e, cause),
@@ -158,8 +167,29 @@ fn riichi_play_batch_python<'py>(
     }
 }
 
+/// Game `game` played again alone with every event (`simharness show`), with Python strategies
+/// in the slots whose `strategies` entry is an object (as `riichi_play_batch_python`).
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+fn riichi_show_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
+    let mut hook = PyHook { py, objects: strategies, error: None };
+    let batch = Batch { seed, first_game: game, count: 1, duplicate };
+    let tables = show_with(&rules, &lineup, &batch, &mut hook);
+    hooked_tables(py, tables, &mut hook)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(riichi_show_python, m)?)?;
     Ok(())
 }

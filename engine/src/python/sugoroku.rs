@@ -9,9 +9,11 @@ use super::{checked_python_batch, strategy_error, tables_to_python};
 use crate::game::Batch;
 use crate::games::sugoroku::actions::{Decision, DecisionPoint};
 use crate::games::sugoroku::batch::{play_tables, Hook};
+use crate::games::sugoroku::show::show_with;
 use crate::games::sugoroku::state::State;
-use crate::games::sugoroku::Sugoroku;
+use crate::games::sugoroku::{Knobs, Rules, Sugoroku};
 use crate::options::Options;
+use crate::table::Table;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -101,11 +103,39 @@ fn sugoroku_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+}
+
+/// Game `game` played again alone and recorded (`simharness show`), with Python strategies in
+/// the slots whose `strategies` entry is an object.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+fn sugoroku_show_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+}
+
+/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
+/// objects deciding for their slots; a strategy's exception is raised where it happened.
+fn with_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    batch: Batch,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PyHook<'py>) -> Result<Vec<Table>, String>,
+) -> PyResult<Bound<'py, PyDict>> {
     let (rules, knobs) = checked_python_batch::<Sugoroku>(rules, lineup, strategies.len())?;
     let rules_dict = py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
     let mut hook = PyHook { py, objects: strategies, rules: rules_dict, error: None };
-    let batch = Batch { seed, first_game, count, duplicate };
-    match play_tables(&rules, &knobs, &batch, &mut hook) {
+    match play(&rules, &knobs, &batch, &mut hook) {
         Ok(tables) => tables_to_python(py, &tables),
         Err(msg) => Err(match hook.error.take() {
             Some(cause) => strategy_error(py, &msg, cause),
@@ -116,5 +146,6 @@ fn sugoroku_play_batch_python<'py>(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sugoroku_play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(sugoroku_show_python, m)?)?;
     Ok(())
 }

@@ -11,9 +11,11 @@ use crate::game::Batch;
 use crate::games::suzume::actions::{View, WinKind};
 use crate::games::suzume::batch::play_tables;
 use crate::games::suzume::scoring::{score_report, Parts, Tile};
+use crate::games::suzume::show::show_with;
 use crate::games::suzume::state::Hook;
-use crate::games::suzume::{Rules, Suzume};
+use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
+use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -157,10 +159,38 @@ fn suzume_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+}
+
+/// Game `game` played again alone with its events (`simharness show`), with Python strategies
+/// in the slots whose `strategies` entry is an object.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+fn suzume_show_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+}
+
+/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
+/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
+fn with_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    batch: Batch,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PyHook<'py>) -> Option<Vec<Table>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Suzume>(rules, lineup, strategies.len())?;
     let mut hook = PyHook { py, objects: strategies, red_tiles: rules.red_tiles, error: None };
-    let batch = Batch { seed, first_game, count, duplicate };
-    match play_tables(&rules, &lineup, &batch, &mut hook) {
+    match play(&rules, &lineup, &batch, &mut hook) {
         Some(tables) => tables_to_python(py, &tables),
         None => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
     }
@@ -168,5 +198,6 @@ fn suzume_play_batch_python<'py>(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suzume_score, m)?)?;
-    m.add_function(wrap_pyfunction!(suzume_play_batch_python, m)?)
+    m.add_function(wrap_pyfunction!(suzume_play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(suzume_show_python, m)?)
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 from xml.etree import ElementTree
@@ -306,9 +307,64 @@ def replay_riichi(
         raise typer.Exit(1)
 
 
+class ExportFormat(str, Enum):
+    tenhou6 = "tenhou6"
+    mjai = "mjai"
+
+
+def export_riichi(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory of a Riichi experiment.")],
+    game: Annotated[int, typer.Option("--game", "-g", help="The game's index within its variant.")],
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", "-f", help="tenhou6 (tenhou.net/6 JSON) or mjai (JSON lines).")
+    ],
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="The variant (default: the first).")
+    ] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The file (default: standard output).")
+    ] = None,
+) -> None:
+    """Play game N of a run again (as `show` does, checked against the run's rows) and write it as
+    tenhou.net/6 JSON or mjai JSON lines."""
+    from simharness.errors import UserError
+    from simharness.games.riichi import export
+    from simharness.show import replay
+
+    try:
+        shown = replay(run_dir, game, variant)
+        if shown.manifest["game"] != "riichi":
+            raise UserError(f"a {shown.manifest['game']} run; export riichi takes a Riichi run", file=run_dir)
+        if int(shown.rules["players"]) != 4:
+            raise UserError(
+                "three-player games are not exported yet (tenhou6 and mjai here assume 4 seats)", file=run_dir
+            )
+        log = export.from_shown(shown)
+        text = (
+            json.dumps(export.to_tenhou6(log), ensure_ascii=False) + "\n"
+            if fmt is ExportFormat.tenhou6
+            else export.mjai_lines(log)
+        )
+        if out_file is None:
+            typer.echo(text, nl=False)
+        else:
+            out_file.write_text(text, encoding="utf-8")
+    except (UserError, OptionError) as e:
+        typer.echo(f"error: {e.describe() if isinstance(e, UserError) else e}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as e:
+        typer.echo(f"error: {e.filename or out_file}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
+
+
 def register(app: typer.Typer, score_app: typer.Typer) -> None:
     score_app.command("riichi")(score_riichi)
     app.command("shanten")(shanten_cmd)
     replay_app = typer.Typer(help="Replay recorded real games through the engine.", no_args_is_help=True)
     replay_app.command("riichi")(replay_riichi)
     app.add_typer(replay_app, name="replay")
+    export_app = typer.Typer(
+        help="Write one game of a run in a format other tools read.", no_args_is_help=True
+    )
+    export_app.command("riichi")(export_riichi)
+    app.add_typer(export_app, name="export")

@@ -142,7 +142,7 @@ rows! {
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi), 16 nuki (flower or North extracted).
+        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed (the first one opens the hand), 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi), 16 nuki (flower or North extracted), 17 tile dealt (each seat's starting tiles, after the first indicator), 18 tile of the hand put into a meld (after its call: chi, pon, daiminkan, ankan), 19 ura dora indicator (turned over for a riichi win, before the win).
         kind: u8,
         /// Tenhou tile id (kind = id / 4; flowers 136–143; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,
@@ -353,6 +353,10 @@ impl Game for Riichi {
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
     }
+
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
+        Some(super::show::show(rules, lineup, batch))
+    }
 }
 
 /// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
@@ -362,7 +366,7 @@ pub trait Hook {
     fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>>;
 }
 
-struct NoHook;
+pub(super) struct NoHook;
 
 impl Hook for NoHook {
     fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: Point, _: &[Action]) -> Option<Result<Action, String>> {
@@ -401,42 +405,53 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
     let mut players = Vec::with_capacity(batch.count as usize * n);
     let mut hand_rows = Vec::with_capacity(batch.count as usize * 10);
     let mut event_rows = Vec::new();
-    let root = Key::new(batch.seed);
     for game in batch.games() {
         let every = u64::from(rules.event_log_every);
         state.events = (every > 0 && game % every == 0).then(Vec::new);
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
-        let native =
-            Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
-        let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook: &mut *hook };
-        let mut log = play_game(&mut state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
-            knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
-        })
-        .map_err(|e| format!("game {game}: {e}"))?;
-        if rules.uma == Uma::Sashi {
-            let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
-            sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));
-        }
+        let log = play_one(&mut state, lineup, batch.seed, &seating, &mut *hook)?;
         push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
-        for (hand, events) in &log.events {
-            for (seq, e) in events.iter().enumerate() {
-                event_rows.push(EventRow {
-                    game,
-                    deal: seating.deal,
-                    hand: *hand,
-                    seq: seq as u16,
-                    seat: e.seat,
-                    kind: e.kind,
-                    tile: e.tile,
-                });
-            }
-        }
+        event_rows.extend(event_rows_of(&log, &seating));
     }
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hand_rows), EventRow::table(&event_rows)])
 }
 
-fn push_rows(
+/// Plays the game of `seating` with the keyed walls, dice and strategy randomness of `seed`:
+/// the same game whether it is played in a batch or alone (`show`).
+pub fn play_one(state: &mut State<'_>, lineup: &[Knobs], seed: u64, seating: &Seating, hook: &mut dyn Hook) -> Result<GameLog, String> {
+    let rules = state.rules;
+    let n = rules.seats();
+    let root = Key::new(seed);
+    let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
+    let native =
+        Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
+    let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook };
+    let mut log = play_game(state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
+        knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
+    })
+    .map_err(|e| format!("game {}: {e}", seating.game))?;
+    if rules.uma == Uma::Sashi {
+        let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
+        sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));
+    }
+    Ok(log)
+}
+
+pub(super) fn event_rows_of<'a>(log: &'a GameLog, seating: &'a Seating) -> impl Iterator<Item = EventRow> + 'a {
+    log.events.iter().flat_map(move |(hand, events)| {
+        events.iter().enumerate().map(move |(seq, e)| EventRow {
+            game: seating.game,
+            deal: seating.deal,
+            hand: *hand,
+            seq: seq as u16,
+            seat: e.seat,
+            kind: e.kind,
+            tile: e.tile,
+        })
+    })
+}
+
+pub(super) fn push_rows(
     log: &GameLog,
     seating: &Seating,
     n: usize,

@@ -24,6 +24,7 @@ pub mod replay;
 pub mod rules;
 pub mod scoring;
 pub mod shanten;
+pub mod show;
 pub mod state;
 pub mod strategies;
 pub mod tiles;

@@ -10,7 +10,8 @@
 //! (`who`: daiminkan), `ankan` (`who`, `kind`), `kakan` (`who`, `tile`), `nuki` (`who`, `tile`:
 //! a flower or sanma North set aside), `tsumo` (`who`), `ron` (`who`, `from`), `kyuushu` (`who`)
 //! or `ron3` (every player able to ron does: 三家和). The engine puts the recorded tiles where its
-//! own wall layout (§3.3, `rules`) has them and the set's other tiles in id order.
+//! own wall layout (§3.3, `rules`) has them and the set's other tiles in id order. The result
+//! holds the hand's `events` as the `events` table logs them (`[seat, kind, tile]`).
 
 use super::actions::{Action, Decider, Point};
 use super::batch::tile_set;
@@ -237,6 +238,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         Ok(w) => w,
         Err(e) => return Ok(json!({"error": format!("the recorded tiles do not fit the wall: {e}")})),
     };
+    state.events = Some(Vec::new());
     state.deal(&wall, progress);
     let mut script = Script { recs, next: 0 };
     let r = match state.play_hand(&mut script) {
@@ -256,6 +258,8 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         })
         .collect();
     let unplayed = script.recs.len() - script.next;
+    // The hand as the `events` table logs it ([seat, kind, tile]), for exporters.
+    let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind, e.tile])).collect();
     let points_after: Vec<i64> = state.p[..n].iter().map(|p| p.points).collect();
     let over = state.advance(&r, &mut |s| s.dealer_is_top());
     Ok(json!({
@@ -270,5 +274,6 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         "nagashi": r.nagashi,
         "next": {"round": state.progress.round, "honba": state.progress.honba, "sticks": state.progress.sticks},
         "game_over": over,
+        "events": events,
     }))
 }

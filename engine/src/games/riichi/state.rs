@@ -256,8 +256,10 @@ impl HandResult {
 /// One logged event (rule `event_log_every`). `kind`: 0 draw, 1 replacement draw, 2 discard,
 /// 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared),
 /// 11 dora indicator revealed, 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw,
-/// 15 riichi opened, 16 nuki (flower or North extracted). `tile`: the tile id (the called tile of a call,
-/// kind × 4 for an ankan), 255 for none.
+/// 15 riichi opened, 16 nuki (flower or North extracted), 17 a tile dealt (each seat's starting
+/// tiles, after the first dora indicator, at the start of the hand), 18 a tile of the hand put
+/// into a meld (after its call event), 19 an ura dora indicator (turned over for a riichi win).
+/// `tile`: the tile id (the called tile of a call, kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
     pub seat: u8,
@@ -491,8 +493,15 @@ impl<'r> State<'r> {
         self.first_winds = 0;
         self.daiminkan_from = NONE;
         self.wareme = NONE;
+        let first_indicator = wall[self.indicator_at(0)];
         if let Some(ev) = &mut self.events {
             ev.clear();
+            // The hand's start, so that a log alone rebuilds every hand (`simharness show`, export).
+            ev.push(Event { seat: NONE, kind: 11, tile: first_indicator });
+            for (s, p) in self.p[..n].iter().enumerate() {
+                let flowers = (0..8).filter(|f| p.flowers_held >> f & 1 != 0).map(|f| FLOWER + f);
+                ev.extend(p.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: 17, tile }));
+            }
         }
         self.suukaikan_pending = false;
         self.riichi_declared = 0;
@@ -1171,6 +1180,7 @@ impl<'r> State<'r> {
                         let mut tiles = [0u8; 4];
                         for (i, &t) in ids.iter().enumerate() {
                             self.p[seat].remove(t);
+                            self.log(seat as u8, 18, t);
                             tiles[i] = t;
                         }
                         self.p[seat].melds.push(MeldRec { kind: MeldKind::Ankan, tiles, n: 4, called: NONE, from: seat as u8 });
@@ -1414,6 +1424,7 @@ impl<'r> State<'r> {
         tiles[0] = tile;
         for (i, &t) in own.iter().enumerate() {
             self.p[caller].remove(t);
+            self.log(caller as u8, 18, t);
             self.seen[usize::from(t / 4)] += 1;
             tiles[i + 1] = t;
         }
@@ -1488,6 +1499,11 @@ impl<'r> State<'r> {
     ) -> Result<HandResult, String> {
         let mut wins = Vec::with_capacity(seats.len());
         let honba = self.progress.honba;
+        if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
+            for id in self.indicator_ids().1 {
+                self.log(NONE, 19, id);
+            }
+        }
         for (i, &w) in seats.iter().enumerate() {
             let score = self.score_win(w, tile, tsumo, rinshan, chankan)?;
             let honba_w = if i == 0 || self.rules.multi_ron_honba == MultiRonHonba::EachWinner { honba } else { 0 };

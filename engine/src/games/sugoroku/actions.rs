@@ -83,4 +83,7 @@ pub trait Driver {
     fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)>;
     /// Whether `seat` takes the option at `point`.
     fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool;
+    /// Called by [`State::play`] after each turn (a rest served included): the hook through which
+    /// `show` records the game turn by turn.
+    fn turn_done(&mut self, _state: &State<'_>, _seat: usize) {}
 }

@@ -101,7 +101,7 @@ pub trait Hook {
 }
 
 /// The native batch: every slot plays its knobs.
-struct NoHook;
+pub(super) struct NoHook;
 
 impl Hook for NoHook {
     fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: DecisionPoint) -> Option<Result<bool, String>> {
@@ -111,14 +111,35 @@ impl Hook for NoHook {
 
 /// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
 /// from the hook or else the seat's strategy with its own key.
-struct Seats<'k, 'h, H: Hook> {
+pub(super) struct Seats<'k, 'h, H: Hook> {
     knobs: [&'k Knobs; MAX_PLAYERS],
     slots: [u8; MAX_PLAYERS],
     dice: [Key; MAX_PLAYERS],
     choice: [Key; MAX_PLAYERS],
     hook: &'h mut H,
     /// The hook's first error; later decisions of the game take the rules' default (`false`).
-    error: Option<String>,
+    pub(super) error: Option<String>,
+}
+
+impl<'k, 'h, H: Hook> Seats<'k, 'h, H> {
+    /// The seats of the game of `seating`, keyed by its deal.
+    pub(super) fn new(lineup: &'k [Knobs], root: Key, seating: &Seating, hook: &'h mut H) -> Self {
+        let mut seats = Seats {
+            knobs: [&lineup[0]; MAX_PLAYERS],
+            slots: [0; MAX_PLAYERS],
+            dice: [root; MAX_PLAYERS],
+            choice: [root; MAX_PLAYERS],
+            hook,
+            error: None,
+        };
+        for seat in 0..lineup.len() {
+            seats.slots[seat] = seating.player(seat as u8);
+            seats.knobs[seat] = &lineup[usize::from(seats.slots[seat])];
+            seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
+            seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
+        }
+        seats
+    }
 }
 
 impl<H: Hook> Driver for Seats<'_, '_, H> {
@@ -164,6 +185,10 @@ impl Game for Sugoroku {
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
     }
+
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
+        Some(super::show::show(rules, lineup, batch))
+    }
 }
 
 /// Plays `batch` and returns its tables; `hook` decides for the slots it claims. Dice and
@@ -176,60 +201,54 @@ pub fn play_tables<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook
     let root = Key::new(batch.seed);
     for game in batch.games() {
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let mut seats = Seats {
-            knobs: [&lineup[0]; MAX_PLAYERS],
-            slots: [0; MAX_PLAYERS],
-            dice: [root; MAX_PLAYERS],
-            choice: [root; MAX_PLAYERS],
-            hook: &mut *hook,
-            error: None,
-        };
-        for seat in 0..n {
-            seats.slots[seat] = seating.player(seat as u8);
-            seats.knobs[seat] = &lineup[usize::from(seats.slots[seat])];
-            seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
-            seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
-        }
+        let mut seats = Seats::new(lineup, root, &seating, &mut *hook);
         state.deal(root.with(TAG_SETUP).with(seating.deal));
         state.play(&mut seats);
         if let Some(e) = seats.error {
             return Err(format!("game {game}: {e}"));
         }
-        let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
-        state.settle();
-        games.push(game_row(&state, &seating));
-        let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
-        let rank = ranks_with(&finals[..n], rules.ties);
-        for (seat, p) in state.players[..n].iter().enumerate() {
-            players.push(PlayerRow {
-                game,
-                deal: seating.deal,
-                seat: seat as u8,
-                player: seating.player(seat as u8),
-                final_points: p.points,
-                rank: rank[seat],
-                points_before_settlement: accumulated[seat],
-                winner_bonus: p.bonus,
-                settlement: p.distance_settlement,
-                rest_chips: p.rest_chips,
-                final_position: p.pos,
-                goal_distance: state.goal - p.pos,
-                turns_played: p.turns_played,
-                rests_served: p.rests_served,
-                rests_left: p.rests,
-                pinzoro: p.pinzoro,
-                sixzoro: p.sixzoro,
-                back_rerolls: p.back_rerolls,
-                extra_rolls: p.extra_rolls,
-                offsets: p.offsets,
-                red5m_returns: p.red5m_returns,
-                pochi_landings: p.pochi_landings,
-                opening_pochi_flips: p.opening_pochi_flips,
-                max_multiplier: p.max_mult,
-            });
-        }
+        settle_rows(&mut state, &seating, &mut games, &mut players);
     }
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players)])
+}
+
+/// Settles the played game in `state` and pushes its `games` row and `players` rows.
+pub(super) fn settle_rows(state: &mut State<'_>, seating: &Seating, games: &mut Vec<GameRow>, players: &mut Vec<PlayerRow>) {
+    let n = state.n;
+    let game = seating.game;
+    let accumulated: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+    state.settle();
+    games.push(game_row(state, seating));
+    let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
+    let rank = ranks_with(&finals[..n], state.rules.ties);
+    for (seat, p) in state.players[..n].iter().enumerate() {
+        players.push(PlayerRow {
+            game,
+            deal: seating.deal,
+            seat: seat as u8,
+            player: seating.player(seat as u8),
+            final_points: p.points,
+            rank: rank[seat],
+            points_before_settlement: accumulated[seat],
+            winner_bonus: p.bonus,
+            settlement: p.distance_settlement,
+            rest_chips: p.rest_chips,
+            final_position: p.pos,
+            goal_distance: state.goal - p.pos,
+            turns_played: p.turns_played,
+            rests_served: p.rests_served,
+            rests_left: p.rests,
+            pinzoro: p.pinzoro,
+            sixzoro: p.sixzoro,
+            back_rerolls: p.back_rerolls,
+            extra_rolls: p.extra_rolls,
+            offsets: p.offsets,
+            red5m_returns: p.red5m_returns,
+            pochi_landings: p.pochi_landings,
+            opening_pochi_flips: p.opening_pochi_flips,
+            max_multiplier: p.max_mult,
+        });
+    }
 }
 
 fn game_row(state: &State<'_>, seating: &Seating) -> GameRow {

@@ -35,6 +35,7 @@ pub mod actions;
 pub mod batch;
 pub mod rules;
 pub mod scoring;
+pub mod show;
 pub mod state;
 pub mod strategies;
 

@@ -302,6 +302,7 @@ impl<'r> State<'r> {
                     return;
                 }
                 self.turn(seat, driver);
+                driver.turn_done(self, seat);
                 if self.winner.is_some() {
                     return;
                 }

@@ -138,6 +138,32 @@ pub trait Hook {
     fn failed(&self) -> bool {
         false
     }
+    /// Hears everything that happens in hand `hand` (`seat` is [`NO_SEAT`] for the dora): how
+    /// `show` logs a game. The default ignores it, so native play pays nothing.
+    #[inline(always)]
+    fn record(&mut self, _hand: u64, _seat: usize, _event: Event, _tile: Tile) {}
+}
+
+/// The seat of an event that belongs to no seat (the dora indicator).
+pub const NO_SEAT: usize = u8::MAX as usize;
+
+/// What [`Hook::record`] hears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A tile dealt to the seat.
+    Dealt = 0,
+    /// The dora indicator turned up.
+    Dora = 1,
+    /// A tile drawn.
+    Draw = 2,
+    /// A tile discarded.
+    Discard = 3,
+    /// The drawn tile declared as a tsumo win.
+    Tsumo = 4,
+    /// The discarded tile claimed for a ron win.
+    Ron = 5,
+    /// A mistaken win declared (mistake injection): the seat pays the penalty.
+    Mistake = 6,
 }
 
 /// Every decision by the seats' policies.
@@ -180,6 +206,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
         let s = (setup.dealer + i) % n;
         for _ in 0..5 {
             let t = stock.draw();
+            hook.record(setup.hand, s, Event::Dealt, t);
             seats[s].add(t, rules.red_tiles);
         }
         seats[s].refresh_waits();
@@ -189,6 +216,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
     let mut seen_red = 0u16;
     let dora_tile = rules.dora.then(|| stock.draw());
     let dora = if let Some(t) = dora_tile {
+        hook.record(setup.hand, NO_SEAT, Event::Dora, t);
         seen[usize::from(t.kind())] += 1;
         if red_of(t) {
             seen_red |= 1 << t.kind();
@@ -212,12 +240,14 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
             break;
         }
         let t = stock.draw();
+        hook.record(setup.hand, turn, Event::Draw, t);
         result.turn += 1;
         let ready = seats[turn].waits & (1 << t.kind()) != 0;
         seats[turn].add(t, rules.red_tiles);
         let me = seats[turn];
         let win = if ready { tsumo_win(me.state, me.red, dora, turn == setup.dealer, rules) } else { None };
         if win.is_none() && rules.mistake_rate > 0.0 && mistakes_rng.unit() < rules.mistake_rate {
+            hook.record(setup.hand, turn, Event::Mistake, t);
             scoring::settle_mistake(points, turn, rules);
             result.mistakes[turn] += 1;
         }
@@ -243,6 +273,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
                 .accept_win(slot, &view, &parts, WinKind::Tsumo)
                 .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &parts, WinKind::Tsumo))
             {
+                hook.record(setup.hand, turn, Event::Tsumo, t);
                 let received = scoring::settle_tsumo(points, turn, parts.score, rules);
                 result.kind = Some(WinKind::Tsumo);
                 result.wins[0] = Some(Win { seat: turn as u8, parts, received });
@@ -252,6 +283,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
         }
         let index = hook.discard(setup.slots[turn], &view).unwrap_or_else(|| setup.policies[turn].discard(&view, &mut rng[turn]));
         let tile = seats[turn].remove(index);
+        hook.record(setup.hand, turn, Event::Discard, tile);
         river[river_len] = tile;
         river_len += 1;
         let kind = tile.kind();
@@ -299,6 +331,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
                     .accept_win(setup.slots[p], &view, &parts, WinKind::Ron)
                     .unwrap_or_else(|| setup.policies[p].accept_win(&view, &parts, WinKind::Ron))
                 {
+                    hook.record(setup.hand, p, Event::Ron, tile);
                     claims[count] = (p, parts.score);
                     parts_of[count] = Some(parts);
                     count += 1;

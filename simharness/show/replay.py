@@ -1,0 +1,158 @@
+"""One game of a run played again and checked against what the run logged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simharness import __version__, _engine, buildinfo, engine, store
+from simharness.errors import RunDirError
+from simharness.games import registry
+
+# The columns of a run's rows that the harness adds (not the engine's, so not replayed).
+_HARNESS_COLUMNS = ("strategy", "variant")
+
+
+@dataclass
+class Shown:
+    """A game played again: its manifest, variant, index and the engine's tables for it."""
+
+    run_dir: Path
+    manifest: dict[str, Any]
+    variant: str
+    game: int
+    tables: dict[str, pl.DataFrame]
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return dict(self.manifest["variants"][self.variant])
+
+    @property
+    def seats(self) -> int:
+        return self.tables["players"].height
+
+    def strategy(self, seat: int) -> str:
+        """The strategy (lineup slot's name) playing ``seat``."""
+        players = self.tables["players"]
+        slot = int(players.filter(pl.col("seat") == seat)["player"][0])
+        return str(self.manifest["lineup"][slot]["strategy"])
+
+    def strategies(self) -> list[str]:
+        """The strategy of each seat."""
+        return [self.strategy(s) for s in range(self.seats)]
+
+    def title(self, game_title: str) -> str:
+        """The page's title: ``Riichi game 7 of NAME, variant V``."""
+        return f"{game_title} game {self.game} of {self.manifest['name']}, variant {self.variant}"
+
+    def provenance(self) -> str:
+        made = self.manifest.get("provenance", {})
+        return (
+            f"run made by simharness {made.get('simharness_version')} (engine {made.get('engine_version')}, "
+            f"commit {made.get('git_commit')}); shown by simharness {__version__} (engine "
+            f"{_engine.__version__}, commit {buildinfo.git_commit()})"
+        )
+
+
+def page_path(run_dir: Path | str, variant: str, game: int) -> Path:
+    """Where ``show`` writes the page of ``game`` of ``variant`` by default (the report links here)."""
+    return Path(run_dir) / "show" / f"{variant}-game{game}.html"
+
+
+def _logged_rows(
+    run_dir: Path, manifest: dict[str, Any], table: str, variant: str, game: int
+) -> pl.DataFrame:
+    """The rows of ``game`` in the shard of ``table`` that holds it (one file read, not the run)."""
+    plan = store.Plan.of(manifest)
+    first = game - game % plan.shard_size
+    path = store.shard_path(run_dir, table, variant, first)
+    if not path.exists():
+        raise RunDirError(f"game {game} is not in the run yet (its shard is missing)", file=path)
+    try:
+        df = pl.read_parquet(path)
+    except Exception as e:
+        raise RunDirError(f"corrupt Parquet file ({e})", file=path) from None
+    return df.filter(pl.col("game") == game)
+
+
+def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown: Shown) -> None:
+    columns = [c for c in logged.columns if c not in _HARNESS_COLUMNS]
+    a = logged.select(columns)  # a shard keeps the engine's row order
+    missing = [c for c in columns if c not in replayed.columns]
+    b = None if missing else replayed.select(columns)
+    if b is None or a.height != b.height or not a.equals(b):
+        what = f"columns {missing} are gone" if missing else _first_difference(a, b)
+        raise RunDirError(
+            f"game {shown.game} of variant {shown.variant} plays differently now: {table} {what}. "
+            f"The engine changed the game since the run was made ({shown.provenance()}); "
+            "show it with the version that made the run, or run the config again",
+            file=shown.run_dir,
+        )
+
+
+def _first_difference(a: pl.DataFrame, b: pl.DataFrame | None) -> str:
+    if b is None or a.height != b.height:
+        return f"has {0 if b is None else b.height} rows instead of {a.height}"
+    for c in a.columns:
+        for i, (x, y) in enumerate(zip(a[c].to_list(), b[c].to_list(), strict=True)):
+            if x != y:
+                return f"row {i} column {c} is {y} instead of the logged {x}"
+    return "differs"
+
+
+def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
+    """Plays ``game`` of ``variant`` (default: the run's first variant) of the run in ``run_dir``
+    again with every event, and checks its ``players``, ``games`` and ``hands`` rows against the
+    run's. Raises :class:`RunDirError` for a game outside the run, an unknown variant, a game
+    without an event log, or a game that the engine now plays differently (and
+    :class:`engine.OptionError` for Python strategies in a game that cannot replay them)."""
+    run_dir = Path(run_dir)
+    manifest = store.read_manifest(run_dir)
+    if manifest is None:
+        raise RunDirError(f"not a run directory (no {store.MANIFEST})", file=run_dir)
+    variants = list(manifest["variants"])
+    if variant is None:
+        variant = variants[0]
+    elif variant not in variants:
+        raise RunDirError(
+            f'no variant "{variant}"; expected one of: {", ".join(variants)}', file=run_dir, field="--variant"
+        )
+    played = store.expected_games(manifest)
+    if not 0 <= game < played:
+        raise RunDirError(
+            f"no game {game}: the run has games 0 to {played - 1} per variant", file=run_dir, field="--game"
+        )
+    name = manifest["game"]
+    if registry.submodule(name, "show") is None:
+        raise RunDirError(f"{name} has no show page yet (no simharness/games/{name}/show.py)", file=run_dir)
+    lineup = [slot["knobs"] for slot in manifest["lineup"]]
+    tables = engine.show_game(
+        name, manifest["variants"][variant], lineup, seed=int(manifest["seed"]), index=game,
+        duplicate=bool(manifest.get("duplicate")),
+    )  # fmt: skip
+    if tables is None:
+        raise RunDirError(f"the engine has no event log for {name}", file=run_dir)
+    shown = Shown(run_dir, manifest, variant, game, tables)
+    # Every table the run logged per game that the replay returns too (Riichi, Suzume-jong: hands).
+    for table in [t for t in manifest["tables"] if t in tables and t != "events"]:
+        _check_same(_logged_rows(run_dir, manifest, table, variant, game), tables[table], table, shown)
+    return shown
+
+
+def write_page(
+    run_dir: Path | str, game: int, variant: str | None = None, out: Path | str | None = None
+) -> Path:
+    """Replays ``game`` (see :func:`replay`) and writes its page to ``out`` (default
+    :func:`page_path`); returns the path written."""
+    from simharness.show.page import render
+
+    shown = replay(run_dir, game, variant)
+    module = registry.submodule(shown.manifest["game"], "show")
+    assert module is not None  # replay checked it
+    path = Path(out) if out is not None else page_path(run_dir, shown.variant, game)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(shown, module.page(shown)), encoding="utf-8")
+    return path

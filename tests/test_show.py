@@ -1,0 +1,199 @@
+"""`simharness show`: a game of a run played again from the manifest, checked against the run's
+rows, and drawn as one self-contained page that steps with the keyboard."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from simharness import engine, store
+from simharness.cli import app
+from simharness.show import page_path
+
+CHROMIUM = next(
+    (b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None
+)
+
+RUNS = {
+    "sugoroku": (
+        'game = "sugoroku"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["naive", "greedy", "random"]\n[rules]\npreset = "default"\n'
+    ),
+    "suzume": (
+        'game = "suzume"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
+    ),
+    "riichi": (
+        'game = "riichi"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
+        '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
+    ),
+}
+
+
+def _play(out: Path, name: str, body: str) -> Path:
+    """Runs a config (its strategies are the built-in scripts) into ``out``."""
+    cfg = out / f"{name}.toml"
+    cfg.write_text(f'name = "{name}"\nseed = 5\n{body}')
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return out / name
+
+
+@pytest.fixture(scope="module", params=sorted(RUNS))
+def run_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
+
+
+def _show(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["show", *args])
+    return result.exit_code, result.output
+
+
+def test_page_holds_every_hand_and_the_runs_final_points(run_dir: Path) -> None:
+    run = store.open_run(run_dir)
+    for game in (0, 7, 11):
+        code, out = _show(str(run_dir), "--game", str(game))
+        assert code == 0, out
+        path = page_path(run_dir, "base", game)
+        assert out.strip() == str(path)
+        text = path.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text  # nothing to fetch
+        # Every hand (or sugoroku turn) is listed, as many as the run's `games` row counts.
+        rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', text)
+        logged_game = run.table("games").filter(pl.col("game") == game).row(0, named=True)
+        assert len(rows) == logged_game["turns" if run.manifest["game"] == "sugoroku" else "hands"]
+        # Every part listed has frames, in the listed order (sugoroku's setup frame is not listed).
+        framed = list(dict.fromkeys(re.findall(r'<section class="frame" data-part="([^"]+)"', text)))
+        assert [f for f in framed if f in set(rows)] == rows
+        overview = text.split('<div id="bar">')[0]
+        finals = [int(x) for x in re.findall(r'<td class="points">(-?\d+)</td>', overview)]
+        logged = run.table("players").filter(pl.col("game") == game).sort("seat")
+        assert finals == logged["final_points"].to_list()
+        for strategy in logged["strategy"].to_list():
+            assert strategy in text
+
+
+def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) -> None:
+    code, out = _show(str(run_dir), "--game", "12")
+    assert code == 2 and "no game 12: the run has games 0 to 11" in out
+    code, out = _show(str(run_dir), "--game", "0", "--variant", "nope")
+    assert code == 2 and 'no variant "nope"; expected one of: base' in out
+    code, out = _show(str(run_dir / "players"), "--game", "0")
+    assert code == 2 and "not a run directory" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "body"),
+    [
+        ("riichi", 'players = ["python-greedy", "call-happy", "efficiency", "kan-happy"]\n'
+                   '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'),
+        ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
+        ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
+    ],
+)  # fmt: skip
+def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
+    """A Python seat's `decide` is called again (`<game>_show_python`), so the game ends as logged."""
+    run = _play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
+    code, out = _show(str(run), "--game", "1")
+    assert code == 0, out
+    assert body.split('"')[1] in Path(out.strip()).read_text(encoding="utf-8")
+
+
+def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_path: Path) -> None:
+    """A run made by an engine that played game 3 otherwise: its logged final points differ from
+    the replay (the shard is rewritten with its provenance, as that engine would have left it)."""
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    shard = store.shard_path(copy, "players", "base", 0)
+    table = pq.read_table(shard)
+    points = table.column("final_points").to_pylist()
+    games = table.column("game").to_pylist()
+    changed = [p + 100 if g == 3 else p for g, p in zip(games, points, strict=True)]
+    table = table.set_column(table.schema.get_field_index("final_points"), "final_points", [changed])
+    pq.write_table(table, shard)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["provenance"]["engine_version"] = "0.0.1"
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    code, out = _show(str(copy), "--game", "3")
+    assert code == 2
+    assert "plays differently now: players row 0 column final_points" in out and "engine 0.0.1" in out
+    assert _show(str(copy), "--game", "2")[0] == 0  # the other games of the shard still agree
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
+def test_page_renders_in_headless_chromium_and_steps_with_the_keys(run_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    assert _show(str(run_dir), "--game", "1", "--out", str(out))[0] == 0
+    # `#selftest` makes the page press → → ← End itself and record the frame shown after each.
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
+         out.as_uri() + "#selftest"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body is not None
+    attrs = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', body.group(1)))
+    assert "data-js-errors" not in attrs
+    steps = json.loads(attrs["data-steps"].replace("&quot;", '"'))
+    index = [int(s.split(":", 1)[0]) for s in steps]
+    total = len(re.findall(r'<section class="frame"', out.read_text(encoding="utf-8")))
+    assert index == [0, 1, 2, 1, total - 1]
+    assert len(set(steps)) == 4 and steps[1] == steps[3]  # each step showed another frame
+
+
+def test_riichi_show_is_the_batch_game_with_its_whole_event_log() -> None:
+    """The shown game is the same game as in a batch (same rows, and the batch's sampled event
+    log is the same log), and the log rebuilds every hand: every tile dealt or drawn once, every
+    discard and meld tile held when it leaves the hand, 13 tiles (a kan counting 3) after each
+    discard."""
+    rules = engine.resolve_rules("riichi", "tenhou", {"game_length": "tonpuu"})
+    caller = engine.resolve_knobs("riichi", {"calls": "any"})
+    lineup = [caller, engine.resolve_knobs("riichi", {}), caller, caller]
+    logged = {**rules, "event_log_every": 1}
+    batch = engine.play_batch("riichi", logged, lineup, seed=4, first_game=0, count=6)
+    melds = 0
+    for game in range(6):
+        shown = engine.show_game("riichi", rules, lineup, seed=4, index=game)
+        assert shown is not None
+        for t in ("games", "players", "hands", "events"):
+            assert shown[t].equals(batch[t].filter(pl.col("game") == game)), t
+        wins = shown["wins"]
+        hands = shown["hands"]
+        assert wins.height == sum(bin(w).count("1") for w in hands["winners"].to_list())
+        first = wins.group_by("hand", maintain_order=True).first().sort("hand")
+        firsts = hands.filter(pl.col("winners") > 0).sort("hand")
+        assert first["points"].to_list() == firsts["points"].to_list()
+        for _, ev in shown["events"].group_by("hand"):
+            melds += _check_hand(ev.sort("seq"))
+    assert melds > 0  # the calls were exercised
+
+
+def _check_hand(ev: pl.DataFrame) -> int:
+    held: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
+    melds = dict.fromkeys(range(4), 0)
+    seen: set[int] = set()
+    last = None
+    for seat, kind, tile in ev.select("seat", "kind", "tile").iter_rows():
+        if kind in (17, 0, 1):  # dealt, drawn, replacement
+            assert tile not in seen
+            seen.add(tile)
+            held[seat][tile] += 1
+        elif kind in (2, 3, 8, 16, 18):  # discards, kakan, nuki, a tile into a meld
+            assert held[seat][tile] > 0, (seat, kind, tile)
+            held[seat][tile] -= 1
+            if kind == 18 and last != (seat, 18):
+                melds[seat] += 1
+            if kind in (2, 3):  # a meld (a kan too) stands for 3 of the 13 tiles
+                assert sum(held[seat].values()) + 3 * melds[seat] == 13, (seat, ev)
+        last = (seat, kind)
+    return sum(melds.values())
