@@ -1,52 +1,75 @@
-"""Report speed: the end-of-run summary, the full report and the HTML page, against the run itself.
+"""Report cost against the run: wall time and peak memory of `simharness report` on runs of growing size.
 
-Baseline: the time the pipeline took to play and store the same games (the summary runs after every
-`simharness run`, so it should cost a fraction of the run). Plays the demo config into a temporary
-directory; a few seconds to a minute depending on --games.
+For each size, plays the config (default: the sugoroku demo) with `simharness run` into a temporary
+directory, then reports it with `simharness report --json` and `simharness report --html`, each
+in its own process so that its peak RSS is its own. Prints, per size: games, the run's time and
+peak RSS, the report's, and the report's time as a multiple of the run's against the target
+(the report streams the run chunk by chunk: memory flat in the games, time linear).
 
-    python benchmarks/report.py [--games N] [--config PATH]
+Target (issue 17): a 4-million-game sugoroku report within 1.5 GB peak RSS and twice the run's
+wall time.
+
+    python benchmarks/report.py [--games N ...] [--config PATH] [--jobs J]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from rich.console import Console
+from simharness import config
 
-from simharness import config, runner, store
-from simharness.report.full import build_report
-from simharness.report.html import write_html
-from simharness.report.summary import build_summary
+TARGET_RSS_GB = 1.5
+TARGET_RATIO = 2.0
+SIMHARNESS = [sys.executable, "-m", "simharness.cli"]
+
+
+def measured(cmd: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (GB) of ``cmd`` run as a child process (its output discarded)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
+    return seconds, usage.ru_maxrss / 2**20  # ru_maxrss is in kB on Linux
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=20000, help="games per variant")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, nargs="+", default=[20000], help="games per variant, one run each")
     ap.add_argument("--config", type=Path, default=Path("configs/sugoroku-demo.toml"))
+    ap.add_argument("--jobs", type=int, default=None, help="workers of the run (default: all cores)")
     args = ap.parse_args()
-    exp = config.load(args.config, games=args.games)
-    with tempfile.TemporaryDirectory() as tmp:
-        t = time.perf_counter()
-        run_dir = runner.run(exp, Path(tmp), console=Console(quiet=True))
-        run_s = time.perf_counter() - t
-        run = store.open_run(run_dir)
-        rows = run.table("players").height
-        timings = {}
-        for name, fn in (
-            ("summary", lambda: build_summary(run)),
-            ("full report", lambda: build_report(run)),
-            ("report + HTML", lambda: write_html(run, build_report(run), Path(tmp) / "r.html")),
-        ):
-            t = time.perf_counter()
-            fn()
-            timings[name] = time.perf_counter() - t
-    games = exp.games * len(exp.variants)
-    print(f"{exp.name}: {games:,} games ({rows:,} player rows), run {run_s:.2f} s")
-    for name, s in timings.items():
-        print(f"  {name:14s} {s:6.2f} s  {games / s:10,.0f} games/s  {s / run_s:5.2f}x the run")
+    variants = len(config.load(args.config).variants)
+    print(
+        f"{args.config}: {variants} variants; report targets ≤ {TARGET_RSS_GB} GB, ≤ {TARGET_RATIO}x the run"
+    )
+    header = ("games", "run s", "run GB", "report s", "GB", "x run", "+HTML s", "GB")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, (12, 8, 7, 9, 6, 6, 8, 6), strict=True)))
+    for games in args.games:
+        with tempfile.TemporaryDirectory() as tmp:
+            run_cmd = [*SIMHARNESS, "run", str(args.config), "--games", str(games), "--out", tmp, "-q"]
+            if args.jobs:
+                run_cmd += ["--jobs", str(args.jobs)]
+            run_s, run_gb = measured(run_cmd)
+            run_dir = next(p for p in Path(tmp).iterdir() if p.is_dir())
+            rep_s, rep_gb = measured([*SIMHARNESS, "report", str(run_dir), "--json"])
+            html_s, html_gb = measured(
+                [*SIMHARNESS, "report", str(run_dir), "--html", str(Path(tmp) / "r.html")]
+            )
+        total = games * variants
+        print(
+            f"{total:>12,} {run_s:>8.1f} {run_gb:>7.2f} {rep_s:>9.1f} {rep_gb:>6.2f} {rep_s / run_s:>6.2f} "
+            f"{html_s:>8.1f} {html_gb:>6.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

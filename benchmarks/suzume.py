@@ -39,13 +39,22 @@ def main() -> None:
     play_batch("suzume", {}, [fastest] * 4, seed=1, first_game=0, count=100)  # builds the hand tables
     seconds, wall, hands = measure(args.games, args.repeat, [fastest] * 4)
     gps = args.games / seconds
-    print(f"suzume 4 x fastest: {args.games} games, {hands} hands in {seconds:.3f} s CPU, {wall:.3f} s wall "
-          f"(best of {args.repeat}; the batch includes building the result columns)")
+    print(
+        f"suzume 4 x fastest: {args.games} games, {hands} hands in {seconds:.3f} s CPU, {wall:.3f} s wall "
+        f"(best of {args.repeat}; the batch includes building the result columns)"
+    )
     print(f"  {gps:,.0f} games/s/core, {hands / seconds:,.0f} hands/s/core")
     print(f"  ratio to target {TARGET_GAMES_PER_SECOND:,} games/s/core: {gps / TARGET_GAMES_PER_SECOND:.2f}")
     # For information: the 4-player config's lineup, where max-points evaluates reachable hands.
-    mixed = [resolve_knobs("suzume", k) for k in (
-        {}, {"discard": "max_points", "min_win_score": 8}, {"fold": True, "ready_streak": 3}, {"ron": False})]
+    mixed = [
+        resolve_knobs("suzume", k)
+        for k in (
+            {},
+            {"discard": "max_points", "min_win_score": 8},
+            {"fold": True, "ready_streak": 3},
+            {"ron": False},
+        )
+    ]
     games = max(1, args.games // 10)
     seconds, _, _ = measure(games, 1, mixed)
     print(f"  mixed lineup (fastest, max-points, defensive, tsumo-only): {games / seconds:,.0f} games/s/core")
@@ -55,8 +64,10 @@ def main() -> None:
     play_batch("suzume", {}, python, seed=1, first_game=0, count=60)  # fills the example's caches
     games = max(1, args.games // 100)
     seconds, _, _ = measure(games, 1, python)
-    print(f"  one Python seat (suzume.python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
-          f"{gps / (games / seconds):,.0f} x slower than all-native")
+    print(
+        f"  one Python seat (suzume.python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
+        f"{gps / (games / seconds):,.0f} x slower than all-native"
+    )
 
 
 if __name__ == "__main__":

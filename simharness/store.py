@@ -17,8 +17,8 @@ import io
 import json
 import os
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,30 @@ class Run:
 
     def files(self, table: str, variant: str) -> list[Path]:
         return [shard_path(self.path, table, variant, first) for first in self.own.get(variant, self.firsts)]
+
+    def shards(self) -> int:
+        """Shards (files per table) this run reads, over every variant."""
+        return sum(len(self.own.get(v, self.firsts)) for v in self.variants)
+
+    def chunks(self, games: int) -> Iterator[tuple[Run, int]]:
+        """The run as sub-runs of whole shards (about ``games`` games per variant each, at least one
+        shard) and the shards each reads over every variant (:meth:`shards`). A deal never straddles
+        a shard and the variants share their shards' games, so a chunk holds every row of its deals
+        in every variant (a variant that stopped early has none in the later chunks)."""
+        per = max(1, games // int(self.manifest["shard_size"]))
+        firsts = sorted(set(self.firsts).union(*self.own.values()))
+        for i in range(0, len(firsts), per):
+            keep = set(firsts[i : i + per])
+            sub = replace(
+                self,
+                firsts=tuple(f for f in self.firsts if f in keep),
+                own={v: tuple(f for f in fs if f in keep) for v, fs in self.own.items()},
+            )
+            yield sub, sub.shards()
+
+    def scan(self, name: str, variant: str) -> pl.LazyFrame:
+        """A lazy scan of one variant's shards of table ``name`` (without the ``variant`` column)."""
+        return pl.scan_parquet(self.files(name, variant))
 
     def table(self, name: str) -> pl.DataFrame:
         """Every shard of table ``name``, in variant (manifest) then game order, with a ``variant`` column."""

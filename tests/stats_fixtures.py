@@ -7,6 +7,7 @@ term per strategy and a planted seat-0 edge. A game ends early when someone drop
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,17 @@ class FakeRun:
 
     def table(self, name: str) -> pl.DataFrame:
         return self.tables[name]
+
+    def chunks(self, games: int) -> Iterator[tuple[FakeRun, int]]:
+        """The run cut along deal boundaries into runs of about ``games`` games per variant, as
+        ``store.Run.chunks`` cuts a run into whole shards."""
+        deals = self.tables["players"]["deal"].unique().sort().to_numpy()
+        per_deal = self.tables["games"].filter(pl.col("deal") == deals[0])["game"].n_unique()
+        step = max(1, games // max(per_deal, 1))
+        for i in range(0, len(deals), step):
+            lo, hi = int(deals[i]), int(deals[min(i + step, len(deals)) - 1])
+            part = {k: t.filter(pl.col("deal").is_between(lo, hi)) for k, t in self.tables.items()}
+            yield FakeRun(self.path, self.manifest, part), 1
 
 
 def _play(

@@ -33,8 +33,11 @@ def test_every_engine_game_has_a_package_with_the_contract(game: str) -> None:
     python = registry.submodule(game, "python")
     assert (python is not None) == engine.game_info(game).python_strategies
     if python is not None:
-        examples = [c for _, c in inspect.getmembers(python, inspect.isclass)
-                    if c.__module__ == python.__name__ and callable(getattr(c, "decide", None))]
+        examples = [
+            c
+            for _, c in inspect.getmembers(python, inspect.isclass)
+            if c.__module__ == python.__name__ and callable(getattr(c, "decide", None))
+        ]
         assert examples, f"{python.__name__} has an example class with decide()"
     # `simharness show` replays a game's Python strategies through its `<game>_show_python`, for a
     # game with a show page (`show.py`; `show` refuses a game without one by name).

@@ -1,14 +1,27 @@
-"""What the games' ``summary_metrics`` share: the long-form row of one estimate and the typed frame
-of rows, and the interval every per-row rate or mean of a game uses (clustered by deal: the hands of
-a game and the duplicate tables of a deal are not independent)."""
+"""What the games' ``summary_metrics`` share: the long-form row of one estimate (and the typed frame
+of rows, :func:`frame`), and the intervals a game's rates, means and paired differences use
+(clustered by deal: the hands of a game and the duplicate tables of a deal are not independent).
+
+Each interval carries its sufficient statistics (:class:`Estimate`), and :func:`row` hands them to
+an active :func:`collecting` block, keyed by (variant, strategy, metric). The streaming report
+runs a game's ``summary_metrics`` on every chunk of whole deals inside such a block and adds the
+statistics up, so a game's metrics never need the whole run in memory.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
 import polars as pl
 
-from simharness.stats.intervals import Interval, cluster_mean_ci
+from simharness.stats.intervals import Interval
+from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 
 
 class Run(Protocol):
@@ -17,8 +30,90 @@ class Run(Protocol):
     def table(self, name: str) -> pl.DataFrame: ...
 
 
+@dataclass
+class RatioSums:
+    """A deal-clustered ratio Σnum/Σden as sums that add up over chunks of whole deals.
+
+    ``moments``: of the per-deal (Σnum, Σden); ``nonnegative`` / ``at_most_den``: whether every row
+    had num, den ≥ 0 / num ≤ den (the interval is then truncated to [0, ∞) / [0, 1]);
+    ``count_den``: ``n`` is Σden (e.g. hands) rather than the number of deals.
+    """
+
+    moments: Moments
+    nonnegative: bool
+    at_most_den: bool
+    count_den: bool = False
+
+    def __iadd__(self, other: RatioSums) -> RatioSums:
+        self.moments += other.moments
+        self.nonnegative = self.nonnegative and other.nonnegative
+        self.at_most_den = self.at_most_den and other.at_most_den
+        return self
+
+    def interval(self) -> Interval:
+        bounded = self.nonnegative
+        ci = ratio_from_moments(
+            self.moments,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.at_most_den else math.inf,
+        )
+        if self.count_den:
+            return Interval(ci.estimate, ci.lo, ci.hi, round(self.moments.total(1)) if self.moments.n else 0)
+        return ci
+
+
+@dataclass
+class PairedEstimate:
+    """A paired difference's sums (``stats.streaming.PairedSums``) as an :class:`Estimate`'s statistics."""
+
+    sums: PairedSums
+
+    def __iadd__(self, other: PairedEstimate) -> PairedEstimate:
+        self.sums += other.sums
+        return self
+
+    def interval(self) -> Interval:
+        return self.sums.result().difference
+
+
+Sums = RatioSums | PairedEstimate
+
+
+@dataclass(frozen=True)
+class Estimate(Interval):
+    """An interval with the sufficient statistics it was computed from."""
+
+    sums: Sums | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, float | int | None]:
+        return Interval(self.estimate, self.lo, self.hi, self.n).to_dict()
+
+    @classmethod
+    def of(cls, sums: Sums) -> Estimate:
+        ci = sums.interval()
+        return cls(ci.estimate, ci.lo, ci.hi, ci.n, sums)
+
+
+_COLLECTOR: ContextVar[dict[tuple[str, str, str], Sums | None] | None] = ContextVar("collector", default=None)
+
+
+@contextmanager
+def collecting() -> Iterator[dict[tuple[str, str, str], Sums | None]]:
+    """Inside the block, every :func:`row` records its estimate's statistics (None for an interval
+    without them) under (variant, strategy, metric) in the yielded dict."""
+    acc: dict[tuple[str, str, str], Sums | None] = {}
+    token = _COLLECTOR.set(acc)
+    try:
+        yield acc
+    finally:
+        _COLLECTOR.reset(token)
+
+
 def row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any]:
     """One row of a ``summary_metrics`` frame (columns variant, strategy, metric, estimate, lo, hi, n)."""
+    acc = _COLLECTOR.get()
+    if acc is not None:
+        acc[(variant, strategy, metric)] = ci.sums if isinstance(ci, Estimate) else None
     return {
         "variant": variant,
         "strategy": strategy,
@@ -30,9 +125,40 @@ def row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any
     }
 
 
-def by_deal(values: pl.Series, deals: pl.Series) -> Interval:
+def ratio_by_deal(
+    num: np.ndarray, den: np.ndarray, deals: np.ndarray, *, count_den: bool = False
+) -> Estimate:
+    """Σnum/Σden with its 95% interval clustered by deal (``stats.intervals.cluster_ratio_ci``);
+    ``n`` counts deals, or is Σden with ``count_den``."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    _, inv = np.unique(np.asarray(deals), return_inverse=True)
+    moments = (
+        Moments.of(np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+        if len(num)
+        else Moments.empty(2)
+    )
+    nonnegative = bool((num >= 0).all() and (den >= 0).all())
+    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den))
+
+
+def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:
     """The mean of ``values`` with its 95% interval clustered by deal (``n`` counts deals)."""
-    return cluster_mean_ci(values.cast(pl.Float64).to_numpy(), deals.to_numpy())
+    x = values.cast(pl.Float64).to_numpy()
+    return ratio_by_deal(x, np.ones(len(x)), deals.to_numpy())
+
+
+def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
+    """``stats.paired.paired_difference(a, b).difference`` of two per-deal frames (``deal``, ``y``)."""
+    joined = a.join(b, on="deal", suffix="_b")
+    sums = PairedSums()
+    sums.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy())
+    return Estimate.of(PairedEstimate(sums))
+
+
+def combined_rows(acc: dict[tuple[str, str, str], Sums]) -> list[dict[str, Any]]:
+    """The rows of the statistics added up over chunks, in the order first seen."""
+    return [row(v, s, m, Estimate.of(sums)) for (v, s, m), sums in acc.items()]
 
 
 SCHEMA = {

@@ -10,11 +10,30 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import progress as rp
 from rich.console import Console
 
 
 def _console() -> Console:
     return Console()
+
+
+def _progress() -> rp.Progress:
+    """The shards read, on stderr (stdout may be JSON); gone once the report is ready, and never
+    drawn when stderr is not a terminal (a log or a pipe gets the errors alone)."""
+    console = Console(stderr=True)
+    return rp.Progress(
+        rp.TextColumn("[bold]reading {task.description}"),
+        rp.BarColumn(),
+        rp.MofNCompleteColumn(),
+        rp.TextColumn("shards"),
+        rp.TaskProgressColumn(),
+        rp.TimeElapsedColumn(),
+        rp.TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
 
 
 def _dump(data: Any) -> None:
@@ -45,14 +64,17 @@ def report(
     ] = False,
 ) -> None:
     """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI."""
-    from simharness.report.full import build_report
+    from simharness.report.full import report_of
+    from simharness.report.stream import collect
 
     run = _open(run_dir, partial)
-    data = build_report(run)
+    with _progress() as progress:
+        collected = collect(run, scorecard=True, progress=progress)
+    data = report_of(collected)
     if html is not None:
         from simharness.report.html import write_html
 
-        write_html(run, data, html)
+        write_html(run, data, html, collected.sums)
     if json:
         _dump(data)
         return

@@ -5,20 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
-from simharness.report.summary import (
-    RunLike,
-    build_summary,
-    fmt_ci,
-    game_lengths,
-    optional_table,
-    players_frame,
-    print_summary,
-    seat_axis,
-    variant_names,
-)
-from simharness.stats.balance import scorecard
+from simharness.report.stream import Collected, collect
+from simharness.report.summary import RunLike, fmt_ci, print_summary
 
 # Metrics shown as percentages in tables.
 PERCENT = {
@@ -32,20 +23,15 @@ PERCENT = {
 }
 
 
-def build_report(run: RunLike) -> dict[str, Any]:
-    """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``)."""
-    summary = build_summary(run)
-    players = players_frame(run)
-    gl = game_lengths(run)
-    summary["scorecard"] = scorecard(
-        players,
-        gl[0] if gl else None,
-        optional_table(run, "hands"),
-        variant_names(run, players),
-        games=run.table("games"),
-        seat_axis=seat_axis(players),
-    )
-    return summary
+def build_report(run: RunLike, progress: Progress | None = None) -> dict[str, Any]:
+    """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``),
+    from one streaming pass over the run (``report.stream``); ``progress`` shows the shards read."""
+    return report_of(collect(run, scorecard=True, progress=progress))
+
+
+def report_of(collected: Collected) -> dict[str, Any]:
+    """The report dict of a pass made with the scorecard."""
+    return {**collected.summary, "scorecard": collected.scorecard}
 
 
 def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[str]]]:

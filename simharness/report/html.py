@@ -19,7 +19,10 @@ import numpy as np
 import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
-from simharness.report.summary import RunLike, commit_label, fmt_ci, game_lengths, players_frame
+from simharness.report.stream import collect
+from simharness.report.summary import RunLike, commit_label, fmt_ci
+from simharness.report.sums import SummarySums
+from simharness.stats.streaming import linear_quantile
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1200px;color:#222;
@@ -68,31 +71,41 @@ def _grid(n: int, cols: int) -> tuple[int, int]:
     return math.ceil(n / cols), min(n, cols)
 
 
-def figure_ecdf(players: pl.DataFrame, variants: list[str]) -> str:
-    """Final-score ECDF per strategy, one panel per variant (ECDFs compare better than histograms)."""
+def figure_ecdf(points: pl.DataFrame, variants: list[str]) -> str:
+    """Final-score ECDF per strategy, one panel per variant (ECDFs compare better than histograms).
+
+    ``points``: rows per distinct score, ``variant``, ``key`` (the strategy), ``value``, ``count``
+    (``SummarySums.histograms("strategy")``), so the figure never needs the rows themselves.
+    """
     import matplotlib.pyplot as plt
 
     rows, cols = _grid(len(variants), 3)
     fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.4 * rows), squeeze=False, sharex=True)
     for ax, v in zip(axes.flat, variants, strict=False):
-        pv = players.filter(pl.col("variant") == v)
-        for s in pv["strategy"].unique().sort().to_list():
-            x = np.sort(pv.filter(pl.col("strategy") == s)["final_points"].to_numpy().astype(float))
-            grid = np.quantile(x, np.linspace(0, 1, 1001)) if len(x) > 2000 else x
-            ax.step(grid, np.searchsorted(x, grid, side="right") / len(x), where="post", label=s)
+        pv = points.filter(pl.col("variant") == v)
+        for s in pv["key"].unique().sort().to_list():
+            h = pv.filter(pl.col("key") == s).sort("value")
+            x, cdf = h["value"].to_numpy(), np.cumsum(h["count"].to_numpy())
+            cdf = cdf / cdf[-1]
+            if len(x) > 2000:  # the 1001 quantiles draw the same curve at a fraction of the points
+                at = np.unique(np.searchsorted(cdf, np.linspace(0, 1, 1001)).clip(max=len(x) - 1))
+                x, cdf = x[at], cdf[at]
+            ax.step(x, cdf, where="post", label=s)
         ax.set_title(v)
         ax.set_xlabel("final points")
         ax.set_ylabel("P(score ≤ x)")
         ax.legend(fontsize=8)
     # A few extreme scores (uncapped payouts) would squash every curve into a vertical line: show the
     # central 99% of all scores (sharex: one limit sets every panel), and say so on the axis.
-    points = players["final_points"].to_numpy().astype(float)
-    lo, hi = np.quantile(points, [0.005, 0.995]) if len(points) else (0.0, 0.0)
-    if lo < hi and (points.min() < lo or points.max() > hi):
-        pad = 0.05 * (hi - lo)
-        axes.flat[0].set_xlim(lo - pad, hi + pad)
-        for ax in axes.flat:
-            ax.set_xlabel("final points (central 99%; tails beyond the axis)")
+    pooled = points.group_by("value").agg(pl.col("count").sum()).sort("value")
+    if pooled.height:
+        values, counts = pooled["value"].to_numpy(), pooled["count"].to_numpy()
+        lo, hi = (linear_quantile(values, counts, q) for q in (0.005, 0.995))
+        if lo < hi and (values[0] < lo or values[-1] > hi):
+            pad = 0.05 * (hi - lo)
+            axes.flat[0].set_xlim(lo - pad, hi + pad)
+            for ax in axes.flat:
+                ax.set_xlabel("final points (central 99%; tails beyond the axis)")
     for ax in list(axes.flat)[len(variants) :]:
         ax.set_visible(False)
     return _png(fig)
@@ -123,17 +136,20 @@ def figure_seat_rank(scorecard: dict[str, Any], variants: list[str]) -> str:
 
 
 def figure_survival(lengths: pl.DataFrame, unit: str, variants: list[str]) -> str:
-    """P(game lasts more than L turns/hands) per variant."""
+    """P(game lasts more than L turns/hands) per variant, from rows per distinct length
+    (``variant``, ``value``, ``count``: ``SummarySums.histograms("length")``)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for v in variants:
-        x = np.sort(lengths.filter(pl.col("variant") == v)["length"].to_numpy())
-        if len(x) == 0:
+        h = lengths.filter(pl.col("variant") == v).sort("value")
+        if h.height == 0:
             continue
+        x, cum = h["value"].to_numpy(), np.cumsum(h["count"].to_numpy())
         # Start one unit before the shortest game, where every game is still running.
-        grid = np.concatenate([[x[0] - 1], np.unique(x)])
-        ax.step(grid, 1 - np.searchsorted(x, grid, side="right") / len(x), where="post", label=v)
+        ax.step(
+            np.concatenate([[x[0] - 1], x]), 1 - np.concatenate([[0], cum]) / cum[-1], where="post", label=v
+        )
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("P(length > L)")
     ax.set_ylim(0, 1.02)
@@ -229,14 +245,16 @@ def _figure(b64: str | None, caption: str) -> str:
     )
 
 
-def render_html(run: RunLike, report: dict[str, Any]) -> str:
-    """The report page as one HTML string."""
+def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None = None) -> str:
+    """The report page as one HTML string; ``sums`` are the report's sums (the score and length
+    distributions of the figures), read again from the run when not given."""
     import matplotlib
 
     matplotlib.use("Agg")
     variants = report["variant_order"]
-    players = players_frame(run)
-    gl = game_lengths(run)
+    if sums is None:
+        sums = collect(run, scorecard=False).sums
+    lengths = sums.histograms("length")
     info = report["run"]
     prov = info.get("provenance") or {}
     parts = [
@@ -310,10 +328,16 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
         _figure(figure_seat_rank(report["scorecard"], variants), "Final rank share by starting seat")
     )
     parts.append("<h2>Final scores</h2>")
-    parts.append(_figure(figure_ecdf(players, variants), "Empirical CDF of final points by strategy"))
-    if gl is not None:
+    parts.append(
+        _figure(
+            figure_ecdf(sums.histograms("strategy"), variants), "Empirical CDF of final points by strategy"
+        )
+    )
+    if lengths.height and sums.unit is not None:
         parts.append("<h2>Game length</h2>")
-        parts.append(_figure(figure_survival(gl[0], gl[1], variants), f"Survival of game length ({gl[1]})"))
+        parts.append(
+            _figure(figure_survival(lengths, sums.unit, variants), f"Survival of game length ({sums.unit})")
+        )
     parts.append("<h2>Balance scorecard</h2>")
     sc = report["scorecard"]
     header = ["metric", *variants, *(f"{v} − {variants[0]}" for v in variants[1:]), "meaning"]
@@ -400,8 +424,8 @@ def render_html(run: RunLike, report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def write_html(run: RunLike, report: dict[str, Any], path: Path) -> None:
-    """Write the report page to ``path`` (parent directories are created)."""
+def write_html(run: RunLike, report: dict[str, Any], path: Path, sums: SummarySums | None = None) -> None:
+    """Write the report page to ``path`` (its folder is created); ``sums``: see :func:`render_html`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(run, report), encoding="utf-8")
+    path.write_text(render_html(run, report, sums), encoding="utf-8")

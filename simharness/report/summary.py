@@ -13,16 +13,12 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from simharness.games import registry
-from simharness.stats.balance import seat_rank_cells, seat_wins
-from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
-from simharness.stats.intervals import cluster_mean_ci, describe
-from simharness.stats.paired import Baseline, games_per_deal, paired_difference, per_deal, row_variance
-from simharness.stats.sequential import look_scores, sprt_look, stopped_estimate
-
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+from simharness.report.sums import SummarySums
+from simharness.stats.sequential import SPRT, look_scores, stopped_estimate
 
 
 class RunLike(Protocol):
@@ -92,116 +88,43 @@ def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
     return lengths.with_columns(pl.col("length").fill_null(0.0)), "hands"
 
 
-def _dist(x: np.ndarray, deals: np.ndarray) -> dict[str, Any]:
-    d = describe(x, deals, QUANTILES)
-    return {
-        "mean": d.mean.to_dict(),
-        "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in d.quantiles.items()},
-    }
-
-
-def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
-    # Every interval is clustered by deal: a strategy in two seats, the rotations of a duplicate deal
-    # and the variants of a deal share luck, so rows are not independent trials.
-    rows = []
-    for (k,), g in players.sort(key).group_by(key, maintain_order=True):
-        deals = g["deal"].to_numpy()
-        wins = float(g["win"].sum())
-        rows.append(
-            {
-                key: k,
-                "rows": g.height,
-                "games": g["game"].n_unique(),
-                "deals": len(np.unique(deals)),
-                # Shared first places (ties = shared) make fractional wins; the rate is a mean.
-                "first_places": wins,
-                "win_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
-                "points": _dist(g["final_points"].to_numpy(), deals),
-            }
-        )
-    return rows
-
-
 def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
-    """One variant's tables: by strategy and by seat (win rate, points), the seat test and game length."""
-    axis = seat_axis(players)
-    _seats, ranks, cells = seat_rank_cells(players, axis)
-    block: dict[str, Any] = {
-        "games": players["game"].n_unique(),
-        "deals": players["deal"].n_unique(),
-        "by_strategy": _group_rows(players, "strategy"),
-        "seat_axis": axis,
-        "by_seat": _group_rows(players.with_columns(pl.col(axis).alias("seat")), "seat"),
-        "seat_test": seat_advantage_test(seat_wins(ranks, cells)).to_dict(),
-        "length": None,
-    }
-    if lengths is not None and lengths.height:
-        block["length"] = {"unit": unit, **_dist(lengths["length"].to_numpy(), lengths["deal"].to_numpy())}
-    return block
+    """One variant's tables, from its ``players`` frame (with ``win`` and ``strategy``) and lengths.
+
+    ``games``, ``deals``, ``by_strategy`` and ``by_seat`` (rows, games, deals, win rate, mean and
+    quantiles of final points), ``seat_axis``, ``seat_test`` and ``length``: computed by the same
+    sums as the streaming report (``report.sums``), in one chunk.
+    """
+    players = players if "variant" in players.columns else players.with_columns(variant=pl.lit(""))
+    variant = str(players["variant"][0]) if players.height else ""
+    if lengths is not None and "variant" not in lengths.columns:
+        lengths = lengths.with_columns(variant=pl.lit(variant))
+    sums = SummarySums(seat_axis(players), players_per_game(players))
+    sums.unit = unit
+    sums.add(players, lengths, [variant])
+    return sums.variant_block(variant)
 
 
-def _differences(
-    players: pl.DataFrame, lengths: pl.DataFrame | None, variants: list[str]
-) -> list[dict[str, Any]]:
-    """Main metrics of every variant minus the first, paired by deal where deals are shared."""
-    base = variants[0]
-    out: list[dict[str, Any]] = []
-
-    def add(variant: str, strategy: str | None, metric: str, a: pl.DataFrame, b: pl.DataFrame) -> None:
-        baseline = Baseline(row_variance(a, metric), row_variance(b, metric), games_per_deal(b))
-        r = paired_difference(per_deal(a, metric), per_deal(b, metric), baseline=baseline)
-        out.append(
-            {"variant": variant, "baseline": base, "strategy": strategy, "metric": metric, **r.to_dict()}
-        )
-
-    strategies = players["strategy"].unique().sort().to_list()
-    for v in variants[1:]:
-        for s in strategies:
-            a = players.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-            b = players.filter((pl.col("variant") == base) & (pl.col("strategy") == s))
-            if a.height and b.height:
-                add(v, s, "win", a, b)
-                add(v, s, "final_points", a, b)
-        if lengths is not None:
-            add(
-                v,
-                None,
-                "length",
-                lengths.filter(pl.col("variant") == v),
-                lengths.filter(pl.col("variant") == base),
-            )
-    ps = np.array([r["pvalue"] if r["pvalue"] is not None else math.nan for r in out], dtype=float)
-    for r, h, bh in zip(out, holm(ps), benjamini_hochberg(ps), strict=True):
-        r["p_holm"] = None if math.isnan(h) else float(h)
-        r["p_bh"] = None if math.isnan(bh) else float(bh)
-    return out
-
-
-def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]:
-    """With three or more variants: a Friedman test per strategy and metric over the shared deals."""
-    out = []
-    for s in players["strategy"].unique().sort().to_list():
-        mine = players.filter(pl.col("strategy") == s)
-        for metric in ("win", "final_points"):
-            wide = None
-            for v in variants:
-                d = per_deal(mine.filter(pl.col("variant") == v), metric).select("deal", pl.col("y").alias(v))
-                wide = d if wide is None else wide.join(d, on="deal")
-            if wide is not None:
-                r = friedman(wide.select(variants).to_numpy())
-                out.append({"strategy": s, "metric": metric, **r.to_dict()})
-    return out
+def players_per_game(players: pl.DataFrame) -> int:
+    """The most rows any game has: the seats of the game."""
+    return int(players.group_by("variant", "game").len()["len"].max() or 0)
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it."""
+    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it, on the
+    whole run in memory (the report streams them instead: ``report.stream``)."""
     fn = registry.summary_metrics(run.manifest["game"])
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)
+    return json_rows(frame.to_dicts())
+
+
+def json_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Metric rows with every non-finite number as None (JSON has no NaN)."""
     return [
-        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
-        for row in frame.to_dicts()
+        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()}
+        for r in rows
     ]
 
 
@@ -223,8 +146,8 @@ def commit_label(prov: dict[str, Any]) -> str:
     return str(prov.get("git_commit") or "unknown (not run from a git checkout)")
 
 
-def build_summary(run: RunLike) -> dict[str, Any]:
-    """The end-of-run summary as a JSON-ready dict.
+def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, Any]:
+    """The end-of-run summary as a JSON-ready dict, read from the run chunk by chunk.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
     :func:`seat_axis`): rows, games and deals, win rate and mean final points (CR1 intervals clustered
@@ -234,25 +157,12 @@ def build_summary(run: RunLike) -> dict[str, Any]:
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
     p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
     deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
+    Memory is bounded by the groups and distinct scores, not the games (``report.stream``);
+    ``progress`` shows the shards read.
     """
-    players = players_frame(run)
-    variants = variant_names(run, players)
-    gl = game_lengths(run)
-    lengths, unit = gl if gl is not None else (None, None)
-    blocks = {}
-    for v in variants:
-        pv = players.filter(pl.col("variant") == v)
-        lv = lengths.filter(pl.col("variant") == v) if lengths is not None else None
-        blocks[v] = variant_block(pv, lv, unit)
-    return {
-        "run": provenance(run),
-        "variant_order": variants,
-        "variants": blocks,
-        "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
-        "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
-        "game_metrics": game_metrics(run),
-        "sequential": sequential_block(run, players),
-    }
+    from simharness.report.stream import collect
+
+    return collect(run, scorecard=False, progress=progress).summary
 
 
 def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | None:
@@ -263,10 +173,15 @@ def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | No
     seq = run.manifest.get("sequential")
     if not seq or not seq.get("looks"):
         return None
-    test, result = sprt_look(players, seq, int(seq["games"]))
-    d = look_scores(players, seq, int(seq["games"]))
+    return sequential_result(seq, look_scores(players, seq, int(seq["games"])))
+
+
+def sequential_result(seq: dict[str, Any], scores: np.ndarray) -> dict[str, Any]:
+    """:func:`sequential_block` from the paired per-deal scores of the test's comparison."""
+    test = SPRT(float(seq["mu0"]), float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
+    result = test.decide(scores)
     looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
-    est = stopped_estimate(looks, d, test) if len(d) >= 2 and looks else None
+    est = stopped_estimate(looks, scores, test) if len(scores) >= 2 and looks else None
     return {
         **{k: seq[k] for k in ("a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")},
         "games": seq["games"],

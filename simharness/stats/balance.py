@@ -15,14 +15,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from simharness.stats.hypotheses import benjamini_hochberg, contingency_test, holm, seat_advantage_test
+from simharness.stats.hypotheses import (
+    ClusterCounts,
+    benjamini_hochberg,
+    contingency_test,
+    holm,
+    seat_advantage_test,
+)
 from simharness.stats.intervals import Interval, resample_counts
+from simharness.stats.streaming import linear_quantile, poisson_weights
 
 Sums = dict[str, np.ndarray]
 
@@ -179,18 +187,19 @@ BUST_NOTE = {
 TIMEOUT_COLUMNS = ("timeout", "early_end")
 
 
-def bust_source(players: pl.DataFrame, games: pl.DataFrame | None) -> str | None:
+def bust_source(
+    players_columns: list[str], games_columns: list[str] | None, median: float | None
+) -> str | None:
     """Where bust (飛び) comes from: a logged column, else negative finals, else nothing.
 
     Negative final scores only mean a bust in games played from a positive stack (mahjong's 25,000);
     in zero-based games such as sugoroku they are ordinary, so the fallback is used only when the
-    median final score is positive.
+    ``median`` final score (of the baseline variant) is positive.
     """
-    if "lowest_points" in players.columns:
+    if "lowest_points" in players_columns:
         return "lowest_points"
-    if games is not None and "bust" in games.columns:
+    if games_columns is not None and "bust" in games_columns:
         return "games.bust"
-    median = players["final_points"].median()
     return "final_points" if median is not None and float(median) > 0 else None
 
 
@@ -319,91 +328,215 @@ def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.Data
     )
 
 
-def seat_rank_cells(players: pl.DataFrame, seat_axis: str) -> tuple[list[int], list[int], np.ndarray]:
+def seat_rank_cells(
+    players: pl.DataFrame, seat_axis: str, size: int | None = None
+) -> tuple[list[int], list[int], np.ndarray]:
     """Seats, ranks and the rows of each (deal, seat, rank): shape (deals, seats, ranks).
 
-    The per-deal counts are what the clustered seat tests need (and all they need).
+    The per-deal counts are what the clustered seat tests need (and all they need). Without
+    ``size`` the seats and ranks are those present; with it, seats 0..size−1 and ranks 1..size, so
+    that chunks of a run share their categories.
     """
     deal = players["deal"].to_numpy()
-    seat = players[seat_axis].to_numpy()
-    rank = players["rank"].to_numpy()
+    seat = players[seat_axis].to_numpy().astype(np.int64)
+    rank = players["rank"].to_numpy().astype(np.int64)
     deals, di = np.unique(deal, return_inverse=True)
-    seats, si = np.unique(seat, return_inverse=True)
-    ranks, ri = np.unique(rank, return_inverse=True)
+    if size is None:
+        seats, si = np.unique(seat, return_inverse=True)
+        ranks, ri = np.unique(rank, return_inverse=True)
+    else:
+        if len(seat) and (seat.max() >= size or rank.max() > size or rank.min() < 1):
+            raise ValueError(f"players: seats and ranks beyond the {size} players of a game")
+        seats, si, ranks, ri = np.arange(size), seat, np.arange(1, size + 1), rank - 1
     cells = np.zeros((len(deals), len(seats), len(ranks)), dtype=np.int64)
     np.add.at(cells, (di, si, ri), 1)
     return [int(x) for x in seats], [int(x) for x in ranks], cells
 
 
-def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
-    """Wins (rank 1) per (deal, seat) from :func:`seat_rank_cells`."""
-    return cells[:, :, ranks.index(1)] if 1 in ranks else np.zeros(cells.shape[:2])
+def seat_tests(counts: ClusterCounts) -> dict[str, Any]:
+    """The seat × rank counts and both seat tests of one variant, from its (seat, rank) counts per deal.
 
-
-def pick_strategies(players: pl.DataFrame, baseline: str) -> tuple[str | None, str | None]:
-    """Strong and weak strategy for the skill gradient: highest and lowest win rate in ``baseline``."""
-    rates = (
-        players.filter(pl.col("variant") == baseline)
-        .group_by("strategy")
-        .agg((pl.col("rank") == 1).mean().alias("r"))
-        .sort("r", "strategy", descending=[True, False])
+    Seats and ranks that no row has are left out, as :func:`seat_rank_cells` without ``size`` does.
+    """
+    total = np.asarray(counts.total)
+    seats = np.flatnonzero(total.sum(axis=1) > 0)
+    ranks = np.flatnonzero(total.sum(axis=0) > 0)
+    index = np.arange(total.size).reshape(total.shape)
+    present = counts.select(index[np.ix_(seats, ranks)].reshape(-1), (len(seats), len(ranks)))
+    rank_list = [int(r) + 1 for r in ranks]
+    wins = (
+        present.select(np.arange(len(seats)) * len(ranks) + rank_list.index(1), (len(seats),))
+        if 1 in rank_list
+        else ClusterCounts(counts.clusters, np.zeros(len(seats)), np.zeros((len(seats), len(seats))))
     )
+    return {
+        "seat_rank_counts": {
+            "seats": [int(x) for x in seats],
+            "ranks": rank_list,
+            "counts": present.total.tolist(),
+        },
+        "wins_vs_uniform": seat_advantage_test(wins).to_dict(),
+        "seat_by_rank": contingency_test(present).to_dict(),
+    }
+
+
+def pick_strategies(win_rates: pl.DataFrame) -> tuple[str | None, str | None]:
+    """Strong and weak strategy for the skill gradient: highest and lowest win rate in the baseline.
+
+    ``win_rates``: ``strategy`` and ``r``, the baseline variant's win rate of each strategy.
+    """
+    rates = win_rates.sort("r", "strategy", descending=[True, False])
     if rates.height < 2:
         return None, None
     return rates["strategy"][0], rates["strategy"][-1]
 
 
-def _bootstrap(deal_sums: dict[str, np.ndarray], deals: int, resamples: int, seed: int) -> dict[str, Sums]:
-    """Replicate sums per variant under one set of deal-resampling weights (paired across variants)."""
-    rng = np.random.default_rng(seed)
-    out: dict[str, list[np.ndarray]] = {v: [] for v in deal_sums}
-    chunk = max(1, min(resamples, 4_000_000 // max(deals, 1)))
-    done = 0
-    while done < resamples:
-        b = min(chunk, resamples - done)
-        w = resample_counts(rng, np.ones(deals, dtype=np.int64), b).astype(float)
-        for v, m in deal_sums.items():
-            out[v].append(w @ m)
-        done += b
-    return {v: np.concatenate(parts) for v, parts in out.items()}
+class Bootstrap(str, Enum):
+    """How the scorecard's deals are resampled.
+
+    ``poisson``: independent Poisson(1) weights per (deal, replicate), keyed by deal
+    (``stats.streaming.poisson_weights``), so replicate sums add up chunk by chunk and the report
+    streams; ``multinomial``: the ordinary bootstrap (exactly as many deals drawn as there are),
+    which needs every deal at once. Both estimate the same sampling distribution.
+    """
+
+    POISSON = "poisson"
+    MULTINOMIAL = "multinomial"
 
 
-def scorecard(
-    players: pl.DataFrame,
-    lengths: pl.DataFrame | None = None,
-    hands: pl.DataFrame | None = None,
-    variants: list[str] | None = None,
+@dataclass(frozen=True)
+class Setup:
+    """What the scorecard fixes from the baseline variant before it reads any game."""
+
+    variants: list[str]
+    players: int
+    strong: str | None
+    weak: str | None
+    extreme: tuple[float, float]
+    bust: str | None
+    seat_axis: str
+    unit: int = 1  # deals per bootstrap unit (see bootstrap_unit)
+
+
+MAX_UNITS = 65536
+
+
+def bootstrap_unit(deals: int) -> int:
+    """Deals per bootstrap unit: 1 up to :data:`MAX_UNITS` deals, then blocks of consecutive deals.
+
+    Deals are independent and identically distributed, so blocks of a fixed number of consecutive
+    deals are too, and a bootstrap over blocks estimates the same sampling distribution as one over
+    deals. Blocks bound the bootstrap's cost (replicates × units) at any number of games; with
+    65,536 units the bootstrap variance itself has a relative error of about 0.6%
+    (√(2/units)), far below the Monte Carlo error of 1000 replicates.
+    """
+    return max(1, -(-deals // MAX_UNITS))
+
+
+def setup(
+    variants: list[str],
+    players: int,
+    base_points: tuple[np.ndarray, np.ndarray],
+    base_win_rates: pl.DataFrame,
+    columns: dict[str, list[str]],
     *,
-    games: pl.DataFrame | None = None,
     strong: str | None = None,
     weak: str | None = None,
     seat_axis: str = "seat",
-    resamples: int = 1000,
-    seed: int = 0,
-    confidence: float = 0.95,
-) -> dict[str, Any]:
-    """The balance scorecard of every variant, and every variant minus the first, JSON-ready.
-
-    ``players`` needs ``variant, game, deal, seat, final_points, rank, strategy``; ``lengths``
-    ``variant, game, length``; ``hands`` running standings (see :func:`standings`); ``games`` the
-    games table, for a ``timeout``/``early_end`` or ``bust`` column. Seat fairness is measured along
-    ``seat_axis`` (values 0..players−1 in turn order). CIs are
-    percentile intervals of a deal bootstrap (``resamples`` replicates, fixed ``seed``); differences
-    use the same weights for both variants, so deals shared by CRN variants are paired, and their
-    two-sided p-values are the bootstrap tail areas (resolution 2/``resamples``), adjusted by Holm
-    and Benjamini-Hochberg over the whole table. Assumes deals are independent.
-    """
-    variants = variants or sorted(players["variant"].unique().to_list())
-    base = variants[0]
-    n = int(players.group_by("variant", "game").len()["len"].max())
+    deals: int = 0,
+) -> Setup:
+    """The scorecard's setup from the baseline's final-score histogram (values, counts), its win rate
+    per strategy, the columns of the ``players`` and ``games`` tables (``columns[table]``) and the
+    number of deals (which sets the bootstrap unit)."""
     if strong is None or weak is None:
-        auto_strong, auto_weak = pick_strategies(players, base)
+        auto_strong, auto_weak = pick_strategies(base_win_rates)
         strong, weak = strong or auto_strong, weak or auto_weak
-    base_pts = players.filter(pl.col("variant") == base)["final_points"].to_numpy().astype(float)
-    extreme = (float(np.quantile(base_pts, 0.01)), float(np.quantile(base_pts, 0.99)))
-    stand = standings(hands, n) if hands is not None else None
-    bust = bust_source(players.filter(pl.col("variant") == base), games)
-    per_game = _per_game(players, games, lengths, stand, strong, weak, extreme, seat_axis, bust)
+    values, counts = base_points
+    extreme = (linear_quantile(values, counts, 0.01), linear_quantile(values, counts, 0.99))
+    median = linear_quantile(values, counts, 0.5) if len(values) else None
+    bust = bust_source(columns.get("players", []), columns.get("games"), median)
+    return Setup(list(variants), players, strong, weak, extreme, bust, seat_axis, bootstrap_unit(deals))
+
+
+@dataclass
+class ScorecardSums:
+    """The scorecard's sums over the deals read so far: totals and bootstrap replicate sums per variant
+    (one column per per-game quantity) and the (seat, rank) counts per deal of each variant."""
+
+    setup: Setup
+    resamples: int
+    seed: int
+    columns: list[str] | None = None
+    hand_level: bool = False
+    totals: dict[str, np.ndarray] = field(default_factory=dict)
+    replicates: dict[str, np.ndarray] = field(default_factory=dict)
+    seats: dict[str, ClusterCounts] = field(default_factory=dict)
+
+    def add(
+        self,
+        players: pl.DataFrame,
+        games: pl.DataFrame | None,
+        lengths: pl.DataFrame | None,
+        hands: pl.DataFrame | None,
+        bootstrap: Bootstrap = Bootstrap.POISSON,
+    ) -> None:
+        """Adds a chunk of whole deals (every variant's rows of those deals)."""
+        st = self.setup
+        stand = standings(hands, st.players) if hands is not None else None
+        self.hand_level = stand is not None
+        per_game = _per_game(
+            players, games, lengths, stand, st.strong, st.weak, st.extreme, st.seat_axis, st.bust
+        )
+        cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
+        if self.columns is None:
+            self.columns = cols
+        elif cols != self.columns:
+            raise ValueError(f"scorecard: a chunk of the run has columns {cols}, expected {self.columns}")
+        deal_index = per_game.select("deal").unique().sort("deal").with_row_index("di")
+        deals = deal_index["deal"].to_numpy().astype(np.int64)
+        m = np.zeros((len(deals), len(st.variants) * len(cols)))
+        for i, v in enumerate(st.variants):
+            pv = per_game.filter(pl.col("variant") == v).join(deal_index, on="deal")
+            agg = pv.group_by("di").agg(pl.col(c).sum() for c in cols)
+            m[agg["di"].to_numpy(), i * len(cols) : (i + 1) * len(cols)] = agg.select(cols).to_numpy()
+            _s, _r, cells = seat_rank_cells(players.filter(pl.col("variant") == v), st.seat_axis, st.players)
+            counts = ClusterCounts.of(cells)
+            self.seats[v] = self.seats[v] + counts if v in self.seats else counts
+        # Sums per bootstrap unit (deals are sorted, so a unit's deals are adjacent); the replicate
+        # sums are linear in them, so a unit split between chunks adds up exactly.
+        units = deals // st.unit
+        starts = np.flatnonzero(np.r_[True, units[1:] != units[:-1]])
+        per_unit = np.add.reduceat(m, starts, axis=0) if len(m) else m
+        reps = _replicate_sums(per_unit, units[starts], self.resamples, self.seed, bootstrap)
+        for i, v in enumerate(st.variants):
+            block = slice(i * len(cols), (i + 1) * len(cols))
+            self.totals[v] = self.totals.get(v, 0) + m[:, block].sum(axis=0)
+            self.replicates[v] = self.replicates.get(v, 0) + reps[:, block]
+
+
+def _replicate_sums(
+    m: np.ndarray, units: np.ndarray, resamples: int, seed: int, bootstrap: Bootstrap
+) -> np.ndarray:
+    """Σ_u w_ru·m_u for every replicate r: shape (resamples, columns)."""
+    out = np.zeros((resamples, m.shape[1]))
+    if bootstrap is Bootstrap.MULTINOMIAL:
+        rng = np.random.default_rng(seed)
+        step = max(1, min(resamples, 4_000_000 // max(len(units), 1)))
+        for start in range(0, resamples, step):
+            b = min(step, resamples - start)
+            out[start : start + b] = resample_counts(rng, np.ones(len(units), dtype=np.int64), b) @ m
+        return out
+    step = max(1, 4_000_000 // resamples)  # units per block of weights: a few million at a time
+    for start in range(0, len(units), step):
+        out += poisson_weights(seed, units[start : start + step], resamples) @ m[start : start + step]
+    return out
+
+
+def finish(sums: ScorecardSums, confidence: float = 0.95) -> dict[str, Any]:
+    """The JSON-ready scorecard from the sums over every deal (see :func:`scorecard`)."""
+    st = sums.setup
+    variants, base = st.variants, st.variants[0]
+    cols = sums.columns or []
     # Metrics whose inputs this run does not have are left out rather than reported as zero.
     needs = {
         "length": "length_games",
@@ -414,22 +547,10 @@ def scorecard(
     metrics = [
         m
         for m in METRICS
-        if (stand is not None or not m.hand_level)
-        and (m.name not in needs or needs[m.name] in per_game.columns)
+        if (sums.hand_level or not m.hand_level) and (m.name not in needs or needs[m.name] in cols)
     ]
-    sum_cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
-    deal_index = per_game.select("deal").unique().sort("deal").with_row_index("di")
-    deal_sums: dict[str, np.ndarray] = {}
-    totals: dict[str, Sums] = {}
-    for v in variants:
-        pv = per_game.filter(pl.col("variant") == v).join(deal_index, on="deal")
-        agg = pv.group_by("di").agg(pl.col(c).sum() for c in sum_cols)
-        m = np.zeros((deal_index.height, len(sum_cols)))
-        m[agg["di"].to_numpy()] = agg.select(sum_cols).to_numpy()
-        deal_sums[v] = m
-        totals[v] = {c: m[:, i].sum(keepdims=True) for i, c in enumerate(sum_cols)}
-    reps = _bootstrap(deal_sums, deal_index.height, resamples, seed)
-    rep_sums = {v: {c: r[:, i] for i, c in enumerate(sum_cols)} for v, r in reps.items()}
+    totals = {v: {c: sums.totals[v][i : i + 1] for i, c in enumerate(cols)} for v in variants}
+    rep_sums = {v: {c: sums.replicates[v][:, i] for i, c in enumerate(cols)} for v in variants}
     a = (1 - confidence) / 2
 
     def interval(est: float, draws: np.ndarray, count: int) -> Interval:
@@ -471,38 +592,83 @@ def scorecard(
         r["p_bh"] = None if math.isnan(bh) else float(bh)
         if isinstance(r["pvalue"], float) and math.isnan(r["pvalue"]):
             r["pvalue"] = None
-    seat_tests: dict[str, Any] = {}
-    for v in variants:
-        seats, ranks, cells = seat_rank_cells(players.filter(pl.col("variant") == v), seat_axis)
-        seat_tests[v] = {
-            "seat_rank_counts": {"seats": seats, "ranks": ranks, "counts": cells.sum(axis=0).tolist()},
-            "wins_vs_uniform": seat_advantage_test(seat_wins(ranks, cells)).to_dict(),
-            "seat_by_rank": contingency_test(cells).to_dict(),
-        }
     notes = []
-    if stand is None:
+    if not sums.hand_level:
         notes.append(
             "No hand-level standings (hands table with points_<seat>, seat+points or delta_<seat>): "
             "lead changes, drama, decisiveness and comeback are not computed; the other metrics use "
             "final standings only."
         )
-    if bust is None:
+    if st.bust is None:
         notes.append(
             "No bust rate: the run logs no lowest points or bust flag, and its scores are zero-based."
         )
-    if lengths is None:
+    if "length_games" not in cols:
         notes.append("No game length: the games table has no turns column and there is no hands table.")
     return {
         "metrics": [{"name": m.name, "doc": m.doc} for m in metrics],
         "variants": per_variant,
         "differences": diffs,
-        "seat_tests": seat_tests,
-        "seat_axis": seat_axis,
-        "bust_source": BUST_NOTE.get(bust or ""),
-        "strong": strong,
-        "weak": weak,
-        "extreme_thresholds": list(extreme),
-        "hand_level": stand is not None,
-        "resamples": resamples,
+        "seat_tests": {v: seat_tests(sums.seats[v]) for v in variants},
+        "seat_axis": st.seat_axis,
+        "bust_source": BUST_NOTE.get(st.bust or ""),
+        "strong": st.strong,
+        "weak": st.weak,
+        "extreme_thresholds": list(st.extreme),
+        "hand_level": sums.hand_level,
+        "resamples": sums.resamples,
         "notes": notes,
     }
+
+
+def win_rates(players: pl.DataFrame) -> pl.DataFrame:
+    """``strategy`` and ``r``: the win rate (rank 1) of each strategy in ``players``."""
+    return players.group_by("strategy").agg((pl.col("rank") == 1).mean().alias("r"))
+
+
+def scorecard(
+    players: pl.DataFrame,
+    lengths: pl.DataFrame | None = None,
+    hands: pl.DataFrame | None = None,
+    variants: list[str] | None = None,
+    *,
+    games: pl.DataFrame | None = None,
+    strong: str | None = None,
+    weak: str | None = None,
+    seat_axis: str = "seat",
+    resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    bootstrap: Bootstrap = Bootstrap.POISSON,
+) -> dict[str, Any]:
+    """The balance scorecard of every variant, and every variant minus the first, JSON-ready.
+
+    ``players`` needs ``variant, game, deal, seat, final_points, rank, strategy``; ``lengths``
+    ``variant, game, length``; ``hands`` running standings (see :func:`standings`); ``games`` the
+    games table, for a ``timeout``/``early_end`` or ``bust`` column. Seat fairness is measured along
+    ``seat_axis`` (values 0..players−1 in turn order). CIs are percentile intervals of a deal
+    bootstrap (``resamples`` replicates, fixed ``seed``; :class:`Bootstrap`); differences use the
+    same weights for both variants, so deals shared by CRN variants are paired, and their two-sided
+    p-values are the bootstrap tail areas (resolution 2/``resamples``), adjusted by Holm and
+    Benjamini-Hochberg over the whole table. Assumes deals are independent. The report computes the
+    same from the run chunk by chunk (``ScorecardSums.add`` per chunk, then :func:`finish`).
+    """
+    variants = variants or sorted(players["variant"].unique().to_list())
+    n = int(players.group_by("variant", "game").len()["len"].max())
+    base = players.filter(pl.col("variant") == variants[0])
+    points = base["final_points"].cast(pl.Float64).value_counts().sort("final_points")
+    columns = {"players": players.columns, **({"games": games.columns} if games is not None else {})}
+    st = setup(
+        variants,
+        n,
+        (points["final_points"].to_numpy(), points["count"].to_numpy()),
+        win_rates(base),
+        columns,
+        strong=strong,
+        weak=weak,
+        seat_axis=seat_axis,
+        deals=players["deal"].n_unique(),
+    )
+    sums = ScorecardSums(st, resamples, seed)
+    sums.add(players, games, lengths, hands, bootstrap)
+    return finish(sums, confidence)

@@ -33,21 +33,59 @@ class TestResult:
         return _clean(asdict(self))
 
 
-def _rao_scott(cells: np.ndarray, jac: np.ndarray) -> float:
+@dataclass(frozen=True)
+class ClusterCounts:
+    """Category counts per cluster (deal), reduced to what Rao-Scott needs: clusters, totals, Σ c cᵀ.
+
+    ``total`` has the categories' ``shape`` (seats, or seats × ranks); ``cross`` is Σ_g c_g c_gᵀ over
+    the flattened categories. Sums of these over shards equal those of the whole run (deals never
+    straddle shards), so a streaming report adds them up instead of keeping one row per deal.
+    """
+
+    clusters: int
+    total: np.ndarray
+    cross: np.ndarray
+
+    @classmethod
+    def of(cls, cells: np.ndarray) -> ClusterCounts:
+        """From one row of counts per cluster: shape (clusters, *categories)."""
+        cells = np.asarray(cells)
+        flat = cells.reshape(len(cells), int(np.prod(cells.shape[1:])))  # also for no clusters
+        # A float product is BLAS-fast and exact for integer counts below 2^53.
+        flat = flat.astype(float)
+        return cls(len(cells), cells.sum(axis=0), flat.T @ flat)
+
+    def __add__(self, other: ClusterCounts) -> ClusterCounts:
+        return ClusterCounts(
+            self.clusters + other.clusters, self.total + other.total, self.cross + other.cross
+        )
+
+    def select(self, index: np.ndarray, shape: tuple[int, ...]) -> ClusterCounts:
+        """The counts of the flattened categories ``index`` only (every cluster kept), as ``shape``."""
+        index = np.asarray(index)
+        return ClusterCounts(
+            self.clusters, self.total.reshape(-1)[index].reshape(shape), self.cross[np.ix_(index, index)]
+        )
+
+
+def _rao_scott(counts: ClusterCounts, jac: np.ndarray) -> float:
     """Rao and Scott's mean generalised design effect δ̄ of the contrasts ``jac @ p``.
 
-    ``cells``: one row of category counts per cluster (deal); p̂ = column sums / total. δ̄ is
-    tr(Σ₀⁻¹Σ)/q, where Σ₀ is the covariance of the q contrasts if every counted row were an
-    independent multinomial draw and Σ the cluster-robust (CR1) covariance of the linearised
-    proportions, G/(G−1)·Σ_g z_g z_gᵀ/N² with z_g = c_g − n_g·p̂. Needs only per-deal counts.
+    ``counts``: the category counts per cluster (deal); p̂ = totals / N. δ̄ is tr(Σ₀⁻¹Σ)/q, where Σ₀
+    is the covariance of the q contrasts if every counted row were an independent multinomial draw
+    and Σ the cluster-robust (CR1) covariance of the linearised proportions,
+    G/(G−1)·Σ_g z_g z_gᵀ/N² with z_g = c_g − n_g·p̂. Σ_g z_g z_gᵀ expands into Σ c cᵀ, Σ n_g c_g
+    (its row sums) and Σ n_g² (its total), so per-deal counts are needed only through their sums.
     """
-    g = len(cells)
-    n = cells.sum()
+    g = counts.clusters
+    n = float(counts.total.sum())
     if g < 2 or n == 0:
         return math.nan
-    p = cells.sum(axis=0) / n
-    z = cells - cells.sum(axis=1, keepdims=True) * p
-    clustered = jac @ (g / (g - 1) * (z.T @ z) / n**2) @ jac.T
+    p = counts.total.reshape(-1) / n
+    cross = counts.cross.astype(float)
+    s = cross.sum(axis=1)
+    zz = cross - np.outer(s, p) - np.outer(p, s) + cross.sum() * np.outer(p, p)
+    clustered = jac @ (g / (g - 1) * zz / n**2) @ jac.T
     iid = jac @ ((np.diag(p) - np.outer(p, p)) / n) @ jac.T
     return float(np.trace(np.linalg.pinv(iid) @ clustered)) / len(jac)
 
@@ -62,43 +100,48 @@ def _corrected(
     return TestResult(name, stat, float(stats.chi2.sf(stat, df)), effect, effect_name, float(df), n, deff)
 
 
-def seat_advantage_test(wins_by_deal: np.ndarray) -> TestResult:
+def seat_advantage_test(wins_by_deal: np.ndarray | ClusterCounts) -> TestResult:
     """Rao-Scott corrected χ² of winner-seat counts against a uniform split (df = seats − 1).
 
-    ``wins_by_deal``: one row per deal, one column per seat (wins of that seat in all the deal's
-    games). Pearson's X² assumes every win independent; under duplicate play a deal's rotations
-    share their luck (each seat keeps its dice), so a deal often gives one seat all its wins and X²
-    is inflated. Dividing by the mean design effect δ̄ (:func:`_rao_scott`, clustered by deal)
-    restores the χ² reference; with one game per deal δ̄ ≈ 1. Assumes independent deals (tens or
-    more). The effect size is Cohen's w = sqrt(X²/N) of the uncorrected X²; 0.1 is "small".
+    ``wins_by_deal``: one row per deal, one column per seat (wins of that seat in all the deal's games),
+    or those rows reduced to :class:`ClusterCounts`. Pearson's X² assumes every win independent; under
+    duplicate play a deal's rotations share their luck (each seat keeps its dice), so a deal often gives
+    one seat all its wins and X² is inflated. Dividing by the mean design effect δ̄ (:func:`_rao_scott`,
+    clustered by deal) restores the χ² reference; with one game per deal δ̄ ≈ 1. Assumes independent
+    deals (tens or more). The effect size is Cohen's w = sqrt(X²/N) of the uncorrected X²; 0.1 is "small".
     """
-    cells = np.atleast_2d(np.asarray(wins_by_deal, dtype=float))
-    wins = cells.sum(axis=0)
+    counts = (
+        wins_by_deal
+        if isinstance(wins_by_deal, ClusterCounts)
+        else ClusterCounts.of(np.atleast_2d(np.asarray(wins_by_deal)))
+    )
+    wins = counts.total.astype(float)
     n = int(wins.sum())
     name = "Rao-Scott chi2 seat vs uniform"
     k = len(wins)
     if n == 0 or k < 2:
         return TestResult(name, math.nan, math.nan, math.nan, "cohen_w", None, n)
     pearson = float(stats.chisquare(wins).statistic)
-    deff = _rao_scott(cells, np.eye(k)[:-1])
+    deff = _rao_scott(counts, np.eye(k)[:-1])
     return _corrected(name, pearson, deff, k - 1, math.sqrt(pearson / n), "cohen_w", n)
 
 
-def contingency_test(counts_by_deal: np.ndarray) -> TestResult:
+def contingency_test(counts_by_deal: np.ndarray | ClusterCounts) -> TestResult:
     """Rao-Scott corrected χ² test of independence of an r×c table (e.g. seat × final rank), Cramér's V.
 
-    ``counts_by_deal``: shape (deals, r, c). Rows or columns that are entirely zero are dropped.
-    Pearson's X² assumes independent rows of the underlying data, which a seat × rank table never
-    has (a game gives each seat a different rank) and duplicate play breaks further; X² is divided
-    by the mean design effect of the interaction contrasts p_ij − p_i·p_j (i < r, j < c), clustered
-    by deal. Assumes independent deals and expected counts of about 5 or more per cell. V (from the
-    uncorrected X²) lies in [0, 1].
+    ``counts_by_deal``: shape (deals, r, c), or :class:`ClusterCounts` of r × c categories. Rows or
+    columns that are entirely zero are dropped. Pearson's X² assumes independent rows of the underlying
+    data, which a seat × rank table never has (a game gives each seat a different rank) and duplicate
+    play breaks further; X² is divided by the mean design effect of the interaction contrasts
+    p_ij − p_i·p_j (i < r, j < c), clustered by deal. Assumes independent deals and expected counts of
+    about 5 or more per cell. V (from the uncorrected X²) lies in [0, 1].
     """
-    cells = np.asarray(counts_by_deal, dtype=float)
-    t = cells.sum(axis=0)
+    counts = counts_by_deal if isinstance(counts_by_deal, ClusterCounts) else ClusterCounts.of(counts_by_deal)
+    t = counts.total.astype(float)
     keep_r, keep_c = t.sum(axis=1) > 0, t.sum(axis=0) > 0
-    cells = cells[:, keep_r][:, :, keep_c]
+    index = np.arange(t.size).reshape(t.shape)[keep_r][:, keep_c]
     t = t[keep_r][:, keep_c]
+    counts = counts.select(index.reshape(-1), t.shape)
     n = int(t.sum())
     name = "Rao-Scott chi2 contingency"
     r, c = t.shape
@@ -115,7 +158,7 @@ def contingency_test(counts_by_deal: np.ndarray) -> TestResult:
             jac[q, i, :] -= col[j]  # d(p_i. p_.j)/dp_il = p_.j
             jac[q, :, j] -= row[i]
             jac[q, i, j] += 1
-    deff = _rao_scott(cells.reshape(len(cells), r * c), jac.reshape(len(jac), r * c))
+    deff = _rao_scott(counts, jac.reshape(len(jac), r * c))
     return _corrected(name, pearson, deff, (r - 1) * (c - 1), float(v), "cramers_v", n)
 
 

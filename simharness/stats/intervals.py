@@ -211,11 +211,32 @@ def ratio_ci(
     if g == 0 or d_g.sum() == 0:
         return Interval.empty()
     r = n_g.sum() / d_g.sum()
+    ss = float(np.sum((n_g - r * d_g) ** 2)) if g >= 2 else math.nan
+    return ratio_interval(float(r), ss, float(d_g.sum()), g, confidence, lower=lower, upper=upper)
+
+
+def ratio_interval(
+    r: float,
+    ss: float,
+    total_d: float,
+    g: int,
+    confidence: float = 0.95,
+    *,
+    lower: float = -math.inf,
+    upper: float = math.inf,
+) -> Interval:
+    """:func:`ratio_ci` from the ratio ``r`` = Σn/Σd, ``ss`` = Σ_g(n_g − r·d_g)², Σd and the clusters ``g``.
+
+    These are all the CR1 interval needs, so a streaming report can accumulate them (as moments of
+    (n_g, d_g)) without keeping one entry per cluster.
+    """
+    if g == 0 or total_d == 0:
+        return Interval.empty()
     if g < 2:
-        return Interval(float(r), math.nan, math.nan, g)
-    var = g / (g - 1) * np.sum((n_g - r * d_g) ** 2) / d_g.sum() ** 2
+        return Interval(r, math.nan, math.nan, g)
+    var = g / (g - 1) * max(ss, 0.0) / total_d**2
     half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
-    return Interval(float(r), float(max(r - half, lower)), float(min(r + half, upper)), g)
+    return Interval(r, float(max(r - half, lower)), float(min(r + half, upper)), g)
 
 
 def cluster_mean_ci(values: np.ndarray, clusters: np.ndarray, confidence: float = 0.95) -> Interval:

@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.games.estimates import paired_by_deal, ratio_by_deal, row
 from simharness.report.summary import RunLike, players_frame, variant_names
-from simharness.stats.intervals import cluster_ratio_ci
-from simharness.stats.paired import paired_difference, per_deal
+from simharness.stats.paired import per_deal
 
 COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
 
@@ -74,11 +74,7 @@ def _rows(frame: pl.DataFrame, variant: str, strategy: str, seats: int) -> list[
             .to_numpy()
         )
         d = frame[den].cast(pl.Float64).to_numpy() if den else np.ones(len(n))
-        ci = cluster_ratio_ci(n, d, deals)
-        out.append(
-            {"variant": variant, "strategy": strategy, "metric": metric, "estimate": ci.estimate,
-             "lo": ci.lo, "hi": ci.hi, "n": int(d.sum())}
-        )  # fmt: skip
+        out.append(row(variant, strategy, metric, ratio_by_deal(n, d, deals, count_den=True)))
     return out
 
 
@@ -108,11 +104,7 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
                 ):
                     a = per_deal(pv.filter(pl.col("strategy") == s), col)
                     b = per_deal(pv.filter(pl.col("strategy") == base), col)
-                    r = paired_difference(a, b).difference
-                    rows.append(
-                        {"variant": v, "strategy": f"{s} - {base}", "metric": metric, "estimate": r.estimate,
-                         "lo": r.lo, "hi": r.hi, "n": r.n}
-                    )  # fmt: skip
+                    rows.append(row(v, f"{s} - {base}", metric, paired_by_deal(a, b)))
     return pl.DataFrame(
         rows, schema={c: (pl.String if c in COLUMNS[:3] else pl.Float64) for c in COLUMNS}
     ).with_columns(pl.col("n").cast(pl.Int64))

@@ -1,0 +1,213 @@
+"""The report's data path: the run read chunk by chunk of whole shards, reduced to sufficient statistics.
+
+A chunk is about :data:`CHUNK_GAMES` games per variant of whole shards (``store.Run.chunks``); it holds
+every row of its deals in every variant, so per-deal quantities are complete inside it. Each chunk
+is read, added to :class:`~simharness.report.sums.SummarySums` (and the scorecard's
+:class:`~simharness.stats.balance.ScorecardSums`) and dropped: memory is one chunk plus sums whose size
+depends on groups, distinct scores and bootstrap replicates, never on the number of games, and
+time is linear in the games. Before the chunks, the scorecard's setup (the baseline variant's
+score distribution and strategy win rates) is one lazy scan of two columns.
+
+A game package's ``summary_metrics`` runs on every chunk and its estimates are added up
+(:class:`GameMetrics`). What is not bounded: the sequential test keeps one paired score per deal
+of its variant (it needs them for the stopping-aware estimate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+from rich.progress import Progress
+
+from simharness.games import estimates, registry
+from simharness.report.summary import (
+    RunLike,
+    game_lengths,
+    game_metrics,
+    json_rows,
+    optional_table,
+    players_frame,
+    players_per_game,
+    provenance,
+    seat_axis,
+    sequential_result,
+    variant_names,
+)
+from simharness.report.sums import SummarySums
+from simharness.stats import balance
+from simharness.stats.sequential import look_scores
+
+CHUNK_GAMES = 50_000  # games per variant read at once (whole shards; at least one)
+RESAMPLES = 1000  # scorecard bootstrap replicates
+
+
+@dataclass
+class Collected:
+    """What one pass over the run gives: the summary dict, its sums (for figures) and the scorecard."""
+
+    summary: dict[str, Any]
+    sums: SummarySums
+    scorecard: dict[str, Any] | None
+
+
+class GameMetrics:
+    """A game package's ``summary_metrics``, run on every chunk and added up (``games.estimates``).
+
+    A game whose rows carry no sufficient statistics (a row not made by ``games.estimates.row`` of
+    an interval from ``games.estimates``) cannot be added up: its metrics are then computed once on
+    the whole run, in memory.
+    """
+
+    def __init__(self, fn: Callable[[Any], pl.DataFrame] | None) -> None:
+        self.fn = fn
+        self.sums: dict[tuple[str, str, str], estimates.Sums] = {}
+        self.whole = False
+
+    def add(self, chunk: RunLike) -> None:
+        if self.fn is None or self.whole:
+            return
+        with estimates.collecting() as acc:
+            frame = self.fn(chunk)
+        if len(acc) != frame.height or any(s is None for s in acc.values()):
+            self.whole = True
+            return
+        for key, s in acc.items():
+            if key in self.sums:
+                self.sums[key] += s
+            else:
+                self.sums[key] = s
+
+    def rows(self, run: RunLike) -> list[dict[str, Any]]:
+        if self.fn is None:
+            return []
+        if self.whole:
+            return game_metrics(run)
+        return json_rows(estimates.combined_rows(self.sums))
+
+
+class CachedRun:
+    """A chunk whose tables are read once, however many parts of the report ask for them."""
+
+    def __init__(self, run: RunLike) -> None:
+        self.path = run.path
+        self.manifest = run.manifest
+        self._run = run
+        self._tables: dict[str, pl.DataFrame] = {}
+
+    def table(self, name: str) -> pl.DataFrame:
+        if name not in self._tables:
+            self._tables[name] = self._run.table(name)
+        return self._tables[name]
+
+
+def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
+    """The run's chunks and the shards (over every variant) of each; a run without shards is one chunk."""
+    split = getattr(run, "chunks", None)
+    parts = [(run, 1)] if split is None else split(CHUNK_GAMES)
+    for sub, shards in parts:
+        yield CachedRun(sub), shards
+
+
+def shard_count(run: RunLike) -> int:
+    """Shards the run reads over every variant (1 for a run held in memory)."""
+    shards = getattr(run, "shards", None)
+    return shards() if shards is not None else 1
+
+
+def _baseline_scan(run: RunLike, variant: str) -> pl.LazyFrame:
+    scan = getattr(run, "scan", None)
+    if scan is not None:
+        return players_frame_lazy(run, scan("players", variant))
+    return players_frame(run).lazy().filter(pl.col("variant") == variant)
+
+
+def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`report.summary.players_frame` of a lazy scan: ``strategy`` from the lineup if not stored."""
+    if "strategy" in players.collect_schema().names():
+        return players
+    slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
+    return players.with_columns(
+        pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
+    )
+
+
+def scorecard_setup(
+    run: RunLike, variants: list[str], players: pl.DataFrame, games: pl.DataFrame | None, axis: str
+) -> balance.Setup:
+    """The scorecard's setup from a lazy scan of the baseline variant and the first chunk's columns."""
+    base = _baseline_scan(run, variants[0])
+    points = (
+        base.group_by("final_points").agg(count=pl.len()).sort("final_points").collect(engine="streaming")
+    )
+    rates = base.group_by("strategy").agg((pl.col("rank") == 1).mean().alias("r")).collect(engine="streaming")
+    columns = {"players": players.columns, **({"games": games.columns} if games is not None else {})}
+    return balance.setup(
+        variants,
+        players_per_game(players),
+        (points["final_points"].cast(pl.Float64).to_numpy(), points["count"].to_numpy()),
+        rates,
+        columns,
+        seat_axis=axis,
+        deals=planned_deals(run.manifest),
+    )
+
+
+def planned_deals(manifest: dict[str, Any]) -> int:
+    """Deals of the run's plan: its games per variant, over the lineup's seats under duplicate play."""
+    games = int(manifest.get("games") or 0)
+    return games // max(len(manifest.get("lineup") or []), 1) if manifest.get("duplicate") else games
+
+
+def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) -> Collected:
+    """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``).
+
+    ``progress`` (a rich Progress) gets a task counting the shards read, over all variants.
+    """
+    task = None
+    if progress is not None:
+        task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run))
+    seq = run.manifest.get("sequential")
+    seq = seq if seq and seq.get("looks") else None
+    metrics = GameMetrics(registry.summary_metrics(run.manifest["game"]))
+    scores: list[np.ndarray] = []
+    sums: SummarySums | None = None
+    card: balance.ScorecardSums | None = None
+    variants: list[str] = []
+    for sub, shards in chunks(run):
+        players = players_frame(sub)
+        gl = game_lengths(sub)
+        lengths, unit = gl if gl is not None else (None, None)
+        if sums is None:
+            variants = variant_names(run, players)
+            axis = seat_axis(players)
+            sums = SummarySums(axis, players_per_game(players))
+            if scorecard:
+                games = sub.table("games")
+                card = balance.ScorecardSums(
+                    scorecard_setup(run, variants, players, games, axis), RESAMPLES, seed=0
+                )
+        sums.unit = unit
+        sums.add(players, lengths, variants)
+        if card is not None:
+            card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
+        if seq is not None:
+            scores.append(look_scores(players, seq, int(seq["games"])))
+        metrics.add(sub)
+        if task is not None and progress is not None:
+            progress.advance(task, shards)
+    if sums is None:
+        raise ValueError("the run has no games to report")
+    summary = {
+        "run": provenance(run),
+        "variant_order": variants,
+        "variants": {v: sums.variant_block(v) for v in variants},
+        "differences": sums.differences(variants) if len(variants) > 1 else [],
+        "omnibus": sums.omnibus() if len(variants) > 2 else [],
+        "game_metrics": metrics.rows(run),
+        "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
+    }
+    return Collected(summary, sums, balance.finish(card) if card is not None else None)

@@ -1,0 +1,269 @@
+"""The summary's sufficient statistics, added up chunk by chunk of whole deals.
+
+:class:`SummarySums` turns a chunk's ``players`` (and game lengths) into per-deal sums and keeps only
+their moments, histograms of distinct values and (seat, rank) cross-products
+(``simharness.stats.streaming``), so its memory depends on the groups and distinct scores, not on
+the games. Its outputs have the shapes the in-memory statistics gave (``report.summary``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simharness.stats.balance import seat_rank_cells
+from simharness.stats.hypotheses import ClusterCounts, benjamini_hochberg, holm, seat_advantage_test
+from simharness.stats.intervals import Interval
+from simharness.stats.paired import Baseline
+from simharness.stats.streaming import (
+    FriedmanSums,
+    Histogram,
+    Moments,
+    PairedSums,
+    ratio_from_moments,
+    reduce_groups,
+)
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+METRICS = ("win", "final_points")
+
+
+@dataclass
+class GroupSums:
+    """One group's rows (a variant's strategy, seat or games): counts, per-deal moments, histogram."""
+
+    rows: int = 0
+    games: int = 0
+    wins: float = 0.0  # Σ win: shares of first place (1/k each for k players tied for first)
+    wins_sq: float = 0.0  # Σ win², for the row variance
+    win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
+    value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
+    low: float = math.inf
+    high: float = -math.inf
+    hist: Histogram | None = None
+
+    def row_variance(self, metric: str) -> float:
+        """Variance over single rows of ``win`` or of the value (``stats.paired.row_variance``)."""
+        if metric != "win":
+            return self.hist.row_variance() if self.hist is not None else math.nan
+        n, w = self.rows, self.wins
+        return (self.wins_sq - w * w / n) / (n - 1) if n > 1 else math.nan
+
+    def distribution(self) -> dict[str, Any]:
+        """Mean and quantiles of the value, as ``stats.intervals.describe`` gives them."""
+        if self.hist is None or self.rows == 0:
+            return {
+                "mean": Interval.empty().to_dict(),
+                "quantiles": {f"p{round(q * 100)}": Interval.empty().to_dict() for q in QUANTILES},
+            }
+        # cluster_mean_ci's truncation: a value that is never negative (or a share) has such a mean.
+        bounded = self.low >= 0
+        mean = ratio_from_moments(
+            self.value,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.high <= 1 else math.inf,
+        )
+        qs = self.hist.quantiles(QUANTILES)
+        return {
+            "mean": mean.to_dict(),
+            "quantiles": {f"p{round(q * 100)}": i.to_dict() for q, i in qs.items()},
+        }
+
+
+class SummarySums:
+    """The summary's sums over the chunks added; ``variant_block``/``differences``/``omnibus`` read them.
+
+    ``seat_axis`` is the turn-order column; ``players`` the players per game (the seat categories).
+    """
+
+    def __init__(self, seat_axis: str, players: int) -> None:
+        self.seat_axis = seat_axis
+        self.players = players
+        self.groups: dict[tuple[str, str, Any], GroupSums] = {}  # (variant, kind, key)
+        self.seats: dict[str, ClusterCounts] = {}
+        self.games: dict[str, int] = {}
+        self.deals: dict[str, int] = {}
+        self.paired: dict[tuple[str, str | None, str], PairedSums] = {}
+        self.friedman: dict[tuple[str, str], FriedmanSums] = {}
+        self.unit: str | None = None
+
+    def add(self, players: pl.DataFrame, lengths: pl.DataFrame | None, variants: list[str]) -> None:
+        """A chunk: every variant's ``players`` rows (with ``win`` and ``strategy``) of some whole deals,
+        and their game lengths (``variant, game, deal, length``) if the run has them."""
+        for v, pv in players.partition_by("variant", as_dict=True).items():
+            self.games[v[0]] = self.games.get(v[0], 0) + pv["game"].n_unique()
+            self.deals[v[0]] = self.deals.get(v[0], 0) + pv["deal"].n_unique()
+            _seats, _ranks, cells = seat_rank_cells(pv, self.seat_axis, self.players)
+            counts = ClusterCounts.of(cells)
+            self.seats[v[0]] = self.seats[v[0]] + counts if v[0] in self.seats else counts
+        strategy = self._groups(players, "strategy", "strategy", "final_points", win=True)
+        self._groups(
+            players.with_columns(pl.col(self.seat_axis).alias("seat")), "seat", "seat", "final_points", True
+        )
+        length = None
+        if lengths is not None and lengths.height:
+            length = self._groups(
+                lengths.with_columns(key=pl.lit(None)), "length", "key", "length", win=False
+            )
+        self._pairs(strategy, length, variants)
+
+    def _groups(self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool) -> pl.DataFrame:
+        """Adds the chunk's groups of ``kind``; returns their per-deal means (``variant``, ``key``,
+        ``deal``, ``y``, ``y_win``) for the paired comparisons."""
+        by = ["variant", key]
+        red = reduce_groups(frame, by, value, "win" if win else None)
+        per = red.per_deal
+        for i, k in enumerate(red.keys):
+            acc = self.groups.setdefault((k[0], kind, k[1]), GroupSums())
+            g = per.filter(pl.col("_g") == i)
+            w, m = g["w"].to_numpy(), g["m"].to_numpy()
+            acc.rows += int(m.sum())
+            acc.wins += float(w.sum())
+            acc.wins_sq += float(g["w2"].sum())
+            acc.games += int(red.games[i])
+            acc.win += Moments.of(w, m)
+            acc.value += Moments.of(g["x"].to_numpy(), m)
+            acc.low, acc.high = min(acc.low, float(red.low[i])), max(acc.high, float(red.high[i]))
+            if acc.hist is None:
+                acc.hist = red.hists[i]
+            else:
+                acc.hist += red.hists[i]
+        keys = pl.DataFrame(
+            {"_g": range(len(red.keys)), "variant": [k[0] for k in red.keys], "key": [k[1] for k in red.keys]}
+        )
+        return per.join(keys, on="_g").select(
+            "variant", "key", "deal", y=pl.col("x") / pl.col("m"), y_win=pl.col("w") / pl.col("m")
+        )
+
+    def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
+        base = variants[0]
+
+        def deal_means(per: pl.DataFrame, v: str, key: Any, col: str) -> pl.DataFrame:
+            sel = per.filter(pl.col("variant") == v)
+            if key is not None:
+                sel = sel.filter(pl.col("key") == key)
+            return sel.select("deal", pl.col(col).alias("y"))
+
+        def add(key: tuple[str, str | None, str], a: pl.DataFrame, b: pl.DataFrame) -> None:
+            joined = a.join(b, on="deal", suffix="_b")
+            self.paired.setdefault(key, PairedSums()).add(
+                joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy()
+            )
+
+        strategies = strategy["key"].unique().to_list()
+        for v in variants[1:]:
+            for s in strategies:
+                for metric, col in (("win", "y_win"), ("final_points", "y")):
+                    add((v, s, metric), deal_means(strategy, v, s, col), deal_means(strategy, base, s, col))
+            if length is not None:
+                add(
+                    (v, None, "length"), deal_means(length, v, None, "y"), deal_means(length, base, None, "y")
+                )
+        if len(variants) > 2:
+            for s in strategies:
+                for metric, col in (("win", "y_win"), ("final_points", "y")):
+                    wide = None
+                    for v in variants:
+                        d = deal_means(strategy, v, s, col).rename({"y": v})
+                        wide = d if wide is None else wide.join(d, on="deal")
+                    acc = self.friedman.setdefault((s, metric), FriedmanSums(np.zeros(len(variants))))
+                    acc.add(
+                        wide.select(variants).to_numpy() if wide is not None else np.zeros((0, len(variants)))
+                    )
+
+    def _rows(self, variant: str, kind: str, out_key: str) -> list[dict[str, Any]]:
+        keys = sorted(k for (v, kd, k) in self.groups if v == variant and kd == kind)
+        rows = []
+        for k in keys:
+            g = self.groups[(variant, kind, k)]
+            rows.append(
+                {
+                    out_key: k,
+                    "rows": g.rows,
+                    "games": g.games,
+                    "deals": g.win.n,
+                    # Shared first places (ties = shared) make fractional wins; the rate is a mean.
+                    "first_places": g.wins,
+                    "win_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
+                    "points": g.distribution(),
+                }
+            )
+        return rows
+
+    def variant_block(self, variant: str) -> dict[str, Any]:
+        """One variant's tables, as ``report.summary.variant_block`` describes them."""
+        seats = self.seats[variant]
+        total = np.asarray(seats.total)
+        present = np.flatnonzero(total.sum(axis=1) > 0)
+        # Wins per (deal, seat): the rank-1 column of every seat that has rows.
+        wins = seats.select(present * self.players, (len(present),))
+        length = self.groups.get((variant, "length", None))
+        return {
+            "games": self.games[variant],
+            "deals": self.deals[variant],
+            "by_strategy": self._rows(variant, "strategy", "strategy"),
+            "seat_axis": self.seat_axis,
+            "by_seat": self._rows(variant, "seat", "seat"),
+            "seat_test": seat_advantage_test(wins).to_dict(),
+            "length": {"unit": self.unit, **length.distribution()}
+            if length is not None and length.rows
+            else None,
+        }
+
+    def histograms(self, kind: str) -> pl.DataFrame:
+        """Rows per distinct value of every group of ``kind`` (``strategy``, ``seat`` or ``length``):
+        ``variant``, ``key``, ``value``, ``count``, sorted; what ECDFs and survival curves draw."""
+        parts = [
+            g.hist.compact().frame.select("value", "count").with_columns(variant=pl.lit(v), key=pl.lit(k))
+            for (v, kd, k), g in self.groups.items()
+            if kd == kind and g.hist is not None
+        ]
+        if not parts:
+            return pl.DataFrame(
+                schema={"variant": pl.String, "key": pl.String, "value": pl.Float64, "count": pl.Int64}
+            )
+        return pl.concat(parts, how="vertical_relaxed").select("variant", "key", "value", "count")
+
+    def differences(self, variants: list[str]) -> list[dict[str, Any]]:
+        """Every variant minus the first, per strategy (win, final points) and for length, paired by deal,
+        with Holm and BH adjusted p-values (``report.summary.build_summary``'s ``differences``)."""
+        base = variants[0]
+        out: list[dict[str, Any]] = []
+        strategies = sorted({k for (_v, kind, k) in self.groups if kind == "strategy"})
+        for v in variants[1:]:
+            for s in strategies:
+                a, b = self.groups.get((v, "strategy", s)), self.groups.get((base, "strategy", s))
+                if a is None or b is None:
+                    continue
+                for metric in METRICS:
+                    out.append(self._difference(v, base, s, metric, a, b))
+            a, b = self.groups.get((v, "length", None)), self.groups.get((base, "length", None))
+            if a is not None and b is not None:
+                out.append(self._difference(v, base, None, "length", a, b))
+        ps = np.array([r["pvalue"] if r["pvalue"] is not None else math.nan for r in out], dtype=float)
+        for r, h, bh in zip(out, holm(ps), benjamini_hochberg(ps), strict=True):
+            r["p_holm"] = None if math.isnan(h) else float(h)
+            r["p_bh"] = None if math.isnan(bh) else float(bh)
+        return out
+
+    def _difference(
+        self, v: str, base: str, s: str | None, metric: str, a: GroupSums, b: GroupSums
+    ) -> dict[str, Any]:
+        baseline = Baseline(
+            a.row_variance(metric), b.row_variance(metric), b.games / b.win.n if b.win.n else math.nan
+        )
+        r = self.paired[(v, s, metric)].result(baseline=baseline)
+        return {"variant": v, "baseline": base, "strategy": s, "metric": metric, **r.to_dict()}
+
+    def omnibus(self) -> list[dict[str, Any]]:
+        """Friedman tests per strategy and metric over the deals shared by every variant."""
+        return [
+            {"strategy": s, "metric": metric, **self.friedman[(s, metric)].result().to_dict()}
+            for s in sorted({s for s, _m in self.friedman})
+            for metric in METRICS
+            if (s, metric) in self.friedman
+        ]

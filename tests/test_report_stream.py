@@ -1,0 +1,274 @@
+"""The streaming report against today's in-memory report, on small runs of every game.
+
+Exact where the in-memory numbers are exact (every summary number; the scorecard under the same
+keyed Poisson weights), within Monte Carlo error where they are bootstrap estimates (the streaming
+Poisson bootstrap against the ordinary multinomial one). Runs are cut into one chunk per shard, so
+every sum crosses chunk boundaries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+import report_reference
+from harness_helpers import REPO, SMALL, in_repo  # noqa: F401  (strategies are found from the repository)
+from rich.console import Console
+from rich.progress import Progress
+from stats_fixtures import make_run
+
+from simharness import config, runner, store
+from simharness.report import stream
+from simharness.report.full import build_report
+from simharness.report.summary import (
+    build_summary,
+    game_lengths,
+    optional_table,
+    players_frame,
+    seat_axis,
+    variant_names,
+)
+from simharness.stats import balance
+from simharness.stats.balance import Bootstrap, scorecard
+from simharness.stats.hypotheses import ClusterCounts, contingency_test, friedman, seat_advantage_test
+from simharness.stats.intervals import describe
+from simharness.stats.paired import paired_difference, per_deal
+from simharness.stats.streaming import (
+    FriedmanSums,
+    Histogram,
+    Moments,
+    PairedSums,
+    poisson_weights,
+    reduce_groups,
+)
+
+# The harness tests' two-variant sugoroku experiment with a third variant (for the Friedman tests).
+SUGOROKU = (
+    SMALL.format(games=600, seed=3, shard_size=100) + "[variants.progressive]\nprogressive_over_cap = true\n"
+)
+
+RIICHI = """\
+name = "stream-riichi"
+game = "riichi"
+games = 80
+seed = 5
+duplicate = true
+shard_size = 40
+players = ["efficiency", "fold-on-riichi", "call-happy", "damaten"]
+[rules]
+preset = "tenhou"
+game_length = "tonpuu"
+[variants.tonpuu]
+[variants.no-kuitan]
+kuitan = false
+"""
+
+
+def close(a: Any, b: Any, path: str = "", rel: float = 1e-9) -> list[str]:
+    """The paths at which two JSON-like values differ (floats to ``rel``)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            return [f"{path}: keys {sorted(set(a) ^ set(b))}"]
+        return [d for k in a for d in close(a[k], b[k], f"{path}.{k}", rel)]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: {len(a)} vs {len(b)} items"]
+        return [
+            d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in close(x, y, f"{path}[{i}]", rel)
+        ]
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and float in (type(a), type(b)):
+        return [] if math.isclose(a, b, rel_tol=rel, abs_tol=rel) else [f"{path}: {a} vs {b}"]
+    return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
+
+
+def _played(
+    tmp: Path, text: str | None, config_path: Path | None = None, games: int | None = None
+) -> store.Run:
+    path = config_path
+    tmp.mkdir(parents=True, exist_ok=True)
+    if text is not None:
+        path = tmp / "exp.toml"
+        path.write_text(text)
+    assert path is not None
+    exp = config.load(path, games=games)
+    return store.open_run(runner.run(exp, tmp / "out", console=Console(quiet=True)))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, store.Run]:
+    tmp = tmp_path_factory.mktemp("stream")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(REPO)
+        return {
+            "sugoroku": _played(tmp / "sugoroku", SUGOROKU),
+            "suzume": _played(tmp / "suzume", None, REPO / "configs" / "suzume-4p.toml", games=800),
+            "riichi": _played(tmp / "riichi", RIICHI),
+        }
+
+
+def _in_memory_scorecard(run: store.Run, bootstrap: Bootstrap) -> dict[str, Any]:
+    players = players_frame(run)
+    gl = game_lengths(run)
+    variants = variant_names(run, players)
+    return scorecard(
+        players,
+        gl[0] if gl else None,
+        optional_table(run, "hands"),
+        variants,
+        games=run.table("games"),
+        seat_axis=seat_axis(players),
+        bootstrap=bootstrap,
+    )
+
+
+@pytest.mark.parametrize("game", ["sugoroku", "suzume", "riichi"])
+def test_streaming_report_equals_the_in_memory_one(
+    game: str, runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = runs[game]
+    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)  # one chunk per shard
+    assert sum(1 for _ in stream.chunks(run)) == len(run.firsts) > 1
+    report = build_report(run)
+    assert (
+        close(report_reference.build_summary(run), {k: v for k, v in report.items() if k != "scorecard"})
+        == []
+    )
+    assert report["game_metrics"] or game == "sugoroku"
+    # Same keyed weights per deal in memory and chunk by chunk: the bootstrap is equal too.
+    assert close(_in_memory_scorecard(run, Bootstrap.POISSON), report["scorecard"]) == []
+
+
+@pytest.mark.parametrize(
+    ("game", "max_units"), [("sugoroku", None), ("suzume", None), ("riichi", None), ("sugoroku", 150)]
+)
+def test_poisson_bootstrap_agrees_with_the_ordinary_bootstrap(
+    game: str, max_units: int | None, runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if max_units is not None:  # 600 deals resampled in 150 blocks of 4 consecutive deals
+        monkeypatch.setattr(balance, "MAX_UNITS", max_units)
+    got = build_report(runs[game])["scorecard"]
+    want = _in_memory_scorecard(runs[game], Bootstrap.MULTINOMIAL)
+    assert close({k: v for k, v in got.items() if k not in ("variants", "differences")},
+                 {k: v for k, v in want.items() if k not in ("variants", "differences")}) == []  # fmt: skip
+    pairs = [
+        (got["variants"][v][m], want["variants"][v][m]) for v in want["variants"] for m in want["variants"][v]
+    ]
+    pairs += [
+        (g["difference"], w["difference"])
+        for g, w in zip(got["differences"], want["differences"], strict=True)
+    ]
+    for g, w in pairs:
+        assert g["estimate"] == pytest.approx(w["estimate"], rel=1e-9, abs=1e-12)
+        if w["lo"] is None:
+            continue
+        # Each percentile endpoint of 1000 replicates has a Monte Carlo sd of about 2% of the width.
+        tol = 0.3 * (w["hi"] - w["lo"]) + 1e-9
+        assert abs(g["lo"] - w["lo"]) <= tol and abs(g["hi"] - w["hi"]) <= tol, (g, w)
+    for g, w in zip(got["differences"], want["differences"], strict=True):
+        if w["pvalue"] is not None:
+            assert abs(g["pvalue"] - w["pvalue"]) <= 0.2
+
+
+def test_summary_of_a_synthetic_run_is_the_same_in_any_number_of_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = make_run(tmp_path, {"base": 1.0, "wild": 2.0, "wilder": 3.0}, n_games=800)
+    monkeypatch.setattr(stream, "CHUNK_GAMES", 120)
+    assert sum(1 for _ in stream.chunks(run)) == 7
+    assert close(build_summary(run), report_reference.build_summary(run)) == []
+
+
+def test_histogram_quantiles_are_describe_exactly() -> None:
+    rng = np.random.default_rng(4)
+    deals = np.repeat(np.arange(300), rng.integers(1, 7, 300))
+    x = rng.integers(-20, 40, len(deals)) + (deals % 5)  # few distinct values, correlated within deals
+    frame = pl.DataFrame({"g": 0, "deal": deals, "game": deals, "x": x})
+    whole = describe(x, deals)
+    parts = [reduce_groups(frame.filter(pl.col("deal") // 100 == i), ["g"], "x").hists[0] for i in range(3)]
+    acc = parts[0]
+    for p in parts[1:]:
+        acc += p
+    for q, iv in acc.quantiles((0.05, 0.25, 0.5, 0.75, 0.95)).items():
+        assert iv == whole.quantiles[q]
+    assert Histogram(pl.DataFrame(schema=acc.frame.schema)).quantiles((0.5,))[0.5].n == 0
+
+
+def test_moments_and_paired_sums_match_the_in_memory_comparison() -> None:
+    rng = np.random.default_rng(5)
+    a = rng.normal(3, 2, (500, 2))
+    acc = Moments.empty(2)
+    for chunk in np.array_split(a, 7):
+        acc += Moments.of(chunk[:, 0], chunk[:, 1])
+    assert np.allclose(acc.mean, a.mean(axis=0)) and np.allclose(acc.m2 / 499, np.cov(a.T))
+    ya, yb = rng.normal(0.3, 1, 200), rng.normal(0, 1, 200)
+    ya = ya + 0.5 * yb
+    sums = PairedSums()
+    for part in np.array_split(np.arange(200), 5):
+        sums.add(ya[part], yb[part], ya[part], yb[part])
+    frame_a = pl.DataFrame({"deal": np.arange(200), "y": ya})
+    frame_b = pl.DataFrame({"deal": np.arange(200), "y": yb})
+    assert close(sums.result().to_dict(), paired_difference(frame_a, frame_b).to_dict()) == []
+    # No shared deals: Welch's test on per-deal means.
+    welch = PairedSums()
+    welch.add(np.array([]), np.array([]), ya, yb)
+    frame_b = frame_b.with_columns(pl.col("deal") + 1000)
+    assert close(welch.result().to_dict(), paired_difference(frame_a, frame_b).to_dict()) == []
+    assert per_deal(frame_a, "y").height == 200
+
+
+def test_cluster_counts_and_friedman_sums_add_up_over_chunks() -> None:
+    rng = np.random.default_rng(6)
+    cells = rng.multinomial(4, np.full(16, 1 / 16), 400).reshape(400, 4, 4)
+    whole = contingency_test(cells).to_dict()
+    acc = ClusterCounts.of(cells[:150]) + ClusterCounts.of(cells[150:])
+    assert close(contingency_test(acc).to_dict(), whole) == []
+    wins = cells[:, :, 0]
+    assert (
+        close(seat_advantage_test(ClusterCounts.of(wins)).to_dict(), seat_advantage_test(wins).to_dict())
+        == []
+    )
+    blocks = rng.integers(0, 3, (300, 4)).astype(float)  # many ties
+    fs = FriedmanSums(np.zeros(4))
+    for part in np.array_split(blocks, 4):
+        fs.add(part)
+    assert close(fs.result().to_dict(), friedman(blocks).to_dict()) == []
+
+
+def test_poisson_weights_are_keyed_by_deal() -> None:
+    deals = np.array([5, 2000, 7, 1023, 1024])
+    w = poisson_weights(9, deals, 400)
+    assert np.array_equal(w[:, [2, 0]], poisson_weights(9, np.array([7, 5]), 400))
+    assert not np.array_equal(w, poisson_weights(10, deals, 400))
+    many = poisson_weights(1, np.arange(5000), 200)
+    assert abs(many.mean() - 1) < 0.01 and abs(many.var() - 1) < 0.02
+    assert abs((many == 0).mean() - math.exp(-1)) < 0.005
+
+
+def test_progress_counts_every_shard_of_every_variant(runs: dict[str, store.Run]) -> None:
+    with Progress(console=Console(file=io.StringIO())) as progress:
+        stream.collect(runs["sugoroku"], scorecard=False, progress=progress)
+    (task,) = progress.tasks
+    assert task.total == task.completed == 6 * 3  # 600 games in shards of 100, three variants
+
+
+def test_a_variant_that_stopped_early_is_streamed_like_in_memory(
+    runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A sweep stopped per variant reads fewer shards of that variant (store.Run.own).
+    run = runs["sugoroku"]
+    run = dataclasses.replace(run, own={**run.own, "no-cap": tuple(run.own["no-cap"][:2])})
+    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)
+    assert sum(1 for _ in stream.chunks(run)) == 6 and stream.shard_count(run) == 6 + 2 + 6
+    report = build_report(run)
+    assert report["variants"]["no-cap"]["games"] == 200
+    assert (
+        close(report_reference.build_summary(run), {k: v for k, v in report.items() if k != "scorecard"})
+        == []
+    )
+    assert close(_in_memory_scorecard(run, Bootstrap.POISSON), report["scorecard"]) == []
