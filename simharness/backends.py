@@ -10,12 +10,20 @@ system is needed, and the run directory keeps one writer).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -94,28 +102,47 @@ def pool(backend: Backend, jobs: int, scheduler: str | None = None) -> Iterator[
         # spawn, not fork: a forked child of a process with polars' and the engine's threads can hang.
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(_jobs(jobs), mp_context=ctx, **stop) as ex:
-
-            def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-                futures = [ex.submit(fn, *item) for item in items]
-                try:
-                    for f in as_completed(futures):
-                        yield f.result()
-                finally:  # an error or Ctrl-C: the queued shards are not played
-                    for f in futures:
-                        f.cancel()
-
-            yield Pool(imap, local=True)
+            yield Pool(_executor_imap(ex, _jobs(jobs)), local=True)
+    elif backend is Backend.THREADING:
+        # Not joblib's thread pool: its daemon threads may still be inside the engine or a Parquet
+        # write when a failed run's interpreter shuts down, which can abort the process instead of
+        # exiting with the error's status. These threads are joined: a running shard ends first.
+        with ThreadPoolExecutor(_jobs(jobs), thread_name_prefix="simharness-shard") as ex:
+            yield Pool(_executor_imap(ex, _jobs(jobs)), local=True, threads=True)
     else:
-        # loky's executor takes the same initializer; threads need none.
-        local = LokyBackend(**stop) if backend is Backend.LOKY else backend.value
-        with joblib.parallel_config(backend=local, n_jobs=jobs):
+        with joblib.parallel_config(backend=LokyBackend(**stop), n_jobs=jobs):
 
             def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
                 yield from joblib.Parallel(return_as="generator_unordered")(
                     joblib.delayed(fn)(*item) for item in items
                 )
 
-            yield Pool(imap, local=True, threads=backend is Backend.THREADING)
+            yield Pool(imap, local=True)
+
+
+def _executor_imap(
+    ex: Executor, jobs: int
+) -> Callable[[Callable[..., Any], Iterable[tuple[Any, ...]]], Iterator[Any]]:
+    """Results as they finish, with at most two tasks per worker submitted at a time: the items are
+    a lazy plan (a run of 10^12 games has 10^8 shards), never a list."""
+
+    def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        todo = iter(items)
+        running: set[Future[Any]] = set()
+        try:
+            while True:
+                for item in itertools.islice(todo, 2 * jobs - len(running)):
+                    running.add(ex.submit(fn, *item))
+                if not running:
+                    return
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+        finally:  # an error or Ctrl-C: the queued shards are not played
+            for f in running:
+                f.cancel()
+
+    return imap
 
 
 @contextlib.contextmanager
@@ -145,12 +172,22 @@ def _dask(jobs: int, scheduler: str | None) -> Iterator[Pool]:
                 raise ConfigError(f"cannot reach the Dask scheduler at {address}: {e}", field=field) from None
 
         def imap(fn: Callable[..., Any], items: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-            futures = [client.submit(fn, *item, pure=False) for item in items]
+            # A bounded window over the lazy plan, refilled as shards finish (see _executor_imap);
+            # wide enough to keep every worker of the cluster busy.
+            todo = iter(items)
+            window = 2 * max(len(client.scheduler_info().get("workers", {})), 1) + 2
+            running = {client.submit(fn, *item, pure=False) for item in itertools.islice(todo, window)}
+            ready = dask_completed(running)
             try:
-                for f in dask_completed(futures):
+                for f in ready:
+                    running.discard(f)
                     yield f.result()
                     f.release()
+                    for item in itertools.islice(todo, 1):
+                        nxt = client.submit(fn, *item, pure=False)
+                        running.add(nxt)
+                        ready.add(nxt)
             finally:  # an error or Ctrl-C: the queued shards are not played
-                client.cancel(futures)
+                client.cancel(list(running))
 
         yield Pool(imap, local=False)

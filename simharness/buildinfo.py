@@ -15,8 +15,13 @@ RECORD = PACKAGE / "_build.json"  # written by the build backend, ignored by git
 
 
 def _git(repo: Path, *args: str) -> str:
+    # --no-optional-locks: `git status` killed by the timeout must not leave the user an index.lock.
     return subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=10, check=True
+        ["git", "--no-optional-locks", "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=True,
     ).stdout.strip()
 
 

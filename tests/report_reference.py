@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.report.extremes import extreme_games
+from simharness.report.glance import rank_shares, share_rows
 from simharness.report.summary import (
     RunLike,
     game_lengths,
@@ -58,7 +60,7 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
                 "deals": len(np.unique(deals)),
                 # Shared first places (ties = shared) make fractional wins; the rate is a mean.
                 "first_places": wins,
-                "win_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
+                "first_place_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
                 "points": _dist(g["final_points"].to_numpy(), deals),
             }
         )
@@ -153,6 +155,8 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "variants": blocks,
         "differences": _differences(players, lengths, variants) if len(variants) > 1 else [],
         "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
+        "rank_shares": rank_shares(share_rows(players).to_dicts(), variants),
         "game_metrics": game_metrics(run),
         "sequential": sequential_block(run, players),
+        "extreme_games": extreme_games(run),
     }

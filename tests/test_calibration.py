@@ -84,7 +84,7 @@ def _check(estimates: np.ndarray, lo: np.ndarray, hi: np.ndarray, what: str) -> 
 
 
 FIELDS = {  # where a report table row keeps each interval
-    "win_rate": lambda row: row["win_rate"],
+    "first_place_rate": lambda row: row["first_place_rate"],
     "mean": lambda row: row["points"]["mean"],
     "p50": lambda row: row["points"]["quantiles"]["p50"],
 }
@@ -105,7 +105,7 @@ def _rows(game: str, duplicate: bool, table: str, key: str, value: object, field
     ("table", "key", "values"),
     [("by_strategy", "strategy", ["a", "random"]), ("by_seat", "seat", [0, 3])],
 )
-@pytest.mark.parametrize("field", ["win_rate", "mean"])
+@pytest.mark.parametrize("field", ["first_place_rate", "mean"])
 def test_sugoroku_intervals_cover_95_percent(
     duplicate: bool, table: str, key: str, values: list[object], field: str
 ) -> None:
@@ -115,9 +115,9 @@ def test_sugoroku_intervals_cover_95_percent(
 
 
 @pytest.mark.parametrize("duplicate", [False, True], ids=["independent", "duplicate"])
-def test_suzume_win_rate_by_seat_covers_95_percent(duplicate: bool) -> None:
+def test_suzume_first_place_rate_by_seat_covers_95_percent(duplicate: bool) -> None:
     for seat in (0, 2):
-        r = _rows("suzume", duplicate, "by_seat", "seat", seat, "win_rate")
+        r = _rows("suzume", duplicate, "by_seat", "seat", seat, "first_place_rate")
         _check(r[:, 0], r[:, 1], r[:, 2], f"suzume dealer order {seat}")
 
 

@@ -58,7 +58,7 @@ def test_compare_json_keeps_the_clustered_means_and_one_efficiency(run_dir: Path
     assert c["mean_a"] == cluster_mean_ci(greedy["w"].to_numpy(), greedy["deal"].to_numpy()).to_dict()
     assert c["mean_a"]["n"] == 200 and c["games_per_deal"] == 4 and c["shared_deals"] == 200
     # The efficiency by hand: row variances of the two arms over 4 × the variance of the per-deal
-    # difference of their mean win rates.
+    # difference of their mean 1st-place rates.
     per_deal = (
         players.filter(pl.col("strategy").is_in(["greedy", "random"]))
         .group_by("deal", "strategy")
@@ -95,7 +95,7 @@ def test_report_tables_are_clustered_by_deal(run_dir: Path) -> None:
     r = json.loads(_invoke("report", str(run_dir), "--json"))
     block = r["variants"]["base"]
     assert block["deals"] == 200 and all(row["deals"] == 200 for row in block["by_seat"])
-    assert all(row["win_rate"]["n"] == 200 for row in block["by_strategy"] + block["by_seat"])
+    assert all(row["first_place_rate"]["n"] == 200 for row in block["by_strategy"] + block["by_seat"])
     assert block["seat_test"]["test"].startswith("Rao-Scott") and block["seat_test"]["design_effect"] > 1
     seats = r["scorecard"]["seat_tests"]["base"]
     assert seats["wins_vs_uniform"] == block["seat_test"] and seats["seat_by_rank"]["design_effect"] > 1

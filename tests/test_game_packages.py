@@ -13,6 +13,7 @@ import typer
 
 from simharness import _engine, engine, strategies  # type: ignore[attr-defined]
 from simharness.games import registry
+from simharness.report import glance
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = engine.game_names()
@@ -51,6 +52,15 @@ def test_every_engine_game_has_a_package_with_the_contract(game: str) -> None:
         assert list(inspect.signature(metrics).parameters) == ["run"]
         if registry.submodule(game, "metrics") is not None:
             assert metrics is importlib.import_module(f"simharness.games.{game}.metrics").summary_metrics
+    # The report's names and profile: labels are strings; each profile axis is a metric the game
+    # labels (its own) or one the harness computes for every game.
+    labels = registry.metric_labels(game)
+    assert all(isinstance(k, str) and isinstance(v, str) and v for k, v in labels.items())
+    for axis in registry.profile_axes(game) or ():
+        assert axis in labels or axis in glance.LABELS, f"{game}: PROFILE names {axis}"
+    notable = registry.notable_hand(game)
+    if notable is not None:
+        assert list(inspect.signature(notable).parameters) == ["hands"]
 
 
 def test_each_game_adds_its_commands_and_one_without_a_cli_adds_none(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,7 @@ def test_summary_counts_estimates_and_planted_effects(tmp_path: Path) -> None:
     for v, block in s["variants"].items():
         pv = players.filter(pl.col("variant") == v)
         assert block["games"] == 2000 and block["deals"] == 500
-        wins = {r["strategy"]: r["win_rate"]["estimate"] * r["rows"] for r in block["by_strategy"]}
+        wins = {r["strategy"]: r["first_place_rate"]["estimate"] * r["rows"] for r in block["by_strategy"]}
         assert sum(wins.values()) == pytest.approx(2000)  # exactly one rank-1 row per game
         for r in block["by_seat"]:
             pts = pv.filter(pl.col("seat") == r["seat"])["final_points"]

@@ -117,7 +117,7 @@ def test_summary_counts_a_shared_first_place_as_a_fraction(tmp_path: Path) -> No
     firsts = [r["first_places"] for r in block["by_strategy"]]
     assert sum(firsts) == pytest.approx(300)
     assert any(f != round(f) for f in firsts), "a shared first place is a fraction of a win"
-    assert sum(r["win_rate"]["estimate"] * r["rows"] for r in block["by_seat"]) == pytest.approx(300)
+    assert sum(r["first_place_rate"]["estimate"] * r["rows"] for r in block["by_seat"]) == pytest.approx(300)
 
 
 def test_sugoroku_reports_the_goal_winner_and_the_top_score_by_name(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_p
     seq = _manifest(run_dir)["sequential"]
     # the bar ends full at the games the test played, not at a fraction of the budget
     assert f"{seq['games']}/{seq['games']} games 100%" in bar.getvalue()
-    # Two copies of one strategy: no difference in win rate, so the test accepts H0 before the budget.
+    # Two copies of one strategy: no difference in 1st-place rate, so the test accepts H0 before the budget.
     assert seq["decision"] == "H0" and seq["games"] < 2400 and len(seq["looks"]) == seq["games"] // 400
     assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["H0"]
     assert (

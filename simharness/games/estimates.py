@@ -23,6 +23,16 @@ import polars as pl
 from simharness.stats.intervals import Interval
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 
+# The columns of a game's ``notable_hand`` frame (``simharness.games.registry``): the game holding
+# each variant's biggest hand, how big (larger is bigger, comparable across chunks of a run) and why.
+NOTABLE_HAND = {
+    "variant": pl.String,
+    "game": pl.UInt64,
+    "hand": pl.UInt32,
+    "score": pl.Float64,
+    "why": pl.String,
+}
+
 
 class Run(Protocol):
     """What a game's summary metrics need of :class:`simharness.store.Run`."""

@@ -6,7 +6,14 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - a ``cli`` module with ``register(app, score_app)``: the game's commands (``score <game>``, tools);
   a game without one adds no commands;
 - ``summary_metrics(run) -> polars.DataFrame`` in the package: rows the report adds (columns
-  variant, strategy, metric, estimate, lo, hi, n);
+  variant, strategy, metric, estimate, lo, hi, n); a metric named ``*_rate``, ``*_share`` or
+  ``rank_<k>`` is a proportion, shown as a percentage;
+- ``METRIC_LABELS`` (metric → the name players use, e.g. ``win_rate`` → "win rate (per hand)") and
+  ``PROFILE`` ((x, y) metrics of the report's strategy profile figure, the risk then the reward;
+  default: last-place against 1st-place rate) in the package;
+- ``notable_hand(hands) -> polars.DataFrame`` in the package: per variant the game holding its
+  biggest hand (a yakuman or limit hand; columns variant, game, hand, score: larger is bigger, why),
+  for the report's list of extreme games;
 - a ``python`` module: its Python-strategy protocol, present exactly when the engine layer exports
   ``<game>_play_batch_python``;
 - ``MIN_SHARD`` in the package: the fewest games a default shard holds (about 10 ms of play with
@@ -42,16 +49,38 @@ def submodule(game: str, name: str) -> ModuleType | None:
     return importlib.import_module(full) if importlib.util.find_spec(full) is not None else None
 
 
-def summary_metrics(game: str) -> MetricsFn | None:
-    """The game's ``summary_metrics``, or None for a game whose report is the harness's alone (also
-    a run of a game this installation has no package for: its report still has the harness's part)."""
+def _offered(game: str, name: str) -> Any:
+    """The package's attribute ``name``, or None when it has none (also for a run of a game this
+    installation has no package for: its report still has the harness's part)."""
     try:
         module = package(game)
     except ModuleNotFoundError as e:
         if e.name != f"{__package__}.{game}":
             raise
         return None
-    fn: MetricsFn | None = getattr(module, "summary_metrics", None)
+    return getattr(module, name, None)
+
+
+def summary_metrics(game: str) -> MetricsFn | None:
+    """The game's ``summary_metrics``, or None for a game whose report is the harness's alone."""
+    fn: MetricsFn | None = _offered(game, "summary_metrics")
+    return fn
+
+
+def metric_labels(game: str) -> dict[str, str]:
+    """The game's ``METRIC_LABELS`` (metric → display name); empty when it names none."""
+    return dict(_offered(game, "METRIC_LABELS") or {})
+
+
+def profile_axes(game: str) -> tuple[str, str] | None:
+    """The game's ``PROFILE``: the (x, y) metrics of the strategy profile, or None for the default."""
+    axes = _offered(game, "PROFILE")
+    return (str(axes[0]), str(axes[1])) if axes else None
+
+
+def notable_hand(game: str) -> MetricsFn | None:
+    """The game's ``notable_hand(hands)``, or None for a game without hands to rank."""
+    fn: MetricsFn | None = _offered(game, "notable_hand")
     return fn
 
 

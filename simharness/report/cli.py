@@ -89,7 +89,7 @@ def compare(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (results/<name>).")],
     a: Annotated[str, typer.Option("--a", help="Strategy A (the candidate).")],
     b: Annotated[str, typer.Option("--b", help="Strategy B (the reference).")],
-    metric: Annotated[str, typer.Option(help="win, final_points or rank.")] = "win",
+    metric: Annotated[str, typer.Option(help="win (the 1st-place rate), final_points or rank.")] = "win",
     variant: Annotated[str | None, typer.Option(help="Variant (default: the first).")] = None,
     alpha: Annotated[float, typer.Option(help="Two-sided level of the fixed-sample verdict.")] = 0.05,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
@@ -109,8 +109,10 @@ def compare(
 
 
 def plan(
-    effect: Annotated[float, typer.Option(help="Difference in win rate to detect, e.g. 0.01.")],
-    baseline: Annotated[float, typer.Option(help="Baseline win rate, e.g. 0.25.")],
+    effect: Annotated[
+        float, typer.Option(help="Difference in a rate (the 1st-place rate) to detect, e.g. 0.01.")
+    ],
+    baseline: Annotated[float, typer.Option(help="Baseline rate (the 1st-place rate), e.g. 0.25.")],
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     power: Annotated[float, typer.Option(help="Power (1 − β).")] = 0.8,
     paired_efficiency: Annotated[

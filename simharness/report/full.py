@@ -1,4 +1,5 @@
-"""The full report: the summary plus the balance scorecard, as data and as terminal tables."""
+"""The full report: the summary plus the balance scorecard, the strategy profile and the extreme
+games, as data and as terminal tables."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
-from rich.table import Table
 
+from simharness.report.glance import profile
 from simharness.report.stream import Collected, collect
 from simharness.report.summary import RunLike, fmt_ci, print_summary
+from simharness.report.textfit import Col, print_fitted
 
 # Metrics shown as percentages in tables.
 PERCENT = {
@@ -30,8 +32,10 @@ def build_report(run: RunLike, progress: Progress | None = None) -> dict[str, An
 
 
 def report_of(collected: Collected) -> dict[str, Any]:
-    """The report dict of a pass made with the scorecard."""
-    return {**collected.summary, "scorecard": collected.scorecard}
+    """The report dict of a pass made with the scorecard, with the strategy profile (``glance.profile``)."""
+    report = {**collected.summary, "scorecard": collected.scorecard}
+    report["profile"] = profile(report)
+    return report
 
 
 def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[str]]]:
@@ -42,7 +46,7 @@ def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], li
     rows = []
     for m in sc["metrics"]:
         pct = m["name"] in PERCENT
-        cells = [fmt_ci(sc["variants"][v][m["name"]], 3, pct=pct) for v in variants]
+        cells = [fmt_ci(sc["variants"][v][m["name"]], None, pct=pct) for v in variants]
         dcells = []
         for v in variants[1:]:
             d = diffs.get((v, m["name"]))
@@ -50,7 +54,9 @@ def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], li
                 dcells.append("–")
                 continue
             p = d["p_holm"]
-            dcells.append(fmt_ci(d["difference"], 3, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})"))
+            dcells.append(
+                fmt_ci(d["difference"], None, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})")
+            )
         rows.append((m["name"], m["doc"], cells, dcells))
     return rows
 
@@ -60,15 +66,11 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     sc = report["scorecard"]
     variants = report["variant_order"]
     console.print()
-    t = Table(title="balance scorecard [95% CI, deal bootstrap]", title_justify="left")
-    t.add_column("metric")
-    for v in variants:
-        t.add_column(v, justify="right")
-    for v in variants[1:]:
-        t.add_column(f"{v} − {variants[0]}", justify="right")
-    for name, _doc, cells, dcells in scorecard_rows(report):
-        t.add_row(name, *cells, *dcells)
-    console.print(t)
+    cols = [Col(v) for v in variants] + [Col(f"{v} − {variants[0]}") for v in variants[1:]]
+    rows = [[name, *cells, *dcells] for name, _doc, cells, dcells in scorecard_rows(report)]
+    print_fitted(
+        console, "balance scorecard [95% CI, deal bootstrap]", [Col("metric", right=False)], cols, rows
+    )
     if sc["strong"]:
         console.print(f"skill gradient: {sc['strong']} (strong) vs {sc['weak']} (weak)")
     for v in variants:
@@ -81,3 +83,9 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             )
     for note in sc["notes"]:
         console.print(f"[dim]{note}")
+    if report.get("extreme_games"):
+        console.print()
+        console.print("[bold]extreme games[/bold] (each command plays the game again as a page)")
+        for g in report["extreme_games"]:
+            console.print(f"{g['title']} ({g['variant']}, game {g['game']}): {g['why']}", highlight=False)
+            console.print(f"  {g['command']}", style="dim", highlight=False, soft_wrap=True)

@@ -1,17 +1,17 @@
 """A self-contained HTML report: tables, matplotlib figures embedded as base64 PNG, provenance and JSON.
 
+The page opens with the strategies at a glance (``glance_html``: profile, rank shares), and ends
+with the game metrics by strategy and the extreme games before the provenance.
+
 matplotlib is imported here only (Agg backend), so the CLI starts without it. The page loads no
 network resources; a tiny inline script records how many figures decoded (``data-figures-loaded``
-on ``<body>``), which the rendering test in headless Chromium reads back.
+on ``<body>``, and ``data-figures-ids``: each decoded figure's id and pixel size), which the
+rendering test in headless Chromium reads back.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,14 @@ import numpy as np
 import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
+from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
+from simharness.report.htmlkit import esc as _esc
+from simharness.report.htmlkit import figure as _figure
+from simharness.report.htmlkit import html_table as _table
+from simharness.report.htmlkit import panel_grid as _grid
+from simharness.report.htmlkit import png as _png
 from simharness.report.stream import collect
-from simharness.report.summary import RunLike, commit_label, fmt_ci
+from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci
 from simharness.report.sums import SummarySums
 from simharness.stats.streaming import linear_quantile
 
@@ -50,25 +56,18 @@ window.addEventListener('load', function () {
     document.body.setAttribute('data-json', 'invalid');
   }
   var imgs = document.querySelectorAll('figure img');
-  var ok = 0;
-  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) { ok++; } });
+  var ok = 0, ids = [];
+  imgs.forEach(function (i) {
+    if (i.complete && i.naturalWidth > 0) {
+      ok++;
+      if (i.parentNode.id) { ids.push(i.parentNode.id + ':' + i.naturalWidth + 'x' + i.naturalHeight); }
+    }
+  });
   document.body.setAttribute('data-figures-loaded', String(ok));
   document.body.setAttribute('data-figures-total', String(imgs.length));
+  document.body.setAttribute('data-figures-ids', ids.join(' '));
 });
 """
-
-
-def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _grid(n: int, cols: int) -> tuple[int, int]:
-    return math.ceil(n / cols), min(n, cols)
 
 
 def figure_ecdf(points: pl.DataFrame, variants: list[str]) -> str:
@@ -164,7 +163,8 @@ def figure_forest(report: dict[str, Any]) -> str | None:
     panels: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for d in report["differences"]:
         label = d["variant"] + (f" · {d['strategy']}" if d["strategy"] else "")
-        panels.setdefault(f"{d['metric']} (by strategy)" if d["strategy"] else d["metric"], []).append(
+        name = METRIC_NAMES.get(d["metric"], d["metric"])
+        panels.setdefault(f"{name} (by strategy)" if d["strategy"] else name, []).append(
             (label, d["difference"])
         )
     for d in report["scorecard"]["differences"]:
@@ -210,22 +210,6 @@ def figure_llr(seq: dict[str, Any]) -> str:
     return _png(fig)
 
 
-def _esc(x: Any) -> str:
-    return html.escape(str(x))
-
-
-def _table(header: list[str], rows: list[list[str]], classes: list[list[str]] | None = None) -> str:
-    out = ["<table><thead><tr>", *(f"<th>{_esc(h)}</th>" for h in header), "</tr></thead><tbody>"]
-    for i, r in enumerate(rows):
-        out.append("<tr>")
-        for j, c in enumerate(r):
-            cls = classes[i][j] if classes else ""
-            out.append(f'<td class="{cls}">{_esc(c)}</td>' if cls else f"<td>{_esc(c)}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
 def _traffic(metric: str, iv: dict[str, Any]) -> str:
     """Green/amber/red for the metrics with a conventional target: fair seats, no runaway first player."""
     e = iv.get("estimate")
@@ -236,18 +220,15 @@ def _traffic(metric: str, iv: dict[str, Any]) -> str:
     return ""
 
 
-def _figure(b64: str | None, caption: str) -> str:
-    if b64 is None:
-        return ""
-    return (
-        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{b64}">'
-        f"<figcaption>{_esc(caption)}</figcaption></figure>"
-    )
-
-
-def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None = None) -> str:
+def render_html(
+    run: RunLike,
+    report: dict[str, Any],
+    sums: SummarySums | None = None,
+    links: dict[tuple[str, int], Link] | None = None,
+) -> str:
     """The report page as one HTML string; ``sums`` are the report's sums (the score and length
-    distributions of the figures), read again from the run when not given."""
+    distributions of the figures), read again from the run when not given; ``links``: the extreme
+    games' pages (``glance_html.show_pages``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -271,7 +252,7 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
         else "",
         "<h2>Headline: strategies</h2>",
     ]
-    header = ["variant", "strategy", "rows (deals)", "win rate", "mean points", "median", "p5", "p95"]
+    header = ["variant", "strategy", "rows (deals)", "1st-place rate", "mean points", "median", "p5", "p95"]
     rows = []
     for v in variants:
         for r in report["variants"][v]["by_strategy"]:
@@ -281,14 +262,15 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
                     v,
                     r["strategy"],
                     f"{r['rows']} ({r['deals']})",
-                    fmt_ci(r["win_rate"], pct=True),
-                    fmt_ci(r["points"]["mean"], 1),
+                    fmt_ci(r["first_place_rate"], pct=True),
+                    fmt_ci(r["points"]["mean"], None),
                     fmt_ci(q["p50"], 0),
                     fmt_ci(q["p5"], 0),
                     fmt_ci(q["p95"], 0),
                 ]
             )
     parts.append(_table(header, rows))
+    parts.append(glance_section(report))
     parts.append("<h2>Seats</h2>")
     rows = []
     for v in variants:
@@ -299,11 +281,11 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
                     v,
                     str(r["seat"]),
                     f"{r['rows']} ({r['deals']})",
-                    fmt_ci(r["win_rate"], pct=True),
-                    fmt_ci(r["points"]["mean"], 1),
+                    fmt_ci(r["first_place_rate"], pct=True),
+                    fmt_ci(r["points"]["mean"], None),
                 ]
             )
-    parts.append(_table(["variant", "seat", "rows (deals)", "win rate", "mean points"], rows))
+    parts.append(_table(["variant", "seat", "rows (deals)", "1st-place rate", "mean points"], rows))
     rows = []
     for v in variants:
         st = report["scorecard"]["seat_tests"][v]
@@ -364,7 +346,7 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
                 [
                     d["variant"],
                     d["strategy"] or "(game)",
-                    d["metric"],
+                    METRIC_NAMES.get(d["metric"], d["metric"]),
                     fmt_ci(d["difference"], 3, pct=pct),
                     "by deal" if d["paired"] else "no",
                     f"{d['efficiency']:.2f}" if d["efficiency"] is not None else "–",
@@ -404,18 +386,8 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
             )
         parts.append(_figure(figure_llr(seq), "LLR at each look and the SPRT bounds"))
     if report["game_metrics"]:
-        parts.append("<h2>Game-specific metrics</h2>")
-        rows = [
-            [
-                str(r.get("variant")),
-                str(r.get("strategy")),
-                str(r.get("metric")),
-                fmt_ci({"estimate": r.get("estimate"), "lo": r.get("lo"), "hi": r.get("hi")}, 4),
-                str(r.get("n")),
-            ]
-            for r in report["game_metrics"]
-        ]
-        parts.append(_table(["variant", "strategy", "metric", "estimate", "n"], rows))
+        parts.append(metrics_section(report))
+    parts.append(extremes_section(report, links))
     parts.append("<h2>Provenance</h2>")
     parts.append(f"<pre>{_esc(json.dumps(run.manifest, indent=2, default=str))}</pre>")
     data = json.dumps(report, allow_nan=False, default=str).replace("</", "<\\/")
@@ -425,7 +397,9 @@ def render_html(run: RunLike, report: dict[str, Any], sums: SummarySums | None =
 
 
 def write_html(run: RunLike, report: dict[str, Any], path: Path, sums: SummarySums | None = None) -> None:
-    """Write the report page to ``path`` (its folder is created); ``sums``: see :func:`render_html`."""
+    """Write the report page to ``path`` (its folder is created), and its extreme games' pages beside
+    it (see ``glance_html.show_pages``); ``sums``: see :func:`render_html`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(run, report, sums), encoding="utf-8")
+    links = show_pages(run, report.get("extreme_games", []), path)
+    path.write_text(render_html(run, report, sums, links), encoding="utf-8")

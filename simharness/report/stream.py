@@ -24,6 +24,8 @@ import polars as pl
 from rich.progress import Progress
 
 from simharness.games import estimates, registry
+from simharness.report.extremes import ExtremeGames
+from simharness.report.glance import rank_shares, share_rows
 from simharness.report.summary import (
     RunLike,
     game_lengths,
@@ -173,6 +175,8 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     seq = run.manifest.get("sequential")
     seq = seq if seq and seq.get("looks") else None
     metrics = GameMetrics(registry.summary_metrics(run.manifest["game"]))
+    ranks = GameMetrics(lambda chunk: share_rows(players_frame(chunk)))
+    extremes = ExtremeGames()
     scores: list[np.ndarray] = []
     sums: SummarySums | None = None
     card: balance.ScorecardSums | None = None
@@ -197,6 +201,8 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         if seq is not None:
             scores.append(look_scores(players, seq, int(seq["games"])))
         metrics.add(sub)
+        ranks.add(sub)
+        extremes.add(sub)
         if task is not None and progress is not None:
             progress.advance(task, shards)
     if sums is None:
@@ -207,7 +213,9 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "variants": {v: sums.variant_block(v) for v in variants},
         "differences": sums.differences(variants) if len(variants) > 1 else [],
         "omnibus": sums.omnibus() if len(variants) > 2 else [],
+        "rank_shares": rank_shares(ranks.rows(run), variants),
         "game_metrics": metrics.rows(run),
+        "extreme_games": extremes.result(str(run.path), variants),
         "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
     }
     return Collected(summary, sums, balance.finish(card) if card is not None else None)

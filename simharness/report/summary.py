@@ -14,10 +14,11 @@ import numpy as np
 import polars as pl
 from rich.console import Console
 from rich.progress import Progress
-from rich.table import Table
 
 from simharness.games import registry
+from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
+from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
 from simharness.stats.sequential import SPRT, look_scores, stopped_estimate
 
 
@@ -150,8 +151,9 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     """The end-of-run summary as a JSON-ready dict, read from the run chunk by chunk.
 
     ``variants[v]``: games, deals, ``by_strategy`` and ``by_seat`` (along ``seat_axis``, see
-    :func:`seat_axis`): rows, games and deals, win rate and mean final points (CR1 intervals clustered
-    by deal) and 5/25/50/75/95% quantiles of final points (Woodruff intervals clustered by deal);
+    :func:`seat_axis`): rows, games and deals, ``first_place_rate`` (rank 1) and mean final points (CR1
+    intervals clustered by deal) and 5/25/50/75/95% quantiles of final points (Woodruff intervals
+    clustered by deal); ``rank_shares`` (see ``glance.rank_shares``);
     ``length`` (turns or hands per game, clustered likewise) and ``seat_test`` (Rao-Scott χ² of wins by
     seat vs uniform, clustered by deal). ``differences``: every variant minus the first
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
@@ -191,12 +193,14 @@ def sequential_result(seq: dict[str, Any], scores: np.ndarray) -> dict[str, Any]
     }
 
 
-def fmt_ci(iv: dict[str, Any] | None, digits: int = 3, pct: bool = False) -> str:
-    """``estimate [lo, hi]`` for an interval dict; percentages when ``pct``."""
+def fmt_ci(iv: dict[str, Any] | None, digits: int | None = 3, pct: bool = False) -> str:
+    """``estimate [lo, hi]`` for an interval dict; percentages when ``pct``; ``digits=None``: to the
+    precision of the interval (:func:`simharness.report.textfit.digits_for`)."""
     if not iv or iv.get("estimate") is None:
         return "–"
     scale, suffix = (100.0, "%") if pct else (1.0, "")
-    d = 1 if pct else digits
+    # Percentages to 0.01 at most: finer steps are noise to a reader of rates.
+    d = (min(2, digits_for(iv, scale)) if pct else digits_for(iv)) if digits is None else 1 if pct else digits
 
     def f(x: float | None) -> str:
         return "?" if x is None else f"{x * scale:.{d}f}"
@@ -210,33 +214,50 @@ def _fmt_num(x: float | None, digits: int = 4) -> str:
     return f"{x:.2e}" if x != 0 and abs(x) < 10 ** -(digits - 1) else f"{x:.{digits}f}"
 
 
-def _group_table(title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> Table:
-    t = Table(title=title, title_justify="left")
-    cols = [key, "rows (deals)", "win rate [95% CI]", "mean points [95% CI]", "median [95% CI]"]
-    for col in [*cols, "p5 / p25 / p75 / p95"] if wide else cols:
-        t.add_column(col, justify="left" if col == key else "right")
+# How the summary's paired-difference metrics are named for readers.
+METRIC_NAMES = {"win": "1st-place rate", "final_points": "final points", "length": "game length"}
+
+
+def _print_groups(console: Console, title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> None:
+    cols = [Col("rows (deals)"), Col("1st-place rate"), Col("mean points")]
+    if wide:
+        cols += [Col("median points"), Col("p5 / p25 / p75 / p95")]
+    cells = []
     for r in rows:
         q = r["points"]["quantiles"]
-        cells = [
+        row = [
             str(r[key]),
             f"{r['rows']} ({r['deals']})",
-            fmt_ci(r["win_rate"], pct=True),
-            fmt_ci(r["points"]["mean"], 1),
-            fmt_ci(q["p50"], 0),
+            fmt_ci(r["first_place_rate"], pct=True),
+            fmt_ci(r["points"]["mean"], None),
         ]
         if wide:
-            cells.append(
-                " / ".join(
-                    f"{q[k]['estimate']:g}" if q[k]["estimate"] is not None else "–"
-                    for k in ("p5", "p25", "p75", "p95")
-                )
+            spread = (
+                f"{q[k]['estimate']:g}" if q[k]["estimate"] is not None else "–"
+                for k in ("p5", "p25", "p75", "p95")
             )
-        t.add_row(*cells)
-    return t
+            row += [fmt_ci(q["p50"], 0), " / ".join(spread)]
+        cells.append(row)
+    print_fitted(console, f"{title}, 95% CIs", [Col(key, right=False)], cols, cells)
+
+
+def _print_rank_shares(console: Console, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    ranks = list(rows[0]["shares"])
+    cells = [[r["strategy"], *(fmt_pm(r["shares"][k], pct=True) for k in ranks)] for r in rows]
+    print_fitted(
+        console,
+        "final rank shares, % ± 95% CI",
+        [Col("strategy", right=False)],
+        [Col(k) for k in ranks],
+        cells,
+    )
 
 
 def print_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print the summary as rich tables: per variant by strategy and by seat, then the comparisons."""
+    """Print the summary as tables that fit the console (a row is one line, see ``textfit``): per
+    variant by strategy, rank shares and by seat, then the comparisons and the game metrics."""
     run = summary["run"]
     prov = run.get("provenance") or {}
     console.print(
@@ -247,13 +268,14 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     )
     if run.get("warning"):
         console.print(f"[bold yellow]warning:[/] {run['warning']}")
-    wide = console.width >= 120  # quantile spread and BH column only when they fit
+    wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]
         console.print()
         console.rule(f"variant [bold]{v}[/bold]: {b['games']} games, {b['deals']} deals")
-        console.print(_group_table("by strategy", "strategy", b["by_strategy"], wide))
-        console.print(_group_table(f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide))
+        _print_groups(console, "by strategy", "strategy", b["by_strategy"], wide)
+        _print_rank_shares(console, summary.get("rank_shares", {}).get(v, []))
+        _print_groups(console, f"by seat ({b['seat_axis']})", "seat", b["by_seat"], wide)
         st = b["seat_test"]
         console.print(
             f"seat advantage: Rao-Scott χ²={_fmt_num(st['statistic'], 2)} (df {st['df'] or 0:.0f}, "
@@ -269,29 +291,31 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             )
     if summary["differences"]:
         console.print()
-        t = Table(title=f"differences vs {summary['variant_order'][0]}", title_justify="left")
-        cols = ["variant", "strategy", "metric", "difference [95% CI]", "paired", "p", "p Holm"]
-        for col in [*cols, "p BH"] if wide else cols:
-            t.add_column(col, justify="left" if col in ("variant", "strategy", "metric") else "right")
+        cols = [Col("difference [95% CI]"), Col("E"), Col("p Holm")]
+        if wide:
+            cols += [Col("p"), Col("p BH")]
+        cells = []
         for r in summary["differences"]:
-            pct = r["metric"] == "win"
-            paired = "no"
-            if r["paired"]:
-                paired = "deal" if r["efficiency"] is None else f"deal, E={r['efficiency']:.2g}"
-            cells = [
+            # E: the pairing efficiency (games); "no" when the variants share no deals.
+            e = r["efficiency"]
+            paired = "no" if not r["paired"] else "–" if e is None else f"{e:,.0f}" if e >= 10 else f"{e:.2g}"
+            row = [
                 r["variant"],
                 r["strategy"] or "(game)",
-                r["metric"],
-                fmt_ci(r["difference"], 2, pct=pct),
+                METRIC_NAMES.get(r["metric"], r["metric"]),
+                fmt_ci(r["difference"], None, pct=r["metric"] == "win"),
                 paired,
-                _fmt_num(r["pvalue"]),
                 _fmt_num(r["p_holm"]),
             ]
-            t.add_row(*cells, _fmt_num(r["p_bh"])) if wide else t.add_row(*cells)
-        console.print(t)
+            cells.append([*row, _fmt_num(r["pvalue"]), _fmt_num(r["p_bh"])] if wide else row)
+        keys = [Col("variant", right=False), Col("strategy", right=False), Col("metric", right=False)]
+        print_fitted(
+            console, f"differences vs {summary['variant_order'][0]}, paired by deal", keys, cols, cells
+        )
     for o in summary.get("omnibus", []):
         console.print(
-            f"all variants, {o['strategy']} {o['metric']}: Friedman χ²={_fmt_num(o['statistic'], 2)}, "
+            f"all variants, {o['strategy']} {METRIC_NAMES.get(o['metric'], o['metric'])}: "
+            f"Friedman χ²={_fmt_num(o['statistic'], 2)}, "
             f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
         )
     seq = summary.get("sequential")
@@ -311,15 +335,11 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             )
     if summary["game_metrics"]:
         console.print()
-        t = Table(title="game metrics", title_justify="left")
-        for col in ("variant", "strategy", "metric", "estimate [95% CI]", "n"):
-            t.add_column(col)
-        for r in summary["game_metrics"]:
-            t.add_row(
-                str(r.get("variant")),
-                str(r.get("strategy")),
-                str(r.get("metric")),
-                fmt_ci({"estimate": r.get("estimate"), "lo": r.get("lo"), "hi": r.get("hi")}, 4),
-                str(r.get("n")),
-            )
-        console.print(t)
+        console.print("game metrics: estimate ± 95% CI half-width (rates and shares in %)")
+        game = str(run.get("game"))
+        for t in metrics_tables(summary["game_metrics"]):
+            cells = [
+                [s, *(fmt_pm(t.cells.get((s, m)), pct=is_share(m)) for m in t.metrics)] for s in t.strategies
+            ]
+            cols = [Col(label(game, m)) for m in t.metrics]
+            print_fitted(console, f"game metrics, {t.variant}", [Col("strategy", right=False)], cols, cells)

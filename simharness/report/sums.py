@@ -188,7 +188,7 @@ class SummarySums:
                     "deals": g.win.n,
                     # Shared first places (ties = shared) make fractional wins; the rate is a mean.
                     "first_places": g.wins,
-                    "win_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
+                    "first_place_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
                     "points": g.distribution(),
                 }
             )

@@ -62,15 +62,15 @@ def _gradient(s: Sums) -> np.ndarray:
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("balance", "Ludii Balance over seats: 1 − (max − min) seat win rate (1 = fair)", _balance),
+    Metric("balance", "Ludii Balance over seats: 1 − (max − min) seat 1st-place rate (1 = fair)", _balance),
     Metric(
         "first_seat_win_rate",
-        "Win rate of the first seat in turn order (Ludii AdvantageP1)",
+        "1st-place rate of the first seat in turn order (Ludii AdvantageP1)",
         _ratio("win_seat_0", "games"),
     ),
     Metric(
         "skill_gradient",
-        "Win rate of the strong minus the weak strategy (Jaffe's restricted play)",
+        "1st-place rate of the strong minus the weak strategy (Jaffe's restricted play)",
         _gradient,
     ),
     Metric("draw_rate", "Games whose top score is shared (a draw for first)", _ratio("draw", "games")),

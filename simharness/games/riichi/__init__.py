@@ -1,13 +1,14 @@
 """Riichi mahjong (立直麻雀) in Python, beside ``engine/src/games/riichi/``.
 
 - ``scoring``: shanten, ukeire and hand value under named house rules (single hands and batches);
-- ``metrics``: ``summary_metrics``, the analyst's statistics that ``simharness report`` adds;
+- ``metrics``: ``summary_metrics``, the analyst's statistics that ``simharness report`` adds, their
+  names (``METRIC_LABELS``), the strategy profile's axes (``PROFILE``) and ``notable_hand``;
 - ``python``: the Python-strategy protocol and an example class (``ShantenGreedy``);
 - ``cli``: ``simharness score riichi``, ``shanten`` and ``replay riichi``;
 - ``replay`` and ``mjlog``: real Tenhou games parsed and replayed through the engine.
 """
 
-from simharness.games.riichi.metrics import summary_metrics
+from simharness.games.riichi.metrics import METRIC_LABELS, PROFILE, notable_hand, summary_metrics
 from simharness.games.riichi.scoring import (
     HandNotWinning,
     HandScore,
@@ -35,12 +36,15 @@ from simharness.games.riichi.scoring import (
 MIN_SHARD = 40
 
 __all__ = [
+    "METRIC_LABELS",
+    "PROFILE",
     "HandNotWinning",
     "HandScore",
     "Payments",
     "ScoreBatch",
     "flag_bits",
     "format_score",
+    "notable_hand",
     "presets",
     "resolve_rules",
     "rule_options",

@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.games import estimates
 from simharness.games.estimates import paired_by_deal, ratio_by_deal, row
+from simharness.games.riichi.scoring import yaku_names
 from simharness.report.summary import RunLike, players_frame, variant_names
 from simharness.stats.paired import per_deal
 
@@ -53,6 +55,41 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
     **{f"rank_{r}": (pl.col("rank") == r, None) for r in range(1, 5)},
 }
 
+
+# The names players use (和了率 is per hand; the summary's rank-1 share is the 1st-place rate).
+METRIC_LABELS = {
+    "avg_rank": "average rank",
+    **{f"rank_{r}": f"{o} place" for r, o in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))},
+    "win_rate": "win rate (per hand)",
+    "deal_in_rate": "deal-in rate (per hand)",
+    "riichi_rate": "riichi rate (per hand)",
+    "call_rate": "call rate (per hand)",
+    "tsumo_share": "tsumo share (of wins)",
+    "avg_win_points": "average win (points)",
+    "avg_deal_in_cost": "average deal-in (points)",
+    "draw_rate": "draw rate (per hand)",
+    "tenpai_at_draw": "tenpai at draw",
+    "bust_rate": "bust rate (per game)",
+    "yakuman_rate": "yakuman rate (per hand)",
+    "chombo_rate": "chombo rate (per hand)",
+    "final_points": "final points",
+    "score": "score (uma, oka; thousands)",
+    "paired_score": "paired score",
+    "paired_points": "paired points",
+    "paired_rank": "paired rank",
+}
+# The strategy profile every Riichi analyst draws: deal-in rate (risk) against win rate (reward).
+PROFILE = ("deal_in_rate", "win_rate")
+
+# Limit names by han of the first winner (13 per yakuman), highest first.
+LIMITS = (
+    (26, "double yakuman"),
+    (13, "yakuman"),
+    (11, "sanbaiman"),
+    (8, "baiman"),
+    (6, "haneman"),
+    (5, "mangan"),
+)
 
 # Over all players of a variant these are fixed by construction (ranks 1-4, points sum to the start).
 ZERO_SUM = frozenset({"avg_rank", "final_points", "score", "rank_1", "rank_2", "rank_3", "rank_4"})
@@ -108,3 +145,28 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
     return pl.DataFrame(
         rows, schema={c: (pl.String if c in COLUMNS[:3] else pl.Float64) for c in COLUMNS}
     ).with_columns(pl.col("n").cast(pl.Int64))
+
+
+def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
+    """Per variant the biggest winning hand of 5 han or more (mangan and above, yakuman counting 13
+    per yakuman): columns variant, game, hand, score (han, then points: larger is bigger) and why.
+    The highest han, then points, then the earliest game."""
+    wins = hands.filter(pl.col("outcome").is_in([0, 1]) & (pl.col("han") >= LIMITS[-1][0]))
+    best = wins.sort("han", "points", "game", "hand", descending=[True, True, False, False]).unique(
+        "variant", keep="first", maintain_order=True
+    )
+    names = yaku_names()
+    rows = []
+    for r in best.iter_rows(named=True):
+        limit = next(name for han, name in LIMITS if r["han"] >= han)
+        yaku = [n for i, n in enumerate(names) if r["yaku"] >> i & 1]
+        seats = [s for s in range(8) if r["winners"] >> s & 1]
+        why = (
+            f"{limit} ({r['han']} han, {r['points']} points: {', '.join(yaku) or 'no yaku logged'}) "
+            f"won by seat {', '.join(map(str, seats))} in hand {r['hand']}"
+        )
+        score = r["han"] * 1e6 + r["points"]
+        rows.append(
+            {"variant": r["variant"], "game": r["game"], "hand": r["hand"], "score": score, "why": why}
+        )
+    return pl.DataFrame(rows, schema=estimates.NOTABLE_HAND)

@@ -1,8 +1,15 @@
-"""Mahjong sugoroku's summary metrics: the source's winner beside the harness's top score.
+"""Mahjong sugoroku's summary metrics: the source's winner beside the harness's top score, and the
+choices the strategies' knobs make.
 
 The source's winner (優勝者) is the player who lands exactly on the goal and ends the game; the
-harness's win rate is first place by final score (points, winner bonus and distance settlement),
-which another player may hold. Both are reported, named apart.
+harness's 1st-place rate is first place by final score (points, winner bonus and distance
+settlement), which another player may hold. Both are reported, named apart.
+
+A dice race has no hands, so the analyst's offence/defence picture (win rate per hand against
+deal-in rate) has no direct counterpart. Its analogue (``PROFILE``) is per game: the goal-winner
+rate (reaching the goal is the race's win, which pays the winner bonus and the distance settlement,
+as a hand win pays in mahjong) against the last-place rate (the outcome that dealing in produces in
+mahjong: the race's risk).
 """
 
 from __future__ import annotations
@@ -13,17 +20,33 @@ import polars as pl
 
 from simharness.games.estimates import Run, by_deal, frame, row
 
+# Per-game counts of what the knobs decide (offsets, pinzoro back re-rolls, 6-zoro extra rolls) and
+# of the rests that offsets avoid: a player row's value, averaged over the strategy's rows.
+CHOICES = ("rests_served", "offsets", "back_rerolls", "extra_rolls")
+
+METRIC_LABELS = {
+    "goal_winner_rate": "goal-winner rate (per game)",
+    "top_score_rate": "top-score rate (per game)",
+    "goal_reached_rate": "goal reached (per game)",
+    "goal_winner_not_top_rate": "goal winner not on top (per game)",
+    "rests_served": "rests served (per game)",
+    "offsets": "offsets (per game)",
+    "back_rerolls": "pinzoro back re-rolls (per game)",
+    "extra_rolls": "6-zoro extra rolls (per game)",
+}
+PROFILE = ("last_place_rate", "goal_winner_rate")
+
 
 def summary_metrics(run: Run) -> pl.DataFrame:
     """Long-form metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
     Per variant and strategy: ``goal_winner_rate`` (games in which this player reached the goal:
     the source's 優勝者) and ``top_score_rate`` (first place by final score, a first place shared
-    by k tied players counting 1/k: the harness's win rate, repeated here to sit beside it). Per
-    variant (strategy ``all``): ``goal_reached_rate`` (games ended at the goal rather than by the
-    turn limit or agreement) and ``goal_winner_not_top_rate`` (games whose goal-reacher did not
-    finish with the top score). Intervals are 95% cluster-robust by deal; ``n`` is the number of
-    deals.
+    by k tied players counting 1/k: the harness's 1st-place rate, repeated here to sit beside it),
+    then the per-game means of :data:`CHOICES`. Per variant (strategy ``all``):
+    ``goal_reached_rate`` (games ended at the goal rather than by the turn limit or agreement) and
+    ``goal_winner_not_top_rate`` (games whose goal-reacher did not finish with the top score).
+    Intervals are 95% cluster-robust by deal; ``n`` is the number of deals.
     """
     games = run.table("games").select("variant", "game", "winner")
     players = run.table("players").join(games, on=["variant", "game"])
@@ -36,6 +59,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
         rows.append(row(v, s, "goal_winner_rate", by_deal(mine["goal"], mine["deal"])))
         rows.append(row(v, s, "top_score_rate", by_deal(mine["top"], mine["deal"])))
+        rows.extend(row(v, s, c, by_deal(mine[c], mine["deal"])) for c in CHOICES if c in mine.columns)
     for (v,), mine in sorted(players.group_by("variant"), key=lambda g: g[0]):
         per_game = mine.group_by("game", "deal").agg(
             reached=pl.col("goal").any(),

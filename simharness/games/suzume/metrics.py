@@ -7,10 +7,25 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.games import estimates
+from simharness.games.estimates import Run, by_deal, row
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
+
+# The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
+METRIC_LABELS = {
+    "hand_win_rate": "win rate (per hand)",
+    "deal_in_rate": "deal-in rate (per hand)",
+    "yakuman_rate": "yakuman rate (per hand)",
+    "tsumo_share": "tsumo share (of wins)",
+    "mean_hand_value": "average win (points)",
+    "exhaustive_draw_rate": "draw rate (per hand)",
+    "multi_ron_rate": "multiple-ron rate (per hand)",
+    **{f"{name}_rate": f"{name.replace('_', ' ')} rate (per hand)" for name in YAKUMAN.values()},
+}
+# As in Riichi: deal-in rate (risk) against win rate per hand (reward).
+PROFILE = ("deal_in_rate", "hand_win_rate")
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
@@ -56,4 +71,41 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         for name in YAKUMAN.values():
             rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
-    return frame(rows)
+    schema = {
+        "variant": pl.String,
+        "strategy": pl.String,
+        "metric": pl.String,
+        "estimate": pl.Float64,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
+        "n": pl.Int64,
+    }
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
+    """Per variant the game holding the biggest win: a yakuman if there is one, else the most points
+    (Suzume-jong has no limit hands); columns variant, game, hand, score (yakuman first, then points:
+    larger is bigger) and why. Ties: the earliest game."""
+    best = (
+        hands.filter(pl.col("claims") > 0)
+        .with_columns((pl.col("yakuman") > 0).alias("is_yakuman"))
+        .sort("is_yakuman", "points", "game", "hand", descending=[True, True, False, False])
+        .unique("variant", keep="first", maintain_order=True)
+    )
+    rows = [
+        {
+            "variant": r["variant"],
+            "game": r["game"],
+            "hand": r["hand"],
+            "score": r["is_yakuman"] * 1e6 + r["points"],
+            "why": (
+                f"{YAKUMAN.get(r['yakuman'], 'yakuman').replace('_', ' ')} (yakuman"
+                if r["is_yakuman"]
+                else "no yakuman: the highest-scoring win (Suzume-jong has no limit hands"
+            )
+            + f", {r['points']} points) won by seat {r['winner']} in hand {r['hand']}",
+        }
+        for r in best.iter_rows(named=True)
+    ]
+    return pl.DataFrame(rows, schema=estimates.NOTABLE_HAND)

@@ -1,0 +1,220 @@
+"""The extreme games of a run: the ones an analyst asks to see first, with the command that replays each.
+
+Every game is a pure function of the manifest, so a game is named by (variant, game index) and
+``simharness show`` plays it again. Per variant: the largest comeback, the biggest single loss, the
+longest game and the biggest hand (the game package's ``notable_hand``: a yakuman or limit hand).
+Ties go to the earliest game, so the selection is the same however the run was sharded, and a run
+read chunk by chunk (:class:`ExtremeGames`) gives the same games as a run read whole.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import polars as pl
+
+from simharness.games import registry
+from simharness.report.summary import RunLike, game_lengths, optional_table, players_frame, variant_names
+from simharness.stats.balance import standings
+
+
+class Kind(str, Enum):
+    """What makes a game extreme (the value is the JSON ``kind``)."""
+
+    COMEBACK = "comeback"
+    BIGGEST_LOSS = "biggest_loss"
+    LONGEST = "longest"
+    BIGGEST_HAND = "biggest_hand"
+
+    @property
+    def title(self) -> str:
+        return {
+            Kind.COMEBACK: "largest comeback",
+            Kind.BIGGEST_LOSS: "biggest single loss",
+            Kind.LONGEST: "longest game",
+            Kind.BIGGEST_HAND: "yakuman or limit hand",
+        }[self]
+
+
+def show_command(run_path: str, variant: str, game: int) -> str:
+    """The ``simharness show`` command line that replays one game as a page."""
+    return f"simharness show {shlex.quote(run_path)} --game {game} --variant {shlex.quote(variant)}"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A candidate: the game, how extreme it is (larger is more) and why, in words."""
+
+    game: int
+    score: float
+    why: str
+
+    def beats(self, other: Pick | None) -> bool:
+        """More extreme, or as extreme and earlier: the same choice in whatever order chunks come."""
+        return other is None or (self.score, -self.game) > (other.score, -other.game)
+
+
+def _top(frame: pl.DataFrame, by: str) -> dict[str, Any] | None:
+    """The row with the largest ``by`` (the earliest game among equals), or None."""
+    if frame.height == 0:
+        return None
+    return frame.sort([by, "game"], descending=[True, False]).row(0, named=True)
+
+
+def _who(players: pl.DataFrame, game: int, seat: int) -> str:
+    """``seat 2 (efficiency)``: a seat of one game and the strategy that played it."""
+    row = players.filter((pl.col("game") == game) & (pl.col("seat") == seat))
+    return f"seat {seat} ({row['strategy'][0]})" if row.height else f"seat {seat}"
+
+
+def _hand_changes(hands: pl.DataFrame, seats: int) -> pl.DataFrame | None:
+    """Points won or lost by each seat in each hand (``game, hand, seat, change``).
+
+    ``delta_<seat>`` columns are the changes themselves; running totals are differenced, which
+    leaves out each game's first hand (its starting points are not logged).
+    """
+    delta = [f"delta_{s}" for s in range(seats)]
+    if all(c in hands.columns for c in delta):
+        return (
+            hands.select("game", "hand", *delta)
+            .unpivot(index=["game", "hand"], variable_name="seat", value_name="change")
+            .with_columns(
+                pl.col("seat").str.extract(r"_(\d+)$").cast(pl.Int64), pl.col("change").cast(pl.Float64)
+            )
+        )
+    stand = standings(hands, seats)
+    if stand is None:
+        return None
+    return (
+        stand.sort("game", "seat", "hand")
+        .select(
+            "game",
+            "hand",
+            "seat",
+            (pl.col("points") - pl.col("points").shift(1).over("game", "seat")).alias("change"),
+        )
+        .drop_nulls("change")
+    )
+
+
+def _comeback(hands: pl.DataFrame, players: pl.DataFrame, seats: int) -> Pick | None:
+    """The game whose winner was furthest behind the leader after some hand."""
+    stand = standings(hands, seats)
+    if stand is None:
+        return None
+    # Under shared ties a game has several winners: the comeback is the first one's (lowest seat).
+    winner = (
+        players.filter(pl.col("rank") == 1)
+        .group_by("game")
+        .agg(pl.col("seat").cast(pl.Int64).min().alias("w"))
+    )
+    behind = (
+        stand.join(winner, on="game")
+        .group_by("game", "hand")
+        .agg(
+            (pl.col("points").max() - pl.col("points").filter(pl.col("seat") == pl.col("w")).first()).alias(
+                "d"
+            ),
+            pl.col("w").first(),
+        )
+        .sort("d", "hand", descending=[True, False])
+        .unique("game", keep="first")
+    )
+    top = _top(behind.filter(pl.col("d") > 0), "d")
+    if top is None:
+        return None
+    who = _who(players, top["game"], top["w"])
+    return Pick(top["game"], top["d"], f"{who} won from {top['d']:g} points behind after hand {top['hand']}")
+
+
+def _biggest_loss(hands: pl.DataFrame | None, players: pl.DataFrame, seats: int) -> Pick | None:
+    changes = _hand_changes(hands, seats) if hands is not None else None
+    if changes is not None:
+        top = _top(changes.with_columns((-pl.col("change")).alias("loss")).filter(pl.col("loss") > 0), "loss")
+        if top is None:
+            return None
+        who = _who(players, top["game"], top["seat"])
+        return Pick(top["game"], top["loss"], f"{who} lost {top['loss']:g} points in hand {top['hand']}")
+    # No hand-level changes: the heaviest loss of a whole game.
+    top = _top(players.with_columns((-pl.col("final_points")).alias("loss")), "loss")
+    if top is None:
+        return None
+    who = _who(players, top["game"], top["seat"])
+    why = (
+        f"{who} finished at {top['final_points']} points, the lowest final score (no points per hand logged)"
+    )
+    return Pick(top["game"], top["loss"], why)
+
+
+def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
+    """The most extreme game of each (variant, kind) among the games of ``run``, which may be a
+    chunk of whole deals of a larger run (see :class:`ExtremeGames`)."""
+    players = players_frame(run)
+    hands = optional_table(run, "hands")
+    gl = game_lengths(run)
+    notable = registry.notable_hand(str(run.manifest.get("game")))
+    best_hands = notable(hands) if notable is not None and hands is not None else None
+    seats = int(players.group_by("variant", "game").len()["len"].max() or 0)
+    out: dict[tuple[str, Kind], Pick] = {}
+    for v in variant_names(run, players):
+        pv = players.filter(pl.col("variant") == v)
+        hv = hands.filter(pl.col("variant") == v) if hands is not None else None
+        found: dict[Kind, Pick | None] = {
+            Kind.COMEBACK: _comeback(hv, pv, seats) if hv is not None else None,
+            Kind.BIGGEST_LOSS: _biggest_loss(hv, pv, seats),
+        }
+        if gl is not None:
+            top = _top(gl[0].filter(pl.col("variant") == v), "length")
+            if top is not None:
+                found[Kind.LONGEST] = Pick(top["game"], top["length"], f"{top['length']:g} {gl[1]}")
+        if best_hands is not None:
+            mine = best_hands.filter(pl.col("variant") == v).sort("score", "game", descending=[True, False])
+            if mine.height:
+                found[Kind.BIGGEST_HAND] = Pick(mine["game"][0], mine["score"][0], mine["why"][0])
+        out.update({(v, k): pick for k, pick in found.items() if pick is not None})
+    return out
+
+
+class ExtremeGames:
+    """The extreme games over chunks of whole deals added in any order (a run read shard by shard):
+    per (variant, kind) the most extreme candidate, ties to the earliest game."""
+
+    def __init__(self) -> None:
+        self.best: dict[tuple[str, Kind], Pick] = {}
+
+    def add(self, chunk: RunLike) -> None:
+        for key, pick in candidates(chunk).items():
+            if pick.beats(self.best.get(key)):
+                self.best[key] = pick
+
+    def result(self, run_path: str, variants: list[str]) -> list[dict[str, Any]]:
+        """``{kind, title, variant, game, why, command}`` by variant, then kind in :class:`Kind` order."""
+        out = []
+        for v in variants:
+            for kind in Kind:
+                pick = self.best.get((v, kind))
+                if pick is not None:
+                    out.append(
+                        {
+                            "kind": kind.value,
+                            "title": kind.title,
+                            "variant": v,
+                            "game": int(pick.game),
+                            "why": pick.why,
+                            "command": show_command(run_path, v, int(pick.game)),
+                        }
+                    )
+        return out
+
+
+def extreme_games(run: RunLike) -> list[dict[str, Any]]:
+    """Per variant and :class:`Kind` the selected game: ``{kind, title, variant, game, why, command}``.
+
+    A kind the run cannot show (no hand-level standings, no hands table, no such hand) is left out.
+    """
+    acc = ExtremeGames()
+    acc.add(run)
+    return acc.result(str(run.path), variant_names(run, players_frame(run)))

@@ -1,0 +1,198 @@
+"""The report page's "at a glance" part: the strategy profile, rank shares, the game metrics as
+strategies × metrics tables, and the extreme games with the command that replays each (and a link
+to its page, where ``simharness show`` is installed).
+
+Figures are matplotlib (imported inside the functions, as in ``html``), embedded as PNG.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import quote
+
+import numpy as np
+
+from simharness.errors import UserError
+from simharness.report.glance import is_share, label, metrics_tables
+from simharness.report.htmlkit import esc, figure, finish_panels, html_table, panel_grid
+from simharness.report.summary import RunLike, fmt_ci
+
+
+def _errors(ivs: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Estimates and the (below, above) error-bar lengths of intervals (0 where a bound is missing)."""
+    est = np.array([iv["estimate"] for iv in ivs], dtype=float)
+    lo = np.array([iv["lo"] if iv.get("lo") is not None else iv["estimate"] for iv in ivs], dtype=float)
+    hi = np.array([iv["hi"] if iv.get("hi") is not None else iv["estimate"] for iv in ivs], dtype=float)
+    return est, np.vstack([est - lo, hi - est])
+
+
+def figure_profile(prof: dict[str, Any], variants: list[str]) -> str | None:
+    """One point per strategy at (risk, reward) with both 95% CIs as error bars, a panel per variant.
+
+    Every panel shares the axes, so a strategy's move between variants reads as a move on the page.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
+
+    points = prof["points"]
+    if not points:
+        return None
+    shown = [v for v in variants if any(p["variant"] == v for p in points)]
+    rows, cols = panel_grid(len(shown), 3)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.6 * cols, 4 * rows), squeeze=False, sharex=True, sharey=True
+    )
+    strategies = list(dict.fromkeys(p["strategy"] for p in points))
+    colours = {s: f"C{i % 10}" for i, s in enumerate(strategies)}
+    for ax, v in zip(axes.flat, shown, strict=False):
+        mine = [p for p in points if p["variant"] == v]
+        x, xerr = _errors([p["x"] for p in mine])
+        y, yerr = _errors([p["y"] for p in mine])
+        for i, p in enumerate(mine):
+            c = colours[p["strategy"]]
+            ax.errorbar(
+                x[i], y[i], xerr=xerr[:, i : i + 1], yerr=yerr[:, i : i + 1], fmt="o", color=c, capsize=3
+            )
+            ax.annotate(
+                p["strategy"], (x[i], y[i]), xytext=(5, 5), textcoords="offset points", fontsize=8, color=c
+            )
+        ax.set_title(v)
+        ax.set_xlabel(f"{prof['x']['label']} (risk →)")
+        ax.set_ylabel(f"{prof['y']['label']} (reward ↑)")
+        ax.grid(alpha=0.3)
+        if is_share(prof["x"]["metric"]):
+            ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        if is_share(prof["y"]["metric"]):
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    return finish_panels(fig, axes, len(shown))
+
+
+def figure_rank_shares(shares: dict[str, list[dict[str, Any]]], variants: list[str]) -> str | None:
+    """A bar per strategy split into its 1st … last place shares, a panel per variant."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
+
+    shown = [v for v in variants if shares.get(v)]
+    if not shown:
+        return None
+    rows, cols = panel_grid(len(shown), 2)
+    height = max(len(shares[v]) for v in shown)
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, (0.45 * height + 1.4) * rows), squeeze=False)
+    for ax, v in zip(axes.flat, shown, strict=False):
+        strategies = [r["strategy"] for r in shares[v]]
+        ranks = list(shares[v][0]["shares"])
+        colours = plt.get_cmap("RdYlGn_r")(np.linspace(0.1, 0.9, len(ranks)))
+        left = np.zeros(len(strategies))
+        y = np.arange(len(strategies))[::-1]
+        for k, rank in enumerate(ranks):
+            w = np.array([r["shares"][rank]["estimate"] or 0.0 for r in shares[v]])
+            ax.barh(y, w, left=left, color=colours[k], label=rank, edgecolor="white")
+            for yi, li, wi in zip(y, left, w, strict=True):
+                if wi >= 0.07:  # a label only where it fits inside its segment
+                    ax.text(li + wi / 2, yi, f"{wi:.0%}", ha="center", va="center", fontsize=8)
+            left += w
+        ax.set_yticks(y, strategies, fontsize=8)
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("share of games")
+        ax.set_title(v)
+        ax.legend(ncol=len(ranks), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
+    return finish_panels(fig, axes, len(shown))
+
+
+def glance_section(report: dict[str, Any]) -> str:
+    """The profile and rank-share figures with the rank-share table."""
+    variants = report["variant_order"]
+    prof = report["profile"]
+    parts = [
+        "<h2>Strategies at a glance</h2>",
+        figure(
+            figure_profile(prof, variants),
+            f"Strategy profile: {prof['y']['label']} against {prof['x']['label']}, 95% CIs both ways "
+            "(up is reward, left is safety)",
+            "fig-profile",
+        ),
+        figure(
+            figure_rank_shares(report["rank_shares"], variants), "Final rank shares by strategy", "fig-ranks"
+        ),
+    ]
+    # Variants may seat different numbers of players (Riichi's `players`): the widest sets the columns.
+    ranks = max(([*r["shares"]] for rs in report["rank_shares"].values() for r in rs), key=len, default=[])
+    rows = [
+        [v, r["strategy"], *(fmt_ci(r["shares"].get(k), pct=True) for k in ranks)]
+        for v in variants
+        for r in report["rank_shares"].get(v, [])
+    ]
+    parts.append(html_table(["variant", "strategy", *ranks], rows))
+    return "".join(parts)
+
+
+def metrics_section(report: dict[str, Any]) -> str:
+    """The game metrics: per variant, strategies as rows and metrics as columns."""
+    game = str(report["run"].get("game"))
+    parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI]; rates and shares in %.</p>"]
+    for t in metrics_tables(report["game_metrics"]):
+        parts.append(f"<h3>{esc(t.variant)}</h3>")
+        rows = [
+            [s, *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(m)) for m in t.metrics)]
+            for s in t.strategies
+        ]
+        parts.append(html_table(["strategy", *(label(game, m) for m in t.metrics)], rows))
+    return "".join(parts)
+
+
+class Link(NamedTuple):
+    """Where an extreme game's page is, relative to the report (``href``), or why there is none."""
+
+    href: str | None
+    note: str | None = None
+
+
+def show_pages(run: RunLike, games: list[dict[str, Any]], report_path: Path) -> dict[tuple[str, int], Link]:
+    """Each extreme game written by ``simharness show`` beside the report (``<report stem>-games/``),
+    keyed by (variant, game). Empty when this installation has no ``simharness.show``: the list then
+    gives the commands alone. A game that ``show`` refuses (a Python strategy in the lineup, an
+    engine that now plays it differently) is listed with the reason instead of a link."""
+    try:
+        from simharness.show import write_page
+    except ModuleNotFoundError as e:
+        if e.name != "simharness.show":
+            raise
+        return {}
+    folder = f"{report_path.stem}-games"
+    links: dict[tuple[str, int], Link] = {}
+    for g in games:
+        key = (str(g["variant"]), int(g["game"]))
+        if key in links:
+            continue
+        name = f"{key[0]}-game{key[1]}.html"
+        try:
+            write_page(run.path, key[1], key[0], report_path.parent / folder / name)
+            links[key] = Link(f"{quote(folder)}/{quote(name)}")
+        except UserError as err:
+            links[key] = Link(None, str(err))
+    return links
+
+
+def extremes_section(report: dict[str, Any], links: dict[tuple[str, int], Link] | None = None) -> str:
+    """The extreme games as a list, each with the ``simharness show`` command that replays it and,
+    where :func:`show_pages` wrote it, a link to its page."""
+    games = report.get("extreme_games") or []
+    if not games:
+        return ""
+    items = []
+    for g in games:
+        link = (links or {}).get((str(g["variant"]), int(g["game"])), Link(None))
+        title = esc(g["title"])
+        if link.href:
+            title = f'<a href="{esc(link.href)}">{title}</a>'
+        note = f" <span class='muted'>(no page: {esc(link.note)})</span>" if link.note else ""
+        items.append(
+            f"<li><b>{title}</b> ({esc(g['variant'])}, game {g['game']}): {esc(g['why'])}{note}<br>"
+            f"<code>{esc(g['command'])}</code></li>"
+        )
+    return (
+        "<h2>Extreme games</h2><p class='muted'>Every game can be played again exactly from the manifest; "
+        f"each command writes the game as a page.</p><ul class='extremes'>{''.join(items)}</ul>"
+    )
