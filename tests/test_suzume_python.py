@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+import failing_strategies
 import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
@@ -47,21 +48,6 @@ class Recorder(Fastest):
         if point == "ron":
             assert view["from"] != view["seat"] and view["rivers"][view["from"]][-1] == view["tile"]
         return super().decide(view, legal)
-
-
-class Raises:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
-        raise KeyError("no such key")
-
-
-class OutOfRange:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
-        return len(legal)
-
-
-class NotAnInt:
-    def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> object:
-        return "tsumo"
 
 
 def test_distance_helpers_match_hand_worked_examples() -> None:
@@ -126,17 +112,10 @@ def test_every_decision_point_is_asked_with_its_view() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("cls", "error", "message"),
-    [
-        ("Raises", KeyError, "no such key"),
-        ("OutOfRange", ValueError, "expected an index below"),
-        ("NotAnInt", TypeError, "expected an int index"),
-    ],
-)
+@pytest.mark.parametrize(("cls", "error", "message"), failing_strategies.CASES)
 def test_strategy_errors_name_the_slot(cls: str, error: type[Exception], message: str) -> None:
     fastest = resolve_knobs("suzume", {})
-    lineup = [fastest, dict(fastest, python=f"{ME}:{cls}"), fastest]
+    lineup = [fastest, dict(fastest, python=f"{failing_strategies.MODULE}:{cls}"), fastest]
     where = r"lineup slot 1 \(seat \d\) at (discard|tsumo|ron): "
     with pytest.raises(error, match=f"{where}.*{message}") as failed:
         play_batch("suzume", {}, lineup, seed=1, first_game=0, count=2)

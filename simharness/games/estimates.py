@@ -1,6 +1,6 @@
-"""What the games' ``summary_metrics`` share: the long-form row of one estimate, and the intervals
-a game's rates, means and paired differences use (clustered by deal: the hands of a game and the
-duplicate tables of a deal are not independent).
+"""What the games' ``summary_metrics`` share: the long-form row of one estimate (and the typed frame
+of rows, :func:`frame`), and the intervals a game's rates, means and paired differences use
+(clustered by deal: the hands of a game and the duplicate tables of a deal are not independent).
 
 Each interval carries its sufficient statistics (:class:`Estimate`), and :func:`row` hands them to
 an active :func:`collecting` block, keyed by (variant, strategy, metric). The streaming report

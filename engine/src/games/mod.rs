@@ -14,12 +14,15 @@ pub mod suzume;
 pub mod riichi;
 pub mod trump;
 
+pub mod hongkong;
+
 /// Every game, in the order `simharness games` lists them.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
     vec![
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
         Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
+        Box::new(Registered::<hongkong::HongKong>(std::marker::PhantomData)),
         Box::new(Registered::<trump::Trump>(std::marker::PhantomData)),
     ]
 }

@@ -14,6 +14,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 use std::marker::PhantomData;
 
+mod hongkong;
 mod riichi;
 mod riichi_game;
 mod sugoroku;
@@ -262,5 +263,6 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     trump::register(m)?;
     riichi_game::register(m)?;
     sugoroku::register(m)?;
+    hongkong::register(m)?;
     Ok(())
 }

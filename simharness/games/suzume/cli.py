@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -20,6 +21,22 @@ def parse_rule(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
+
+
+Report = dict[str, Any]
+
+
+def score_and_print(score: Callable[[], Report], as_json: bool, render: Callable[[Report], str]) -> None:
+    """Runs a `score <game>` command's scoring and prints its report (JSON or ``render``): exit
+    status 0 for a winning hand, 1 for one that does not win (as `score riichi`), 2 for wrong input."""
+    try:
+        result = score()
+    except OptionError as e:
+        typer.echo(f"error: {e.field}: {e.message}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(result) if as_json else render(result))
+    if not result["legal"]:
+        raise typer.Exit(1)
 
 
 def _render(r: dict[str, Any]) -> str:
@@ -74,16 +91,12 @@ def score_command(
 ) -> None:
     """Score one Suzume-jong hand: the points and each part that makes them, or why it does not win
     (exit status 1)."""
-    try:
+
+    def score() -> dict[str, Any]:
         rules = dict(parse_rule(r) for r in rule or [])
-        result = score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
-    except OptionError as e:
-        typer.echo(f"error: {e.field}: {e.message}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(json.dumps(result) if as_json else _render(result))
-    if not result["legal"]:
-        # As `score riichi`: 0 a winning hand, 1 one that does not win, 2 wrong input.
-        raise typer.Exit(1)
+        return score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
+
+    score_and_print(score, as_json, _render)
 
 
 def register(app: typer.Typer, score_app: typer.Typer) -> None:

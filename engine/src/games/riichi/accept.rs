@@ -470,7 +470,7 @@ impl Discards {
 const OTHERS: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
 
 /// The set bits of a kind mask, lowest first.
-struct Bits(u64);
+pub struct Bits(pub u64);
 
 impl Iterator for Bits {
     type Item = usize;

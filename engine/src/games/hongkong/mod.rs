@@ -1,0 +1,37 @@
+//! Hong Kong mahjong (香港麻雀): 144 or 136 tiles, fan and base points (`rules/hongkong.md`).
+//!
+//! - `rules.rs`: the house-rule catalogue of §11 with the settlement options, presets `default`
+//!   and `old_style`;
+//! - `hand.rs`: hand evaluation — every reading, fan items, limit hands, the fan → multiplier
+//!   tables (§8);
+//! - `scoring.rs`: payments (responsibility, 包, false wins) and hand parsing for `score hongkong`;
+//! - `actions.rs`: the decision points of §10, what a player sees, and the `Hook` through which
+//!   Python strategies decide for their lineup slots;
+//! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
+//! - `strategies.rs`: knobs and the policy (H1-H6 and random of §12 are knob combinations);
+//! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables.
+//!
+//! Keyed chance. Hand `h` of deal `d` shuffles its wall from `seed/d/h/TAG_WALL`, rolls its dice
+//! from `seed/d/h/TAG_DICE`, random strategy choices of seat `s` read `seed/d/h/TAG_STRATEGY/s`
+//! and mistake injection `seed/d/h/TAG_MISTAKE`: rule variants and duplicate tables see the same
+//! walls, and results never depend on the number of workers.
+//!
+//! Tile kinds, melds and the set decomposition are Riichi's (`riichi::tiles`, `riichi::agari`):
+//! the 34 kinds are the same.
+
+pub mod actions;
+pub mod batch;
+pub mod hand;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod strategies;
+
+#[cfg(test)]
+mod tests;
+
+pub use rules::Rules;
+pub use strategies::Knobs;
+
+/// The game marker type; `impl Game` is in `batch.rs`.
+pub struct HongKong;

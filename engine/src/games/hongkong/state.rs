@@ -1,0 +1,536 @@
+//! One hand of Hong Kong mahjong, from the dice and the deal to a win, an exhaustive draw or a
+//! false win (spec §3-§6).
+//!
+//! Tiles are physical ids: `kind * 4 + copy` for the 136 suit and honour tiles, then 136-139 the
+//! flowers 1-4 and 140-143 the seasons 1-4. The wall is a keyed shuffle; the three dice choose
+//! where it is broken (§3.2), the live wall is drawn from the break and replacements come from
+//! the other end, so the 14-tile dead wall keeps its size while each replacement shortens the
+//! live wall by one (the spec's replenishment, §3.3).
+
+use super::actions::{Claim, View};
+use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
+use super::rules::{EarthlyHand, MultiWin, Rules};
+use super::scoring::{bao_payer, false_win, payments, Claimed};
+use crate::games::riichi::shanten;
+use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
+use crate::rng::{Key, Stream};
+
+pub const TAG_WALL: u64 = 1;
+pub const TAG_DICE: u64 = 2;
+pub const TAG_STRATEGY: u64 = 3;
+pub const TAG_MISTAKE: u64 = 4;
+
+pub const DEAD_WALL: usize = 14;
+
+/// The wall owner of a three-dice sum, counted counter-clockwise from East as 1 (§3.2, HK-S1).
+pub fn wall_owner(sum: u8) -> u8 {
+    (sum + 3) % 4
+}
+
+/// Tiles in play: 144 or 136.
+pub fn tile_count(rules: &Rules) -> usize {
+    usize::from(rules.tile_set)
+}
+
+/// The decisions a seat's player takes; built-in policies and Python strategies implement it.
+pub trait Player {
+    /// Declare a legal self-drawn win on `tile` (H-D2)?
+    fn self_draw(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
+    /// Win on `tile` discarded (or added to a kong) by `view.turn` (H-D6/H-D7)?
+    fn win_on(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
+    /// Which claim to make on `tile` discarded by `view.turn` among `legal` (None = pass).
+    fn claim(&mut self, view: &View, tile: Kind, legal: &[Claim]) -> Option<Claim>;
+    /// A kong to declare on one's own turn among `legal` kinds (H-D3/H-D4), or none.
+    fn kong(&mut self, view: &View, legal: &[Kind]) -> Option<Kind>;
+    /// The kind to discard (H-D5/H-D8).
+    fn discard(&mut self, view: &View) -> Kind;
+}
+
+/// A winner: its seat, the hand and circumstances it won with, and their value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Winner {
+    pub seat: u8,
+    pub hand: Hand,
+    pub ctx: WinContext,
+    pub value: Value,
+    /// The 包 guarantor who pays this win alone (the `bao` option), if any.
+    pub liable: Option<u8>,
+}
+
+/// How a hand ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Draw,
+    /// `discarder` for a discard win or a robbed kong.
+    Win {
+        winners: Vec<Winner>,
+        discarder: Option<u8>,
+        robbed: bool,
+    },
+    FalseWin {
+        offender: u8,
+    },
+}
+
+/// The record of a hand.
+#[derive(Debug, Clone)]
+pub struct HandResult {
+    pub outcome: Outcome,
+    pub delta: [i64; 4],
+    /// Live-wall draws taken.
+    pub draws: u16,
+    pub live_left: u8,
+    pub dice: u8,
+    /// Claimed sets per seat (chow, pung, exposed kong).
+    pub claims: [u8; 4],
+    pub bonus: [u8; 4],
+    /// Complete hands under the minimum (wins refused by the rules), per seat.
+    pub refused: [u16; 4],
+    /// Tiles accounted for at the end: hands, melds, discards left on the table, bonus tiles
+    /// and the unused wall (conservation check).
+    pub tiles_accounted: u16,
+}
+
+struct Seat {
+    hand: Counts,
+    melds: Vec<HkMeld>,
+    flowers: u8,
+    seasons: u8,
+    /// The sets claimed from discards, in order (for 包).
+    claimed: Vec<Claimed>,
+}
+
+pub struct HandSetup<'a> {
+    pub rules: &'a Rules,
+    pub dealer: u8,
+    pub round_wind: u8,
+    pub key: Key,
+    /// The game's points before this hand (what players see).
+    pub points: [i64; 4],
+}
+
+struct Table<'a> {
+    rules: &'a Rules,
+    wall: Vec<u16>,
+    next: usize,
+    end: usize,
+    seats: [Seat; 4],
+    visible: Counts,
+    rivers: [Vec<Kind>; 4],
+    discards_left: u16,
+    draws: u16,
+    dealer: u8,
+    round_wind: u8,
+    points: [i64; 4],
+    refused: [u16; 4],
+}
+
+fn kind_of(id: u16) -> Option<Kind> {
+    (id < 136).then_some((id / 4) as Kind)
+}
+
+impl Table<'_> {
+    fn live(&self) -> usize {
+        self.end - DEAD_WALL - self.next
+    }
+
+    /// What seat `s` sees while seat `turn` draws, discards or adds to a kong.
+    fn view(&self, s: u8, turn: u8) -> View<'_> {
+        let seat = &self.seats[usize::from(s)];
+        View {
+            seat: s,
+            dealer: self.dealer,
+            round_wind: self.round_wind,
+            turn,
+            concealed: &seat.hand,
+            melds: &seat.melds,
+            all_melds: std::array::from_fn(|i| self.seats[i].melds.as_slice()),
+            exposed: std::array::from_fn(|i| self.seats[i].melds.iter().filter(|m| m.kind != MeldKind::Ankan).count() as u8),
+            visible: &self.visible,
+            rivers: &self.rivers,
+            bonus: std::array::from_fn(|i| (self.seats[i].flowers, self.seats[i].seasons)),
+            points: self.points,
+            live: self.live().min(255) as u8,
+        }
+    }
+
+    /// Gives tile `id` to seat `s`: a bonus tile is exposed (true), any other goes to the hand.
+    fn take(&mut self, s: u8, id: u16) -> bool {
+        let seat = &mut self.seats[usize::from(s)];
+        match kind_of(id) {
+            Some(k) => {
+                seat.hand[usize::from(k)] += 1;
+                false
+            }
+            None if id < 140 => {
+                seat.flowers |= 1 << (id - 136);
+                true
+            }
+            None => {
+                seat.seasons |= 1 << (id - 140);
+                true
+            }
+        }
+    }
+
+    /// Draws from the live wall (None when it is empty).
+    fn draw_live(&mut self) -> Option<u16> {
+        (self.live() > 0).then(|| {
+            self.next += 1;
+            self.draws += 1;
+            self.wall[self.next - 1]
+        })
+    }
+
+    /// A replacement from the dead wall (None when the live wall cannot replenish it).
+    fn draw_replacement(&mut self) -> Option<u16> {
+        (self.live() > 0).then(|| {
+            self.end -= 1;
+            self.wall[self.end]
+        })
+    }
+
+    /// Draws for seat `s` (live wall first, then replacements for bonus tiles); returns the kind
+    /// kept and whether it came as a bonus replacement, or None if the wall ran out.
+    fn draw_for(&mut self, s: u8, mut id: u16) -> Option<(Kind, bool)> {
+        let mut replaced = false;
+        while self.take(s, id) {
+            id = self.draw_replacement()?;
+            replaced = true;
+        }
+        kind_of(id).map(|k| (k, replaced))
+    }
+
+    fn context(&self, s: u8, self_draw: bool) -> WinContext {
+        let seat = &self.seats[usize::from(s)];
+        WinContext {
+            self_draw,
+            seat_wind: (s + 4 - self.dealer) % 4,
+            round_wind: self.round_wind,
+            flowers: seat.flowers,
+            seasons: seat.seasons,
+            last_tile: self.live() == 0,
+            ..WinContext::default()
+        }
+    }
+
+    /// The legal win of seat `s` holding `hand` (winning kind included); a complete hand under
+    /// the minimum is counted as refused.
+    fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Winner> {
+        let seat = &self.seats[usize::from(s)];
+        // Cheap rejection: the table-driven shanten covers every shape but the unrelated hands,
+        // the bonus-tile wins and seven pairs with four of a kind.
+        let flower_win = ctx.flowers.count_ones() + ctx.seasons.count_ones() >= 7;
+        let unrelated = || seat.melds.is_empty() && self.rules.unrelated_hands && super::hand::unrelated(hand).is_some();
+        if !flower_win && !self.rules.seven_pairs_allow_four && shanten::shanten(hand) >= 0 && !unrelated() {
+            return None;
+        }
+        let h = Hand { concealed: *hand, melds: seat.melds.clone(), win };
+        let v = evaluate(self.rules, &h, ctx)?;
+        if v.legal(self.rules) {
+            let liable = bao_payer(self.rules, &seat.claimed, &v);
+            Some(Winner { seat: s, hand: h, ctx: *ctx, value: v, liable })
+        } else {
+            self.refused[usize::from(s)] += 1;
+            None
+        }
+    }
+
+    fn discard_from(&mut self, s: u8, k: Kind) {
+        let seat = &mut self.seats[usize::from(s)];
+        debug_assert!(seat.hand[usize::from(k)] > 0);
+        seat.hand[usize::from(k)] -= 1;
+        self.visible[usize::from(k)] += 1;
+        self.rivers[usize::from(s)].push(k);
+        self.discards_left += 1;
+    }
+
+    fn accounted(&self) -> u16 {
+        let seats: u32 = self
+            .seats
+            .iter()
+            .map(|s| {
+                let melds: u32 = s.melds.iter().map(|m| m.tiles().count() as u32).sum();
+                s.hand.iter().map(|&n| u32::from(n)).sum::<u32>() + melds + s.flowers.count_ones() + s.seasons.count_ones()
+            })
+            .sum();
+        (seats + u32::from(self.discards_left) + (self.end - self.next) as u32) as u16
+    }
+}
+
+/// Shuffles the tiles of hand `key` and breaks the wall where the dice say (§3.2).
+fn build_wall(rules: &Rules, key: Key) -> (Vec<u16>, u8) {
+    let n = tile_count(rules);
+    let mut wall: Vec<u16> = (0..n as u16).collect();
+    let mut st: Stream = key.with(TAG_WALL).stream();
+    for i in (1..n).rev() {
+        let j = st.below(i as u64 + 1) as usize;
+        wall.swap(i, j);
+    }
+    let mut dice = key.with(TAG_DICE).stream();
+    let sum: u8 = (0..3).map(|_| dice.below(6) as u8 + 1).sum();
+    // Each wall is n/4 tiles; the break is `sum` stacks into the owner's wall.
+    let start = (usize::from(wall_owner(sum)) * n / 4 + 2 * usize::from(sum)) % n;
+    wall.rotate_left(start);
+    (wall, sum)
+}
+
+/// Plays one hand. `players` are indexed by seat.
+pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandResult {
+    let rules = setup.rules;
+    let (wall, dice) = build_wall(rules, setup.key);
+    let end = wall.len();
+    let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new() };
+    let mut t = Table {
+        rules,
+        wall,
+        next: 0,
+        end,
+        seats: [seat(), seat(), seat(), seat()],
+        visible: [0; KINDS],
+        rivers: Default::default(),
+        discards_left: 0,
+        draws: 0,
+        dealer: setup.dealer,
+        round_wind: setup.round_wind,
+        points: setup.points,
+        refused: [0; 4],
+    };
+    let order: [u8; 4] = std::array::from_fn(|i| (setup.dealer + i as u8) % 4);
+    // The deal (§3.4): 4 tiles three times round, then the dealer 2 and the others 1.
+    for _ in 0..3 {
+        for &s in &order {
+            for _ in 0..4 {
+                let id = t.wall[t.next];
+                t.next += 1;
+                t.take(s, id);
+            }
+        }
+    }
+    for &s in &order {
+        for _ in 0..if s == setup.dealer { 2 } else { 1 } {
+            let id = t.wall[t.next];
+            t.next += 1;
+            t.take(s, id);
+        }
+    }
+    // Bonus tiles were exposed as dealt; replace them in seat order until nobody is short (§3.5).
+    loop {
+        let mut any = false;
+        for &s in &order {
+            let st = &t.seats[usize::from(s)];
+            let held: u8 = st.hand.iter().sum::<u8>() + 3 * st.melds.len() as u8;
+            let want = if s == setup.dealer { 14 } else { 13 };
+            for _ in held..want {
+                let id = t.draw_replacement().expect("the deal leaves the live wall full");
+                t.take(s, id);
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    let mut mistakes = setup.key.with(TAG_MISTAKE).stream();
+    let result = |t: &Table, outcome: Outcome, delta: [i64; 4], dice: u8| HandResult {
+        outcome,
+        delta,
+        draws: t.draws,
+        live_left: t.live().min(255) as u8,
+        dice,
+        claims: std::array::from_fn(|s| t.seats[s].claimed.len() as u8),
+        bonus: std::array::from_fn(|s| (t.seats[s].flowers.count_ones() + t.seats[s].seasons.count_ones()) as u8),
+        refused: t.refused,
+        tiles_accounted: t.accounted(),
+    };
+    let mut cur = setup.dealer;
+    // The kind just drawn by `cur` and how (None: no draw this turn, as after a pung or chow).
+    let mut drawn: Option<(Kind, Replacement)> = None;
+    let mut first_turn = true;
+    let mut kong_chain = 0u8;
+    let mut any_claim = false;
+    loop {
+        // Own turn: win, kongs, then a discard.
+        let s = usize::from(cur);
+        if drawn.is_some() || first_turn {
+            let win = drawn.map_or_else(|| (0..KINDS as Kind).rev().find(|&k| t.seats[s].hand[usize::from(k)] > 0).unwrap_or(0), |d| d.0);
+            let mut ctx = t.context(cur, true);
+            ctx.replacement = drawn.map_or(Replacement::None, |d| d.1);
+            ctx.heavenly = first_turn && cur == setup.dealer;
+            ctx.earthly = rules.earthly_hand_def == EarthlyHand::Riichi && !any_claim && t.draws <= 3 && cur != setup.dealer;
+            ctx.kong_on_kong = kong_chain >= 2;
+            let hand = t.seats[s].hand;
+            if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
+                if players[s].self_draw(&t.view(cur, cur), &w.value, win) {
+                    let d = payments(rules, setup.dealer, cur, None, w.liable, w.value.base);
+                    return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
+                }
+            } else if rules.mistake_rate > 0.0 && drawn.is_some() && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
+                return result(&t, Outcome::FalseWin { offender: cur }, whole(false_win(rules, cur)), dice);
+            }
+            // Kongs: four in hand, or the fourth tile of an exposed pung.
+            let legal: Vec<Kind> = (0..KINDS as Kind)
+                .filter(|&k| {
+                    let n = t.seats[s].hand[usize::from(k)];
+                    n == 4 || n >= 1 && t.seats[s].melds.iter().any(|m| m.kind == MeldKind::Pon && m.base == k)
+                })
+                .collect();
+            if !legal.is_empty() && t.live() > 0 {
+                if let Some(k) = players[s].kong(&t.view(cur, cur), &legal) {
+                    let added = t.seats[s].hand[usize::from(k)] < 4;
+                    if added {
+                        // Robbing the kong (§5.3): others may win on the added tile.
+                        let winners = discard_winners(&mut t, players, cur, k, true, false);
+                        if !winners.is_empty() {
+                            return settle_discard(&t, winners, cur, true, setup.dealer, dice, &result);
+                        }
+                        let seat = &mut t.seats[s];
+                        seat.hand[usize::from(k)] -= 1;
+                        let m = seat.melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base == k).expect("checked above");
+                        m.kind = MeldKind::Daiminkan;
+                    } else {
+                        t.seats[s].hand[usize::from(k)] = 0;
+                        t.seats[s].melds.push(HkMeld { kind: MeldKind::Ankan, base: k });
+                    }
+                    t.visible[usize::from(k)] += if added { 1 } else { 4 };
+                    let Some(id) = t.draw_replacement() else { break };
+                    let Some((k, _)) = t.draw_for(cur, id) else { break };
+                    drawn = Some((k, Replacement::Kong));
+                    kong_chain += 1;
+                    first_turn = false;
+                    continue;
+                }
+            }
+        }
+        first_turn = false;
+        kong_chain = 0;
+        let k = players[s].discard(&t.view(cur, cur));
+        t.discard_from(cur, k);
+        let dealer_first = cur == setup.dealer && t.draws == 0 && !any_claim;
+        let earthly = rules.earthly_hand_def == EarthlyHand::Hk && dealer_first;
+        let winners = discard_winners(&mut t, players, cur, k, false, earthly);
+        if !winners.is_empty() {
+            return settle_discard(&t, winners, cur, false, setup.dealer, dice, &result);
+        }
+        // Pung or kong by anyone, else chow by the next player (§4).
+        let mut answers = Vec::new();
+        for i in 1..4u8 {
+            let c = (cur + i) % 4;
+            let n = t.seats[usize::from(c)].hand[usize::from(k)];
+            let mut legal = Vec::new();
+            if n >= 3 && t.live() > 0 {
+                legal.push(Claim::Kong);
+            }
+            if n >= 2 {
+                legal.push(Claim::Pung);
+            }
+            if i == 1 && k < 27 {
+                let h = &t.seats[usize::from(c)].hand;
+                for base in k.saturating_sub(2)..=k {
+                    if base / 9 == k / 9 && base % 9 <= 6 && (base..base + 3).all(|x| x == k || h[usize::from(x)] > 0) {
+                        legal.push(Claim::Chow { base });
+                    }
+                }
+            }
+            if legal.is_empty() {
+                continue;
+            }
+            if let Some(cl) = players[usize::from(c)].claim(&t.view(c, cur), k, &legal) {
+                answers.push((c, cl));
+            }
+        }
+        let Some((c, cl)) = pick_claim(&answers) else {
+            // No claim: the next player draws.
+            cur = (cur + 1) % 4;
+            let Some(id) = t.draw_live() else { break };
+            let Some((k, replaced)) = t.draw_for(cur, id) else { break };
+            drawn = Some((k, if replaced { Replacement::Bonus } else { Replacement::None }));
+            continue;
+        };
+        any_claim = true;
+        t.discards_left -= 1;
+        t.visible[usize::from(k)] -= 1;
+        let seat = &mut t.seats[usize::from(c)];
+        seat.hand[usize::from(k)] += 1;
+        let meld = match cl {
+            Claim::Kong => HkMeld { kind: MeldKind::Daiminkan, base: k },
+            Claim::Pung => HkMeld { kind: MeldKind::Pon, base: k },
+            Claim::Chow { base } => HkMeld { kind: MeldKind::Chi, base },
+        };
+        seat.claimed.push(Claimed { base: meld.base, chow: meld.kind == MeldKind::Chi, from: cur });
+        for x in meld.tiles() {
+            seat.hand[usize::from(x)] -= 1;
+            t.visible[usize::from(x)] += 1;
+        }
+        t.seats[usize::from(c)].melds.push(meld);
+        cur = c;
+        drawn = None;
+        if cl == Claim::Kong {
+            let Some(id) = t.draw_replacement() else { break };
+            let Some((k, _)) = t.draw_for(cur, id) else { break };
+            drawn = Some((k, Replacement::Kong));
+            kong_chain = 1;
+        }
+    }
+    result(&t, Outcome::Draw, [0; 4], dice)
+}
+
+/// The claim that takes a discard (§4 priority: pung = kong > chow) among the answers, given in
+/// turn order from the discarder (only the next seat can offer a chow, and only one seat can
+/// hold the two or three copies a pung or kong needs).
+pub fn pick_claim(answers: &[(u8, Claim)]) -> Option<(u8, Claim)> {
+    answers.iter().find(|(_, c)| !matches!(c, Claim::Chow { .. })).or(answers.first()).copied()
+}
+
+/// The winners among the seats that declared a win on one discard, given in turn order from the
+/// discarder: the first (head-bump, A23) or all.
+pub fn pick_winners<T>(mut declared: Vec<T>, multi: MultiWin) -> Vec<T> {
+    if multi == MultiWin::HeadBump {
+        declared.truncate(1);
+    }
+    declared
+}
+
+/// Seats that win on `tile` from `from` (a discard, or a robbed kong), in turn order; one or all
+/// per `multi_win`.
+fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, tile: Kind, robbing: bool, earthly: bool) -> Vec<Winner> {
+    let mut out = Vec::new();
+    for i in 1..4u8 {
+        let c = (from + i) % 4;
+        let mut hand = t.seats[usize::from(c)].hand;
+        hand[usize::from(tile)] += 1;
+        let mut ctx = t.context(c, false);
+        ctx.robbing_kong = robbing;
+        ctx.earthly = earthly;
+        if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
+            if players[usize::from(c)].win_on(&t.view(c, from), &w.value, tile) {
+                out.push(w);
+            }
+        }
+    }
+    pick_winners(out, t.rules.multi_win)
+}
+
+fn settle_discard(
+    t: &Table,
+    winners: Vec<Winner>,
+    from: u8,
+    robbed: bool,
+    dealer: u8,
+    dice: u8,
+    result: &impl Fn(&Table, Outcome, [i64; 4], u8) -> HandResult,
+) -> HandResult {
+    let mut delta = [0f64; 4];
+    for w in &winners {
+        let d = payments(t.rules, dealer, w.seat, Some(from), w.liable, w.value.base);
+        for s in 0..4 {
+            delta[s] += d[s];
+        }
+    }
+    result(t, Outcome::Win { winners, discarder: Some(from), robbed }, whole(delta), dice)
+}
+
+/// Point changes as whole points (the rules ensure payments are whole, see `Rules::validate`).
+fn whole(d: [f64; 4]) -> [i64; 4] {
+    d.map(|x| x.round() as i64)
+}

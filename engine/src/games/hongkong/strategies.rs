@@ -1,0 +1,317 @@
+//! Strategy knobs and the policy that turns them into decisions (spec §12).
+//!
+//! The spec's strategies are knob combinations (scripts in `strategies/hongkong/`):
+//! H1 chicken-fast = defaults; H2 concealed = `claims = "never"`; H3 pung-hunter =
+//! `claims = "pung_only"`, `discard = "pungs"`; H4 defensive = `defend = true`, `min_win_fan = 1`;
+//! H5 self-draw-only = `claims = "never"`, `win_on_discard = false`; H6 min-fan(k) =
+//! `min_win_fan = k`, `discard = "value"`; random = `discard = "random"`, `claims = "random"`.
+
+use super::actions::{Claim, Decision, Hook, View};
+use super::hand::Value;
+use super::state::Player;
+use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, KINDS};
+use crate::games::riichi::{accept, shanten};
+use crate::options::Validate;
+use crate::rng::Stream;
+use crate::{option_enum, options};
+
+option_enum! {
+    /// How the discard is chosen.
+    pub enum DiscardRule {
+        /// H1: minimise shanten, then maximise ukeire; isolated honours first.
+        Fastest = "fastest",
+        /// H3: minimise the all-pungs shanten (keep pairs and pungs, break chows first).
+        Pungs = "pungs",
+        /// H6: as fastest, but keep honour pairs and the dominant suit (flush potential).
+        Value = "value",
+        /// A uniformly random tile of the hand.
+        Random = "random"
+    }
+}
+
+option_enum! {
+    /// Which claims on discards to make.
+    pub enum ClaimRule {
+        /// H1: pung, kong or chow whenever it lowers shanten.
+        Shanten = "shanten",
+        /// H3: pung or kong when it lowers shanten, never chow.
+        PungOnly = "pung_only",
+        /// H2, H5: never claim except to win.
+        Never = "never",
+        /// Each legal claim with probability 1/2.
+        Random = "random"
+    }
+}
+
+options! {
+    /// Hong Kong mahjong strategy knobs.
+    pub struct Knobs {
+        /// Discard rule.
+        discard: DiscardRule = DiscardRule::Fastest;
+        /// Claim rule.
+        claims: ClaimRule = ClaimRule::Shanten;
+        /// Win on another player's discard (false: H5 self-draw only).
+        win_on_discard: bool = true;
+        /// Decline wins under this fan (bonus tiles excluded; limit hands always taken): H6's k.
+        min_win_fan: u8 = 0, range(0, 13);
+        /// Take any legal win once the live wall holds at most this many tiles (H6: 8).
+        relax_live: u8 = 8, range(0, 144);
+        /// Declare kongs that do not slow the hand.
+        kongs: bool = true;
+        /// H4: fold against a threat (no claims, safest discards while not ready).
+        defend: bool = false;
+        /// Threat: an opponent with at least this many exposed melds.
+        threat_melds: u8 = 3, range(1, 4);
+        /// Threat late in the hand: at most this many live tiles ...
+        threat_live: u8 = 20, range(0, 144);
+        /// ... and an opponent with at least this many exposed melds.
+        threat_late_melds: u8 = 2, range(1, 4);
+    }
+}
+
+impl Validate for Knobs {}
+
+fn sets_needed(v: &View) -> usize {
+    4 - v.melds.len().min(4)
+}
+
+/// Shanten of concealed counts (standard form; seven pairs and thirteen orphans when no meld).
+fn shanten_of(c: &Counts, melds: usize) -> i8 {
+    if melds == 0 {
+        shanten::shanten(c)
+    } else {
+        shanten::standard(c, 4 - melds)
+    }
+}
+
+/// Shanten of the all-pungs form (spec §12 H3).
+fn pung_shanten(c: &Counts, need: usize) -> i8 {
+    let t = c.iter().filter(|&&n| n >= 3).count().min(need);
+    let p = c.iter().filter(|&&n| n == 2).count().min(need + 1 - t);
+    (2 * need) as i8 - 2 * t as i8 - p as i8
+}
+
+/// The policy of one seat for one hand.
+pub struct Bot<'a> {
+    pub knobs: &'a Knobs,
+    pub rng: Stream,
+}
+
+impl Bot<'_> {
+    fn wants(&self, v: &View, value: &Value) -> bool {
+        value.limit.is_some() || value.counted_fan >= self.knobs.min_win_fan || v.live <= self.knobs.relax_live
+    }
+
+    fn threatened(&self, v: &View) -> Option<u8> {
+        let k = self.knobs;
+        (0..4u8).filter(|&p| p != v.seat).find(|&p| {
+            let e = v.exposed[usize::from(p)];
+            e >= k.threat_melds || v.live <= k.threat_live && e >= k.threat_late_melds
+        })
+    }
+
+    /// Best discard shanten of a 3n+2 hand.
+    fn best_after_discard(c: &Counts) -> i8 {
+        accept::after_discards(c).into_iter().min().unwrap_or(i8::MAX)
+    }
+
+    fn safest(v: &View, p: u8) -> Kind {
+        let rank = |k: Kind| -> u32 {
+            let seen = v.visible[usize::from(k)];
+            if v.rivers[usize::from(p)].iter().rev().take(3).any(|&r| r == k) {
+                0
+            } else if is_honor(k) && seen >= 3 {
+                1
+            } else if is_terminal(k) && seen >= 3 {
+                2
+            } else if is_honor(k) {
+                3
+            } else if is_terminal(k) {
+                4
+            } else {
+                5 + u32::from(4 - seen.min(4))
+            }
+        };
+        (0..KINDS as Kind).filter(|&k| v.concealed[usize::from(k)] > 0).min_by_key(|&k| rank(k)).unwrap_or(0)
+    }
+}
+
+impl Player for Bot<'_> {
+    fn self_draw(&mut self, v: &View, value: &Value, _tile: Kind) -> bool {
+        self.wants(v, value)
+    }
+
+    fn win_on(&mut self, v: &View, value: &Value, _tile: Kind) -> bool {
+        self.knobs.win_on_discard && self.wants(v, value)
+    }
+
+    fn claim(&mut self, v: &View, tile: Kind, legal: &[Claim]) -> Option<Claim> {
+        let k = self.knobs;
+        if k.defend && self.threatened(v).is_some() {
+            return None;
+        }
+        let allowed = |c: &Claim| match k.claims {
+            ClaimRule::Never => false,
+            ClaimRule::PungOnly => !matches!(c, Claim::Chow { .. }),
+            ClaimRule::Shanten | ClaimRule::Random => true,
+        };
+        if k.claims == ClaimRule::Random {
+            return legal.iter().copied().find(|_| self.rng.below(2) == 0);
+        }
+        let melds = v.melds.len();
+        let now = shanten_of(v.concealed, melds);
+        legal.iter().copied().filter(allowed).find(|c| {
+            let mut h = *v.concealed;
+            h[usize::from(tile)] += 1;
+            match *c {
+                Claim::Kong => h[usize::from(tile)] -= 4,
+                Claim::Pung => h[usize::from(tile)] -= 3,
+                Claim::Chow { base } => (base..base + 3).for_each(|x| h[usize::from(x)] -= 1),
+            }
+            match c {
+                Claim::Kong => shanten_of(&h, melds + 1) <= now,
+                _ => Self::best_after_discard(&h) < now,
+            }
+        })
+    }
+
+    fn kong(&mut self, v: &View, legal: &[Kind]) -> Option<Kind> {
+        if !self.knobs.kongs {
+            return None;
+        }
+        let melds = v.melds.len();
+        let now = Self::best_after_discard(v.concealed);
+        legal.iter().copied().find(|&k| {
+            let mut h = *v.concealed;
+            let n = h[usize::from(k)];
+            h[usize::from(k)] = 0;
+            let after_melds = if n == 4 { melds + 1 } else { melds };
+            shanten_of(&h, after_melds) <= now
+        })
+    }
+
+    fn discard(&mut self, v: &View) -> Kind {
+        let c = v.concealed;
+        let held = (0..KINDS).filter(|&j| c[j] > 0).fold(0u64, |m, j| m | 1 << j);
+        let k = self.knobs;
+        if k.discard == DiscardRule::Random {
+            let i = self.rng.below(u64::from(held.count_ones()));
+            return kinds_in(held).nth(i as usize).unwrap_or(0);
+        }
+        if k.defend {
+            if let Some(p) = self.threatened(v) {
+                if Self::best_after_discard(c) >= 1 {
+                    return Self::safest(v, p);
+                }
+            }
+        }
+        let need = sets_needed(v);
+        let after = accept::after_discards(c);
+        let suit_count = |s: u8| (0..9).map(|i| u32::from(c[usize::from(s * 9 + i)])).sum::<u32>();
+        let dominant = (0..3u8).max_by_key(|&s| suit_count(s)).unwrap_or(0);
+        // (primary shanten, secondary shanten, value penalty) of each candidate: lowest wins,
+        // then the most unseen tiles that improve the hand, then honours before terminals
+        // before middle tiles, then the lowest kind.
+        let key = |x: Kind| {
+            let s = after[usize::from(x)];
+            let (primary, secondary) = if k.discard == DiscardRule::Pungs {
+                let mut h = *c;
+                h[usize::from(x)] -= 1;
+                (pung_shanten(&h, need).min(s + 1), s)
+            } else {
+                (s, 0)
+            };
+            let penalty = if k.discard == DiscardRule::Value {
+                u8::from(is_honor(x) && c[usize::from(x)] >= 2) + u8::from(!is_honor(x) && x / 9 == dominant)
+            } else {
+                0
+            };
+            (primary, secondary, penalty)
+        };
+        let mut want = 0u64;
+        let mut top = (i8::MAX, i8::MAX, u8::MAX);
+        for x in kinds_in(held) {
+            let kx = key(x);
+            if kx < top {
+                (top, want) = (kx, 0);
+            }
+            if kx == top {
+                want |= 1 << x;
+            }
+        }
+        let accepting = accept::accepting_after(c, want);
+        let order = |x: Kind| {
+            if is_honor(x) {
+                0
+            } else if is_terminal(x) {
+                1
+            } else {
+                2
+            }
+        };
+        // Unseen copies counted in the hand after the discard (the discarded tile is not yet seen).
+        let ukeire = |x: Kind| {
+            let unseen = |j: Kind| {
+                let j = usize::from(j);
+                u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]))
+            };
+            kinds_in(accepting[usize::from(x)]).map(unseen).sum::<u32>()
+        };
+        kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
+    }
+}
+
+/// The kinds in a bit mask, lowest first.
+fn kinds_in(mask: u64) -> impl Iterator<Item = Kind> {
+    accept::Bits(mask).map(|k| k as Kind)
+}
+
+/// A seat as the batch seats it: its lineup slot's knobs, unless a hook decides for that slot.
+pub struct Seat<'a> {
+    pub bot: Bot<'a>,
+    pub slot: u8,
+    pub hook: Option<&'a dyn Hook>,
+}
+
+impl Seat<'_> {
+    fn ask(&self, view: &View, decision: &Decision) -> Option<usize> {
+        self.hook?.decide(self.slot, view, decision)
+    }
+}
+
+impl Player for Seat<'_> {
+    fn self_draw(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
+        match self.ask(v, &Decision::SelfDraw { value, tile }) {
+            Some(i) => i == 0,
+            None => self.bot.self_draw(v, value, tile),
+        }
+    }
+
+    fn win_on(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
+        match self.ask(v, &Decision::WinOn { value, tile }) {
+            Some(i) => i == 0,
+            None => self.bot.win_on(v, value, tile),
+        }
+    }
+
+    fn claim(&mut self, v: &View, tile: Kind, legal: &[Claim]) -> Option<Claim> {
+        match self.ask(v, &Decision::Claim { tile, legal }) {
+            Some(i) => legal.get(i).copied(),
+            None => self.bot.claim(v, tile, legal),
+        }
+    }
+
+    fn kong(&mut self, v: &View, legal: &[Kind]) -> Option<Kind> {
+        match self.ask(v, &Decision::Kong { legal }) {
+            Some(i) => legal.get(i).copied(),
+            None => self.bot.kong(v, legal),
+        }
+    }
+
+    fn discard(&mut self, v: &View) -> Kind {
+        match self.ask(v, &Decision::Discard) {
+            Some(i) => (0..KINDS as Kind).filter(|&k| v.concealed[usize::from(k)] > 0).nth(i).unwrap_or_else(|| self.bot.discard(v)),
+            None => self.bot.discard(v),
+        }
+    }
+}

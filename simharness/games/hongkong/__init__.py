@@ -1,0 +1,15 @@
+"""Hong Kong mahjong (香港麻雀) in Python, beside ``engine/src/games/hongkong/``.
+
+- ``scoring``: ``score_hand``, one hand's fan items, base points and payments;
+- ``metrics``: ``summary_metrics``, the hand-level statistics that ``simharness report`` adds;
+- ``cli``: ``simharness score hongkong``;
+- ``python``: the Python strategy protocol and its example ``ChickenFast``.
+"""
+
+from simharness.games.hongkong.metrics import FAN_ITEMS, LIMIT_HANDS, summary_metrics
+from simharness.games.hongkong.scoring import score_hand
+
+# Fewest games in a default shard (simharness.games.registry): a Hong Kong game is 16+ hands.
+MIN_SHARD = 50
+
+__all__ = ["FAN_ITEMS", "LIMIT_HANDS", "score_hand", "summary_metrics"]

@@ -1,0 +1,79 @@
+"""Hong Kong mahjong's summary metrics: a run's ``hands``, ``players`` and ``games`` tables as
+long-form estimates with confidence intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from simharness.games.estimates import Run, by_deal, frame, row
+
+# Bit i of `hands.items` (see `simharness schema hongkong`), in the engine's `FanItem` order.
+FAN_ITEMS = (
+    "kong", "all_chows", "all_pungs", "self_draw", "last_tile", "replacement", "robbing_kong",
+    "dragon_pung", "small_dragons", "seat_wind", "round_wind", "no_bonus", "own_bonus", "bonus_set",
+    "full_flush", "seven_pairs", "half_flush", "mixed_terminals", "concealed", "seven_flowers",
+)  # fmt: skip
+
+# `hands.limit` codes, in the engine's `Limit` order.
+LIMIT_HANDS = (
+    "four_concealed_pungs", "big_three_dragons", "small_four_winds", "big_four_winds", "all_honours",
+    "all_terminals", "nine_gates", "thirteen_orphans", "four_kongs", "jade_dragon", "ruby_dragon",
+    "pearl_dragon", "heavenly_hand", "earthly_hand", "thirteen_unrelated", "fourteen_unrelated",
+    "all_unrelated", "eight_flowers", "kong_on_kong",
+)  # fmt: skip
+
+# Fan values reported one by one in the distribution; more is pooled as `fan_10plus`.
+_FAN_BINS = 10
+
+
+def summary_metrics(run: Run) -> pl.DataFrame:
+    """Long-form hand-level metrics (columns variant, strategy, metric, estimate, lo, hi, n).
+
+    Per variant and strategy, per hand played: ``hand_win_rate``, ``deal_in_rate`` (discards or
+    added kongs won on), ``claim_rate`` (claimed sets), ``limit_hand_rate`` and ``refused_rate``
+    (complete hands not allowed to win under the minimum fan); per win: ``self_draw_share`` and
+    ``mean_fan`` (limit hands excluded). Per variant (strategy ``all``): ``draw_rate``
+    (exhaustive draws per hand), ``limit_hand_share`` and ``bonus_fan_share`` (per win, the
+    share of its fan from bonus tiles; limit hands excluded), and the fan distribution of wins
+    ``fan_0`` ... ``fan_9``, ``fan_10plus`` (shares of non-limit wins).
+
+    Intervals are 95% cluster-robust with the deal as cluster (the hands of one game and the
+    duplicate tables of one deal are not independent); ``n`` is the number of deals.
+    """
+    players = run.table("players")
+    hands = run.table("hands")
+    games = run.table("games").select("variant", "game", pl.col("hands").alias("game_hands"))
+    slots = players.select("variant", "player", "strategy").unique()
+    wins = hands.filter(pl.col("winner") >= 0, pl.col("outcome") != 4).join(
+        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
+    )
+    players = players.join(games, on=["variant", "game"], how="left")
+    rows: list[dict[str, Any]] = []
+    per_hand = {
+        "hand_win_rate": "wins",
+        "deal_in_rate": "deal_ins",
+        "claim_rate": "claims",
+        "limit_hand_rate": "limit_hands",
+        "refused_rate": "refused",
+    }
+    for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
+        for metric, col in per_hand.items():
+            rate = mine[col].cast(pl.Float64) / mine["game_hands"]
+            rows.append(row(v, s, metric, by_deal(rate, mine["deal"])))
+        won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
+        rows.append(row(v, s, "self_draw_share", by_deal(won["outcome"] == 1, won["deal"])))
+        plain = won.filter(pl.col("limit") < 0)
+        rows.append(row(v, s, "mean_fan", by_deal(plain["fan"], plain["deal"])))
+    for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
+        rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
+        won = wins.filter(pl.col("variant") == v)
+        rows.append(row(v, "all", "limit_hand_share", by_deal(won["limit"] >= 0, won["deal"])))
+        plain = won.filter(pl.col("limit") < 0)
+        share = plain["bonus_fan"].cast(pl.Float64) / plain["fan"].cast(pl.Float64).clip(lower_bound=1)
+        rows.append(row(v, "all", "bonus_fan_share", by_deal(share, plain["deal"])))
+        for f in range(_FAN_BINS):
+            rows.append(row(v, "all", f"fan_{f}", by_deal(plain["fan"] == f, plain["deal"])))
+        rows.append(row(v, "all", f"fan_{_FAN_BINS}plus", by_deal(plain["fan"] >= _FAN_BINS, plain["deal"])))
+    return frame(rows)

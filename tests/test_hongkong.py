@@ -1,0 +1,229 @@
+"""Hong Kong mahjong from Python: the scoring API and CLI, batch tables, configs, strategy scripts,
+summary metrics and a run through `simharness run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from simharness import config, store, tomlfile
+from simharness.cli import app
+from simharness.engine import OptionError, play_batch, resolve_knobs, schema
+from simharness.games.hongkong import FAN_ITEMS, LIMIT_HANDS, score_hand, summary_metrics
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def test_score_hand_spec_vectors() -> None:
+    # HK-3: concealed all chows, self-drawn, no bonus tiles, seat N: 3 fan, b = 8, 16 each.
+    r = score_hand("123456m345p678s9p", "9p", tsumo=True, seat_wind="N")
+    assert (r["legal"], r["fan"], r["base"]) == (True, 3, 8)
+    assert [i["name"] for i in r["items"]] == ["all_chows", "self_draw", "no_bonus"]
+    assert r["payments"] == [{"discarder": None, "deltas": {"E": -16, "S": -16, "W": -16, "N": 48}}]
+    # HK-7: big three dragons by discard: the limit, 128 / 64 / 64.
+    r = score_hand("555666777z123m1p", "1p", seat_wind="S")
+    assert (r["fan"], r["base"], r["limit"]) == (None, 64, "big_three_dragons")
+    by_w = next(p for p in r["payments"] if p["discarder"] == "W")
+    assert by_w["deltas"] == {"E": -64, "S": 256, "W": -128, "N": -64}
+    # HK-16 with a meld and flowers: seat S holds all four flowers (2 fan, replacing own flower).
+    r = score_hand("123m456p789s55p", "5p", melds=["pon:777s"], seat_wind="S", flowers=[1, 2, 3, 4])
+    assert r["items"] == [{"name": "bonus_set", "fan": 2}]
+    # The old-style table: 清一色 7 + 平糊 1 + 門前清 1 + 無花 1.
+    r = score_hand("12233445678999p", "9p", preset="old_style")
+    assert {i["name"]: i["fan"] for i in r["items"]} == {
+        "full_flush": 7,
+        "all_chows": 1,
+        "concealed": 1,
+        "no_bonus": 1,
+    }
+    assert (r["fan"], r["base"]) == (10, 128), "half-spicy: 128 at 10 fan"
+
+
+def test_score_hand_says_why_a_hand_does_not_win() -> None:
+    r = score_hand("123m456p789s55p", "5p", melds=["pon:777s"], rules={"min_fan": 1})
+    assert r["legal"] is False and "under the minimum of 1" in r["reason"]
+    assert r["fan"] == 1 and r["counted_fan"] == 0, "the no-bonus fan does not count"
+    r = score_hand("123m456p789s12z55p", "5p")
+    assert r["legal"] is False and "not complete" in r["reason"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "win", "kwargs", "field"),
+    [
+        ("123m456p789s5p", "5x", {}, "win"),
+        ("123m456p789s5q", "5p", {}, "hand"),
+        ("123m456p7s5p", "5p", {}, "hand"),
+        ("11111m456p789s5p", "5p", {}, "hand"),
+        ("123m406p789s55p", "5p", {}, "hand"),
+        ("123m456p789s55p", "5p", {"melds": ["pon:789s"]}, "melds"),
+        ("123m456p789s11z55p", "5p", {"seat_wind": "X"}, "seat_wind"),
+        ("123m456p789s11z55p", "5p", {"flowers": [5]}, "flowers"),
+        ("123m456p789s11z55p", "5p", {"rules": {"min_fan": 99}}, "min_fan"),
+        ("123m456p789s11z55p", "5p", {"rules": {"tile_set": 120}}, "tile_set"),
+        ("123m456p789s11z55p", "5p", {"preset": "new_style"}, "preset"),
+    ],
+)
+def test_bad_input_is_an_error_naming_the_field(hand: str, win: str, kwargs: dict, field: str) -> None:
+    with pytest.raises(OptionError) as e:
+        score_hand(hand, win, **kwargs)
+    assert e.value.field == field
+
+
+def test_cli_prints_items_and_json() -> None:
+    out = runner.invoke(
+        app, ["score", "hongkong", "123456m345p678s9p", "--win", "9p", "--tsumo", "--seat-wind", "N"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "all_chows" in out.output and "base 8" in out.output and "N +48" in out.output
+    args = [
+        "score",
+        "hongkong",
+        "777666z55z123456m",
+        "--win",
+        "5z",
+        "--ron",
+        "--json",
+        "--rule",
+        "tile_set=136",
+    ]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.output)
+    assert (r["legal"], r["fan"], r["base"]) == (True, 4, 16)
+    out = runner.invoke(
+        app,
+        ["score", "hongkong", "123m456p789s5p", "--win", "5p", "--melds", "pon:777s", "--rule", "min_fan=1"],
+    )
+    assert out.exit_code == 1 and "not a legal win" in out.output
+    out = runner.invoke(app, ["score", "hongkong", "123m456p789s5q", "--win", "5p"])
+    assert out.exit_code == 2 and "hand" in out.output
+    out = runner.invoke(app, ["score", "hongkong", "11111m456p789s55p", "--win", "5p"])
+    assert out.exit_code == 2 and "copies" in out.output
+
+
+def test_batch_tables_match_the_schema_and_are_consistent() -> None:
+    knobs = [
+        resolve_knobs("hongkong", k)
+        for k in ({}, {"discard": "random", "claims": "random"}, {"claims": "never"}, {})
+    ]
+    out = play_batch("hongkong", {}, knobs, seed=3, first_game=0, count=6)
+    for t in schema("hongkong"):
+        assert out[t.name].columns == [c.name for c in t.columns]
+    games, players, hands = out["games"], out["players"], out["hands"]
+    assert games.height == 6 and players.height == 24 and (games["hands"] >= 16).all()
+    assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()
+    assert (hands["tiles"] == 144).all()
+    sums = hands.group_by("game").agg(*(pl.col(f"delta_{s}").sum() for s in range(4))).sort("game")
+    finals = players.sort("game", "seat")["final_points"].to_list()
+    assert [v for row in sums.drop("game").rows() for v in row] == finals
+    assert players["wins"].sum() == hands.filter(pl.col("winner") >= 0, pl.col("outcome") != 4).height
+    wins = hands.filter(pl.col("outcome").is_in([1, 2]))
+    assert wins.height > 0 and (wins["base"] >= 1).all()
+    split = play_batch("hongkong", {}, knobs, seed=3, first_game=2, count=4)
+    assert split["hands"].equals(hands.filter(pl.col("game") >= 2))
+
+
+def test_item_and_limit_names_follow_the_schema() -> None:
+    docs = {c.name: c.doc for t in schema("hongkong") for c in t.columns if t.name == "hands"}
+    table_doc = next(t.doc for t in schema("hongkong") if t.name == "hands")
+    assert ", ".join(FAN_ITEMS) in " ".join(table_doc.split())
+    assert ", ".join(LIMIT_HANDS) in " ".join(docs["limit"].split())
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("hongkong-*.toml")), ids=lambda p: p.name)
+def test_configs_resolve(path: Path) -> None:
+    """Every config loads completely (variants, grid or sweep, lineup scripts and knobs)."""
+    exp = config.load(path)
+    assert exp.game == "hongkong" and len(exp.lineup) == 4
+    assert not exp.duplicate or exp.games % 4 == 0
+    assert all(Path(s.path).parent == ROOT / "strategies" / "hongkong" for s in exp.lineup)
+
+
+def test_every_strategy_script_is_in_a_config() -> None:
+    """Every native script meets the others in an experiment; the Python example is left out (it
+    plays chicken-fast's games, slowly: tests/test_hongkong_python.py runs it)."""
+    configs = (ROOT / "configs").glob("hongkong-*.toml")
+    used = {Path(s.path).stem for path in configs for s in config.load(path).lineup}
+    paths = (ROOT / "strategies" / "hongkong").glob("*.toml")
+    scripts = {p.stem for p in paths if "python" not in tomlfile.load(p)}
+    assert used == scripts
+
+
+def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The house-rule config through `simharness run`, small: same tables with 1 or 2 workers, and
+    the summary carries Hong Kong's metrics."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "configs" / "hongkong-house-rules.toml").read_text()
+    text = text.replace("games = 2000", "games = 8\nshard_size = 4").replace(
+        "min_fan = [0, 1, 3]", "min_fan = [0, 3]"
+    )
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(text)
+    runs = {}
+    for jobs in ("1", "2"):
+        args = [
+            "run",
+            str(cfg),
+            "--out",
+            str(tmp_path / jobs),
+            "--quiet",
+            "--jobs",
+            jobs,
+            "--backend",
+            "threading",
+        ]
+        out = runner.invoke(app, args)
+        assert out.exit_code == 0, out.output
+        run = store.open_run(tmp_path / jobs / "hongkong-house-rules")
+        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
+    for t in runs["1"]:
+        assert runs["1"][t].equals(runs["2"][t]), t
+    m = summary_metrics(store.open_run(tmp_path / "1" / "hongkong-house-rules"))
+    assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
+    get = {(r["variant"], r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
+    variants = set(m["variant"])
+    assert len(variants) == 4
+    for v in variants:
+        dist = sum(get[(v, "all", f"fan_{f}")] for f in range(10)) + get[(v, "all", "fan_10plus")]
+        assert dist == pytest.approx(1.0)
+        assert 0 <= get[(v, "all", "draw_rate")] <= 1
+    metrics = {k[2] for k in get}
+    assert {
+        "hand_win_rate",
+        "self_draw_share",
+        "deal_in_rate",
+        "claim_rate",
+        "mean_fan",
+        "limit_hand_rate",
+        "refused_rate",
+        "bonus_fan_share",
+        "limit_hand_share",
+    } <= metrics
+
+
+def test_bao_guarantor_pays_the_win_alone_in_play() -> None:
+    """包 in a played game (game 982 of this lineup and seed holds the one liable win of 2,000
+    games: big three dragons won on another player's discard): the player whose discard made the
+    winner's third exposed dragon set pays the whole win; with bao off, the same hand is paid as
+    usual, shared by the losers."""
+    cfg = ROOT / "configs" / "hongkong-coverage.toml"
+    lineup = [s.knobs for s in config.load(cfg).lineup]
+    rules = {"mistake_rate": 0.02}
+    kw = {"seed": 99, "first_game": 982, "count": 1}
+    on = play_batch("hongkong", rules, lineup, **kw)["hands"]
+    off = play_batch("hongkong", {**rules, "bao": "off"}, lineup, **kw)["hands"]
+    liable = on.filter(pl.col("liable") >= 0)
+    assert liable.height == 1 and (off["liable"] == -1).all()
+    row = liable.row(0, named=True)
+    deltas = [row[f"delta_{s}"] for s in range(4)]
+    payer, winner = row["liable"], row["winner"]
+    assert payer != winner and deltas[winner] > 0 and deltas[payer] == -deltas[winner]
+    assert [d for s, d in enumerate(deltas) if s not in (payer, winner)] == [0, 0]
+    usual = off.filter(pl.col("hand") == row["hand"]).row(0, named=True)
+    assert usual["winner"] == winner and usual[f"delta_{winner}"] == deltas[winner]
+    assert sorted(usual[f"delta_{s}"] for s in range(4)) != sorted(deltas), "shared without 包"
