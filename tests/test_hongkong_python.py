@@ -143,7 +143,7 @@ def test_a_python_script_runs_through_simharness_run(tmp_path: Path, monkeypatch
     monkeypatch.chdir(ROOT)
     cfg = tmp_path / "py.toml"
     cfg.write_text(
-        'name = "py"\ngame = "hongkong"\ngames = 4\nshard_size = 2\nseed = 4\nduplicate = true\n'
+        'name = "py"\ngame = "hongkong"\ngames = 8\nshard_size = 4\nseed = 4\nduplicate = true\n'
         'players = ["python-chicken-fast", "chicken-fast", "pung-hunter", "defensive"]\n'
         '[rules]\npreset = "default"\n'
     )
@@ -153,5 +153,5 @@ def test_a_python_script_runs_through_simharness_run(tmp_path: Path, monkeypatch
     assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.hongkong.python:ChickenFast"
     # The same games as the native chicken-fast knobs in that slot.
     native = [{k: v for k, v in s.knobs.items() if k != "python"} for s in config.load(cfg).lineup]
-    whole = play_batch("hongkong", {}, native, seed=4, first_game=0, count=4, duplicate=True)
+    whole = play_batch("hongkong", {}, native, seed=4, first_game=0, count=8, duplicate=True)
     assert run.table("hands").drop("variant").equals(whole["hands"])
