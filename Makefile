@@ -23,11 +23,13 @@ demo: install
 
 # Every test: Rust unit tests, lints, then the Python suite. The Rust tests run again for baseline
 # x86-64 (no SSSE3/POPCNT): the portable forms of the hot loops, which other CPUs run, must pass
-# the same tests, so that every machine plays the same games.
+# the same tests, so that every machine plays the same games. Tests marked #[ignore] are the long
+# invariant runs (10^5 random Hong Kong games): too slow in the debug build, they run in release.
 test: install lint
 	cargo test --quiet --manifest-path engine/Cargo.toml
 	if [ "$$(uname -m)" = x86_64 ]; then RUSTFLAGS="-C target-cpu=x86-64" CARGO_TARGET_DIR=engine/target/baseline \
 		cargo test --quiet --manifest-path engine/Cargo.toml; fi
+	cargo test --quiet --release --manifest-path engine/Cargo.toml -- --ignored
 	$(BIN)/python -m pytest -q
 
 lint: install
