@@ -32,6 +32,10 @@ RUNS = {
         'game = "suzume"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
     ),
+    "hongkong": (
+        'game = "hongkong"\ngames = 12\nshard_size = 4\nduplicate = true\n'
+        'players = ["chicken-fast", "pung-hunter", "concealed", "defensive"]\n[rules]\npreset = "default"\n'
+    ),
     "riichi": (
         'game = "riichi"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
@@ -99,6 +103,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
                    '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'),
         ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
         ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
+        ("hongkong", 'players = ["python-chicken-fast", "pung-hunter", "concealed", "defensive"]\n'),
     ],
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
