@@ -16,6 +16,7 @@ from simharness.show.page import (
     Frame,
     GamePage,
     Page,
+    change_table,
     esc,
     final_standings,
     part_row,
@@ -167,15 +168,10 @@ class _Game(GamePage):
         return f"<ul>{''.join(parts)}</ul>" if parts else ""
 
     def result(self, h: dict[str, int], before: list[int], after: list[int]) -> str:
-        cells = "".join(
-            f'<tr><td class="l">{esc(self.seat_label(s, h["dealer"]))}</td><td>{before[s]}</td>'
-            f"<td>{after[s] - before[s]:+d}</td><td>{after[s]}</td></tr>"
-            for s in range(self.n)
-        )
+        labels = [self.seat_label(s, h["dealer"]) for s in range(self.n)]
         return (
             f"<p>{OUTCOMES[h['outcome']]} (dice {h['dice']}, {h['live_left']} live tiles left)</p>"
-            f'{self.breakdown(h["hand"])}<table class="deltas"><tr><th class="l">seat</th><th>before</th>'
-            f"<th>change</th><th>after</th></tr>{cells}</table>"
+            f"{self.breakdown(h['hand'])}{change_table(labels, before, after)}"
         )
 
     def page(self) -> Page:
