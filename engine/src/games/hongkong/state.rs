@@ -94,7 +94,8 @@ pub struct HandResult {
     pub events: Vec<HandEvent>,
 }
 
-/// What happened at one moment of a hand (the `events` table of `show.rs`).
+/// What happened at one moment of a hand; the discriminant is the `kind` code of the `events`
+/// table of `show.rs`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Happening {
     Dealt,
