@@ -170,7 +170,7 @@ fn kind_of(id: u16) -> Option<Kind> {
 
 /// The event code of physical tile `id`: its kind, or 34-41 for the bonus tiles.
 fn code(id: u16) -> u8 {
-    kind_of(id).unwrap_or((id - 136 + 34) as u8)
+    kind_of(id).unwrap_or_else(|| (id - 136 + 34) as u8)
 }
 
 impl Table<'_> {
