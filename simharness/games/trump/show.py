@@ -220,7 +220,7 @@ class _Game(GamePage):
                         Frame(f"{title}: {', '.join(said)}", self.board(st, dealer, seat, win), part)
                     )
                     said = []
-            st.points = after
+            st.points, st.pool = after, h["pool"]
             frames.append(
                 Frame(
                     f"{title} ends: {', '.join([OUTCOMES[h['outcome']], *said])}",
