@@ -37,6 +37,10 @@ RUNS = {
         'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
         '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
     ),
+    "trump": (
+        'game = "trump"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["always-riichi", "kokushi-hunter", "max-han"]\n[rules]\npreset = "default"\n'
+    ),
 }
 
 
@@ -99,6 +103,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
                    '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'),
         ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
         ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
+        ("trump", 'players = ["python-always-riichi", "kokushi-hunter", "dama"]\n'),
     ],
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
