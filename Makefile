@@ -29,7 +29,7 @@ test: install lint
 	cargo test --quiet --manifest-path engine/Cargo.toml
 	if [ "$$(uname -m)" = x86_64 ]; then RUSTFLAGS="-C target-cpu=x86-64" CARGO_TARGET_DIR=engine/target/baseline \
 		cargo test --quiet --manifest-path engine/Cargo.toml; fi
-	cargo test --quiet --release --manifest-path engine/Cargo.toml -- --ignored
+	cargo test --quiet --release --lib --manifest-path engine/Cargo.toml -- --ignored
 	$(BIN)/python -m pytest -q
 
 lint: install

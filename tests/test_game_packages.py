@@ -41,7 +41,7 @@ def test_every_engine_game_has_a_package_with_the_contract(game: str) -> None:
         ]
         assert examples, f"{python.__name__} has an example class with decide()"
     # `simharness show` replays a game's Python strategies through its `<game>_show_python`; a game
-    # whose engine has no event log yet (Trump mahjong) shows nothing, so it has no such export.
+    # whose engine has no event log yet (Hong Kong) shows nothing, so it has no such export.
     info = engine.game_info(game)
     lineup = [engine.resolve_knobs(game, {})] * info.max_players
     shows = engine.show_game(game, {}, lineup, seed=0, index=0) is not None

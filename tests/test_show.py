@@ -41,6 +41,10 @@ RUNS = {
         'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
         '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
     ),
+    "trump": (
+        'game = "trump"\ngames = 12\nshard_size = 6\nduplicate = true\n'
+        'players = ["always-riichi", "kokushi-hunter", "max-han"]\n[rules]\npreset = "default"\n'
+    ),
 }
 
 
@@ -104,6 +108,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
         ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
         ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
         ("hongkong", 'players = ["python-chicken-fast", "pung-hunter", "concealed", "defensive"]\n'),
+        ("trump", 'players = ["python-always-riichi", "kokushi-hunter", "dama"]\n'),
     ],
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:

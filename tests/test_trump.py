@@ -16,9 +16,23 @@ from typer.testing import CliRunner
 
 from simharness import store, tomlfile
 from simharness.cli import app
-from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema
+from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema, show_game
 from simharness.games.trump import YAKU, score_hand, summary_metrics
 from simharness.games.trump.python import AlwaysRiichi, shanten
+from simharness.games.trump.show import (
+    DEALT,
+    DISCARD,
+    DORA,
+    DRAW,
+    JOKER_OUT,
+    REPLACEMENT,
+    RIICHI,
+    RIICHI_VOID,
+    RON,
+    SET_ASIDE,
+    TSUMO,
+    URA,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 ME = __name__
@@ -299,3 +313,75 @@ def test_python_protocol_decisions_are_honoured() -> None:
     assert example["players"].filter(player=0)["wins"].sum() > 0 and isinstance(AlwaysRiichi(), AlwaysRiichi)
     with pytest.raises(KeyError, match=r"lineup slot 1 \(seat \d\) at (joker|tsumo|discard|ron): "):
         play_batch("trump", {}, [k, dict(k, python=f"{ME}:Raises"), k], seed=4, first_game=0, count=2)
+
+
+def test_show_log_rebuilds_every_hand_and_its_payments() -> None:
+    """`show` plays the batch's game (same rows) and its log accounts for it: every card comes into
+    play once, a card leaves a hand only if held, a hand holds 7 after each discard, Jokers set
+    aside or put out of play are Jokers, the win card is the last drawn or discarded, the yaku
+    rows add up to `yaku_han`, and riichi sticks plus payments make each hand's point changes."""
+    rules = resolve_rules("trump", "default", {"multi_ron": "double"})
+    hunter = {"kokushi_hunt": True, "kokushi_kinds": 4, "kokushi_shanten": 3}
+    knobs = [resolve_knobs("trump", k) for k in ({}, hunter, {"discard": "random"})]
+    batch = play_batch("trump", rules, knobs, seed=11, first_game=0, count=24)
+    seen_kinds: set[int] = set()
+    for game in range(24):
+        shown = show_game("trump", rules, knobs, seed=11, index=game)
+        assert shown is not None
+        for t in ("games", "players", "hands"):
+            assert shown[t].equals(batch[t].filter(pl.col("game") == game)), t
+        for (hand,), rows in shown["hands"].group_by("hand", maintain_order=True):
+            events = shown["events"].filter(pl.col("hand") == hand).sort("seq")
+            seen_kinds |= set(events["kind"].to_list())
+            _check_hand_log(events, rows, shown, int(hand), int(rules["riichi_cost"]))
+    # Every kind of event happened at least once in these games.
+    assert seen_kinds == set(range(12))
+
+
+def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, pl.DataFrame], hand: int,
+                    cost: int) -> None:  # fmt: skip
+    held: list[set[int]] = [set(), set(), set()]
+    into_play: set[int] = set()
+    last_in: list[int | None] = [None, None, None]
+    last_out = None
+    riichi = [0, 0, 0]
+    wins: list[tuple[int, int]] = []
+    for seat, kind, card in events.select("seat", "kind", "card").iter_rows():
+        if kind in (DEALT, DRAW, REPLACEMENT, DORA, URA, JOKER_OUT):
+            assert card not in into_play
+            into_play.add(card)
+        if kind in (JOKER_OUT, SET_ASIDE, DORA, URA):
+            assert (card >= 52) == (kind in (JOKER_OUT, SET_ASIDE))
+        if kind in (DEALT, DRAW, REPLACEMENT):
+            held[seat].add(card)
+            last_in[seat] = card
+        elif kind in (SET_ASIDE, DISCARD, RIICHI):
+            assert card in held[seat]
+            held[seat].discard(card)
+            if kind != SET_ASIDE:
+                assert len(held[seat]) == 7
+                last_out = card
+                riichi[seat] += kind == RIICHI
+        elif kind == RIICHI_VOID:
+            riichi[seat] -= 1
+        elif kind in (TSUMO, RON):
+            assert card == (last_in[seat] if kind == TSUMO else last_out)
+            wins.append((seat, card))
+    assert sum(1 for _, k in events.select("seat", "kind").iter_rows() if k == DEALT) == 21
+    claims = rows.filter(pl.col("winner") >= 0)
+    assert [w for w, _ in wins] == claims["winner"].to_list()
+    first = rows.row(0, named=True)
+    assert riichi == [int(first[f"riichi_{s}"]) for s in range(3)]
+    yaku = shown["win_yaku"].filter(pl.col("hand") == hand)
+    pay = shown["payments"].filter(pl.col("hand") == hand)
+    change = [-cost * r for r in riichi]
+    for c in claims.iter_rows(named=True):
+        w = c["winner"]
+        mine = yaku.filter(pl.col("winner") == w)
+        assert mine["han"].sum() == c["yaku_han"]
+        assert sum(1 << y for y in mine["yaku"].to_list()) == c["yaku"]
+        for payer, points in pay.filter(pl.col("winner") == w).select("payer", "points").iter_rows():
+            change[payer] -= points
+            change[w] += points
+        change[w] += c["sticks"]
+    assert change == [first[f"delta_{s}"] for s in range(3)]

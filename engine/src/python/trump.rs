@@ -13,9 +13,11 @@ use crate::game::Batch;
 use crate::games::trump::actions::{Point, View};
 use crate::games::trump::batch::play_tables;
 use crate::games::trump::scoring::{score_report, waits, Query, Value, YAKU};
+use crate::games::trump::show::show_with;
 use crate::games::trump::state::Hook;
-use crate::games::trump::{Rules, Trump};
+use crate::games::trump::{Knobs, Rules, Trump};
 use crate::options::{Options, Validate};
+use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -155,13 +157,43 @@ fn trump_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+}
+
+/// Game `game` played again alone with its events (`simharness show`), with Python strategies
+/// in the slots whose `strategies` entry is an object.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+fn trump_show_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+}
+
+/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
+/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
+fn with_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    batch: Batch,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PySlots<'py>) -> Option<Vec<Table>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Trump>(rules, lineup, strategies.len())?;
     let mut slots = PySlots::new(py, strategies);
-    let tables = play_tables(&rules, &lineup, &Batch { seed, first_game, count, duplicate }, &mut slots);
+    let tables = play(&rules, &lineup, &batch, &mut slots);
     slots.finish(tables)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_score, m)?)?;
-    m.add_function(wrap_pyfunction!(trump_play_batch_python, m)?)
+    m.add_function(wrap_pyfunction!(trump_play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(trump_show_python, m)?)
 }

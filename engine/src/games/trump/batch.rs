@@ -224,6 +224,7 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
             slots,
             dealer,
             round_wind: EAST + round,
+            hand: h,
             wall: wall.with(u64::from(h)),
             strategy: strategy.with(u64::from(h)),
         };
@@ -393,5 +394,8 @@ impl Game for Trump {
     }
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play(rules, lineup, batch)
+    }
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
+        Some(super::show::show(rules, lineup, batch))
     }
 }

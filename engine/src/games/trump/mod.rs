@@ -10,6 +10,7 @@
 //!   every 7-card multiset) and the policy (T1-T6 and random are knob combinations);
 //! - `batch.rs`: `impl Game`, dealer rotation over three laps, bust end, settlement and the tables;
 //!   `play_tables` lets a `state::Hook` (a Python strategy, `python/trump.rs`) decide for some slots;
+//! - `show.rs`: one game played again with its event log and payments (`simharness show`);
 //! - `tests.rs`: the spec's vectors (§14), the exact enumeration of dealt hands and invariants.
 //!
 //! Keyed chance. Hand `h` of deal `d` shuffles its cards under `seed/TAG_WALL/d/h`, the first
@@ -19,6 +20,7 @@ pub mod actions;
 pub mod batch;
 pub mod rules;
 pub mod scoring;
+pub mod show;
 pub mod state;
 pub mod strategies;
 

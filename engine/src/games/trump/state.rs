@@ -113,6 +113,46 @@ pub trait Hook {
     fn failed(&self) -> bool {
         false
     }
+    /// Hears every card dealt, drawn, set aside, turned or discarded and every win (`simharness
+    /// show`); `seat` is [`NO_SEAT`] for a dead-wall card turned up. A no-op in native play.
+    #[inline(always)]
+    fn record(&mut self, _hand: u16, _seat: usize, _event: Event, _card: Card) {}
+    /// Hears each win's value and what each seat pays `winner` for it (sticks apart). A no-op in
+    /// native play.
+    #[inline(always)]
+    fn won(&mut self, _hand: u16, _winner: usize, _value: &Value, _pay: &[i64; PLAYERS]) {}
+}
+
+/// The seat of an event that belongs to no seat (a dead-wall card turned up).
+pub const NO_SEAT: usize = 255;
+
+/// What [`Hook::record`] hears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A card dealt to the seat.
+    Dealt = 0,
+    /// The dora indicator turned up from the dead wall.
+    Dora = 1,
+    /// A Joker turned up as an indicator and put out of play (A4).
+    JokerOut = 2,
+    /// A card drawn from the live stack.
+    Draw = 3,
+    /// A Joker set aside by the seat (D1/D6).
+    SetAside = 4,
+    /// A replacement drawn from the bottom of the dead wall for a Joker set aside.
+    Replacement = 5,
+    /// A card discarded.
+    Discard = 6,
+    /// A card discarded with a riichi declaration (the stick goes to the pool).
+    Riichi = 7,
+    /// The riichi declaration discard was ronned: the declaration never stood, the stick returns (A12).
+    RiichiVoid = 8,
+    /// The card completing the hand declared as a tsumo win.
+    Tsumo = 9,
+    /// The discard claimed for a ron win.
+    Ron = 10,
+    /// The ura-dora indicator turned up for a riichi winner.
+    Ura = 11,
 }
 
 /// Every decision by the seats' policies.
@@ -199,6 +239,8 @@ pub struct HandSetup<'a> {
     pub slots: [u8; PLAYERS],
     pub dealer: usize,
     pub round_wind: u8,
+    /// Hand index within the game (what the event log is keyed by).
+    pub hand: u16,
     pub wall: Key,
     pub strategy: Key,
 }
@@ -258,6 +300,17 @@ impl Table<'_> {
         }
     }
 
+    /// Turns the next indicator up (`event`: the dora or the ura-dora), telling `hook` of it and of
+    /// the Jokers turned on the way; `None` when the dead wall is exhausted (see [`Wall::indicator`]).
+    fn indicator(&mut self, hook: &mut impl Hook, event: Event) -> Option<(Card, u8)> {
+        let before = self.wall.turned().len();
+        let turned = self.wall.indicator();
+        for &c in &self.wall.turned()[before..] {
+            hook.record(self.setup.hand, NO_SEAT, if c.kind() == JOKER { Event::JokerOut } else { event }, c);
+        }
+        turned
+    }
+
     /// Handles Jokers in `seat`'s hand (D1, D6): set aside (mandatory after riichi or when the
     /// rules forbid keeping) and replaced from the dead wall, again while replacements are Jokers.
     fn jokers(&mut self, seat: usize, hook: &mut impl Hook, points: &[i64; PLAYERS], pool: i64) {
@@ -281,6 +334,8 @@ impl Table<'_> {
             }
             let Some(r) = self.wall.replacement() else { return };
             let j = self.seats[seat].remove(i);
+            hook.record(self.setup.hand, seat, Event::SetAside, j);
+            hook.record(self.setup.hand, seat, Event::Replacement, r);
             self.out.push(j);
             self.seats[seat].aside += 1;
             self.seats[seat].add(r);
@@ -306,9 +361,12 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
     let mut result = HandResult::default();
     for (i, hand) in hands.iter().enumerate() {
         let s = (setup.dealer + i) % PLAYERS;
-        hand.iter().for_each(|&c| t.seats[s].add(c));
+        for &c in hand {
+            t.seats[s].add(c);
+            hook.record(setup.hand, s, Event::Dealt, c);
+        }
     }
-    if let Some((ind, jokers)) = t.wall.indicator() {
+    if let Some((ind, jokers)) = t.indicator(hook, Event::Dora) {
         t.dora = dora_of(ind.kind());
         t.seen[usize::from(ind.kind())] += 1;
         t.seen[usize::from(JOKER)] += jokers;
@@ -323,6 +381,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         let first = !t.seats[turn].drawn;
         t.seats[turn].drawn = true;
         let c = t.wall.draw();
+        hook.record(setup.hand, turn, Event::Draw, c);
         result.turn += 1;
         t.seats[turn].add(c);
         t.jokers(turn, hook, points, *pool);
@@ -340,7 +399,8 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
                 .yes_no(setup.slots[turn], Point::Tsumo, &view, Some(&value))
                 .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &value, true));
             if yes {
-                let win = t.settle(turn, me.counts, s, None, points, pool);
+                hook.record(setup.hand, turn, Event::Tsumo, me.cards[me.len - 1]);
+                let win = t.settle(turn, me.counts, s, None, points, pool, hook);
                 result.wins[0] = Some(win);
                 result.tsumo = true;
                 break 'hand;
@@ -363,6 +423,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         let card = t.seats[turn].remove(index);
         let kind = card.kind();
         let riichi = riichi && riichi_legal && Table7::get().info(pack_counts(&t.seats[turn].counts)).waits != 0;
+        hook.record(setup.hand, turn, if riichi { Event::Riichi } else { Event::Discard }, card);
         if riichi {
             let seat = &mut t.seats[turn];
             seat.riichi = if first { Riichi::Double } else { Riichi::Single };
@@ -414,7 +475,12 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
                 }
                 for (i, claim) in claims.iter().take(n).enumerate() {
                     let (p, c8, sit) = claim.expect("claimed");
-                    result.wins[i] = Some(t.settle(p, c8, sit, Some(turn), points, pool));
+                    hook.record(setup.hand, p, Event::Ron, card);
+                    result.wins[i] = Some(t.settle(p, c8, sit, Some(turn), points, pool, hook));
+                }
+                if riichi {
+                    // Told after the wins that void it (the stick was returned before the payments).
+                    hook.record(setup.hand, turn, Event::RiichiVoid, card);
                 }
                 result.discarder = Some(turn as u8);
                 break 'hand;
@@ -438,6 +504,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
 
 impl Table<'_> {
     /// Pays the win of `seat` with the 8 cards `counts` and collects the sticks if it declared riichi.
+    #[allow(clippy::too_many_arguments)]
     fn settle(
         &mut self,
         seat: usize,
@@ -446,15 +513,17 @@ impl Table<'_> {
         discarder: Option<usize>,
         points: &mut [i64; PLAYERS],
         pool: &mut i64,
+        hook: &mut impl Hook,
     ) -> Win {
         let rules = self.setup.rules;
         if s.riichi != Riichi::None {
-            if let Some((ura, _)) = self.wall.indicator() {
+            if let Some((ura, _)) = self.indicator(hook, Event::Ura) {
                 s.ura = dora_of(ura.kind());
             }
         }
         let value = scoring::best(&counts, &s, rules).expect("a declared win is complete");
         let pay = scoring::payments(value.points, seat, self.setup.dealer, discarder, rules);
+        hook.won(self.setup.hand, seat, &value, &pay);
         for (p, &amount) in pay.iter().enumerate() {
             points[p] -= amount;
             points[seat] += amount;

@@ -1,0 +1,114 @@
+//! [`Game::show`](crate::game::Game::show) of Trump mahjong: one game played again with every event
+//! heard through [`Hook::record`] and every win through [`Hook::won`]. Besides `games`,
+//! `players` and `hands` (which carry each win's yaku, han and points) of that game it returns
+//! `events` (every card dealt, turned, drawn, set aside and discarded, riichi and wins, in order),
+//! `win_yaku` (each win's yaku and their han) and `payments` (who paid each winner how much).
+
+use super::actions::{Point, View};
+use super::rules::Rules;
+use super::scoring::{Card, Value, PLAYERS, YAKU};
+use super::state::{Event, Hook, NoHook};
+use super::strategies::Knobs;
+use crate::game::Batch;
+use crate::rows;
+use crate::table::{Rows, Table};
+
+rows! {
+    /// Every event of the shown game, in order.
+    pub struct EventRow => "events" {
+        /// Hand index within the game.
+        hand: u16,
+        /// Order of the event within the game.
+        seq: u32,
+        /// The seat; 255 for a card turned up from the dead wall.
+        seat: u8,
+        /// 0 dealt, 1 dora indicator, 2 Joker turned up and put out of play, 3 draw, 4 Joker set
+        /// aside, 5 replacement from the dead wall, 6 discard, 7 discard declaring riichi, 8 riichi
+        /// void (its discard was ronned), 9 tsumo, 10 ron, 11 ura-dora indicator.
+        kind: u8,
+        /// Card id 0–53: kind id / 4 (0–8 the ranks 1–9, 9–12 T J Q K), copy id % 4 (its suit on
+        /// the page); 52 and 53 the Jokers.
+        card: u8,
+    }
+}
+
+rows! {
+    /// Every yaku of each win with its han (dora, ura-dora and Jokers are counted in `hands`).
+    pub struct WinYakuRow => "win_yaku" {
+        /// Hand index within the game.
+        hand: u16,
+        /// The winner's seat.
+        winner: u8,
+        /// The yaku: its bit in `hands.yaku` (0 riichi, 1 ippatsu, ..., 17 tenhou/chiihou/renhou).
+        yaku: u8,
+        /// Its han under the game's rules.
+        han: u8,
+    }
+}
+
+rows! {
+    /// What each seat paid each win (riichi sticks apart: `hands.sticks`), in the order of the wins.
+    pub struct PaymentRow => "payments" {
+        /// Hand index within the game.
+        hand: u16,
+        /// The winner's seat.
+        winner: u8,
+        /// The paying seat.
+        payer: u8,
+        /// Points paid.
+        points: i64,
+    }
+}
+
+/// Leaves the decisions to `inner` (no slot for native play); writes down what it hears.
+struct Recorder<'h, H: Hook> {
+    inner: &'h mut H,
+    rules: &'h Rules,
+    events: Vec<EventRow>,
+    yaku: Vec<WinYakuRow>,
+    payments: Vec<PaymentRow>,
+}
+
+impl<H: Hook> Hook for Recorder<'_, H> {
+    fn yes_no(&mut self, slot: u8, point: Point, view: &View, value: Option<&Value>) -> Option<bool> {
+        self.inner.yes_no(slot, point, view, value)
+    }
+
+    fn discard(&mut self, slot: u8, view: &View, riichi_legal: bool) -> Option<(usize, bool)> {
+        self.inner.discard(slot, view, riichi_legal)
+    }
+
+    fn failed(&self) -> bool {
+        self.inner.failed()
+    }
+
+    fn record(&mut self, hand: u16, seat: usize, event: Event, card: Card) {
+        let seq = self.events.len() as u32;
+        self.events.push(EventRow { hand, seq, seat: seat as u8, kind: event as u8, card: card.0 });
+    }
+
+    fn won(&mut self, hand: u16, winner: usize, value: &Value, pay: &[i64; PLAYERS]) {
+        for y in YAKU.iter().filter(|y| value.yaku & y.bit() != 0) {
+            self.yaku.push(WinYakuRow { hand, winner: winner as u8, yaku: *y as u8, han: y.han(self.rules) });
+        }
+        for (payer, &points) in pay.iter().enumerate().filter(|(_, &p)| p != 0) {
+            self.payments.push(PaymentRow { hand, winner: winner as u8, payer: payer as u8, points });
+        }
+    }
+}
+
+/// The first game of `batch`, played alone with its events.
+pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    show_with(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+}
+
+/// [`show`] with `hook` deciding for the slots it claims (Python strategies); `None` once the
+/// hook has failed.
+pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Option<Vec<Table>> {
+    let mut rec = Recorder { inner: hook, rules, events: Vec::new(), yaku: Vec::new(), payments: Vec::new() };
+    let mut tables = super::batch::play_tables(rules, lineup, &Batch { count: 1, ..*batch }, &mut rec)?;
+    tables.push(EventRow::table(&rec.events));
+    tables.push(WinYakuRow::table(&rec.yaku));
+    tables.push(PaymentRow::table(&rec.payments));
+    Some(tables)
+}
