@@ -378,7 +378,7 @@ impl Game for HongKong {
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play(rules, lineup, batch)
     }
-    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
-        super::show::show_with(rules, lineup, batch, None)
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }

@@ -84,7 +84,12 @@ rows! {
     }
 }
 
-/// The first game of `batch` played alone with its events, `hook` deciding for the slots it
+/// The first game of `batch` played alone with its events.
+pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+    show_with(rules, lineup, batch, None).expect("the knobs never fail")
+}
+
+/// [`show`] with `hook` deciding for the slots it
 /// plays (Python strategies); None once a decision failed.
 pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&dyn Hook>) -> Option<Vec<Table>> {
     let mut out = Tables::default();
