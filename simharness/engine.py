@@ -244,19 +244,16 @@ def show_game(
     seed: int,
     index: int,
     duplicate: bool = False,
-) -> dict[str, pl.DataFrame] | None:
+) -> dict[str, pl.DataFrame]:
     """Game ``index`` played again alone with every event logged (the engine's ``Game::show``):
-    the tables of :func:`play_batch` for that game plus the game's event tables; None for a game
-    whose engine has no event log. A lineup with Python strategies needs the game's
-    ``<game>_show_python`` export (every game with a Python protocol has one)."""
+    the tables of :func:`play_batch` for that game plus the game's event tables. Python
+    strategies decide again through the game's ``<game>_show_python`` export."""
     python = _python_strategies(lineup)
     if python is None:
         raw = _call(_engine.show_game, game, json.dumps(rules), json.dumps(lineup), seed, index, duplicate)
     else:
         require_python_strategies(game)
-        export = getattr(_engine, f"{game}_show_python", None)
-        if export is None:
-            raise OptionError("python", f"show cannot replay Python strategies of {game} yet")
+        export = getattr(_engine, f"{game}_show_python")
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
         raw = _call(export, json.dumps(rules), json.dumps(knobs), python, seed, index, duplicate)
-    return None if raw is None else {name: _frame(cols) for name, (_rows, cols) in raw.items()}
+    return {name: _frame(cols) for name, (_rows, cols) in raw.items()}

@@ -99,9 +99,9 @@ def test_every_harness_command_works_for_hongkong(tmp_path: Path, monkeypatch: p
     _ok(["report", str(run_dir), "--html", str(html)])
     assert "hk-cli" in html.read_text()
 
-    # No show page yet (an event log for Hong Kong is future work): refused by name, exit 2.
+    # Any game of the run is shown as a page (tests/test_show.py checks the page itself).
     shown = runner.invoke(app, ["show", str(run_dir), "--game", "0"])
-    assert shown.exit_code == 2 and "hongkong has no show page yet" in shown.output
+    assert shown.exit_code == 0, shown.output
 
     cmp = json.loads(_ok(["compare", str(run_dir), "--a", "chicken-fast", "--b", "concealed", "--json"]))
     assert cmp["paired"] and cmp["shared_deals"] == 8

@@ -32,6 +32,10 @@ RUNS = {
         'game = "suzume"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
     ),
+    "hongkong": (
+        'game = "hongkong"\ngames = 12\nshard_size = 4\nduplicate = true\n'
+        'players = ["chicken-fast", "pung-hunter", "concealed", "defensive"]\n[rules]\npreset = "default"\n'
+    ),
     "riichi": (
         'game = "riichi"\ngames = 12\nshard_size = 4\nduplicate = true\n'
         'players = ["call-happy", "yakuhai-caller", "efficiency", "kan-happy"]\n'
@@ -103,6 +107,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
                    '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'),
         ("sugoroku", 'players = ["python-leader", "naive", "greedy"]\n'),
         ("suzume", 'players = ["python-fastest", "max-points", "defensive"]\n'),
+        ("hongkong", 'players = ["python-chicken-fast", "pung-hunter", "concealed", "defensive"]\n'),
         ("trump", 'players = ["python-always-riichi", "kokushi-hunter", "dama"]\n'),
     ],
 )  # fmt: skip
@@ -169,7 +174,6 @@ def test_riichi_show_is_the_batch_game_with_its_whole_event_log() -> None:
     melds = 0
     for game in range(6):
         shown = engine.show_game("riichi", rules, lineup, seed=4, index=game)
-        assert shown is not None
         for t in ("games", "players", "hands", "events"):
             assert shown[t].equals(batch[t].filter(pl.col("game") == game)), t
         wins = shown["wins"]
@@ -201,4 +205,71 @@ def _check_hand(ev: pl.DataFrame) -> int:
             if kind in (2, 3):  # a meld (a kan too) stands for 3 of the 13 tiles
                 assert sum(held[seat].values()) + 3 * melds[seat] == 13, (seat, ev)
         last = (seat, kind)
+    return sum(melds.values())
+
+
+def test_hongkong_show_rebuilds_every_hand_and_its_payments() -> None:
+    """The Hong Kong event log rebuilds every hand: no tile kind held more than 4 times, each bonus
+    tile once, 13 tiles (a kong counting 3) after each discard, every claim from the discard just
+    made; each win's payments (包 included) add up to the hand's point changes."""
+    rules = engine.resolve_rules("hongkong", "default", {"multi_win": "all"})
+    fast = engine.resolve_knobs("hongkong", {})
+    pungs = engine.resolve_knobs("hongkong", {"claims": "pung_only", "discard": "pungs"})
+    claims, multi, limits = 0, 0, 0
+    for lineup, game in [([fast, pungs] * 2, g) for g in range(2)] + [([pungs] * 4, g) for g in range(3)]:
+        shown = engine.show_game("hongkong", rules, lineup, seed=9, index=game)
+        batch = engine.play_batch("hongkong", rules, lineup, seed=9, first_game=game, count=1)
+        for t in ("games", "players", "hands"):
+            assert shown[t].equals(batch[t]), t
+        for (hand,), ev in shown["events"].group_by("hand"):
+            claims += _check_hk_hand(ev.sort("seq"))
+            h = shown["hands"].filter(pl.col("hand") == hand)
+            wins = shown["wins"].filter(pl.col("hand") == hand)
+            multi += wins.height > 1
+            limits += (wins["limit"] >= 0).sum()
+            assert wins.height == h.filter(pl.col("winner") >= 0, pl.col("outcome") < 4).height
+            for s in range(4):
+                assert wins[f"pay_{s}"].sum() == h[f"delta_{s}"].sum()
+            for w in wins.iter_rows(named=True):
+                items = shown["win_items"].filter(pl.col("hand") == hand, pl.col("claim") == w["claim"])
+                mask = h.filter(pl.col("claim") == w["claim"])["items"][0]
+                assert sum(1 << i for i in items["item"]) == mask
+                if w["limit"] < 0:
+                    assert items["fan"].sum() == w["fan"]
+    assert claims > 0 and multi > 0 and limits > 0  # claims, a double win and a limit hand were seen
+
+
+def _check_hk_hand(ev: pl.DataFrame) -> int:
+    held: dict[int, Counter[int]] = {s: Counter() for s in range(4)}
+    melds = dict.fromkeys(range(4), 0)
+    bonus: set[int] = set()
+    last_discard = None
+    for seat, kind, tile, frm, base in ev.select("seat", "kind", "tile", "from", "base").iter_rows():
+        if kind in (0, 1, 2):  # dealt, drawn, replacement
+            if tile >= 34:
+                assert tile not in bonus
+                bonus.add(tile)
+            else:
+                held[seat][tile] += 1
+                assert sum(h[tile] for h in held.values()) <= 4
+        elif kind == 3:
+            assert held[seat][tile] > 0
+            held[seat][tile] -= 1
+            assert sum(held[seat].values()) + 3 * melds[seat] == 13, (seat, ev)
+            last_discard = (seat, tile)
+        elif kind in (4, 5, 6):  # chow, pung, exposed kong from the discard just made
+            assert last_discard == (frm, tile)
+            meld = [base, base + 1, base + 2] if kind == 4 else [tile] * (3 if kind == 5 else 4)
+            meld.remove(tile)
+            for t in meld:
+                assert held[seat][t] > 0
+                held[seat][t] -= 1
+            melds[seat] += 1
+        elif kind == 7:  # concealed kong
+            assert held[seat][tile] == 4
+            held[seat][tile] = 0
+            melds[seat] += 1
+        elif kind == 8:  # added kong
+            assert held[seat][tile] == 1
+            held[seat][tile] = 0
     return sum(melds.values())

@@ -130,11 +130,8 @@ pub trait Game: Sync + Send + 'static {
     /// The `show` contract: the first game of `batch` played again alone (chance is keyed, so it
     /// is the same game as in any batch) with everything that happened in it: the tables of
     /// [`Game::play`] for that game plus the game's event tables (documented in its `show.rs`),
-    /// from which `simharness/games/<game>/show.py` draws the page. `None`: the game has no event
-    /// log yet.
-    fn show(_rules: &Self::Rules, _lineup: &[Self::Knobs], _batch: &Batch) -> Option<Vec<Table>> {
-        None
-    }
+    /// from which `simharness/games/<game>/show.py` draws the page.
+    fn show(rules: &Self::Rules, lineup: &[Self::Knobs], batch: &Batch) -> Vec<Table>;
 }
 
 /// The object-safe face of a [`Game`], with JSON options.
@@ -150,7 +147,7 @@ pub trait GameApi: Sync + Send {
     fn resolve_knobs(&self, knobs: &Value) -> Result<Value, OptionError>;
     fn play(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError>;
     /// [`Game::show`] with JSON options.
-    fn show(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Option<Vec<Table>>, OptionError>;
+    fn show(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError>;
 }
 
 /// The rule set of `preset` (`default` = the declared defaults) with `overrides`, validated.
@@ -239,7 +236,7 @@ impl<G: Game> GameApi for Registered<G> {
         Ok(G::play(&rules, &knobs, batch))
     }
 
-    fn show(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Option<Vec<Table>>, OptionError> {
+    fn show(&self, rules: &Value, lineup: &[Value], batch: &Batch) -> Result<Vec<Table>, OptionError> {
         let (rules, knobs) = self.checked(rules, lineup)?;
         Ok(G::show(&rules, &knobs, batch))
     }

@@ -63,6 +63,18 @@ def running_cells(deltas: list[int], totals: list[int]) -> str:
     return "".join(f"<td>{d:+d}</td>" for d in deltas) + "".join(f"<td>{t}</td>" for t in totals)
 
 
+def change_table(labels: list[str], before: list[int], after: list[int]) -> str:
+    """Each seat's points before a hand, their change and after; ``labels`` name the seats (text)."""
+    cells = "".join(
+        f'<tr><td class="l">{esc(label)}</td><td>{b}</td><td>{a - b:+d}</td><td>{a}</td></tr>'
+        for label, b, a in zip(labels, before, after, strict=True)
+    )
+    return (
+        '<table class="deltas"><tr><th class="l">seat</th><th>before</th><th>change</th>'
+        f"<th>after</th></tr>{cells}</table>"
+    )
+
+
 def final_standings(heads: str, rows: list[tuple[str, int, str]]) -> str:
     """The final standings: per seat a label (HTML), the final points (the cell tests read) and
     more cells; ``heads`` are the header cells after the first two."""

@@ -106,9 +106,9 @@ def _first_difference(a: pl.DataFrame, b: pl.DataFrame | None) -> str:
 def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
     """Plays ``game`` of ``variant`` (default: the run's first variant) of the run in ``run_dir``
     again with every event, and checks its ``players``, ``games`` and ``hands`` rows against the
-    run's. Raises :class:`RunDirError` for a game outside the run, an unknown variant, a game
-    without an event log, or a game that the engine now plays differently (and
-    :class:`engine.OptionError` for Python strategies in a game that cannot replay them)."""
+    run's. Raises :class:`RunDirError` for a game outside the run, an unknown variant or a game
+    that the engine now plays differently (and :class:`engine.OptionError` for a Python strategy
+    that fails)."""
     run_dir = Path(run_dir)
     manifest = store.read_manifest(run_dir)
     if manifest is None:
@@ -126,15 +126,11 @@ def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
             f"no game {game}: the run has games 0 to {played - 1} per variant", file=run_dir, field="--game"
         )
     name = manifest["game"]
-    if registry.submodule(name, "show") is None:
-        raise RunDirError(f"{name} has no show page yet (no simharness/games/{name}/show.py)", file=run_dir)
     lineup = [slot["knobs"] for slot in manifest["lineup"]]
     tables = engine.show_game(
         name, manifest["variants"][variant], lineup, seed=int(manifest["seed"]), index=game,
         duplicate=bool(manifest.get("duplicate")),
     )  # fmt: skip
-    if tables is None:
-        raise RunDirError(f"the engine has no event log for {name}", file=run_dir)
     shown = Shown(run_dir, manifest, variant, game, tables)
     # Every table the run logged per game that the replay returns too (Riichi, Suzume-jong: hands).
     for table in [t for t in manifest["tables"] if t in tables and t != "events"]:

@@ -8,9 +8,12 @@ use crate::games::hongkong::batch::play_tables;
 use crate::games::hongkong::hand::{HkMeld, Limit, Value};
 use crate::games::hongkong::rules::{presets, Rules};
 use crate::games::hongkong::scoring::{score_report, ScoreRequest};
+use crate::games::hongkong::show::show_with;
+use crate::games::hongkong::strategies::Knobs;
 use crate::games::hongkong::HongKong;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
+use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::cell::RefCell;
@@ -220,10 +223,38 @@ fn hongkong_play_batch_python<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+}
+
+/// Game `game` played again alone with its events (`simharness show`), with Python strategies
+/// in the slots whose `strategies` entry is an object.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+fn hongkong_show_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    game: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+}
+
+/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
+/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
+fn with_python<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    batch: Batch,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, Option<&dyn Hook>) -> Option<Vec<Table>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<HongKong>(rules, lineup, strategies.len())?;
     let hook = PyHook { py, objects: strategies, error: RefCell::new(None) };
-    let batch = Batch { seed, first_game, count, duplicate };
-    match play_tables(&rules, &lineup, &batch, Some(&hook)) {
+    match play(&rules, &lineup, &batch, Some(&hook)) {
         Some(tables) => tables_to_python(py, &tables),
         None => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
     }
@@ -231,5 +262,6 @@ fn hongkong_play_batch_python<'py>(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;
-    m.add_function(wrap_pyfunction!(hongkong_play_batch_python, m)?)
+    m.add_function(wrap_pyfunction!(hongkong_play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(hongkong_show_python, m)?)
 }

@@ -222,8 +222,7 @@ fn play_batch<'py>(
 }
 
 /// Game `game` of an experiment played again alone with every event logged (`Game::show`):
-/// the tables of `play_batch` for that game plus the game's event tables, or None for a game
-/// without an event log.
+/// the tables of `play_batch` for that game plus the game's event tables.
 #[pyfunction]
 #[pyo3(signature = (name, rules, lineup, seed, game, duplicate=false))]
 fn show_game<'py>(
@@ -234,7 +233,7 @@ fn show_game<'py>(
     seed: u64,
     game: u64,
     duplicate: bool,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
+) -> PyResult<Bound<'py, PyDict>> {
     let g = self::game(name)?;
     let rules = parse_json("rules", rules)?;
     let Value::Array(lineup) = parse_json("lineup", lineup)? else {
@@ -242,7 +241,7 @@ fn show_game<'py>(
     };
     let batch = Batch { seed, first_game: game, count: 1, duplicate };
     let tables = py.detach(|| g.show(&rules, &lineup, &batch)).map_err(option_error)?;
-    tables.map(|t| tables_to_python(py, &t)).transpose()
+    tables_to_python(py, &tables)
 }
 
 #[pymodule]

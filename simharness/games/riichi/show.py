@@ -14,6 +14,7 @@ from simharness.show.page import (
     Frame,
     GamePage,
     Page,
+    change_table,
     esc,
     final_standings,
     part_row,
@@ -227,15 +228,9 @@ class _Game(GamePage):
         return f"<ul>{''.join(parts)}</ul>" if parts else ""
 
     def result(self, h: dict[str, int], before: list[int], after: list[int]) -> str:
-        cells = "".join(
-            f'<tr><td class="l">{esc(self.seat_label(s, h["dealer"]))}</td><td>{before[s]}</td>'
-            f"<td>{h[f'delta_{s}']:+d}</td><td>{after[s]}</td></tr>"
-            for s in range(self.n)
-        )
+        labels = [self.seat_label(s, h["dealer"]) for s in range(self.n)]
         return (
-            f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(h['hand'])}"
-            '<table class="deltas"><tr><th class="l">seat</th><th>before</th><th>change</th>'
-            f"<th>after</th></tr>{cells}</table>"
+            f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(h['hand'])}{change_table(labels, before, after)}"
         )
 
     def page(self) -> Page:

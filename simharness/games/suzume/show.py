@@ -13,6 +13,7 @@ from simharness.show.page import (
     Frame,
     GamePage,
     Page,
+    change_table,
     esc,
     final_standings,
     part_row,
@@ -134,15 +135,9 @@ class _Game(GamePage):
                         )
                     )
                     drawn = ""
-            deltas = "".join(
-                f'<tr><td class="l">seat {s}</td><td>{before[s]}</td><td>{after[s] - before[s]:+d}</td>'
-                f"<td>{after[s]}</td></tr>"
-                for s in range(self.n)
-            )
-            result = (
-                f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(claims)}"
-                '<table><tr><th class="l">seat</th><th>before</th><th>change</th>'
-                f"<th>after</th></tr>{deltas}</table>"
+            labels = [f"seat {s}" for s in range(self.n)]
+            result = f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(claims)}" + change_table(
+                labels, before, after
             )
             frames.append(
                 Frame(

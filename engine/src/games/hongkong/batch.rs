@@ -153,8 +153,17 @@ fn limit_index(l: Option<Limit>) -> i8 {
 }
 
 /// Plays one game with the lineup's knobs, or `hook`'s decisions for the slots it plays (seat `s`
-/// is played by `seating.player(s)`).
-pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Seating, hook: Option<&'k dyn Hook>, out: &mut Tables) {
+/// is played by `seating.player(s)`); `shown` (for `simharness show`) receives each hand's
+/// result with its events.
+pub fn play_game<'k>(
+    rules: &Rules,
+    lineup: &'k [Knobs],
+    seed: u64,
+    seating: Seating,
+    hook: Option<&'k dyn Hook>,
+    out: &mut Tables,
+    mut shown: Option<&mut Vec<HandResult>>,
+) {
     let mut points = [rules.starting_points; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
     let mut stats: [PlayerRow; 4] = std::array::from_fn(|s| PlayerRow {
@@ -180,7 +189,8 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
         });
         let [s0, s1, s2, s3] = &mut seats;
         let mut players: [&mut dyn Player; 4] = [s0, s1, s2, s3];
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key, points }, &mut players);
+        let log = shown.is_some();
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key, points, log }, &mut players);
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {
             *p += d;
@@ -194,6 +204,9 @@ pub fn play_game<'k>(rules: &Rules, lineup: &'k [Knobs], seed: u64, seating: Sea
             if dealer == 0 {
                 round += 1;
             }
+        }
+        if let Some(v) = shown.as_deref_mut() {
+            v.push(r);
         }
         h += 1;
         if rules.bust_ends_game && points.iter().any(|&p| p < 0) {
@@ -325,6 +338,12 @@ pub struct Tables {
     pub hands: Vec<HandRow>,
 }
 
+impl Tables {
+    pub fn tables(&self) -> Vec<Table> {
+        vec![GameRow::table(&self.games), PlayerRow::table(&self.players), HandRow::table(&self.hands)]
+    }
+}
+
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
     play_tables(rules, lineup, batch, None).expect("the knobs never fail")
 }
@@ -334,12 +353,12 @@ pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
 pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&dyn Hook>) -> Option<Vec<Table>> {
     let mut out = Tables::default();
     for g in batch.games() {
-        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), hook, &mut out);
+        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), hook, &mut out, None);
         if hook.is_some_and(|h| h.failed()) {
             return None;
         }
     }
-    Some(vec![GameRow::table(&out.games), PlayerRow::table(&out.players), HandRow::table(&out.hands)])
+    Some(out.tables())
 }
 
 impl Game for HongKong {
@@ -358,5 +377,8 @@ impl Game for HongKong {
     }
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play(rules, lineup, batch)
+    }
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }

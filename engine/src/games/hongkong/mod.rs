@@ -9,7 +9,8 @@
 //!   Python strategies decide for their lineup slots;
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
 //! - `strategies.rs`: knobs and the policy (H1-H6 and random of §12 are knob combinations);
-//! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables.
+//! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables;
+//! - `show.rs`: one game played again with every event (`simharness show`).
 //!
 //! Keyed chance. Hand `h` of deal `d` shuffles its wall from `seed/d/h/TAG_WALL`, rolls its dice
 //! from `seed/d/h/TAG_DICE`, random strategy choices of seat `s` read `seed/d/h/TAG_STRATEGY/s`
@@ -24,6 +25,7 @@ pub mod batch;
 pub mod hand;
 pub mod rules;
 pub mod scoring;
+pub mod show;
 pub mod state;
 pub mod strategies;
 

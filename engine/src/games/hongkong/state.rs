@@ -89,6 +89,42 @@ pub struct HandResult {
     /// Tiles accounted for at the end: hands, melds, discards left on the table, bonus tiles
     /// and the unused wall (conservation check).
     pub tiles_accounted: u16,
+    /// Every event of the hand in order when `HandSetup::log` asked for them (`simharness show`),
+    /// else empty.
+    pub events: Vec<HandEvent>,
+}
+
+/// What happened at one moment of a hand; the discriminant is the `kind` code of the `events`
+/// table of `show.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Happening {
+    Dealt,
+    Draw,
+    /// A tile from the dead wall, for a bonus tile or a kong.
+    Replacement,
+    Discard,
+    Chow,
+    Pung,
+    /// An exposed kong claimed on a discard.
+    Kong,
+    ConcealedKong,
+    /// The fourth tile added to an exposed pung.
+    AddedKong,
+    SelfDrawWin,
+    DiscardWin,
+    RobbedKongWin,
+    FalseWin,
+}
+
+/// One event: `tile` is a kind 0-33, or 34-37 the flowers 1-4 and 38-41 the seasons 1-4; `from`
+/// the seat whose discard (or added kong) was claimed or won on; `base` a chow's lowest kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandEvent {
+    pub seat: u8,
+    pub what: Happening,
+    pub tile: u8,
+    pub from: Option<u8>,
+    pub base: Kind,
 }
 
 struct Seat {
@@ -107,6 +143,8 @@ pub struct HandSetup<'a> {
     pub key: Key,
     /// The game's points before this hand (what players see).
     pub points: [i64; 4],
+    /// Record every event (`simharness show`); native play leaves it off.
+    pub log: bool,
 }
 
 struct Table<'a> {
@@ -123,13 +161,30 @@ struct Table<'a> {
     round_wind: u8,
     points: [i64; 4],
     refused: [u16; 4],
+    events: Option<Vec<HandEvent>>,
 }
 
 fn kind_of(id: u16) -> Option<Kind> {
     (id < 136).then_some((id / 4) as Kind)
 }
 
+/// The event code of physical tile `id`: its kind, or 34-41 for the bonus tiles.
+fn code(id: u16) -> u8 {
+    kind_of(id).unwrap_or_else(|| (id - 136 + 34) as u8)
+}
+
 impl Table<'_> {
+    /// Writes an event down when the hand is logged.
+    fn note(&mut self, seat: u8, what: Happening, tile: u8, from: Option<u8>) {
+        self.note_meld(seat, what, tile, from, tile);
+    }
+
+    fn note_meld(&mut self, seat: u8, what: Happening, tile: u8, from: Option<u8>, base: Kind) {
+        if let Some(ev) = &mut self.events {
+            ev.push(HandEvent { seat, what, tile, from, base });
+        }
+    }
+
     fn live(&self) -> usize {
         self.end - DEAD_WALL - self.next
     }
@@ -190,12 +245,14 @@ impl Table<'_> {
         })
     }
 
-    /// Draws for seat `s` (live wall first, then replacements for bonus tiles); returns the kind
-    /// kept and whether it came as a bonus replacement, or None if the wall ran out.
-    fn draw_for(&mut self, s: u8, mut id: u16) -> Option<(Kind, bool)> {
+    /// Draws for seat `s` (`id` came as `how`, then replacements for bonus tiles); returns the
+    /// kind kept and whether it came as a bonus replacement, or None if the wall ran out.
+    fn draw_for(&mut self, s: u8, mut id: u16, how: Happening) -> Option<(Kind, bool)> {
         let mut replaced = false;
+        self.note(s, how, code(id), None);
         while self.take(s, id) {
             id = self.draw_replacement()?;
+            self.note(s, Happening::Replacement, code(id), None);
             replaced = true;
         }
         kind_of(id).map(|k| (k, replaced))
@@ -243,6 +300,7 @@ impl Table<'_> {
         self.visible[usize::from(k)] += 1;
         self.rivers[usize::from(s)].push(k);
         self.discards_left += 1;
+        self.note(s, Happening::Discard, k, None);
     }
 
     fn accounted(&self) -> u16 {
@@ -295,6 +353,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         round_wind: setup.round_wind,
         points: setup.points,
         refused: [0; 4],
+        events: setup.log.then(Vec::new),
     };
     let order: [u8; 4] = std::array::from_fn(|i| (setup.dealer + i as u8) % 4);
     // The deal (§3.4): 4 tiles three times round, then the dealer 2 and the others 1.
@@ -303,6 +362,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             for _ in 0..4 {
                 let id = t.wall[t.next];
                 t.next += 1;
+                t.note(s, Happening::Dealt, code(id), None);
                 t.take(s, id);
             }
         }
@@ -311,6 +371,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         for _ in 0..if s == setup.dealer { 2 } else { 1 } {
             let id = t.wall[t.next];
             t.next += 1;
+            t.note(s, Happening::Dealt, code(id), None);
             t.take(s, id);
         }
     }
@@ -323,6 +384,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             let want = if s == setup.dealer { 14 } else { 13 };
             for _ in held..want {
                 let id = t.draw_replacement().expect("the deal leaves the live wall full");
+                t.note(s, Happening::Replacement, code(id), None);
                 t.take(s, id);
                 any = true;
             }
@@ -342,6 +404,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         bonus: std::array::from_fn(|s| (t.seats[s].flowers.count_ones() + t.seats[s].seasons.count_ones()) as u8),
         refused: t.refused,
         tiles_accounted: t.accounted(),
+        events: t.events.clone().unwrap_or_default(),
     };
     let mut cur = setup.dealer;
     // The kind just drawn by `cur` and how (None: no draw this turn, as after a pung or chow).
@@ -362,10 +425,12 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             let hand = t.seats[s].hand;
             if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
                 if players[s].self_draw(&t.view(cur, cur), &w.value, win) {
+                    t.note(cur, Happening::SelfDrawWin, win, None);
                     let d = payments(rules, setup.dealer, cur, None, w.liable, w.value.base);
                     return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
                 }
             } else if rules.mistake_rate > 0.0 && drawn.is_some() && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
+                t.note(cur, Happening::FalseWin, win, None);
                 return result(&t, Outcome::FalseWin { offender: cur }, whole(false_win(rules, cur)), dice);
             }
             // Kongs: four in hand, or the fourth tile of an exposed pung.
@@ -378,11 +443,13 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             if !legal.is_empty() && t.live() > 0 {
                 if let Some(k) = players[s].kong(&t.view(cur, cur), &legal) {
                     let added = t.seats[s].hand[usize::from(k)] < 4;
+                    let what = if added { Happening::AddedKong } else { Happening::ConcealedKong };
+                    t.note(cur, what, k, None);
                     if added {
                         // Robbing the kong (§5.3): others may win on the added tile.
                         let winners = discard_winners(&mut t, players, cur, k, true, false);
                         if !winners.is_empty() {
-                            return settle_discard(&t, winners, cur, true, setup.dealer, dice, &result);
+                            return settle_discard(&mut t, winners, cur, true, setup.dealer, dice, &result);
                         }
                         let seat = &mut t.seats[s];
                         seat.hand[usize::from(k)] -= 1;
@@ -394,7 +461,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
                     }
                     t.visible[usize::from(k)] += if added { 1 } else { 4 };
                     let Some(id) = t.draw_replacement() else { break };
-                    let Some((k, _)) = t.draw_for(cur, id) else { break };
+                    let Some((k, _)) = t.draw_for(cur, id, Happening::Replacement) else { break };
                     drawn = Some((k, Replacement::Kong));
                     kong_chain += 1;
                     first_turn = false;
@@ -410,7 +477,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         let earthly = rules.earthly_hand_def == EarthlyHand::Hk && dealer_first;
         let winners = discard_winners(&mut t, players, cur, k, false, earthly);
         if !winners.is_empty() {
-            return settle_discard(&t, winners, cur, false, setup.dealer, dice, &result);
+            return settle_discard(&mut t, winners, cur, false, setup.dealer, dice, &result);
         }
         // Pung or kong by anyone, else chow by the next player (§4).
         let mut answers = Vec::new();
@@ -443,7 +510,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             // No claim: the next player draws.
             cur = (cur + 1) % 4;
             let Some(id) = t.draw_live() else { break };
-            let Some((k, replaced)) = t.draw_for(cur, id) else { break };
+            let Some((k, replaced)) = t.draw_for(cur, id, Happening::Draw) else { break };
             drawn = Some((k, if replaced { Replacement::Bonus } else { Replacement::None }));
             continue;
         };
@@ -463,11 +530,17 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             t.visible[usize::from(x)] += 1;
         }
         t.seats[usize::from(c)].melds.push(meld);
+        let what = match cl {
+            Claim::Kong => Happening::Kong,
+            Claim::Pung => Happening::Pung,
+            Claim::Chow { .. } => Happening::Chow,
+        };
+        t.note_meld(c, what, k, Some(cur), meld.base);
         cur = c;
         drawn = None;
         if cl == Claim::Kong {
             let Some(id) = t.draw_replacement() else { break };
-            let Some((k, _)) = t.draw_for(cur, id) else { break };
+            let Some((k, _)) = t.draw_for(cur, id, Happening::Replacement) else { break };
             drawn = Some((k, Replacement::Kong));
             kong_chain = 1;
         }
@@ -512,7 +585,7 @@ fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, 
 }
 
 fn settle_discard(
-    t: &Table,
+    t: &mut Table,
     winners: Vec<Winner>,
     from: u8,
     robbed: bool,
@@ -522,6 +595,8 @@ fn settle_discard(
 ) -> HandResult {
     let mut delta = [0f64; 4];
     for w in &winners {
+        let what = if robbed { Happening::RobbedKongWin } else { Happening::DiscardWin };
+        t.note(w.seat, what, w.hand.win, Some(from));
         let d = payments(t.rules, dealer, w.seat, Some(from), w.liable, w.value.base);
         for s in 0..4 {
             delta[s] += d[s];

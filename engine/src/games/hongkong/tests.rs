@@ -619,8 +619,10 @@ mod game {
                 std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
             let [b0, b1, b2, b3] = &mut bots;
             let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
-            let r =
-                play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4] }, &mut players);
+            let r = play_hand(
+                &HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log: false },
+                &mut players,
+            );
             assert_eq!(usize::from(r.tiles_accounted), tile_count(rules), "hand {h}: tiles not conserved");
             assert_eq!(r.delta.iter().sum::<i64>(), 0, "hand {h}: points not conserved {:?}", r.delta);
             match &r.outcome {
@@ -789,7 +791,7 @@ mod game {
                 let [a, b, c, d] = &mut p;
                 let mut players: [&mut dyn Player; 4] = [a, b, c, d];
                 let r = play_hand(
-                    &HandSetup { rules: &rules, dealer: 0, round_wind: 0, key: Key::new(11).with(h), points: [0; 4] },
+                    &HandSetup { rules: &rules, dealer: 0, round_wind: 0, key: Key::new(11).with(h), points: [0; 4], log: false },
                     &mut players,
                 );
                 assert_eq!(p[0].tiles, Some(14));

@@ -354,8 +354,8 @@ impl Game for Riichi {
         play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
     }
 
-    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
-        Some(super::show::show(rules, lineup, batch))
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }
 

@@ -186,8 +186,8 @@ impl Game for Sugoroku {
         play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
     }
 
-    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
-        Some(super::show::show(rules, lineup, batch))
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }
 

@@ -337,7 +337,7 @@ impl Game for Suzume {
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play(rules, lineup, batch)
     }
-    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
-        Some(super::show::show(rules, lineup, batch))
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }

@@ -395,7 +395,7 @@ impl Game for Trump {
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         play(rules, lineup, batch)
     }
-    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Option<Vec<Table>> {
-        Some(super::show::show(rules, lineup, batch))
+    fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
+        super::show::show(rules, lineup, batch)
     }
 }
