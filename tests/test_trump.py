@@ -337,6 +337,31 @@ def test_show_log_rebuilds_every_hand_and_its_payments() -> None:
     assert seen_kinds == set(range(12))
 
 
+def test_both_riichi_winners_of_a_double_ron_read_one_ura_indicator() -> None:
+    """Under `multi_ron = "double"` one ura-dora indicator is turned per hand (A6: card #2 of the dead
+    wall), and both riichi winners of a double ron count it: the second does not turn card #3."""
+    rules = resolve_rules("trump", "default", {"multi_ron": "double"})
+    knobs = [resolve_knobs("trump", {})] * 3
+    doubles = 0
+    for game in range(150):
+        shown = show_game("trump", rules, knobs, seed=3, index=game)
+        rons = shown["events"].filter(pl.col("kind") == RON).group_by("hand").agg(pl.col("seat"))
+        for hand, seats in rons.filter(pl.col("seat").list.len() == 2).iter_rows():
+            events = shown["events"].filter(pl.col("hand") == hand)
+            riichi = set(events.filter(pl.col("kind") == RIICHI)["seat"]) - set(
+                events.filter(pl.col("kind") == RIICHI_VOID)["seat"]
+            )
+            if not set(seats) <= riichi:
+                continue
+            doubles += 1
+            assert events.filter(pl.col("kind") == URA).height == 1, events
+            wins = shown["hands"].filter(pl.col("hand") == hand)
+            assert wins.height == 2 and wins["ura_kind"].n_unique() == 1, wins
+        if doubles >= 3:
+            break
+    assert doubles >= 3, "no double ron between two riichi hands in these games"
+
+
 def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, pl.DataFrame], hand: int,
                     cost: int) -> None:  # fmt: skip
     held: list[set[int]] = [set(), set(), set()]

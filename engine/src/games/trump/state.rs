@@ -253,6 +253,9 @@ struct Table<'a> {
     discarded: [u16; PLAYERS],
     after_riichi: [u16; PLAYERS],
     dora: Option<u8>,
+    /// The ura-dora once turned (`Some(None)`: the dead wall had no card left for it): one
+    /// indicator per hand, so both riichi winners of a double ron read the same card (A6).
+    ura: Option<Option<u8>>,
     river: Vec<Card>,
     /// Jokers set aside.
     out: Vec<Card>,
@@ -355,6 +358,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         discarded: [0; PLAYERS],
         after_riichi: [0; PLAYERS],
         dora: None,
+        ura: None,
         river: Vec::with_capacity(LIVE),
         out: Vec::with_capacity(8),
     };
@@ -517,9 +521,10 @@ impl Table<'_> {
     ) -> Win {
         let rules = self.setup.rules;
         if s.riichi != Riichi::None {
-            if let Some((ura, _)) = self.indicator(hook, Event::Ura) {
-                s.ura = dora_of(ura.kind());
+            if self.ura.is_none() {
+                self.ura = Some(self.indicator(hook, Event::Ura).and_then(|(c, _)| dora_of(c.kind())));
             }
+            s.ura = self.ura.flatten();
         }
         let value = scoring::best(&counts, &s, rules).expect("a declared win is complete");
         let pay = scoring::payments(value.points, seat, self.setup.dealer, discarder, rules);
