@@ -15,7 +15,7 @@ from simharness.errors import ConfigError
 from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
-from simharness.report.summary import build_summary
+from simharness.report.summary import build_summary, print_summary
 
 CONFIG = """\
 name = "seq"
@@ -97,9 +97,16 @@ def test_planted_difference_accepts_h1_with_a_stopping_aware_estimate(tmp_path: 
     e = s["estimate"]
     assert e["lo"] < e["estimate"] < e["hi"] and e["lo"] > 0
     run = store.open_run(run_dir)
-    write_html(run, build_report(run), tmp_path / "report.html")
+    report = build_report(run)
+    write_html(run, report, tmp_path / "report.html")
     page = (tmp_path / "report.html").read_text()
     assert "Sequential test" in page and 'alt="LLR at each look and the SPRT bounds"' in page
+    # The header says the games played, not the config's budget, and names the budget.
+    played = f"{seq['games']} games per variant (of 12000 planned: the sequential test stopped)"
+    assert played in page
+    out = io.StringIO()
+    print_summary(report, Console(file=out, width=80))
+    assert played in " ".join(out.getvalue().split())
 
 
 def test_until_errors_name_the_field(tmp_path: Path) -> None:

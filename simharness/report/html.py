@@ -26,7 +26,7 @@ from simharness.report.htmlkit import html_table as _table
 from simharness.report.htmlkit import panel_grid as _grid
 from simharness.report.htmlkit import png as _png
 from simharness.report.stream import collect
-from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci
+from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci, games_label
 from simharness.report.sums import SummarySums
 from simharness.stats.streaming import linear_quantile
 
@@ -242,7 +242,7 @@ def render_html(
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>simharness report: {_esc(info.get('name'))}</title><style>{CSS}</style></head><body>",
         f"<h1>{_esc(info.get('name'))}</h1>",
-        f"<p class='muted'>{_esc(info.get('game'))}, {_esc(info.get('games'))} games per variant, "
+        f"<p class='muted'>{_esc(info.get('game'))}, {_esc(games_label(info))}, "
         f"seed {_esc(info.get('seed'))}, duplicate={_esc(info.get('duplicate'))}, "
         f"simharness {_esc(prov.get('simharness_version', prov.get('version', '?')))}, "
         f"commit {_esc(commit_label(prov))}. "

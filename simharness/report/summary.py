@@ -15,6 +15,7 @@ import polars as pl
 from rich.console import Console
 from rich.progress import Progress
 
+from simharness import store
 from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
@@ -130,10 +131,14 @@ def json_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def provenance(run: RunLike) -> dict[str, Any]:
+    """What the report says of the run: ``games`` per variant as played (a sequential test may
+    stop before the config's ``planned_games``; in a sweep each variant's block says its own)."""
     m = run.manifest
     return {
         "path": str(run.path),
-        **{k: m.get(k) for k in ("game", "name", "seed", "games", "duplicate")},
+        **{k: m.get(k) for k in ("game", "name", "seed", "duplicate")},
+        "games": store.expected_games(m),
+        "planned_games": m.get("games"),
         "lineup": m.get("lineup", []),
         "variants": m.get("variants", {}),
         "provenance": m.get("provenance", {}),
@@ -255,13 +260,20 @@ def _print_rank_shares(console: Console, rows: list[dict[str, Any]]) -> None:
     )
 
 
+def games_label(run: dict[str, Any]) -> str:
+    """``N games per variant``, and the planned number when a sequential test stopped sooner."""
+    played, planned = run.get("games"), run.get("planned_games")
+    stopped = f" (of {planned} planned: the sequential test stopped)" if planned not in (None, played) else ""
+    return f"{played} games per variant{stopped}"
+
+
 def print_summary(summary: dict[str, Any], console: Console) -> None:
     """Print the summary as tables that fit the console (a row is one line, see ``textfit``): per
     variant by strategy, rank shares and by seat, then the comparisons and the game metrics."""
     run = summary["run"]
     prov = run.get("provenance") or {}
     console.print(
-        f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {run.get('games')} games per variant, "
+        f"[bold]{run.get('name')}[/bold] ({run.get('game')}): {games_label(run)}, "
         f"seed {run.get('seed')}, duplicate={run.get('duplicate')}, "
         f"version {prov.get('simharness_version', prov.get('version', '?'))}, "
         f"commit {commit_label(prov)[:12]}"
