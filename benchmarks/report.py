@@ -2,9 +2,10 @@
 
 For each size, plays the config (default: the sugoroku demo) with `simharness run` into a temporary
 directory, then reports it with `simharness report --json` and `simharness report --html`, each
-in its own process so that its peak RSS is its own. Prints, per size: games, the run's time and
-peak RSS, the report's, and the report's time as a multiple of the run's against the target
-(the report streams the run chunk by chunk: memory flat in the games, time linear).
+in its own process so that its peak RSS is its own, and `simharness compare` of the lineup's first
+two strategies likewise. Prints, per size: games, the run's time and peak RSS, the report's, the
+report's time as a multiple of the run's against the target, and compare's (the report and
+compare stream the run chunk by chunk: memory flat in the games, time linear).
 
 Target (issue 17): a 4-million-game sugoroku report within 1.5 GB peak RSS and twice the run's
 wall time.
@@ -47,12 +48,15 @@ def main() -> None:
     ap.add_argument("--config", type=Path, default=Path("configs/sugoroku-demo.toml"))
     ap.add_argument("--jobs", type=int, default=None, help="workers of the run (default: all cores)")
     args = ap.parse_args()
-    variants = len(config.load(args.config).variants)
+    exp = config.load(args.config)
+    variants = len(exp.variants)
+    a, b = list(dict.fromkeys(slot.strategy for slot in exp.lineup))[:2]
     print(
         f"{args.config}: {variants} variants; report targets ≤ {TARGET_RSS_GB} GB, ≤ {TARGET_RATIO}x the run"
     )
-    header = ("games", "run s", "run GB", "report s", "GB", "x run", "+HTML s", "GB")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(header, (12, 8, 7, 9, 6, 6, 8, 6), strict=True)))
+    header = ("games", "run s", "run GB", "report s", "GB", "x run", "+HTML s", "GB", "compare s", "GB")
+    widths = (12, 8, 7, 9, 6, 6, 8, 6, 10, 6)
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
     for games in args.games:
         with tempfile.TemporaryDirectory() as tmp:
             run_cmd = [*SIMHARNESS, "run", str(args.config), "--games", str(games), "--out", tmp, "-q"]
@@ -64,10 +68,11 @@ def main() -> None:
             html_s, html_gb = measured(
                 [*SIMHARNESS, "report", str(run_dir), "--html", str(Path(tmp) / "r.html")]
             )
+            cmp_s, cmp_gb = measured([*SIMHARNESS, "compare", str(run_dir), "--a", a, "--b", b, "--json"])
         total = games * variants
         print(
             f"{total:>12,} {run_s:>8.1f} {run_gb:>7.2f} {rep_s:>9.1f} {rep_gb:>6.2f} {rep_s / run_s:>6.2f} "
-            f"{html_s:>8.1f} {html_gb:>6.2f}",
+            f"{html_s:>8.1f} {html_gb:>6.2f} {cmp_s:>10.1f} {cmp_gb:>6.2f}",
             flush=True,
         )
 

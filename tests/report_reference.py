@@ -1,4 +1,4 @@
-"""Today's in-memory report, kept as the reference the streaming report is tested against.
+"""Today's in-memory report and compare, kept as the reference the streaming ones are tested against.
 
 This is the summary as ``simharness report`` computed it before it streamed (every table read into
 memory, every interval from per-row arrays through ``simharness.stats``): the differential tests in
@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.report.compare import fixed_sample_verdict
 from simharness.report.extremes import extreme_games
 from simharness.report.glance import rank_shares, share_rows
 from simharness.report.summary import (
@@ -22,14 +23,28 @@ from simharness.report.summary import (
     players_frame,
     provenance,
     seat_axis,
-    sequential_block,
+    sequential_result,
     variant_names,
 )
 from simharness.report.sums import QUANTILES
 from simharness.stats.balance import seat_rank_cells
-from simharness.stats.hypotheses import benjamini_hochberg, friedman, holm, seat_advantage_test
+from simharness.stats.hypotheses import (
+    benjamini_hochberg,
+    friedman,
+    holm,
+    paired_permutation_test,
+    seat_advantage_test,
+)
 from simharness.stats.intervals import cluster_mean_ci, describe
-from simharness.stats.paired import Baseline, games_per_deal, paired_difference, per_deal, row_variance
+from simharness.stats.paired import (
+    METRIC_EXPRS,
+    Baseline,
+    games_per_deal,
+    paired_difference,
+    per_deal,
+    row_variance,
+)
+from simharness.stats.sequential import look_scores
 
 
 def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
@@ -159,4 +174,73 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "game_metrics": game_metrics(run),
         "sequential": sequential_block(run, players),
         "extreme_games": extreme_games(run),
+    }
+
+
+def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | None:
+    """The run's sequential test (``[until]``) with the stopping-aware estimate, if it had one.
+
+    The estimate accounts for the looks actually taken (see ``stats.sequential.stopped_estimate``).
+    """
+    seq = run.manifest.get("sequential")
+    if not seq or not seq.get("looks"):
+        return None
+    return sequential_result(seq, look_scores(players, seq, int(seq["games"])))
+
+
+def compare_strategies(
+    run: RunLike, a: str, b: str, *, metric: str = "win", variant: str | None = None, alpha: float = 0.05
+) -> dict[str, Any]:
+    """Paired comparison of strategies ``a`` and ``b`` (A − B) in one variant, as a JSON-ready dict.
+
+    The unit is the deal (see ``simharness.stats.paired``). ``verdict`` is the fixed-sample verdict
+    (:func:`fixed_sample_verdict`); ``sequential`` is the run's own sequential test, present only
+    when the run was stopped by ``[until]`` on this very comparison (same strategies, metric and
+    variant), since a sequential verdict is valid only for the looks the run actually took.
+    """
+    if metric not in METRIC_EXPRS:
+        raise ValueError(f'metric: expected one of {", ".join(METRIC_EXPRS)}, got "{metric}"')
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
+    players = players_frame(run)
+    variants = variant_names(run, players)
+    variant = variant or variants[0]
+    if variant not in variants:
+        raise ValueError(f'variant: expected one of {", ".join(variants)}, got "{variant}"')
+    pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
+    strategies = pv["strategy"].unique().sort().to_list()
+    for name, s in (("a", a), ("b", b)):
+        if s not in strategies:
+            raise ValueError(
+                f'{name}: strategy "{s}" did not play in variant {variant}; played: {", ".join(strategies)}'
+            )
+    if a == b:
+        raise ValueError("b: expected a strategy different from a")
+    ra, rb = pv.filter(pl.col("strategy") == a), pv.filter(pl.col("strategy") == b)
+    da, db = per_deal(ra, "y"), per_deal(rb, "y")
+    baseline = Baseline(row_variance(ra, "y"), row_variance(rb, "y"), games_per_deal(pv))
+    res = paired_difference(da, db, baseline=baseline).to_dict()
+    joined = da.join(db, on="deal", suffix="_b")
+    d = (joined["y"] - joined["y_b"]).to_numpy()
+    seq = run.manifest.get("sequential") or {}
+    own = (seq.get("a"), seq.get("b"), seq.get("metric"), seq.get("variant")) == (a, b, metric, variant)
+    return {
+        "run": str(run.path),
+        "variant": variant,
+        "metric": metric,
+        "a": a,
+        "b": b,
+        "rows_a": ra.height,
+        "rows_b": rb.height,
+        "shared_deals": joined.height,
+        "games_per_deal": baseline.games_per_deal,
+        **{k: v for k, v in res.items() if k not in ("mean_a", "mean_b")},
+        # Deal-clustered means over all rows of each arm (the per-deal means of shared deals are
+        # what the difference uses).
+        "mean_a": cluster_mean_ci(ra["y"].to_numpy(), ra["deal"].to_numpy()).to_dict(),
+        "mean_b": cluster_mean_ci(rb["y"].to_numpy(), rb["deal"].to_numpy()).to_dict(),
+        "permutation": paired_permutation_test(d).to_dict() if len(d) >= 2 else None,
+        "alpha": alpha,
+        "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
+        "sequential": sequential_block(run, players) if own else None,
     }

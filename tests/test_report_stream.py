@@ -24,7 +24,8 @@ from rich.progress import Progress
 from stats_fixtures import make_run
 
 from simharness import config, runner, store
-from simharness.report import stream
+from simharness.report import compare, stream
+from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.summary import (
     build_summary,
@@ -145,6 +146,27 @@ def test_streaming_report_equals_the_in_memory_one(
     assert report["game_metrics"] or game == "sugoroku"
     # Same keyed weights per deal in memory and chunk by chunk: the bootstrap is equal too.
     assert close(_in_memory_scorecard(run, Bootstrap.POISSON), report["scorecard"]) == []
+
+
+@pytest.mark.parametrize("game", ["sugoroku", "suzume", "riichi"])
+def test_streaming_compare_equals_the_in_memory_one(
+    game: str, runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`compare` read shard by shard gives the numbers it gave on the whole players table, for every
+    metric and variant; above PERMUTATION_MAX_DEALS the permutation test alone is skipped."""
+    run = runs[game]
+    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)  # one chunk per shard
+    players = players_frame(run)
+    a, b = players["strategy"].unique().sort().to_list()[:2]
+    for variant in variant_names(run, players):
+        for metric in ("win", "final_points", "rank"):
+            want = report_reference.compare_strategies(run, a, b, metric=metric, variant=variant)
+            got = compare_strategies(run, a, b, metric=metric, variant=variant)
+            assert close(want, got) == [], (variant, metric)
+    monkeypatch.setattr(compare, "PERMUTATION_MAX_DEALS", 10)
+    got = compare_strategies(run, a, b)
+    want = report_reference.compare_strategies(run, a, b)
+    assert got["permutation"] is None and close({**want, "permutation": None}, got) == []
 
 
 @pytest.mark.parametrize(

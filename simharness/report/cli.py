@@ -99,7 +99,10 @@ def compare(
 
     run = _open(run_dir)
     try:
-        result = compare_strategies(run, a, b, metric=metric, variant=variant, alpha=alpha)
+        with _progress() as progress:
+            result = compare_strategies(
+                run, a, b, metric=metric, variant=variant, alpha=alpha, progress=progress
+            )
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     if json:

@@ -5,21 +5,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
-from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_block, variant_names
+from simharness.report.stream import chunks, shard_count
+from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_result, variant_names
 from simharness.stats.hypotheses import paired_permutation_test
-from simharness.stats.intervals import cluster_mean_ci
-from simharness.stats.paired import (
-    METRIC_EXPRS,
-    Baseline,
-    games_per_deal,
-    paired_difference,
-    per_deal,
-    row_variance,
-)
+from simharness.stats.intervals import Interval
+from simharness.stats.paired import METRIC_EXPRS, Baseline, per_deal
+from simharness.stats.sequential import look_scores
+from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 
 
 def fixed_sample_verdict(difference: dict[str, Any], pvalue: float | None, alpha: float) -> str:
@@ -35,8 +33,21 @@ def fixed_sample_verdict(difference: dict[str, Any], pvalue: float | None, alpha
     return f"A − B {'>' if difference['estimate'] > 0 else '<'} 0 at α={alpha:g}"
 
 
+# Above this many shared deals the sign-flip permutation test is skipped: its cost grows with deals
+# × resamples (about 5 s at this bound) and its p-value cannot go below 1/10,000, while the t-test
+# on the same differences is exact to many digits, the mean being over that many independent deals.
+PERMUTATION_MAX_DEALS = 200_000
+
+
 def compare_strategies(
-    run: RunLike, a: str, b: str, *, metric: str = "win", variant: str | None = None, alpha: float = 0.05
+    run: RunLike,
+    a: str,
+    b: str,
+    *,
+    metric: str = "win",
+    variant: str | None = None,
+    alpha: float = 0.05,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Paired comparison of strategies ``a`` and ``b`` (A − B) in one variant, as a JSON-ready dict.
 
@@ -44,53 +55,114 @@ def compare_strategies(
     (:func:`fixed_sample_verdict`); ``sequential`` is the run's own sequential test, present only
     when the run was stopped by ``[until]`` on this very comparison (same strategies, metric and
     variant), since a sequential verdict is valid only for the looks the run actually took.
+
+    The run is read chunk by chunk of whole shards (``report.stream.chunks``), as the report is:
+    memory holds one chunk and one paired difference per shared deal, never the players table.
+    ``progress`` (a rich Progress) gets a task counting the shards read.
     """
     if metric not in METRIC_EXPRS:
         raise ValueError(f'metric: expected one of {", ".join(METRIC_EXPRS)}, got "{metric}"')
     if not 0 < alpha < 1:
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
-    players = players_frame(run)
-    variants = variant_names(run, players)
-    variant = variant or variants[0]
-    if variant not in variants:
-        raise ValueError(f'variant: expected one of {", ".join(variants)}, got "{variant}"')
-    pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
-    strategies = pv["strategy"].unique().sort().to_list()
-    for name, s in (("a", a), ("b", b)):
-        if s not in strategies:
-            raise ValueError(
-                f'{name}: strategy "{s}" did not play in variant {variant}; played: {", ".join(strategies)}'
-            )
     if a == b:
         raise ValueError("b: expected a strategy different from a")
-    ra, rb = pv.filter(pl.col("strategy") == a), pv.filter(pl.col("strategy") == b)
-    da, db = per_deal(ra, "y"), per_deal(rb, "y")
-    baseline = Baseline(row_variance(ra, "y"), row_variance(rb, "y"), games_per_deal(pv))
-    res = paired_difference(da, db, baseline=baseline).to_dict()
-    joined = da.join(db, on="deal", suffix="_b")
-    d = (joined["y"] - joined["y_b"]).to_numpy()
+    task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
+    arms = {a: _Arm(), b: _Arm()}
+    paired = PairedSums()
+    differences: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    games_per_deal = Moments.empty(1)
     seq = run.manifest.get("sequential") or {}
-    own = (seq.get("a"), seq.get("b"), seq.get("metric"), seq.get("variant")) == (a, b, metric, variant)
+    own = False
+    for sub, shards in chunks(run):
+        players = players_frame(sub)
+        if not differences:  # the first chunk: every variant and strategy of the run plays in it
+            variant = _checked(run, players, a, b, variant)
+            own = bool(seq.get("looks")) and _tested(seq) == (a, b, metric, variant)
+        pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
+        da, db = (arms[s].add(pv.filter(pl.col("strategy") == s)) for s in (a, b))
+        joined = da.join(db, on="deal", suffix="_b")
+        paired.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), da["y"].to_numpy(), db["y"].to_numpy())
+        differences.append((joined["y"] - joined["y_b"]).to_numpy())
+        games_per_deal += Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy())
+        if own:
+            scores.append(look_scores(players, seq, int(seq["games"])))
+        if task is not None and progress is not None:
+            progress.advance(task, shards)
+    d = np.concatenate(differences)
+    ra, rb = arms[a], arms[b]
+    baseline = Baseline(ra.rows.var(0), rb.rows.var(0), float(games_per_deal.mean[0]))
+    res = paired.result(baseline=baseline).to_dict()
     return {
         "run": str(run.path),
         "variant": variant,
         "metric": metric,
         "a": a,
         "b": b,
-        "rows_a": ra.height,
-        "rows_b": rb.height,
-        "shared_deals": joined.height,
+        "rows_a": ra.rows.n,
+        "rows_b": rb.rows.n,
+        "shared_deals": len(d),
         "games_per_deal": baseline.games_per_deal,
         **{k: v for k, v in res.items() if k not in ("mean_a", "mean_b")},
         # Deal-clustered means over all rows of each arm (the per-deal means of shared deals are
         # what the difference uses).
-        "mean_a": cluster_mean_ci(ra["y"].to_numpy(), ra["deal"].to_numpy()).to_dict(),
-        "mean_b": cluster_mean_ci(rb["y"].to_numpy(), rb["deal"].to_numpy()).to_dict(),
-        "permutation": paired_permutation_test(d).to_dict() if len(d) >= 2 else None,
+        "mean_a": ra.mean().to_dict(),
+        "mean_b": rb.mean().to_dict(),
+        "permutation": paired_permutation_test(d).to_dict() if 2 <= len(d) <= PERMUTATION_MAX_DEALS else None,
         "alpha": alpha,
         "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
-        "sequential": sequential_block(run, players) if own else None,
+        "sequential": sequential_result(seq, np.concatenate(scores)) if own else None,
     }
+
+
+def _tested(seq: dict[str, Any]) -> tuple[Any, ...]:
+    """The comparison a run's sequential test was stopped on: (a, b, metric, variant)."""
+    return tuple(seq.get(k) for k in ("a", "b", "metric", "variant"))
+
+
+def _checked(run: RunLike, players: pl.DataFrame, a: str, b: str, variant: str | None) -> str:
+    """The variant to compare in (default: the run's first), refusing an unknown variant or a strategy
+    that did not play in it (every strategy of a lineup plays in every chunk)."""
+    variants = variant_names(run, players)
+    variant = variant or variants[0]
+    if variant not in variants:
+        raise ValueError(f'variant: expected one of {", ".join(variants)}, got "{variant}"')
+    strategies = players.filter(pl.col("variant") == variant)["strategy"].unique().sort().to_list()
+    for name, s in (("a", a), ("b", b)):
+        if s not in strategies:
+            raise ValueError(
+                f'{name}: strategy "{s}" did not play in variant {variant}; played: {", ".join(strategies)}'
+            )
+    return variant
+
+
+class _Arm:
+    """One strategy's rows, reduced: moments of single rows (the unit of independent play), of the
+    per-deal (sum, count) pairs (its deal-clustered mean) and the range of a row's value."""
+
+    def __init__(self) -> None:
+        self.rows = Moments.empty(1)
+        self.deals = Moments.empty(2)
+        self.lo, self.hi = math.inf, -math.inf
+
+    def add(self, rows: pl.DataFrame) -> pl.DataFrame:
+        """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""
+        y = rows["y"].cast(pl.Float64).to_numpy()
+        self.rows += Moments.of(y)
+        if len(y):
+            self.lo, self.hi = min(self.lo, float(y.min())), max(self.hi, float(y.max()))
+        deals = per_deal(rows, "y")
+        self.deals += Moments.of((deals["y"] * deals["m"]).to_numpy(), deals["m"].to_numpy())
+        return deals
+
+    def mean(self) -> Interval:
+        """``cluster_mean_ci`` of the rows by deal, from the per-deal sums."""
+        bounded = self.lo >= 0
+        return ratio_from_moments(
+            self.deals,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.hi <= 1 else math.inf,
+        )
 
 
 def _num(x: float | None, digits: int = 4) -> str:

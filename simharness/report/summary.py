@@ -20,7 +20,7 @@ from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
-from simharness.stats.sequential import SPRT, look_scores, stopped_estimate
+from simharness.stats.sequential import SPRT, stopped_estimate
 
 
 class RunLike(Protocol):
@@ -172,19 +172,10 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     return collect(run, scorecard=False, progress=progress).summary
 
 
-def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | None:
-    """The run's sequential test (``[until]``) with the stopping-aware estimate, if it had one.
-
-    The estimate accounts for the looks actually taken (see ``stats.sequential.stopped_estimate``).
-    """
-    seq = run.manifest.get("sequential")
-    if not seq or not seq.get("looks"):
-        return None
-    return sequential_result(seq, look_scores(players, seq, int(seq["games"])))
-
-
 def sequential_result(seq: dict[str, Any], scores: np.ndarray) -> dict[str, Any]:
-    """:func:`sequential_block` from the paired per-deal scores of the test's comparison."""
+    """The run's sequential test (``[until]``, manifest ``seq``) with the stopping-aware estimate
+    (see ``stats.sequential.stopped_estimate``, which accounts for the looks actually taken), from
+    the paired per-deal scores of the test's comparison."""
     test = SPRT(float(seq["mu0"]), float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
     result = test.decide(scores)
     looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
