@@ -23,6 +23,7 @@ from typer.testing import CliRunner, Result
 from simharness import backends, config, engine, runner, store
 from simharness.cli import app
 from simharness.errors import RunDirError
+from simharness.games import registry
 
 pytestmark = pytest.mark.usefixtures("in_repo")
 
@@ -394,9 +395,12 @@ def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: P
         tmp_path, "sugoroku", "cap-500", rules, [s.knobs for s in exp.lineup],
         [s.strategy for s in exp.lineup], 11, False, {},
     )  # fmt: skip
-    steps: list[int] = []
-    assert runner._play_shard(v, runner._Shard(100, 50, ("games",)), steps.append) == 50
-    # progress from inside the shard, in games
-    assert steps == [7] * 7 + [1] and runner.SUB_BATCHES == 8
-    whole = engine.play_batch("sugoroku", rules, v.knobs, seed=11, first_game=100, count=50)["games"]
-    assert_frame_equal(pl.read_parquet(store.shard_path(tmp_path, "games", "cap-500", 100)), whole)
+    # Progress from inside the shard, in games: up to SUB_BATCHES sub-batches, each of at least the
+    # game's MIN_SHARD games (an engine call has a fixed cost), so a small shard is one call.
+    assert runner.SUB_BATCHES == 8 and registry.min_shard("sugoroku") == 1000
+    for count, want in ((9000, [1125] * 8), (2500, [1000, 1000, 500]), (50, [50])):
+        steps: list[int] = []
+        assert runner._play_shard(v, runner._Shard(100, count, ("games",)), steps.append) == count
+        assert steps == want
+        whole = engine.play_batch("sugoroku", rules, v.knobs, seed=11, first_game=100, count=count)["games"]
+        assert_frame_equal(pl.read_parquet(store.shard_path(tmp_path, "games", "cap-500", 100)), whole)
