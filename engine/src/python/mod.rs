@@ -14,6 +14,48 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 use std::marker::PhantomData;
 
+/// A game's two Python-strategy entry points, `<game>_play_batch_python` and `<game>_show_python`,
+/// through the game module's `with_python` (which checks the lineup, plays with a hook that calls
+/// the Python objects, and raises a failing strategy's exception, of its own type, naming the game
+/// and slot) with its `play_tables` and `show_with`. Defined before the game modules that use it.
+macro_rules! python_entry_points {
+    ($play:ident, $show:ident) => {
+        /// Plays a batch like `play_batch(game, ...)` with `strategies[slot]` (a Python object or
+        /// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
+        #[pyfunction]
+        #[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
+        #[allow(clippy::too_many_arguments)]
+        fn $play<'py>(
+            py: Python<'py>,
+            rules: &str,
+            lineup: &str,
+            strategies: Vec<Option<Bound<'py, PyAny>>>,
+            seed: u64,
+            first_game: u64,
+            count: u64,
+            duplicate: bool,
+        ) -> PyResult<Bound<'py, PyDict>> {
+            with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+        }
+
+        /// Game `game` played again alone with its events (`simharness show`), with Python
+        /// strategies in the slots whose `strategies` entry is an object.
+        #[pyfunction]
+        #[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
+        fn $show<'py>(
+            py: Python<'py>,
+            rules: &str,
+            lineup: &str,
+            strategies: Vec<Option<Bound<'py, PyAny>>>,
+            seed: u64,
+            game: u64,
+            duplicate: bool,
+        ) -> PyResult<Bound<'py, PyDict>> {
+            with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+        }
+    };
+}
+
 mod hongkong;
 mod riichi;
 mod riichi_game;

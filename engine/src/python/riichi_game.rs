@@ -16,8 +16,10 @@ use super::{checked_python_batch, chosen_index, option_error, parse_json, strate
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point};
 use crate::games::riichi::batch::{play_tables, Hook};
+use crate::games::riichi::rules::Rules;
 use crate::games::riichi::show::show_with;
 use crate::games::riichi::state::{Player, State};
+use crate::games::riichi::strategies::Knobs;
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
@@ -133,58 +135,28 @@ impl Hook for PyHook<'_> {
     }
 }
 
-/// Plays a batch like `play_batch("riichi", ...)` with `strategies[slot]` (a Python object or
-/// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
-#[allow(clippy::too_many_arguments)]
-fn riichi_play_batch_python<'py>(
+python_entry_points!(riichi_play_batch_python, riichi_show_python);
+
+/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
+/// objects deciding for their slots; a failure is a strategy's exception (with where it happened)
+/// if one raised, else the engine's refusal.
+fn with_python<'py>(
     py: Python<'py>,
     rules: &str,
     lineup: &str,
     strategies: Vec<Option<Bound<'py, PyAny>>>,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
+    batch: Batch,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut dyn Hook) -> Result<Vec<Table>, String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
     let mut hook = PyHook { py, objects: strategies, error: None };
-    let batch = Batch { seed, first_game, count, duplicate };
-    let tables = play_tables(&rules, &lineup, &batch, &mut hook);
-    hooked_tables(py, tables, &mut hook)
-}
-
-/// The tables of a hooked play, or the failure: a strategy's exception (with where it happened)
-/// if one raised, else the engine's refusal.
-fn hooked_tables<'py>(py: Python<'py>, tables: Result<Vec<Table>, String>, hook: &mut PyHook<'py>) -> PyResult<Bound<'py, PyDict>> {
-    match tables {
+    match play(&rules, &lineup, &batch, &mut hook) {
         Ok(tables) => tables_to_python(py, &tables),
         Err(e) => Err(match hook.error.take() {
             Some(cause) => strategy_error(py, &e, cause),
             None => pyo3::exceptions::PyValueError::new_err(e),
         }),
     }
-}
-
-/// Game `game` played again alone with every event (`simharness show`), with Python strategies
-/// in the slots whose `strategies` entry is an object (as `riichi_play_batch_python`).
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
-fn riichi_show_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    seed: u64,
-    game: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { py, objects: strategies, error: None };
-    let batch = Batch { seed, first_game: game, count: 1, duplicate };
-    let tables = show_with(&rules, &lineup, &batch, &mut hook);
-    hooked_tables(py, tables, &mut hook)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

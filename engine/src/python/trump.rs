@@ -142,39 +142,7 @@ impl Hook for PySlots<'_> {
     }
 }
 
-/// Plays a batch like `play_batch("trump", ...)` with `strategies[slot]` (a Python object or None)
-/// deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
-#[allow(clippy::too_many_arguments)]
-fn trump_play_batch_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyDict>> {
-    with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
-}
-
-/// Game `game` played again alone with its events (`simharness show`), with Python strategies
-/// in the slots whose `strategies` entry is an object.
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
-fn trump_show_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    seed: u64,
-    game: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyDict>> {
-    with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
-}
+python_entry_points!(trump_play_batch_python, trump_show_python);
 
 /// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
 /// objects deciding for their slots; `None` from `play` raises the strategy's exception.
