@@ -44,6 +44,7 @@ RUNS = {
     "trump": (
         'game = "trump"\ngames = 12\nshard_size = 6\nduplicate = true\n'
         'players = ["always-riichi", "kokushi-hunter", "max-han"]\n[rules]\npreset = "default"\n'
+        "mistake_rate = 0.01\n"  # chombos and their replays on the pages too
     ),
 }
 

@@ -24,7 +24,8 @@ rows! {
         seat: u8,
         /// 0 dealt, 1 dora indicator, 2 Joker turned up and put out of play, 3 draw, 4 Joker set
         /// aside, 5 replacement from the dead wall, 6 discard, 7 discard declaring riichi, 8 riichi
-        /// void (its discard was ronned), 9 tsumo, 10 ron, 11 ura-dora indicator, 12 chombo (a false
+        /// void (its discard was ronned, or a chombo voided the hand; the card is the declaration
+        /// discard), 9 tsumo, 10 ron, 11 ura-dora indicator, 12 chombo (a false
         /// tsumo on the card just drawn, mistake injection: the hand is void, its riichi sticks
         /// return and the offender pays `chombo_penalty` to each opponent).
         kind: u8,

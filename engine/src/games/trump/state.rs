@@ -149,7 +149,8 @@ pub enum Event {
     Discard = 6,
     /// A card discarded with a riichi declaration (the stick goes to the pool).
     Riichi = 7,
-    /// The riichi declaration discard was ronned: the declaration never stood, the stick returns (A12).
+    /// The riichi declaration discard was ronned (A12), or the hand was voided by a chombo: the
+    /// declaration never stood, the stick returns.
     RiichiVoid = 8,
     /// The card completing the hand declared as a tsumo win.
     Tsumo = 9,
@@ -184,6 +185,8 @@ struct Seat {
     counts: Counts,
     aside: u8,
     riichi: Riichi,
+    /// The discard that declared `riichi`.
+    riichi_card: Card,
     ippatsu: bool,
     drawn: bool,
     /// Furiten rule 2 (until the own next discard) and rule 3 (after riichi, for the hand).
@@ -424,7 +427,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
             }
         } else if rules.mistake_rate > 0.0 && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
             hook.record(setup.hand, turn, Event::Chombo, me.cards[me.len - 1]);
-            t.chombo(turn, points, pool);
+            t.chombo(turn, hook, points, pool);
             result.chombo = Some(turn as u8);
             break 'hand;
         }
@@ -449,6 +452,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         if riichi {
             let seat = &mut t.seats[turn];
             seat.riichi = if first { Riichi::Double } else { Riichi::Single };
+            seat.riichi_card = card;
             seat.ippatsu = true;
             points[turn] -= i64::from(rules.riichi_cost);
             *pool += i64::from(rules.riichi_cost);
@@ -557,14 +561,16 @@ impl Table<'_> {
     }
 
     /// A false tsumo by `offender` voids the hand: this hand's riichi sticks go back to their
-    /// declarers (their declarations never stood, as in riichi mahjong's chombo) and the offender
-    /// pays `chombo_penalty` to each opponent.
-    fn chombo(&mut self, offender: usize, points: &mut [i64; PLAYERS], pool: &mut i64) {
+    /// declarers (their declarations never stood, as in riichi mahjong's chombo; `hook` hears
+    /// each as [`Event::RiichiVoid`] of its declaration discard) and the offender pays
+    /// `chombo_penalty` to each opponent.
+    fn chombo(&mut self, offender: usize, hook: &mut impl Hook, points: &mut [i64; PLAYERS], pool: &mut i64) {
         let cost = i64::from(self.setup.rules.riichi_cost);
         for (p, seat) in self.seats.iter_mut().enumerate().filter(|(_, s)| s.riichi != Riichi::None) {
             seat.riichi = Riichi::None;
             points[p] += cost;
             *pool -= cost;
+            hook.record(self.setup.hand, p, Event::RiichiVoid, seat.riichi_card);
         }
         let penalty = i64::from(self.setup.rules.chombo_penalty);
         for p in (0..PLAYERS).filter(|&p| p != offender) {
