@@ -44,6 +44,7 @@ RUNS = {
     "trump": (
         'game = "trump"\ngames = 12\nshard_size = 6\nduplicate = true\n'
         'players = ["always-riichi", "kokushi-hunter", "max-han"]\n[rules]\npreset = "default"\n'
+        "mistake_rate = 0.01\n"  # chombos and their replays on the pages too
     ),
 }
 
@@ -159,6 +160,22 @@ def test_page_renders_in_headless_chromium_and_steps_with_the_keys(run_dir: Path
     total = len(re.findall(r'<section class="frame"', out.read_text(encoding="utf-8")))
     assert index == [0, 1, 2, 1, total - 1]
     assert len(set(steps)) == 4 and steps[1] == steps[3]  # each step showed another frame
+
+
+def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: Path) -> None:
+    """The Trump run plays with mistakes: a game with a chombo lists it with its offender, says
+    what the offender paid, and labels the hand after it as the replay."""
+    run = _play(tmp_path, "trump", RUNS["trump"])
+    voided = store.open_run(run).table("hands").filter(pl.col("outcome") == 3)
+    assert voided.height > 0, "no chombo in the Trump run"
+    h = voided.row(0, named=True)
+    code, out = _show(str(run), "--game", str(h["game"]))
+    assert code == 0, out
+    text = Path(out.strip()).read_text(encoding="utf-8")
+    assert f"chombo by seat {h['offender']}</td>" in text
+    assert f"seat {h['offender']} (" in text and "declared a false tsumo and pays 4 to each opponent" in text
+    assert "declares tsumo on" in text and "but the hand is not complete: chombo" in text
+    assert f"replay {h['repeat'] + 1}" in text
 
 
 def test_riichi_show_is_the_batch_game_with_its_whole_event_log() -> None:

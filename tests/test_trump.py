@@ -4,6 +4,7 @@ Python strategy protocol. The rules themselves are tested in Rust (engine/src/ga
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_ru
 from simharness.games.trump import YAKU, score_hand, summary_metrics
 from simharness.games.trump.python import AlwaysRiichi, shanten
 from simharness.games.trump.show import (
+    CHOMBO,
     DEALT,
     DISCARD,
     DORA,
@@ -32,6 +34,7 @@ from simharness.games.trump.show import (
     SET_ASIDE,
     TSUMO,
     URA,
+    VOID,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,6 +138,9 @@ def test_batch_tables_match_the_schema_and_conserve_points() -> None:
      "rules.riichi_cost+starting_points"),
     ('players = ["dama", {strategy = "dama", knobs = {kokushi_shanten = 99}}, "dama"]',
      "players[1].knobs.kokushi_shanten"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = -0.01', "rules.mistake_rate"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = 2', "rules.mistake_rate"),
+    ('players = ["dama", "dama", "dama"]\n[rules]\nchombo_penalty = -4', "rules.chombo_penalty"),
 ])
 def test_bad_configs_exit_2_naming_the_field(tmp_path: Path, body: str, field: str) -> None:
     cfg = tmp_path / "bad.toml"
@@ -165,19 +171,24 @@ def test_every_strategy_script_resolves_and_the_study_covers_t1_to_t6() -> None:
     assert studied == {"always-riichi", "dama", "fold-on-riichi", "tsumo-only", "kokushi-hunter", "max-han"}
 
 
-def test_summary_metrics_long_form() -> None:
-    names = ["always-riichi", "dama", "random"]
-    knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"discard": "random"})]
-    out = play_batch("trump", {}, knobs, seed=5, first_game=0, count=300)
+def _summary(out: dict[str, pl.DataFrame], names: list[str]) -> pl.DataFrame:
+    """The summary metrics of one batch as the run of one variant, ``base``, slot ``i`` named ``names[i]``."""
     strategy = pl.Series("strategy", [names[p] for p in out["players"]["player"]])
     tables = {"players": out["players"].with_columns(pl.lit("base").alias("variant"), strategy)}
     for t in ("games", "hands"):
         tables[t] = out[t].with_columns(pl.lit("base").alias("variant"))
-    m = summary_metrics(FakeRun(ROOT, {}, tables))
+    return summary_metrics(FakeRun(ROOT, {}, tables))
+
+
+def test_summary_metrics_long_form() -> None:
+    knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"discard": "random"})]
+    out = play_batch("trump", {}, knobs, seed=5, first_game=0, count=300)
+    m = _summary(out, ["always-riichi", "dama", "random"])
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
     assert get[("dama", "riichi_rate")] == 0 and get[("always-riichi", "riichi_rate")] > 0.1
     assert ("dama", "riichi_success") not in get and 0 < get[("always-riichi", "riichi_success")] < 1
+    assert not any(k[1] == "chombo_rate" for k in get)  # no mistakes, no column of zeros
     assert get[("always-riichi", "win_rate")] > get[("random", "win_rate")]
     hands = out["hands"]
     assert get[("all", "draw_rate")] == pytest.approx((hands.filter(claim=0)["claims"] == 0).mean())
@@ -333,8 +344,81 @@ def test_show_log_rebuilds_every_hand_and_its_payments() -> None:
             events = shown["events"].filter(pl.col("hand") == hand).sort("seq")
             seen_kinds |= set(events["kind"].to_list())
             _check_hand_log(events, rows, shown, int(hand), int(rules["riichi_cost"]))
-    # Every kind of event happened at least once in these games.
-    assert seen_kinds == set(range(12))
+    # Every kind of event happened at least once in these games (chombos need mistakes: below).
+    assert seen_kinds == set(range(CHOMBO))
+
+
+def test_show_log_accounts_for_each_chombo_and_its_replay() -> None:
+    """With mistake injection the shown games' logs still account for every hand, and for each
+    chombo: the false tsumo is on the card just drawn by the offender and ends the hand, the riichi
+    sticks of the hand go back, the offender pays `chombo_penalty` to each opponent, and the next
+    hand is the replay by the same dealer on a new wall (other cards dealt)."""
+    rules = resolve_rules("trump", "default", {"mistake_rate": 0.02, "chombo_penalty": 5})
+    knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"discard": "random"})]
+    batch = play_batch("trump", rules, knobs, seed=7, first_game=0, count=40)
+    replays = returned = 0
+    for game in range(40):
+        shown = show_game("trump", rules, knobs, seed=7, index=game)
+        for t in ("games", "players", "hands"):
+            assert shown[t].equals(batch[t].filter(pl.col("game") == game)), t
+        dealt: dict[int, list[int]] = {}
+        for (hand,), rows in shown["hands"].group_by("hand", maintain_order=True):
+            events = shown["events"].filter(pl.col("hand") == hand).sort("seq")
+            _check_hand_log(events, rows, shown, int(hand), 1, penalty=5)
+            dealt[int(hand)] = events.filter(pl.col("kind") == DEALT)["card"].to_list()
+            kinds = events["kind"].to_list()
+            returned += CHOMBO in kinds and RIICHI_VOID in kinds
+        hands = shown["hands"].sort("hand").to_dicts()
+        for h, after in itertools.pairwise(hands):
+            if h["outcome"] == VOID:
+                same = (h["dealer"], h["round"], h["repeat"] + 1)
+                assert (after["dealer"], after["round"], after["repeat"]) == same
+                assert dealt[after["hand"]] != dealt[h["hand"]]
+                replays += 1
+    assert replays >= 10 and returned >= 1, (replays, returned)
+
+
+def test_mistake_injection_in_batches_and_the_summary() -> None:
+    """`mistake_rate` > 0: points are conserved and settle to zero, each chombo costs its offender
+    exactly 2 × `chombo_penalty` (one to each opponent), `players.chombo` counts the offenders'
+    rows, the tables do not depend on the chunking, and the summary adds `chombo_rate` (per hand,
+    the same count) while `draw_rate` stays exhaustive draws only. Without mistakes
+    `chombo_penalty` changes nothing."""
+    knobs = [resolve_knobs("trump", k) for k in ({}, {"riichi": False}, {"fold": True})]
+    rules = resolve_rules("trump", "default", {"mistake_rate": 0.01, "chombo_penalty": 6})
+    out = play_batch("trump", rules, knobs, seed=2, first_game=0, count=200)
+    games, players, hands = out["games"], out["players"], out["hands"]
+    assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()
+    chombos = hands.filter(pl.col("outcome") == 3)
+    assert chombos.height == games["chombos"].sum() == players["chombo"].sum() > 20
+    for h in chombos.iter_rows(named=True):
+        assert [h[f"delta_{s}"] for s in range(3)] == [-12 if s == h["offender"] else 6 for s in range(3)]
+    by_slot = chombos.group_by("offender_player").len().sort("offender_player")["len"].to_list()
+    per_player = players.group_by("player").agg(pl.col("chombo").sum()).sort("player")["chombo"].to_list()
+    assert by_slot == per_player
+    split = play_batch("trump", rules, knobs, seed=2, first_game=77, count=123)
+    for t in ("games", "players", "hands"):
+        assert split[t].equals(out[t].filter(pl.col("game") >= 77)), t
+    summary = _summary(out, ["always-riichi", "dama", "fold-on-riichi"])
+    m = {(r["strategy"], r["metric"]): r["estimate"] for r in summary.iter_rows(named=True)}
+    first = hands.filter(claim=0)
+    assert m[("all", "draw_rate")] == pytest.approx((first["outcome"] == 0).mean())
+    dama = players.filter(player=1).join(games.select("game", "hands"), on="game")
+    assert m[("dama", "chombo_rate")] == pytest.approx((dama["chombo"] / dama["hands"]).mean())
+    quiet = play_batch("trump", {"chombo_penalty": 9}, knobs, seed=2, first_game=0, count=60)
+    plain = play_batch("trump", {}, knobs, seed=2, first_game=0, count=60)
+    assert all(quiet[t].equals(plain[t]) for t in ("games", "players", "hands"))
+    assert plain["games"]["chombos"].sum() == 0
+
+
+def test_rules_lists_the_mistake_options() -> None:
+    out = runner.invoke(app, ["rules", "trump", "--json"])
+    assert out.exit_code == 0, out.output
+    options = {o["name"]: o for o in json.loads(out.output)["options"]}
+    assert options["mistake_rate"]["default"] == 0 and options["chombo_penalty"]["default"] == 4
+    with pytest.raises(OptionError) as e:
+        resolve_rules("trump", "default", {"chombo_penalty": -1})
+    assert e.value.field == "chombo_penalty"
 
 
 def test_both_riichi_winners_of_a_double_ron_read_one_ura_indicator() -> None:
@@ -363,7 +447,7 @@ def test_both_riichi_winners_of_a_double_ron_read_one_ura_indicator() -> None:
 
 
 def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, pl.DataFrame], hand: int,
-                    cost: int) -> None:  # fmt: skip
+                    cost: int, penalty: int = 4) -> None:  # fmt: skip
     held: list[set[int]] = [set(), set(), set()]
     into_play: set[int] = set()
     last_in: list[int | None] = [None, None, None]
@@ -388,14 +472,21 @@ def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, p
                 riichi[seat] += kind == RIICHI
         elif kind == RIICHI_VOID:
             riichi[seat] -= 1
-        elif kind in (TSUMO, RON):
-            assert card == (last_in[seat] if kind == TSUMO else last_out)
+        elif kind in (TSUMO, RON, CHOMBO):
+            assert card == (last_in[seat] if kind != RON else last_out)
             wins.append((seat, card))
     assert sum(1 for _, k in events.select("seat", "kind").iter_rows() if k == DEALT) == 21
-    claims = rows.filter(pl.col("winner") >= 0)
-    assert [w for w, _ in wins] == claims["winner"].to_list()
     first = rows.row(0, named=True)
     assert riichi == [int(first[f"riichi_{s}"]) for s in range(3)]
+    if first["outcome"] == VOID:
+        # The false tsumo ends the hand; its riichi sticks went back (RIICHI_VOID, counted above).
+        assert [w for w, _ in wins] == [first["offender"]] and rows.height == 1
+        assert [k for k in events["kind"].to_list() if k != RIICHI_VOID][-1] == CHOMBO
+        assert [first[f"delta_{s}"] for s in range(3)] == [
+            -2 * penalty if s == first["offender"] else penalty for s in range(3)]
+        return
+    claims = rows.filter(pl.col("winner") >= 0)
+    assert [w for w, _ in wins] == claims["winner"].to_list()
     yaku = shown["win_yaku"].filter(pl.col("hand") == hand)
     pay = shown["payments"].filter(pl.col("hand") == hand)
     change = [-cost * r for r in riichi]

@@ -24,8 +24,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     ``joker_rate`` (Jokers set aside per hand) and ``kokushi_rate``; ``riichi_success`` (wins with
     riichi per riichi, over the games with a declaration; absent for a strategy that never
     declares); per win: ``tsumo_share`` (ron share = 1 − it),
-    ``mean_han`` and ``mean_points`` (the table value P). Per variant (strategy ``all``), per
-    hand: ``draw_rate`` (exhaustive draws) and ``dealer_keep_rate``; per game: ``bust_rate``.
+    ``mean_han`` and ``mean_points`` (the table value P); ``chombo_rate`` (false tsumo per hand)
+    when the run has chombos (``mistake_rate`` > 0). Per variant (strategy ``all``), per hand:
+    ``draw_rate`` (exhaustive draws) and ``dealer_keep_rate``; per game: ``bust_rate``.
 
     Intervals are 95% cluster-robust with the deal as cluster (the hands of one game, and the
     duplicate tables of one deal, are not independent); ``n`` is the number of deals.
@@ -37,12 +38,17 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     wins = hands.filter(pl.col("claims") > 0).join(
         slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left")
     played = players.join(games.select("variant", "game", "hands"), on=["variant", "game"], how="left")
+    per_hand_rates = [("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi"),
+                      ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")]
+    # Only mistake injection makes chombos: no column of zeros otherwise (nor for runs written
+    # before the column existed).
+    if "chombo" in players.columns and players["chombo"].sum():
+        per_hand_rates.append(("chombo_rate", "chombo"))
     rows: list[dict[str, Any]] = []
     for (v, s), mine in sorted(played.group_by("variant", "strategy"), key=lambda g: g[0]):
         per_hand = mine.select("deal", *(pl.col(c).cast(pl.Float64) / pl.col("hands")
-                                         for c in ("wins", "deal_ins", "riichi", "jokers", "kokushi")))
-        for metric, col in (("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi"),
-                            ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")):
+                                         for _, c in per_hand_rates))
+        for metric, col in per_hand_rates:
             rows.append(row(v, s, metric, by_deal(per_hand[col], per_hand["deal"])))
         declared = mine.filter(pl.col("riichi") > 0)
         if declared.height:  # a strategy that never declares has no success rate
@@ -53,7 +59,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))
         rows.append(row(v, s, "mean_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
         rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
         g = games.filter(pl.col("variant") == v)
         rows.append(row(v, "all", "bust_rate", by_deal(g["bust"], g["deal"])))

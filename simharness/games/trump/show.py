@@ -2,7 +2,8 @@
 (``engine/src/games/trump/show.rs``): every hand rebuilt from its events (the seven cards dealt to
 each seat, the dora indicator and the Jokers it put out of play, every draw, Joker set aside and
 replacement, every discard and riichi), one frame per turn, and each win's yaku, han, points and
-payments with the point changes, the riichi sticks and the running totals.
+payments with the point changes, the riichi sticks and the running totals; a chombo (a false tsumo
+injected by ``mistake_rate``) with its penalty, the sticks it returns and the replay it causes.
 
 A card is drawn with its rank and a suit as on a playing card. The rules ignore suits (spec A1);
 the suit shown is the card's copy (id mod 4: ♠ ♥ ♦ ♣), so the four copies of a rank look apart."""
@@ -27,12 +28,13 @@ from simharness.show.page import (
 from simharness.show.replay import Shown
 
 (DEALT, DORA, JOKER_OUT, DRAW, SET_ASIDE, REPLACEMENT, DISCARD, RIICHI, RIICHI_VOID, TSUMO, RON,
- URA) = range(12)  # fmt: skip
+ URA, CHOMBO) = range(13)  # fmt: skip
 FIRST_JOKER = 52
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("♠", "♥", "♦", "♣")
 ROUNDS = ("East", "South", "West")
-OUTCOMES = ("exhaustive draw", "tsumo", "ron")
+OUTCOMES = ("exhaustive draw", "tsumo", "ron", "chombo")
+VOID = 3  # `hands.outcome` of a hand voided by a chombo
 # Han besides the yaku, as the `hands` table counts them.
 BONUS_HAN = (("dora", "dora"), ("ura", "ura-dora"), ("jokers", "Jokers"))
 STYLE = """
@@ -142,6 +144,8 @@ class _Game(GamePage):
             return f"the riichi of seat {seat} never stood: its stick returns"
         elif kind == TSUMO:
             return f"seat {seat} declares tsumo on {name}"
+        elif kind == CHOMBO:
+            return f"seat {seat} declares tsumo on {name}, but the hand is not complete: chombo"
         elif kind == RON:
             st.hands[seat].append(c)
             return f"seat {seat} declares ron on {name}"
@@ -177,9 +181,14 @@ class _Game(GamePage):
         draw = ""
         if h["outcome"] == 0:
             draw = f"<p>the dealer is {'tenpai' if h['dealer_tenpai'] else 'not tenpai'}</p>"
-        keeps = "keeps" if h["dealer_keeps"] else "passes"
+        keeps = "the dealer " + ("keeps" if h["dealer_keeps"] else "passes") + " the deal"
+        if h["outcome"] == VOID:
+            penalty = self.shown.rules["chombo_penalty"]
+            draw = (f"<p>{self.seat(h['offender'])} declared a false tsumo and pays {penalty} to each "
+                    "opponent; the riichi sticks of this hand return to their players</p>")  # fmt: skip
+            keeps = "the hand is void and the same dealer deals it again"
         return (
-            f"<p>{OUTCOMES[int(h['outcome'])]}; the dealer {keeps} the deal; riichi sticks left on the "
+            f"<p>{OUTCOMES[int(h['outcome'])]}; {keeps}; riichi sticks left on the "
             f"table: {h['pool']}</p>{draw}{self.breakdown(int(h['hand']), claims)}"
             '<table><tr><th class="l">seat</th><th>before</th><th>change</th>'
             f"<th>after</th></tr>{deltas}</table>"
@@ -197,6 +206,8 @@ class _Game(GamePage):
             dealer = h["dealer"]
             part = f"hand-{hand}"
             name = f"{ROUNDS[h['round']]} {(dealer - self.first) % self.n + 1}"
+            if h["repeat"]:
+                name += f", replay {h['repeat']}"
             title = f"hand {hand + 1} ({name}, dealer seat {dealer})"
             before = list(points)
             after = [points[s] + h[f"delta_{s}"] for s in range(self.n)]
@@ -214,8 +225,8 @@ class _Game(GamePage):
                     said, dealt = [], True
                 said.append(self.apply(st, seat, kind, c))
                 said = [s for s in said if s]
-                if kind in (DISCARD, RIICHI, TSUMO, RON):
-                    win = c if kind in (TSUMO, RON) else None
+                if kind in (DISCARD, RIICHI, TSUMO, RON, CHOMBO):
+                    win = c if kind in (TSUMO, RON, CHOMBO) else None
                     frames.append(
                         Frame(f"{title}: {', '.join(said)}", self.board(st, dealer, seat, win), part)
                     )
@@ -231,9 +242,10 @@ class _Game(GamePage):
             points, pool = after, h["pool"]
             winners = claims.filter(pl.col("winner") >= 0)
             riichi = ", ".join(str(s) for s in range(self.n) if h[f"riichi_{s}"]) or "-"
+            outcome = OUTCOMES[h["outcome"]] + (f" by seat {h['offender']}" if h["outcome"] == VOID else "")
             cells = (
                 f'<td>{hand + 1}</td><td class="l">{name}</td><td>{dealer}</td>'
-                f'<td class="l">{OUTCOMES[h["outcome"]]}</td>'
+                f'<td class="l">{outcome}</td>'
                 f"<td>{', '.join(map(str, winners['winner'].to_list())) or '-'}</td>"
                 f"<td>{', '.join(map(str, winners['han'].to_list()))}</td>"
                 f"<td>{', '.join(map(str, winners['points'].to_list()))}</td><td>{riichi}</td>"

@@ -2,7 +2,7 @@
 
 use super::rules::Rules;
 use super::scoring::{pack_counts, settle, Riichi, Yaku, EAST, PLAYERS};
-use super::state::{play_hand, HandResult, HandSetup, Hook, NoHook, TAG_DEALER, TAG_STRATEGY, TAG_WALL};
+use super::state::{play_hand, HandResult, HandSetup, Hook, NoHook, TAG_DEALER, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
 use super::strategies::{Knobs, Policy};
 use super::Trump;
 use crate::game::{Batch, Game, Preset, Seating};
@@ -39,6 +39,8 @@ rows! {
         stopped: bool,
         /// Riichi sticks left on the table at the end (removed, A13).
         sticks_left: i64,
+        /// Hands voided by a false tsumo (chombo, mistake injection) and replayed.
+        chombos: u16,
     }
 }
 
@@ -73,11 +75,13 @@ player_rows! {
         dealt: u16,
         /// Lowest point total after any hand.
         lowest_points: i64,
+        /// False tsumo declared (chombo, mistake injection).
+        chombo: u16,
     }
 }
 
 rows! {
-    /// One row per hand outcome: an exhaustive draw is one row with `claims = 0`; a double ron
+    /// One row per hand outcome: an exhaustive draw or a chombo is one row with `claims = 0`; a double ron
     /// two rows (`claim` 0 and 1, in turn order from the discarder), so per-hand rates count
     /// `claim == 0` rows. The winner's 8 cards and situation are logged so a win can be re-scored.
     pub struct HandRow => "hands" {
@@ -95,7 +99,8 @@ rows! {
         dealer: u8,
         /// Round: 0 East (10), 1 South (J), 2 West (Q).
         round: u8,
-        /// 0 = exhaustive draw, 1 = tsumo, 2 = ron.
+        /// 0 = exhaustive draw, 1 = tsumo, 2 = ron, 3 = chombo (a false tsumo: the hand is void
+        /// and replayed by the same dealer; `offender` paid `chombo_penalty` to each opponent).
         outcome: u8,
         /// The winner's seat, -1 for a draw.
         winner: i8,
@@ -158,6 +163,12 @@ rows! {
         ura_kind: i8,
         /// Jokers the winner had set aside.
         jokers_aside: u8,
+        /// The seat that declared a false tsumo (chombo), else -1.
+        offender: i8,
+        /// The offender's lineup slot, else -1.
+        offender_player: i8,
+        /// Replays of this hand after a chombo (0 = first play): part of its wall's key.
+        repeat: u16,
         /// Point change of seat 0 over the hand, sticks included (on the first row only).
         delta_0: i32,
         /// See `delta_0`.
@@ -178,6 +189,18 @@ pub fn presets() -> Vec<Preset> {
 /// The first dealer of a game: keyed by the deal, so duplicate tables and variants agree.
 pub fn first_dealer(seed: u64, deal: u64) -> usize {
     Key::new(seed).with(TAG_DEALER).with(deal).stream().below(PLAYERS as u64) as usize
+}
+
+/// The key of a hand: `base/stood` (`stood` counts the hands of the game that were not voided)
+/// and `/repeat` for the replays of a voided hand, left out when 0 so that a game without a
+/// chombo keeps its walls, and the hands after a replay read the walls they read without the chombo.
+fn hand_key(base: Key, stood: u16, repeat: u16) -> Key {
+    let k = base.with(u64::from(stood));
+    if repeat > 0 {
+        k.with(u64::from(repeat))
+    } else {
+        k
+    }
 }
 
 /// The rows of one game.
@@ -208,8 +231,8 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
         ..Default::default()
     });
     let key = Key::new(seed);
-    let (wall, strategy) = (key.with(TAG_WALL).with(seating.deal), key.with(TAG_STRATEGY).with(seating.deal));
-    let (mut moves, mut h) = (0usize, 0u16);
+    let [wall, strategy, mistakes] = [TAG_WALL, TAG_STRATEGY, TAG_MISTAKE].map(|tag| key.with(tag).with(seating.deal));
+    let (mut moves, mut h, mut stood, mut repeat) = (0usize, 0u16, 0u16, 0u16);
     let laps = usize::from(rules.rounds) * PLAYERS;
     while moves < laps {
         if h >= rules.max_hands {
@@ -225,20 +248,27 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
             dealer,
             round_wind: EAST + round,
             hand: h,
-            wall: wall.with(u64::from(h)),
-            strategy: strategy.with(u64::from(h)),
+            wall: hand_key(wall, stood, repeat),
+            strategy: hand_key(strategy, stood, repeat),
+            mistakes: hand_key(mistakes, stood, repeat),
         };
         let before = points;
         let r = play_hand(&setup, hook, &mut points, &mut pool);
         let delta: [i64; PLAYERS] = std::array::from_fn(|s| points[s] - before[s]);
         stats[dealer].dealt += 1;
-        record(&r, h, dealer, round, delta, pool, &slots, &seating, &mut game, &mut stats, &mut out.hands);
+        record(&r, h, repeat, dealer, round, delta, pool, &slots, &seating, &mut game, &mut stats, &mut out.hands);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
         h += 1;
-        if !r.dealer_keeps {
-            moves += 1;
+        if r.chombo.is_some() {
+            // The same hand again, same dealer, on a new wall.
+            repeat += 1;
+        } else {
+            (stood, repeat) = (stood + 1, 0);
+            if !r.dealer_keeps {
+                moves += 1;
+            }
         }
         if rules.end_on_zero && points.iter().any(|&p| p <= 0) {
             game.bust = true;
@@ -261,6 +291,7 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
 fn record(
     r: &HandResult,
     h: u16,
+    repeat: u16,
     dealer: usize,
     round: u8,
     delta: [i64; PLAYERS],
@@ -281,6 +312,7 @@ fn record(
         game: seating.game,
         deal: seating.deal,
         hand: h,
+        repeat,
         dealer: dealer as u8,
         round,
         winner: -1,
@@ -297,11 +329,19 @@ fn record(
         win_kind: -1,
         dora_kind: -1,
         ura_kind: -1,
+        offender: -1,
+        offender_player: -1,
         delta_0: delta[0] as i32,
         delta_1: delta[1] as i32,
         delta_2: delta[2] as i32,
         ..Default::default()
     };
+    if let Some(o) = r.chombo {
+        game.chombos += 1;
+        stats[usize::from(o)].chombo += 1;
+        hands.push(HandRow { outcome: 3, offender: o as i8, offender_player: slots[usize::from(o)] as i8, ..row });
+        return;
+    }
     let claims = r.wins.iter().flatten().count();
     if claims == 0 {
         game.draws += 1;

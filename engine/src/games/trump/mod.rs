@@ -13,8 +13,10 @@
 //! - `show.rs`: one game played again with its event log and payments (`simharness show`);
 //! - `tests.rs`: the spec's vectors (§14), the exact enumeration of dealt hands and invariants.
 //!
-//! Keyed chance. Hand `h` of deal `d` shuffles its cards under `seed/TAG_WALL/d/h`, the first
-//! dealer is `seed/TAG_DEALER/d`, random decisions of seat `s` read `seed/TAG_STRATEGY/d/h/s`.
+//! Keyed chance. Hand `h` of deal `d` shuffles its cards under `seed/TAG_WALL/d/h[/r]` (`h` counts
+//! the hands not voided, `r` the replays after a chombo and is left out when 0), the first dealer
+//! is `seed/TAG_DEALER/d`, random decisions of seat `s` read `seed/TAG_STRATEGY/d/h[/r]/s` and
+//! injected mistakes `seed/TAG_MISTAKE/d/h[/r]`.
 
 pub mod actions;
 pub mod batch;

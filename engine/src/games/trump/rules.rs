@@ -73,6 +73,13 @@ options! {
         max_hands: u16 = 200, range(1, 10000);
         /// The 24th live card's discard may be ronned (§7).
         last_discard_ron: bool = true;
+        /// Mistake injection, not in the source (§9): probability that a player, after a draw
+        /// that does not win, declares tsumo anyway (a false win, chombo). 0 = no mistakes.
+        mistake_rate: f64 = 0.0, range(0, 1);
+        /// Points a chombo's offender pays each opponent (§9's optional penalty, not in the
+        /// source); the hand is void and replayed by the same dealer. Acts only with
+        /// mistake_rate > 0, the one way a chombo happens.
+        chombo_penalty: u32 = 4, range(0, 1000);
     }
 }
 

@@ -24,7 +24,10 @@ rows! {
         seat: u8,
         /// 0 dealt, 1 dora indicator, 2 Joker turned up and put out of play, 3 draw, 4 Joker set
         /// aside, 5 replacement from the dead wall, 6 discard, 7 discard declaring riichi, 8 riichi
-        /// void (its discard was ronned), 9 tsumo, 10 ron, 11 ura-dora indicator.
+        /// void (its discard was ronned, or a chombo voided the hand; the card is the declaration
+        /// discard), 9 tsumo, 10 ron, 11 ura-dora indicator, 12 chombo (a false
+        /// tsumo on the card just drawn, mistake injection: the hand is void, its riichi sticks
+        /// return and the offender pays `chombo_penalty` to each opponent).
         kind: u8,
         /// Card id 0–53: kind id / 4 (0–8 the ranks 1–9, 9–12 T J Q K), copy id % 4 (its suit on
         /// the page); 52 and 53 the Jokers.

@@ -1,9 +1,12 @@
 //! The cards of one hand (§3) and, below, one hand from the deal to a win or an exhaustive draw.
 //!
-//! Keyed chance: hand `h` of deal `d` shuffles its 54 cards lazily under (seed, WALL, d, h). The
-//! first 21 draws are the hands (7 each, the dealer first), the next 9 the dead wall (top first),
-//! and the live stack is read on from there: draw `i` is a pure function of the key and `i`,
-//! whatever the strategies or rule variants do, so variants and duplicate tables see the same cards.
+//! Keyed chance: hand `h` of deal `d` shuffles its 54 cards lazily under (seed, WALL, d, h), with
+//! `h` counting the hands that were not voided and `/r` added for the `r`-th replay of a hand
+//! voided by a chombo (`batch::hand_key`). The first 21 draws are the hands (7 each, the dealer
+//! first), the next 9 the dead wall (top first), and the live stack is read on from there: draw `i`
+//! is a pure function of the key and `i`, whatever the strategies or rule variants do, so variants
+//! and duplicate tables see the same cards. Mistakes read (seed, MISTAKE, d, h[/r]), one draw per
+//! draw that does not win.
 
 use super::scoring::{Card, CARDS, JOKER};
 use crate::rng::{Key, Stream};
@@ -11,6 +14,7 @@ use crate::rng::{Key, Stream};
 pub const TAG_WALL: u64 = 0x5452_5741_4C4C; // "TRWALL"
 pub const TAG_DEALER: u64 = 0x5452_4445_414C; // "TRDEAL"
 pub const TAG_STRATEGY: u64 = 0x5452_5354_5241; // "TRSTRA"
+pub const TAG_MISTAKE: u64 = 0x5452_4D49_5354; // "TRMIST"
 
 pub const HAND: usize = 7;
 pub const DEAD: usize = 9;
@@ -145,7 +149,8 @@ pub enum Event {
     Discard = 6,
     /// A card discarded with a riichi declaration (the stick goes to the pool).
     Riichi = 7,
-    /// The riichi declaration discard was ronned: the declaration never stood, the stick returns (A12).
+    /// The riichi declaration discard was ronned (A12), or the hand was voided by a chombo: the
+    /// declaration never stood, the stick returns.
     RiichiVoid = 8,
     /// The card completing the hand declared as a tsumo win.
     Tsumo = 9,
@@ -153,6 +158,9 @@ pub enum Event {
     Ron = 10,
     /// The ura-dora indicator turned up for a riichi winner.
     Ura = 11,
+    /// A false tsumo declared on the card just drawn (mistake injection, `mistake_rate`): the hand
+    /// is void, its riichi sticks return and the offender pays `chombo_penalty` to each opponent.
+    Chombo = 12,
 }
 
 /// Every decision by the seats' policies.
@@ -177,6 +185,8 @@ struct Seat {
     counts: Counts,
     aside: u8,
     riichi: Riichi,
+    /// The discard that declared `riichi`.
+    riichi_card: Card,
     ippatsu: bool,
     drawn: bool,
     /// Furiten rule 2 (until the own next discard) and rule 3 (after riichi, for the hand).
@@ -229,6 +239,8 @@ pub struct HandResult {
     pub jokers: [u8; PLAYERS],
     /// Jokers that came up as an indicator and went out of play (A4).
     pub indicator_jokers: u8,
+    /// The seat that declared a false tsumo (chombo): the hand is void and replayed.
+    pub chombo: Option<u8>,
 }
 
 /// The context of one hand.
@@ -243,6 +255,8 @@ pub struct HandSetup<'a> {
     pub hand: u16,
     pub wall: Key,
     pub strategy: Key,
+    /// Mistake injection: one draw per draw that does not win, while `mistake_rate` > 0.
+    pub mistakes: Key,
 }
 
 struct Table<'a> {
@@ -377,6 +391,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         result.indicator_jokers = jokers;
     }
     let mut rng: [Stream; PLAYERS] = std::array::from_fn(|s| setup.strategy.with(s as u64).stream());
+    let mut mistakes = setup.mistakes.stream();
     for i in 0..PLAYERS {
         t.jokers((setup.dealer + i) % PLAYERS, hook, points, *pool);
     }
@@ -397,7 +412,8 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         // (A kept Joker completing kokushi is not among the waits of a hand without one, A16.)
         let ready =
             win_kind == JOKER || Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
-        if let Some(value) = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten() {
+        let value = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten();
+        if let Some(value) = value {
             let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
             let yes = hook
                 .yes_no(setup.slots[turn], Point::Tsumo, &view, Some(&value))
@@ -409,6 +425,11 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
                 result.tsumo = true;
                 break 'hand;
             }
+        } else if rules.mistake_rate > 0.0 && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
+            hook.record(setup.hand, turn, Event::Chombo, me.cards[me.len - 1]);
+            t.chombo(turn, hook, points, pool);
+            result.chombo = Some(turn as u8);
+            break 'hand;
         }
         // D3/D4: the discard.
         let seat = &mut t.seats[turn];
@@ -431,6 +452,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         if riichi {
             let seat = &mut t.seats[turn];
             seat.riichi = if first { Riichi::Double } else { Riichi::Single };
+            seat.riichi_card = card;
             seat.ippatsu = true;
             points[turn] -= i64::from(rules.riichi_cost);
             *pool += i64::from(rules.riichi_cost);
@@ -493,7 +515,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         turn = (turn + 1) % PLAYERS;
     }
     let dealer = setup.dealer;
-    result.dealer_tenpai = result.wins[0].is_none() && {
+    result.dealer_tenpai = result.wins[0].is_none() && result.chombo.is_none() && {
         let s = &t.seats[dealer];
         s.len == 7 && scoring::waits(&s.counts) != 0
     };
@@ -536,6 +558,25 @@ impl Table<'_> {
         let sticks = if s.riichi != Riichi::None { std::mem::take(pool) } else { 0 };
         points[seat] += sticks;
         Win { seat: seat as u8, value, counts, situation: s, sticks }
+    }
+
+    /// A false tsumo by `offender` voids the hand: this hand's riichi sticks go back to their
+    /// declarers (their declarations never stood, as in riichi mahjong's chombo; `hook` hears
+    /// each as [`Event::RiichiVoid`] of its declaration discard) and the offender pays
+    /// `chombo_penalty` to each opponent.
+    fn chombo(&mut self, offender: usize, hook: &mut impl Hook, points: &mut [i64; PLAYERS], pool: &mut i64) {
+        let cost = i64::from(self.setup.rules.riichi_cost);
+        for (p, seat) in self.seats.iter_mut().enumerate().filter(|(_, s)| s.riichi != Riichi::None) {
+            seat.riichi = Riichi::None;
+            points[p] += cost;
+            *pool -= cost;
+            hook.record(self.setup.hand, p, Event::RiichiVoid, seat.riichi_card);
+        }
+        let penalty = i64::from(self.setup.rules.chombo_penalty);
+        for p in (0..PLAYERS).filter(|&p| p != offender) {
+            points[p] += penalty;
+            points[offender] -= penalty;
+        }
     }
 
     /// Every one of the 54 cards is in exactly one place: a hand, the river, set aside, turned

@@ -289,6 +289,12 @@ fn bad_options_are_errors_naming_the_field() {
     let r = Rules::from_json(&json!({"starting_points": 1, "riichi_cost": 2})).unwrap();
     assert_eq!(r.validate().unwrap_err().field, "riichi_cost+starting_points");
     assert_eq!(Rules::from_json(&json!({"multi_ron": "double"})).unwrap().multi_ron, MultiRon::Double);
+    for bad in [json!({"mistake_rate": -0.1}), json!({"mistake_rate": 1.5}), json!({"mistake_rate": "often"})] {
+        assert_eq!(Rules::from_json(&bad).unwrap_err().field, "mistake_rate", "{bad}");
+    }
+    for bad in [json!({"chombo_penalty": -4}), json!({"chombo_penalty": 2.5}), json!({"chombo_penalty": 1001})] {
+        assert_eq!(Rules::from_json(&bad).unwrap_err().field, "chombo_penalty", "{bad}");
+    }
 }
 
 #[test]
@@ -533,7 +539,7 @@ mod games {
                 assert_eq!(i64::from(h.delta_0 + h.delta_1 + h.delta_2) + h.pool - pool_before, 0, "{h:?}");
                 pool_before = h.pool;
             }
-            if h.outcome > 0 {
+            if matches!(h.outcome, 1 | 2) {
                 let mut c = [0u8; KINDS];
                 (0..KINDS).for_each(|k| c[k] = ((h.cards >> (4 * k)) & 15) as u8);
                 let s = Situation {
@@ -610,7 +616,7 @@ mod games {
     fn tr_p9_p10_s4_the_stick_pool_and_the_bust_in_played_games() {
         let dama = Knobs { riichi: false, ..Knobs::default() };
         let out = invariants(&rules(), &[Knobs::default(), dama.clone(), dama], 0..3000);
-        let (mut p9, mut p10, mut pool_before, mut game_hands) = (0, 0, 0, Vec::new());
+        let (mut p9, mut p10, mut pool_before) = (0, 0, 0);
         for h in out.hands.iter().filter(|h| h.claim == 0) {
             if h.hand == 0 {
                 pool_before = 0;
@@ -633,37 +639,152 @@ mod games {
                 }
             }
             pool_before = h.pool;
-            game_hands.push((h.game, delta));
         }
         assert!(p9 > 0 && p10 > 0, "TR-P9 seen {p9} times, TR-P10 {p10} times");
+        assert!(busts_end_games(&out, &rules()) > 0);
+    }
+
+    /// A player at 0 points or fewer after a hand ends the game after that hand (§8), and no game
+    /// ends so otherwise: the running totals rebuilt from the hands' deltas. Returns the busts.
+    fn busts_end_games(out: &Rows3, rules: &Rules) -> usize {
         let mut busts = 0;
         for g in &out.games {
-            let mut points = [i64::from(rules().starting_points); 3];
-            let hands: Vec<_> = game_hands.iter().filter(|(game, _)| *game == g.game).map(|(_, d)| d).collect();
-            for (i, d) in hands.iter().enumerate() {
-                (0..3).for_each(|s| points[s] += d[s]);
+            let mut points = [i64::from(rules.starting_points); 3];
+            let hands: Vec<_> = out.hands.iter().filter(|h| h.game == g.game && h.claim == 0).collect();
+            for (i, h) in hands.iter().enumerate() {
+                points[0] += i64::from(h.delta_0);
+                points[1] += i64::from(h.delta_1);
+                points[2] += i64::from(h.delta_2);
                 let bust = points.iter().any(|&p| p <= 0);
                 assert_eq!(bust, g.bust && i + 1 == hands.len(), "game {} hand {i}", g.game);
             }
             busts += usize::from(g.bust);
         }
-        assert!(busts > 0);
+        busts
     }
 
+    /// Mistake injection (§9's optional chombo, `mistake_rate`): every invariant holds (cards
+    /// conserved in debug builds, points and sticks hand by hand, zero-sum settlements); a chombo
+    /// changes the points by exactly `chombo_penalty` from the offender to each opponent (this
+    /// hand's riichi sticks go back, so the pool is the one before the hand); the next hand is its
+    /// replay (same dealer and round, `repeat` + 1) unless the penalty busted a player or the safety
+    /// stop came; a bust ends the game as §8 says; the counts of `games` and `players` agree.
+    #[test]
+    fn a_chombo_pays_the_penalty_and_the_same_dealer_replays_the_hand() {
+        let lineup = [Knobs::default(), Knobs { riichi: false, ..Knobs::default() }, random()];
+        for penalty in [4, 0, 9] {
+            let rules = Rules { mistake_rate: 0.02, chombo_penalty: penalty, max_hands: 30, ..rules() };
+            let out = invariants(&rules, &lineup, 0..1000);
+            let firsts: Vec<&HandRow> = out.hands.iter().filter(|h| h.claim == 0).collect();
+            let (mut chombos, mut replays, mut pool_before) = (0, 0, 0);
+            let mut by_seat = [[0u16; 3]; 1000];
+            for (i, h) in firsts.iter().enumerate() {
+                if h.hand == 0 {
+                    pool_before = 0;
+                }
+                let next = firsts.get(i + 1).filter(|n| n.game == h.game);
+                let delta = [h.delta_0, h.delta_1, h.delta_2].map(i64::from);
+                let g = &out.games[h.game as usize];
+                if h.outcome != 3 {
+                    assert_eq!((h.offender, h.offender_player), (-1, -1), "{h:?}");
+                    pool_before = h.pool;
+                    continue;
+                }
+                chombos += 1;
+                let o = h.offender as usize;
+                by_seat[h.game as usize][o] += 1;
+                let p = i64::from(penalty);
+                assert_eq!(delta, std::array::from_fn(|s| if s == o { -2 * p } else { p }), "{h:?}");
+                assert_eq!((h.pool, h.claims, h.winner, h.discarder, h.dealer_keeps), (pool_before, 0, -1, -1, false), "{h:?}");
+                assert!(!(h.riichi_0 || h.riichi_1 || h.riichi_2), "{h:?}");
+                match next {
+                    Some(n) => {
+                        assert_eq!((n.hand, n.dealer, n.round, n.repeat), (h.hand + 1, h.dealer, h.round, h.repeat + 1), "{n:?}");
+                        replays += 1;
+                    }
+                    None => assert!(g.bust || g.stopped, "game {} ends on a chombo: {g:?}", h.game),
+                }
+            }
+            for w in firsts.windows(2).filter(|w| w[0].game == w[1].game && w[0].outcome != 3) {
+                assert_eq!(w[1].repeat, 0, "{:?}", w[1]);
+            }
+            assert!(chombos > 1000 && replays > 0, "{chombos} chombos, {replays} replays");
+            assert_eq!(out.games.iter().map(|g| usize::from(g.chombos)).sum::<usize>(), chombos);
+            for p in &out.players {
+                assert_eq!(p.chombo, by_seat[p.game as usize][usize::from(p.seat)], "{p:?}");
+            }
+            let busts = busts_end_games(&out, &rules);
+            assert!(busts > 0 && out.games.iter().all(|g| g.hands <= 30));
+        }
+    }
+
+    /// With `mistake_rate = 1` every draw that does not win is a chombo, so no hand that stands
+    /// is played past its first non-winning draw: without a penalty the safety stop ends every
+    /// game that no first-draw tsumo moves on; with the default penalty every game busts, one
+    /// without a tsumo after exactly 5 hands (the dealer draws first and pays 2 × 4 per chombo:
+    /// 35 − 4 × 8 = 3 points left after 4, −5 after 5).
+    #[test]
+    fn the_safety_stop_and_the_bust_hold_when_every_draw_is_a_mistake() {
+        let lineup = [Knobs::default(), Knobs::default(), Knobs::default()];
+        let free = rows(&Rules { mistake_rate: 1.0, chombo_penalty: 0, max_hands: 20, ..rules() }, &lineup, 0..200);
+        assert!(free.games.iter().all(|g| g.hands <= 20 && (g.stopped || g.bust)));
+        assert!(free.games.iter().filter(|g| g.stopped && g.hands == 20).count() > 150);
+        let paid = rows(&Rules { mistake_rate: 1.0, max_hands: 20, ..rules() }, &lineup, 0..200);
+        assert!(paid.games.iter().all(|g| g.bust));
+        let no_win: Vec<_> = paid.games.iter().filter(|g| g.tsumo_hands == 0).collect();
+        assert!(no_win.len() > 150 && no_win.iter().all(|g| (g.hands, g.chombos) == (5, 5)));
+    }
+
+    /// The mistakes have their own keyed stream and the replays their own walls (the key gains
+    /// the repeat count only when it is above 0): a game without a chombo is the game played
+    /// without mistakes, row for row, and a game with one is that game up to the first chombo.
+    /// Without mistakes `chombo_penalty` changes nothing.
+    #[test]
+    fn games_without_a_chombo_are_the_games_without_mistakes() {
+        let lineup = [Knobs::default(), Knobs { fold: true, ..Knobs::default() }, random()];
+        let base = rows(&rules(), &lineup, 0..500);
+        let mistakes = rows(&Rules { mistake_rate: 0.005, ..rules() }, &lineup, 0..500);
+        let (mut clean, mut prefixes) = (0, 0);
+        for g in &base.games {
+            let hands = |out: &Rows3| -> Vec<HandRow> { out.hands.iter().filter(|h| h.game == g.game).copied().collect() };
+            let (b, m) = (hands(&base), hands(&mistakes));
+            let first = m.iter().position(|h| h.outcome == 3);
+            match first {
+                None => {
+                    assert_eq!(b, m, "game {}", g.game);
+                    assert_eq!(*g, mistakes.games[g.game as usize]);
+                    clean += 1;
+                }
+                Some(i) => {
+                    assert_eq!(b[..i], m[..i], "game {}", g.game);
+                    prefixes += usize::from(i > 0);
+                }
+            }
+        }
+        assert!(clean > 100 && prefixes > 100, "{clean} games without a chombo, {prefixes} with hands before one");
+        let penalty = rows(&Rules { chombo_penalty: 9, ..rules() }, &lineup, 0..500);
+        assert!(penalty.hands == base.hands && penalty.players == base.players && penalty.games == base.games);
+    }
+
+    /// With and without mistake injection (which must give chombos to check anything).
     #[test]
     fn same_seed_same_tables_whatever_the_chunking() {
         let lineup = [Knobs::default(), random(), Knobs { fold: true, ..Knobs::default() }];
-        let whole = play(&rules(), &lineup, &Batch { seed: 9, first_game: 0, count: 40, duplicate: false });
-        let a = play(&rules(), &lineup, &Batch { seed: 9, first_game: 0, count: 17, duplicate: false });
-        let b = play(&rules(), &lineup, &Batch { seed: 9, first_game: 17, count: 23, duplicate: false });
-        for t in 0..3 {
-            for c in &whole[t].columns {
-                let joined: Vec<u8> = [&a[t], &b[t]].iter().flat_map(|x| x.column(c.name).unwrap().data.clone()).collect();
-                assert_eq!(c.data, joined, "{}.{}", whole[t].name, c.name);
+        for rules in [rules(), Rules { mistake_rate: 0.02, ..rules() }] {
+            let whole = play(&rules, &lineup, &Batch { seed: 9, first_game: 0, count: 40, duplicate: false });
+            let a = play(&rules, &lineup, &Batch { seed: 9, first_game: 0, count: 17, duplicate: false });
+            let b = play(&rules, &lineup, &Batch { seed: 9, first_game: 17, count: 23, duplicate: false });
+            for t in 0..3 {
+                for c in &whole[t].columns {
+                    let joined: Vec<u8> = [&a[t], &b[t]].iter().flat_map(|x| x.column(c.name).unwrap().data.clone()).collect();
+                    assert_eq!(c.data, joined, "{}.{}", whole[t].name, c.name);
+                }
             }
+            let bust = column(&whole[0], "bust", 1, |b| b[0] != 0);
+            assert!(bust.len() == 40);
+            let chombos: u32 = column(&whole[0], "chombos", 2, |b| u32::from(u16::from_le_bytes([b[0], b[1]]))).iter().sum();
+            assert_eq!(chombos > 0, rules.mistake_rate > 0.0, "{chombos} chombos");
         }
-        let bust = column(&whole[0], "bust", 1, |b| b[0] != 0);
-        assert!(bust.len() == 40);
     }
 }
 
