@@ -32,8 +32,15 @@ def engine_rate(exp: config.Experiment, lineup: list[dict[str, Any]], games: int
 
     def play() -> None:
         for first in range(0, games, exp.shard_size):
-            engine.play_batch(exp.game, rules, lineup, seed=exp.seed, first_game=first,
-                              count=min(exp.shard_size, games - first), duplicate=exp.duplicate)
+            engine.play_batch(
+                exp.game,
+                rules,
+                lineup,
+                seed=exp.seed,
+                first_game=first,
+                count=min(exp.shard_size, games - first),
+                duplicate=exp.duplicate,
+            )
 
     return cpu_rate(play, games)
 

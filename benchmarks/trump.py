@@ -40,15 +40,20 @@ def main() -> None:
     shards = config.load(CONFIG, games=args.games).shard_size
     rows = [
         ("engine alone (3 × always-riichi)", best(lambda: engine_rate(exp, lineup, args.games), args.repeat)),
-        (f"whole pipeline, Parquet, 1 worker ({shards}-game shards)",
-         best(lambda: pipeline_rate(CONFIG, args.games), args.repeat)),
-        ("engine, one seat the Python example",
-         engine_rate(exp, [{**lineup[0], "python": PYTHON_STRATEGY}, *lineup[1:]], args.python_games)),
+        (
+            f"whole pipeline, Parquet, 1 worker ({shards}-game shards)",
+            best(lambda: pipeline_rate(CONFIG, args.games), args.repeat),
+        ),
+        (
+            "engine, one seat the Python example",
+            engine_rate(exp, [{**lineup[0], "python": PYTHON_STRATEGY}, *lineup[1:]], args.python_games),
+        ),
     ]
     print("Trump mahjong games per second per core (CPU time)")
     for name, rate in rows:
-        print(f"  {name:<56} {rate:>10,.0f} games/s/core   ratio to target {TARGET:,.0f}: "
-              f"{rate / TARGET:.2f}")
+        print(
+            f"  {name:<56} {rate:>10,.0f} games/s/core   ratio to target {TARGET:,.0f}: {rate / TARGET:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -385,7 +385,9 @@ def test_an_unreachable_dask_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     args = ["run", str(cfg), "--out", str(tmp_path), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: --scheduler: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert result.stderr.startswith(
+        "error: --scheduler: cannot reach the Dask scheduler at tcp://127.0.0.1:9"
+    )
 
 
 def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: Path) -> None:

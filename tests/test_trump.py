@@ -43,15 +43,18 @@ runner = CliRunner()
 SPEC = {"chinitsu": False}  # the §14.3 vectors never award chinitsu (see docs/trump.md)
 
 
-@pytest.mark.parametrize(("hand", "win", "kw", "han", "points"), [
-    ("8812356", "4", {}, 1, 1),                                                   # TR-H1 pinfu
-    ("99123KK", "9", {}, 2, 2),                                                   # TR-H4 chanta
-    ("1112379", "8", {}, 3, 4),                                                   # TR-H6 junchan
-    ("JJTTTKK", "K", {"round_wind": "J", "seat_wind": "Q", "indicator": "9"}, 6, 12),  # TR-H10
-    ("11TJQKX", "9", {"indicator": "K"}, 10, 16),                                 # TR-H12 kokushi
-    ("2346755", "8", {}, 2, 2),                                                   # TR-H15 tanyao pinfu
-    ("123456T", "T", {"riichi": True, "indicator": "K"}, 3, 4),                   # TR-H17
-])
+@pytest.mark.parametrize(
+    ("hand", "win", "kw", "han", "points"),
+    [
+        ("8812356", "4", {}, 1, 1),  # TR-H1 pinfu
+        ("99123KK", "9", {}, 2, 2),  # TR-H4 chanta
+        ("1112379", "8", {}, 3, 4),  # TR-H6 junchan
+        ("JJTTTKK", "K", {"round_wind": "J", "seat_wind": "Q", "indicator": "9"}, 6, 12),  # TR-H10
+        ("11TJQKX", "9", {"indicator": "K"}, 10, 16),  # TR-H12 kokushi
+        ("2346755", "8", {}, 2, 2),  # TR-H15 tanyao pinfu
+        ("123456T", "T", {"riichi": True, "indicator": "K"}, 3, 4),  # TR-H17
+    ],
+)
 def test_score_hand_spec_vectors(hand: str, win: str, kw: dict[str, Any], han: int, points: int) -> None:
     r = score_hand(hand, win, ron=True, rules=SPEC, **kw)
     assert r["legal"] and (r["han"], r["points"]) == (han, points)
@@ -72,20 +75,24 @@ def test_payments_and_why_a_hand_does_not_win() -> None:
     assert "chinitsu" in {y["name"] for y in r["yaku"]} and r["han"] == 3, "an all-number hand by §6.1"
 
 
-@pytest.mark.parametrize(("hand", "win", "kw", "field"), [
-    ("123456", "7", {}, "hand"),                    # wrong count
-    ("12345Z7", "7", {}, "hand"),                   # bad card
-    ("1111234", "1", {}, "hand"),                   # five copies of a rank
-    ("XX12345", "X", {}, "hand"),                   # three Jokers
-    ("XX12345", "6", {"jokers": 1}, "hand"),        # three Jokers with one set aside
-    ("1234567", "77", {}, "win"),
-    ("1234567", "7", {"seat_wind": "K"}, "seat_wind"),
-    ("1234567", "7", {"indicator": "X"}, "indicator"),
-    ("1234567", "7", {"ippatsu": True}, "ippatsu"),
-    ("1234567", "7", {"rules": {"furiten": "on"}}, "furiten"),
-])
+@pytest.mark.parametrize(
+    ("hand", "win", "kw", "field"),
+    [
+        ("123456", "7", {}, "hand"),  # wrong count
+        ("12345Z7", "7", {}, "hand"),  # bad card
+        ("1111234", "1", {}, "hand"),  # five copies of a rank
+        ("XX12345", "X", {}, "hand"),  # three Jokers
+        ("XX12345", "6", {"jokers": 1}, "hand"),  # three Jokers with one set aside
+        ("1234567", "77", {}, "win"),
+        ("1234567", "7", {"seat_wind": "K"}, "seat_wind"),
+        ("1234567", "7", {"indicator": "X"}, "indicator"),
+        ("1234567", "7", {"ippatsu": True}, "ippatsu"),
+        ("1234567", "7", {"rules": {"furiten": "on"}}, "furiten"),
+    ],
+)
 def test_bad_hands_and_rules_are_errors_naming_the_field(
-        hand: str, win: str, kw: dict[str, Any], field: str) -> None:
+    hand: str, win: str, kw: dict[str, Any], field: str
+) -> None:
     with pytest.raises(OptionError) as e:
         score_hand(hand, win, **kw)
     assert e.value.field == field
@@ -94,8 +101,9 @@ def test_bad_hands_and_rules_are_errors_naming_the_field(
 def test_cli_prints_yaku_and_json_and_exits_2_on_bad_hands() -> None:
     out = runner.invoke(app, ["score", "trump", "8812356", "--win", "4", "--ron", "--rule", "chinitsu=false"])
     assert out.exit_code == 0 and "pinfu" in out.output and "1 han -> 1 points" in out.output
-    out = runner.invoke(app, ["score", "trump", "11TJQKX", "--win", "9", "--ron", "--indicator", "K",
-                              "--json"])
+    out = runner.invoke(
+        app, ["score", "trump", "11TJQKX", "--win", "9", "--ron", "--indicator", "K", "--json"]
+    )
     r = json.loads(out.output)
     assert (r["legal"], r["han"], r["points"], r["yaku"][0]["name"]) == (True, 10, 16, "kokushi")
     assert r["payments"] == {"discarder": 16, "total": 16}
@@ -103,8 +111,12 @@ def test_cli_prints_yaku_and_json_and_exits_2_on_bad_hands() -> None:
     assert json.loads(out.output)["payments"]["each_child"] == 4  # tsumo 1 + chinitsu 2: P = 4
     out = runner.invoke(app, ["score", "trump", "1133888", "--win", "8"])  # TR-H9: exit 1, not a win
     assert out.exit_code == 1 and "not a win: " in out.output
-    for bad in (["1111234", "--win", "1"], ["XX12345", "--win", "X"], ["123", "--win", "1"],
-                ["1234567", "--win", "7", "--rule", "rounds=4"]):
+    for bad in (
+        ["1111234", "--win", "1"],
+        ["XX12345", "--win", "X"],
+        ["123", "--win", "1"],
+        ["1234567", "--win", "7", "--rule", "rounds=4"],
+    ):
         out = runner.invoke(app, ["score", "trump", *bad])
         assert out.exit_code == 2, bad
 
@@ -130,18 +142,25 @@ def test_batch_tables_match_the_schema_and_conserve_points() -> None:
     assert split["hands"].equals(hands.filter(pl.col("game") >= 10))
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ('players = ["dama", "dama", "dama", "dama"]', "players"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nrounds = 4', "rules.rounds"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nplayers = 4', "rules.players"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nstarting_points = 1\nriichi_cost = 2',
-     "rules.riichi_cost+starting_points"),
-    ('players = ["dama", {strategy = "dama", knobs = {kokushi_shanten = 99}}, "dama"]',
-     "players[1].knobs.kokushi_shanten"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = -0.01', "rules.mistake_rate"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = 2', "rules.mistake_rate"),
-    ('players = ["dama", "dama", "dama"]\n[rules]\nchombo_penalty = -4', "rules.chombo_penalty"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('players = ["dama", "dama", "dama", "dama"]', "players"),
+        ('players = ["dama", "dama", "dama"]\n[rules]\nrounds = 4', "rules.rounds"),
+        ('players = ["dama", "dama", "dama"]\n[rules]\nplayers = 4', "rules.players"),
+        (
+            'players = ["dama", "dama", "dama"]\n[rules]\nstarting_points = 1\nriichi_cost = 2',
+            "rules.riichi_cost+starting_points",
+        ),
+        (
+            'players = ["dama", {strategy = "dama", knobs = {kokushi_shanten = 99}}, "dama"]',
+            "players[1].knobs.kokushi_shanten",
+        ),
+        ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = -0.01', "rules.mistake_rate"),
+        ('players = ["dama", "dama", "dama"]\n[rules]\nmistake_rate = 2', "rules.mistake_rate"),
+        ('players = ["dama", "dama", "dama"]\n[rules]\nchombo_penalty = -4', "rules.chombo_penalty"),
+    ],
+)
 def test_bad_configs_exit_2_naming_the_field(tmp_path: Path, body: str, field: str) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text(f'name = "bad"\ngame = "trump"\ngames = 30\nseed = 1\n{body}\n')
@@ -193,8 +212,16 @@ def test_summary_metrics_long_form() -> None:
     hands = out["hands"]
     assert get[("all", "draw_rate")] == pytest.approx((hands.filter(claim=0)["claims"] == 0).mean())
     assert get[("all", "bust_rate")] == pytest.approx(out["games"]["bust"].mean())
-    for metric in ("deal_in_rate", "riichi_success", "tsumo_share", "mean_han", "mean_points", "joker_rate",
-                   "kokushi_rate", "dealer_keep_rate"):
+    for metric in (
+        "deal_in_rate",
+        "riichi_success",
+        "tsumo_share",
+        "mean_han",
+        "mean_points",
+        "joker_rate",
+        "kokushi_rate",
+        "dealer_keep_rate",
+    ):
         assert any(k[1] == metric for k in get), metric
     assert get[("always-riichi", "mean_han")] >= 1 and YAKU[16] == "kokushi"
 
@@ -207,8 +234,20 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     cfg.write_text(text)
     runs = {}
     for jobs in ("1", "2"):
-        out = runner.invoke(app, ["run", str(cfg), "--out", str(tmp_path / jobs), "--quiet", "--jobs", jobs,
-                                  "--backend", "threading"])
+        out = runner.invoke(
+            app,
+            [
+                "run",
+                str(cfg),
+                "--out",
+                str(tmp_path / jobs),
+                "--quiet",
+                "--jobs",
+                jobs,
+                "--backend",
+                "threading",
+            ],
+        )
         assert out.exit_code == 0, out.output
         run = store.open_run(tmp_path / jobs / "trump-house-rules")
         runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
@@ -272,8 +311,20 @@ def test_harness_features_from_the_command_line(tmp_path: Path, monkeypatch: pyt
     assert base["lead_changes"]["estimate"] > 0
     assert (tmp_path / "r.html").stat().st_size > 0
 
-    out = runner.invoke(app, ["compare", str(run_dir), "--a", "always-riichi", "--b", "tsumo-only",
-                              "--metric", "final_points", "--json"])
+    out = runner.invoke(
+        app,
+        [
+            "compare",
+            str(run_dir),
+            "--a",
+            "always-riichi",
+            "--b",
+            "tsumo-only",
+            "--metric",
+            "final_points",
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     c = json.loads(out.stdout)
     assert c["paired"] and c["shared_deals"] == 100 and c["difference"]["lo"] > 0
@@ -302,7 +353,7 @@ class Passive:
         assert len(view["seen"]) == 14 and len(view["points"]) == 3
         if view["point"] == "discard":
             assert legal[: len(view["hand"])] == [("discard", c) for c in view["hand"]]
-            assert all(a[0] == "riichi" for a in legal[len(view["hand"]):])
+            assert all(a[0] == "riichi" for a in legal[len(view["hand"]) :])
             return len(view["hand"]) - 1
         assert view["point"] != "joker" or 52 in view["hand"] or 53 in view["hand"]
         return 1
@@ -319,8 +370,14 @@ def test_python_protocol_decisions_are_honoured() -> None:
     assert (out["hands"]["outcome"] == 0).all() and (out["players"]["riichi"] == 0).all()
     assert {"discard", "tsumo", "ron"} <= Passive.asked
     assert out["players"]["jokers"].sum() > 0
-    example = play_batch("trump", {}, [dict(k, python="simharness.games.trump.python:AlwaysRiichi"), k, k],
-                         seed=4, first_game=0, count=20)
+    example = play_batch(
+        "trump",
+        {},
+        [dict(k, python="simharness.games.trump.python:AlwaysRiichi"), k, k],
+        seed=4,
+        first_game=0,
+        count=20,
+    )
     assert example["players"].filter(player=0)["wins"].sum() > 0 and isinstance(AlwaysRiichi(), AlwaysRiichi)
     with pytest.raises(KeyError, match=r"lineup slot 1 \(seat \d\) at (joker|tsumo|discard|ron): "):
         play_batch("trump", {}, [k, dict(k, python=f"{ME}:Raises"), k], seed=4, first_game=0, count=2)
@@ -483,7 +540,8 @@ def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, p
         assert [w for w, _ in wins] == [first["offender"]] and rows.height == 1
         assert [k for k in events["kind"].to_list() if k != RIICHI_VOID][-1] == CHOMBO
         assert [first[f"delta_{s}"] for s in range(3)] == [
-            -2 * penalty if s == first["offender"] else penalty for s in range(3)]
+            -2 * penalty if s == first["offender"] else penalty for s in range(3)
+        ]
         return
     claims = rows.filter(pl.col("winner") >= 0)
     assert [w for w, _ in wins] == claims["winner"].to_list()

@@ -28,8 +28,10 @@ def _render(hand: str, win: str, ron: bool, r: dict[str, Any]) -> str:
     elif "each_child" in p:
         lines.append(f"each child pays {p['each_child']} (the dealer receives {p['total']})")
     else:
-        lines.append(f"the dealer pays {p['dealer']}, the other child {p['other_child']} "
-                     f"(winner receives {p['total']})")
+        lines.append(
+            f"the dealer pays {p['dealer']}, the other child {p['other_child']} "
+            f"(winner receives {p['total']})"
+        )
     return "\n".join(lines)
 
 
@@ -40,15 +42,21 @@ def score_command(
     riichi: Annotated[bool, typer.Option("--riichi", help="The winner declared riichi.")] = False,
     ippatsu: Annotated[bool, typer.Option("--ippatsu", help="Within one go-around of riichi.")] = False,
     double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Riichi on the first draw.")] = False,
-    first_turn: Annotated[bool, typer.Option(
-        "--first-turn", help="Tsumo on the first draw (tenhou/chiihou) or ron before it (renhou).")] = False,
+    first_turn: Annotated[
+        bool,
+        typer.Option(
+            "--first-turn", help="Tsumo on the first draw (tenhou/chiihou) or ron before it (renhou)."
+        ),
+    ] = False,
     dealer: Annotated[bool, typer.Option("--dealer", help="The winner is the dealer (seat East).")] = False,
-    seat_wind: Annotated[str | None, typer.Option(
-        "--seat-wind", help="T, J or Q (default J, or T for the dealer).")] = None,
+    seat_wind: Annotated[
+        str | None, typer.Option("--seat-wind", help="T, J or Q (default J, or T for the dealer).")
+    ] = None,
     round_wind: Annotated[str | None, typer.Option("--round-wind", help="T, J or Q (default T).")] = None,
     indicator: Annotated[str | None, typer.Option("--indicator", help="The dora indicator card.")] = None,
-    ura_indicator: Annotated[str | None, typer.Option(
-        "--ura-indicator", help="The ura-dora indicator (riichi).")] = None,
+    ura_indicator: Annotated[
+        str | None, typer.Option("--ura-indicator", help="The ura-dora indicator (riichi).")
+    ] = None,
     jokers: Annotated[int, typer.Option("--jokers", min=0, max=2, help="Jokers set aside.")] = 0,
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
@@ -57,9 +65,22 @@ def score_command(
     why it does not win (exit status 1)."""
     try:
         rules = dict(parse_rule(r) for r in rule or [])
-        result = score_hand(hand, win, ron=ron, riichi=riichi, double_riichi=double_riichi, ippatsu=ippatsu,
-                            first_turn=first_turn, dealer=dealer, seat_wind=seat_wind, round_wind=round_wind,
-                            indicator=indicator, ura_indicator=ura_indicator, jokers=jokers, rules=rules)
+        result = score_hand(
+            hand,
+            win,
+            ron=ron,
+            riichi=riichi,
+            double_riichi=double_riichi,
+            ippatsu=ippatsu,
+            first_turn=first_turn,
+            dealer=dealer,
+            seat_wind=seat_wind,
+            round_wind=round_wind,
+            indicator=indicator,
+            ura_indicator=ura_indicator,
+            jokers=jokers,
+            rules=rules,
+        )
     except OptionError as e:
         typer.echo(f"error: {e.field}: {e.message}", err=True)
         raise typer.Exit(2) from None

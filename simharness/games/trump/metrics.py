@@ -10,9 +10,26 @@ import polars as pl
 from simharness.games.estimates import Run, by_deal, frame, row
 
 # `hands.yaku` bits (see `simharness schema trump`).
-YAKU = ["riichi", "ippatsu", "double_riichi", "tsumo", "seat_wind", "round_wind", "tanyao", "pinfu",
-        "iipeikou", "chanta", "junchan", "toitoi", "honroutou", "suutoitsu", "chinitsu", "tsuiisou",
-        "kokushi", "tenhou"]
+YAKU = [
+    "riichi",
+    "ippatsu",
+    "double_riichi",
+    "tsumo",
+    "seat_wind",
+    "round_wind",
+    "tanyao",
+    "pinfu",
+    "iipeikou",
+    "chanta",
+    "junchan",
+    "toitoi",
+    "honroutou",
+    "suutoitsu",
+    "chinitsu",
+    "tsuiisou",
+    "kokushi",
+    "tenhou",
+]
 
 __all__ = ["YAKU", "Run", "summary_metrics"]
 
@@ -36,24 +53,37 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     games = run.table("games")
     slots = players.select("variant", "player", "strategy").unique()
     wins = hands.filter(pl.col("claims") > 0).join(
-        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left")
+        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
+    )
     played = players.join(games.select("variant", "game", "hands"), on=["variant", "game"], how="left")
-    per_hand_rates = [("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("riichi_rate", "riichi"),
-                      ("joker_rate", "jokers"), ("kokushi_rate", "kokushi")]
+    per_hand_rates = [
+        ("win_rate", "wins"),
+        ("deal_in_rate", "deal_ins"),
+        ("riichi_rate", "riichi"),
+        ("joker_rate", "jokers"),
+        ("kokushi_rate", "kokushi"),
+    ]
     # Only mistake injection makes chombos: no column of zeros otherwise (nor for runs written
     # before the column existed).
     if "chombo" in players.columns and players["chombo"].sum():
         per_hand_rates.append(("chombo_rate", "chombo"))
     rows: list[dict[str, Any]] = []
     for (v, s), mine in sorted(played.group_by("variant", "strategy"), key=lambda g: g[0]):
-        per_hand = mine.select("deal", *(pl.col(c).cast(pl.Float64) / pl.col("hands")
-                                         for _, c in per_hand_rates))
+        per_hand = mine.select(
+            "deal", *(pl.col(c).cast(pl.Float64) / pl.col("hands") for _, c in per_hand_rates)
+        )
         for metric, col in per_hand_rates:
             rows.append(row(v, s, metric, by_deal(per_hand[col], per_hand["deal"])))
         declared = mine.filter(pl.col("riichi") > 0)
         if declared.height:  # a strategy that never declares has no success rate
-            rows.append(row(v, s, "riichi_success", by_deal(
-                declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"])))
+            rows.append(
+                row(
+                    v,
+                    s,
+                    "riichi_success",
+                    by_deal(declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"]),
+                )
+            )
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
         rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
         rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))

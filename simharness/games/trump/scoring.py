@@ -48,7 +48,23 @@ def score_hand(
     Raises :class:`simharness.engine.OptionError` for a bad card, a wrong count, five copies of a
     rank, three Jokers, a bad wind or indicator, or a bad rule.
     """
-    raw = _call(_engine.trump_score, hand, win, ron, riichi, double_riichi, ippatsu, first_turn, dealer,
-                seat_wind, round_wind, indicator, ura_indicator, jokers, discards, json.dumps(rules or {}))
+    raw = _call(
+        _engine.trump_score,
+        hand,
+        win,
+        ron,
+        riichi,
+        double_riichi,
+        ippatsu,
+        first_turn,
+        dealer,
+        seat_wind,
+        round_wind,
+        indicator,
+        ura_indicator,
+        jokers,
+        discards,
+        json.dumps(rules or {}),
+    )
     result: dict[str, Any] = json.loads(raw)
     return result
