@@ -1,7 +1,7 @@
 //! Hong Kong mahjong entry points: scoring one hand, and batches in which some lineup slots are
 //! Python strategies (the protocol is documented in `simharness/games/hongkong/python.py`).
 
-use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use super::{checked_python_batch, option_error, parse_json, PySlots};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Claim, Decision, Hook, View};
 use crate::games::hongkong::batch::play_tables;
@@ -60,11 +60,10 @@ fn hongkong_score(
     Ok(report.to_string())
 }
 
-/// Python strategies for some lineup slots; the first failure is kept and stops the batch.
+/// Python strategies for some lineup slots (`PySlots`; in a cell, since Hong Kong's hook is
+/// shared by the seats); the first failure is kept and stops the batch.
 struct PyHook<'py> {
-    py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
-    error: RefCell<Option<PyErr>>,
+    slots: RefCell<PySlots<'py>>,
 }
 
 /// Kinds as u16 so that they reach Python as lists of ints, not bytes.
@@ -137,74 +136,39 @@ fn view<'py>(py: Python<'py>, v: &View, decision: &Decision) -> PyResult<Bound<'
     Ok(d)
 }
 
-fn legal<'py>(py: Python<'py>, v: &View, decision: &Decision) -> PyResult<Bound<'py, PyList>> {
-    let out = PyList::empty(py);
+/// The choices of `decision` as the protocol's `legal` entries: `(name,)` or `(name, kind)`.
+fn legal(v: &View, decision: &Decision) -> Vec<(&'static str, Option<u16>)> {
     match *decision {
-        Decision::SelfDraw { .. } => {
-            out.append(("tsumo",))?;
-            out.append(("pass",))?;
-        }
-        Decision::WinOn { .. } => {
-            out.append(("ron",))?;
-            out.append(("pass",))?;
-        }
-        Decision::Claim { legal, .. } => {
-            for c in legal {
-                match *c {
-                    Claim::Kong => out.append(("kong",))?,
-                    Claim::Pung => out.append(("pung",))?,
-                    Claim::Chow { base } => out.append(("chow", u16::from(base)))?,
-                }
-            }
-            out.append(("pass",))?;
-        }
-        Decision::Kong { legal } => {
-            for &k in legal {
-                out.append(("kong", u16::from(k)))?;
-            }
-            out.append(("pass",))?;
-        }
-        Decision::Discard => {
-            for k in (0..KINDS as u16).filter(|&k| v.concealed[usize::from(k)] > 0) {
-                out.append(("discard", k))?;
-            }
-        }
+        Decision::SelfDraw { .. } => vec![("tsumo", None), ("pass", None)],
+        Decision::WinOn { .. } => vec![("ron", None), ("pass", None)],
+        Decision::Claim { legal, .. } => legal
+            .iter()
+            .map(|c| match *c {
+                Claim::Kong => ("kong", None),
+                Claim::Pung => ("pung", None),
+                Claim::Chow { base } => ("chow", Some(u16::from(base))),
+            })
+            .chain([("pass", None)])
+            .collect(),
+        Decision::Kong { legal } => legal.iter().map(|&k| ("kong", Some(u16::from(k)))).chain([("pass", None)]).collect(),
+        Decision::Discard => (0..KINDS as u16).filter(|&k| v.concealed[usize::from(k)] > 0).map(|k| ("discard", Some(k))).collect(),
     }
-    Ok(out)
 }
 
 impl Hook for PyHook<'_> {
     fn decide(&self, slot: u8, v: &View, decision: &Decision) -> Option<usize> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        if self.failed() {
-            // After a failure every decision of a Python slot is a placeholder until the game ends.
-            return Some(0);
-        }
-        let py = self.py;
-        let answer = legal(py, v, decision).and_then(|legal| {
-            let len = legal.len();
-            let r = obj.call_method1("decide", (view(py, v, decision)?, legal))?;
-            chosen_index(&r, len)
-        });
-        match answer {
-            Ok(i) => Some(i),
-            Err(e) => {
-                let point = match decision {
-                    Decision::SelfDraw { .. } => "tsumo",
-                    Decision::WinOn { .. } => "ron",
-                    Decision::Claim { .. } => "claim",
-                    Decision::Kong { .. } => "kong",
-                    Decision::Discard => "discard",
-                };
-                let context = format!("Python strategy of lineup slot {slot} (seat {}) at {point}", v.seat);
-                *self.error.borrow_mut() = Some(strategy_error(py, &context, e));
-                Some(0)
-            }
-        }
+        let point = match decision {
+            Decision::SelfDraw { .. } => "tsumo",
+            Decision::WinOn { .. } => "ron",
+            Decision::Claim { .. } => "claim",
+            Decision::Kong { .. } => "kong",
+            Decision::Discard => "discard",
+        };
+        self.slots.borrow_mut().ask(slot, usize::from(v.seat), point, |py| view(py, v, decision), &legal(v, decision))
     }
 
     fn failed(&self) -> bool {
-        self.error.borrow().is_some()
+        self.slots.borrow().failed()
     }
 }
 
@@ -221,11 +185,9 @@ fn with_python<'py>(
     play: impl FnOnce(&Rules, &[Knobs], &Batch, Option<&dyn Hook>) -> Option<Vec<Table>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<HongKong>(rules, lineup, strategies.len())?;
-    let hook = PyHook { py, objects: strategies, error: RefCell::new(None) };
-    match play(&rules, &lineup, &batch, Some(&hook)) {
-        Some(tables) => tables_to_python(py, &tables),
-        None => Err(hook.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
-    }
+    let hook = PyHook { slots: RefCell::new(PySlots::new(py, strategies)) };
+    let tables = play(&rules, &lineup, &batch, Some(&hook));
+    hook.slots.into_inner().finish(tables)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
