@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _rates
+from _rates import best
 from rich.console import Console
 
 from simharness import config, engine, runner
@@ -26,22 +28,8 @@ PYTHON_SEAT = "simharness.games.sugoroku.python:Leader"
 
 
 def engine_rate(exp: config.Experiment, lineup: list[dict], games: int) -> float:
-    """Games per second of play_batch on one core, in shard-sized batches (best of 3)."""
-    rules = next(iter(exp.variants.values()))
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        for first in range(0, games, exp.shard_size):
-            engine.play_batch(
-                exp.game,
-                rules,
-                lineup,
-                seed=exp.seed,
-                first_game=first,
-                count=min(exp.shard_size, games - first),
-            )
-        best = min(best, time.perf_counter() - t)
-    return games / best
+    """Games per CPU second of play_batch, in shard-sized batches (best of 3)."""
+    return best(lambda: _rates.engine_rate(exp, lineup, games), 3)
 
 
 def pipeline_rate(exp: config.Experiment, games: int, jobs: int) -> float:
