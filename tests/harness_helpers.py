@@ -1,4 +1,5 @@
-"""Helpers of the harness tests: small sugoroku experiments written to a temporary directory."""
+"""Helpers of the harness tests: small sugoroku experiments written to a temporary directory, and a
+run whose tables must not depend on the number of workers."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
+from simharness import store
+from simharness.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -49,3 +54,28 @@ def config_variants(cfg: dict[str, Any]) -> list[dict[str, Any]]:
         keys = list(cfg["grid"])
         return [dict(zip(keys, vals, strict=True)) for vals in itertools.product(*cfg["grid"].values())]
     return list(cfg.get("variants", {"base": {}}).values())
+
+
+def run_with_one_and_two_workers(cfg: Path, out: Path, name: str) -> Path:
+    """Runs ``cfg`` (experiment ``name``) with 1 and with 2 threaded workers under ``out``, asserts that
+    the ``games``, ``players`` and ``hands`` tables are equal, and returns the 1-worker run's folder."""
+    runs = {}
+    for jobs in ("1", "2"):
+        args = [
+            "run",
+            str(cfg),
+            "--out",
+            str(out / jobs),
+            "--quiet",
+            "--jobs",
+            jobs,
+            "--backend",
+            "threading",
+        ]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        run = store.open_run(out / jobs / name)
+        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
+    for t in runs["1"]:
+        assert runs["1"][t].equals(runs["2"][t]), t
+    return out / "1" / name

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from harness_helpers import run_with_one_and_two_workers
 from typer.testing import CliRunner
 
 from simharness import config, store, tomlfile
@@ -164,26 +165,8 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     )
     cfg = tmp_path / "small.toml"
     cfg.write_text(text)
-    runs = {}
-    for jobs in ("1", "2"):
-        args = [
-            "run",
-            str(cfg),
-            "--out",
-            str(tmp_path / jobs),
-            "--quiet",
-            "--jobs",
-            jobs,
-            "--backend",
-            "threading",
-        ]
-        out = runner.invoke(app, args)
-        assert out.exit_code == 0, out.output
-        run = store.open_run(tmp_path / jobs / "hongkong-house-rules")
-        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
-    for t in runs["1"]:
-        assert runs["1"][t].equals(runs["2"][t]), t
-    m = summary_metrics(store.open_run(tmp_path / "1" / "hongkong-house-rules"))
+    run_dir = run_with_one_and_two_workers(cfg, tmp_path, "hongkong-house-rules")
+    m = summary_metrics(store.open_run(run_dir))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["variant"], r["strategy"], r["metric"]): r["estimate"] for r in m.iter_rows(named=True)}
     variants = set(m["variant"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from harness_helpers import config_variants
+from harness_helpers import config_variants, run_with_one_and_two_workers
 from stats_fixtures import FakeRun
 from typer.testing import CliRunner
 
@@ -187,27 +187,7 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     text = text.replace("games = 20000", "games = 48\nshard_size = 12")
     cfg = tmp_path / "small.toml"
     cfg.write_text(text)
-    runs = {}
-    for jobs in ("1", "2"):
-        out = runner.invoke(
-            app,
-            [
-                "run",
-                str(cfg),
-                "--out",
-                str(tmp_path / jobs),
-                "--quiet",
-                "--jobs",
-                jobs,
-                "--backend",
-                "threading",
-            ],
-        )
-        assert out.exit_code == 0, out.output
-        run = store.open_run(tmp_path / jobs / "suzume-4p")
-        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
-    for t in runs["1"]:
-        assert runs["1"][t].equals(runs["2"][t]), t
+    run_dir = run_with_one_and_two_workers(cfg, tmp_path, "suzume-4p")
     exp = config.load(cfg)
     whole = play_batch(
         "suzume",
@@ -218,8 +198,9 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
         count=48,
         duplicate=True,
     )
-    assert runs["1"]["hands"].filter(variant="beginner").drop("variant").equals(whole["hands"])
-    metrics = summary_metrics(store.open_run(tmp_path / "1" / "suzume-4p"))
+    run = store.open_run(run_dir)
+    assert run.table("hands").filter(variant="beginner").drop("variant").equals(whole["hands"])
+    metrics = summary_metrics(run)
     assert set(metrics["variant"]) == {"min5", "beginner", "no-chun-red"}
     assert set(metrics["strategy"]) == {"fastest", "max-points", "defensive", "tsumo-only", "all"}
 

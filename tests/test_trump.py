@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import polars as pl
 import pytest
-from harness_helpers import config_variants
+from harness_helpers import config_variants, run_with_one_and_two_workers
 from stats_fixtures import FakeRun
 from typer.testing import CliRunner
 
@@ -232,28 +232,8 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     text = text.replace("games = 30000", "games = 36\nshard_size = 12")
     cfg = tmp_path / "small.toml"
     cfg.write_text(text)
-    runs = {}
-    for jobs in ("1", "2"):
-        out = runner.invoke(
-            app,
-            [
-                "run",
-                str(cfg),
-                "--out",
-                str(tmp_path / jobs),
-                "--quiet",
-                "--jobs",
-                jobs,
-                "--backend",
-                "threading",
-            ],
-        )
-        assert out.exit_code == 0, out.output
-        run = store.open_run(tmp_path / jobs / "trump-house-rules")
-        runs[jobs] = {t: run.table(t) for t in ("games", "players", "hands")}
-    for t in runs["1"]:
-        assert runs["1"][t].equals(runs["2"][t]), t
-    metrics = summary_metrics(store.open_run(tmp_path / "1" / "trump-house-rules"))
+    run_dir = run_with_one_and_two_workers(cfg, tmp_path, "trump-house-rules")
+    metrics = summary_metrics(store.open_run(run_dir))
     assert len(set(metrics["variant"])) == 4 and "riichi_success" in set(metrics["metric"])
 
 
