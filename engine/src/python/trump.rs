@@ -144,6 +144,16 @@ impl Hook for PySlots<'_> {
 
 python_entry_points!(trump_play_batch_python, trump_show_python);
 
+/// The yaku names in bit order of `hands.yaku` and `win_yaku.yaku` (the engine's `Yaku::name`).
+#[pyfunction]
+fn trump_yaku_names() -> Vec<&'static str> {
+    let mut names = vec![""; YAKU.len()];
+    for y in YAKU {
+        names[y as usize] = y.name();
+    }
+    names
+}
+
 /// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
 /// objects deciding for their slots; `None` from `play` raises the strategy's exception.
 fn with_python<'py>(
@@ -163,5 +173,6 @@ fn with_python<'py>(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_score, m)?)?;
     m.add_function(wrap_pyfunction!(trump_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(trump_show_python, m)?)
+    m.add_function(wrap_pyfunction!(trump_show_python, m)?)?;
+    m.add_function(wrap_pyfunction!(trump_yaku_names, m)?)
 }

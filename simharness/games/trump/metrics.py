@@ -7,29 +7,11 @@ from typing import Any
 
 import polars as pl
 
+from simharness import _engine
 from simharness.games.estimates import Run, by_deal, frame, row
 
-# `hands.yaku` bits (see `simharness schema trump`).
-YAKU = [
-    "riichi",
-    "ippatsu",
-    "double_riichi",
-    "tsumo",
-    "seat_wind",
-    "round_wind",
-    "tanyao",
-    "pinfu",
-    "iipeikou",
-    "chanta",
-    "junchan",
-    "toitoi",
-    "honroutou",
-    "suutoitsu",
-    "chinitsu",
-    "tsuiisou",
-    "kokushi",
-    "tenhou",
-]
+# `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
+YAKU = list(_engine.trump_yaku_names())
 
 __all__ = ["YAKU", "Run", "summary_metrics"]
 
