@@ -57,7 +57,8 @@ def compare_strategies(
     variant), since a sequential verdict is valid only for the looks the run actually took.
 
     The run is read chunk by chunk of whole shards (``report.stream.chunks``), as the report is:
-    memory holds one chunk and one paired difference per shared deal, never the players table.
+    memory holds one chunk plus sums, and the per-deal differences for the permutation test only up
+    to :data:`PERMUTATION_MAX_DEALS`, never the players table.
     ``progress`` (a rich Progress) gets a task counting the shards read.
     """
     if metric not in METRIC_EXPRS:
@@ -69,27 +70,29 @@ def compare_strategies(
     task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
     arms = {a: _Arm(), b: _Arm()}
     paired = PairedSums()
-    differences: list[np.ndarray] = []
+    differences: list[np.ndarray] | None = []  # None once there are too many for the permutation test
     scores: list[np.ndarray] = []
     games_per_deal = Moments.empty(1)
     seq = run.manifest.get("sequential") or {}
     own = False
-    for sub, shards in chunks(run):
+    for i, (sub, shards) in enumerate(chunks(run)):
         players = players_frame(sub)
-        if not differences:  # the first chunk: every variant and strategy of the run plays in it
+        if i == 0:  # every variant and strategy of the run plays in the first chunk
             variant = _checked(run, players, a, b, variant)
             own = bool(seq.get("looks")) and _tested(seq) == (a, b, metric, variant)
         pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
         da, db = (arms[s].add(pv.filter(pl.col("strategy") == s)) for s in (a, b))
         joined = da.join(db, on="deal", suffix="_b")
         paired.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), da["y"].to_numpy(), db["y"].to_numpy())
-        differences.append((joined["y"] - joined["y_b"]).to_numpy())
+        if differences is not None:
+            differences.append((joined["y"] - joined["y_b"]).to_numpy())
+            if paired.pairs.n > PERMUTATION_MAX_DEALS:
+                differences = None
         games_per_deal += Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy())
         if own:
             scores.append(look_scores(players, seq, int(seq["games"])))
         if task is not None and progress is not None:
             progress.advance(task, shards)
-    d = np.concatenate(differences)
     ra, rb = arms[a], arms[b]
     baseline = Baseline(ra.rows.var(0), rb.rows.var(0), float(games_per_deal.mean[0]))
     res = paired.result(baseline=baseline).to_dict()
@@ -101,18 +104,23 @@ def compare_strategies(
         "b": b,
         "rows_a": ra.rows.n,
         "rows_b": rb.rows.n,
-        "shared_deals": len(d),
+        "shared_deals": paired.pairs.n,
         "games_per_deal": baseline.games_per_deal,
         **{k: v for k, v in res.items() if k not in ("mean_a", "mean_b")},
         # Deal-clustered means over all rows of each arm (the per-deal means of shared deals are
         # what the difference uses).
         "mean_a": ra.mean().to_dict(),
         "mean_b": rb.mean().to_dict(),
-        "permutation": paired_permutation_test(d).to_dict() if 2 <= len(d) <= PERMUTATION_MAX_DEALS else None,
+        "permutation": None if differences is None else _permutation(np.concatenate(differences)),
         "alpha": alpha,
         "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
         "sequential": sequential_result(seq, np.concatenate(scores)) if own else None,
     }
+
+
+def _permutation(d: np.ndarray) -> dict[str, Any] | None:
+    """The sign-flip permutation test of the per-deal differences ``d``, if there are two or more."""
+    return paired_permutation_test(d).to_dict() if len(d) >= 2 else None
 
 
 def _tested(seq: dict[str, Any]) -> tuple[Any, ...]:
