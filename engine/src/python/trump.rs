@@ -40,7 +40,7 @@ fn trump_score(
     round_wind: Option<&str>,
     indicator: Option<&str>,
     ura_indicator: Option<&str>,
-    jokers: u8,
+    jokers: i64,
     discards: &str,
     rules: &str,
 ) -> PyResult<String> {
