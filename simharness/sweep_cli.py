@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -49,9 +50,10 @@ def until_section(until: str | None, look_every: int | None) -> list[str]:
         effect = float(mu1)
     except ValueError:
         effect = None
-    if not sep or not metric or effect is None:
+    if not sep or not metric or effect is None or not math.isfinite(effect):
         raise ConfigError(
-            f'expected METRIC:EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"', field="--until"
+            f'expected METRIC:EFFECT with a finite EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"',
+            field="--until",
         )
     lines = ["", "[sweep.until]", f"metric = {_toml(metric)}", f"mu1 = {effect!r}"]
     return lines + ([f"look_every = {look_every}"] if look_every is not None else [])

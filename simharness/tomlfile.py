@@ -4,6 +4,7 @@ file, the line or the field, and what was expected."""
 from __future__ import annotations
 
 import difflib
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,10 @@ def field_path(loc: tuple[str | int, ...]) -> str:
 
 def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
     """``data`` as ``model``; the first error names the field in ``path`` and what was expected."""
+    bad = _non_finite(data, ())
+    if bad is not None:
+        loc, value = bad
+        raise ConfigError(f"expected a finite number, got {value}", file=path, field=field_path(loc))
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -78,6 +83,20 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
         if more:
             message += f" (and {more} more error{'s' if more > 1 else ''})"
         raise ConfigError(message, file=path, field=field) from None
+
+
+def _non_finite(value: Any, loc: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], float] | None:
+    """The first NaN or infinity in ``value`` (TOML spells them ``nan`` and ``inf``) and where it is.
+    No number of a config means anything at either: a test bound at infinity decides at the first
+    look and one at NaN never does, and neither survives the JSON the engine and the manifest take."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return loc, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, (*loc, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:

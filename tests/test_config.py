@@ -251,3 +251,50 @@ def test_a_python_strategy_module_is_found_without_running_it(
     script.write_text('name = "py"\ngame = "sugoroku"\npython = "noisy_strategy:Cls"\n')
     assert CliRunner().invoke(app, ["validate", str(cfg)]).exit_code == 0
     assert not marker.exists()
+
+
+SWEEP = """\
+name = "t"
+game = "suzume"
+games = 100
+seed = 1
+players = ["fastest", "defensive", "random"]
+[sweep]
+options = ["starting_points"]
+"""
+
+NON_FINITE = [
+    # (config text, the field the error names, the value as TOML spells it)
+    (BASE + "payout_cap = nan\n", "rules.payout_cap", "nan"),
+    (BASE + "[variants.v]\nrate = -inf\n", "variants.v.rate", "-inf"),
+    (BASE + "[grid]\nrate = [10, inf]\n", "grid.rate[1]", "inf"),
+    (BASE.replace('"random"]', '{ strategy = "random", knobs = { offset_p = nan } }]'), "players[3].knobs.offset_p", "nan"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = inf\n', "until.mu1", "inf"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu0 = nan\nmu1 = 0.1\n', "until.mu0", "nan"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = 0.1\nalpha = nan\n', "until.alpha", "nan"),
+    (SWEEP + '[sweep.until]\nmetric = "win[fastest]"\nmu1 = nan\n', "sweep.until.mu1", "nan"),
+    (SWEEP + '[sweep.until]\nmetric = "win[fastest]"\nmu1 = inf\n', "sweep.until.mu1", "inf"),
+    (SWEEP + "[sweep.levels]\nstarting_points = [nan]\n", "sweep.levels.starting_points[0]", "nan"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "field", "value"), NON_FINITE)
+def test_nan_and_infinity_are_refused_with_the_field_named(
+    tmp_path: Path, text: str, field: str, value: str
+) -> None:
+    """TOML can spell nan and inf; no number of a config means anything at either (an [until] at
+    mu1 = inf stops after one look, at nan never; the engine's JSON and the manifest cannot hold them)."""
+    path = _write(tmp_path, text)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"error: {path}: {field}: expected a finite number, got {value}"
+
+
+def test_a_strategy_script_with_a_non_finite_knob_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "strategies" / "sugoroku").mkdir(parents=True)
+    script = tmp_path / "strategies" / "sugoroku" / "wild.toml"
+    script.write_text('name = "wild"\ngame = "sugoroku"\n[knobs]\nrest_value = -inf\n')
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE.replace('"random"]', '"wild"]')))
+    assert (e.value.file, e.value.field) == (script, "knobs.rest_value")
+    assert e.value.message == "expected a finite number, got -inf"
