@@ -69,6 +69,8 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
             message = f"expected letters, digits and _ . + - (starting with a letter or digit), got {got!r}"
         elif err["type"] == "missing":
             message = "required but missing"
+        elif err["type"] in _BOUNDS:
+            message = _bound_message(err["type"], next(iter(err["ctx"].values())), err["input"])
         else:
             message = f"{err['msg']}, got {err['input']!r}" if "input" in err else err["msg"]
         # The key a misspelling was meant to be is "missing" only because of it: not another error.
@@ -83,6 +85,24 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
         if more:
             message += f" (and {more} more error{'s' if more > 1 else ''})"
         raise ConfigError(message, file=path, field=field) from None
+
+
+_BOUNDS = {
+    "greater_than": "greater than",
+    "greater_than_equal": "of at least",
+    "less_than": "less than",
+    "less_than_equal": "of at most",
+}
+
+
+def _bound_message(kind: str, bound: Any, got: Any) -> str:
+    """What a bounded field expected, in the words of the other messages (pydantic says "Input should
+    be greater than 0"); the counts of a config (games, shard_size, look_every) are bounded at zero."""
+    if isinstance(got, int) and bound == 0 and kind == "greater_than":
+        return f"expected a positive integer, got {got}"
+    if isinstance(got, int) and bound == 0 and kind == "greater_than_equal":
+        return f"expected a non-negative integer, got {got}"
+    return f"expected a number {_BOUNDS[kind]} {bound}, got {got!r}"
 
 
 def _non_finite(value: Any, loc: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], float] | None:

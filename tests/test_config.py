@@ -37,7 +37,21 @@ CASES = [
     # (config text, field the error names, words the message must contain)
     (BASE.replace("games = 100", "gmaes = 100"), "gmaes", "did you mean `games`"),
     (BASE.replace("games = 100", 'games = "many"'), "games", "valid integer"),
-    (BASE.replace("games = 100", "games = 0"), "games", "greater than 0"),
+    (BASE.replace("games = 100", "games = 0"), "games", "expected a positive integer, got 0"),
+    (BASE.replace("games = 100", "games = -1"), "games", "expected a positive integer, got -1"),
+    (BASE.replace("seed = 1", "seed = -1"), "seed", "expected a non-negative integer, got -1"),
+    (
+        BASE.replace("seed = 1", "seed = 1\nshard_size = -5"),
+        "shard_size",
+        "expected a positive integer, got -5",
+    ),
+    (
+        BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = 0.1\nalpha = 0.7\n',
+        "until.alpha",
+        "expected a number less than 0.5, got 0.7",
+    ),
+    (BASE + "dora_count = -1\n", "rules.dora_count", "expected a value from 0 to 40, got -1"),
+    (BASE + "payout_cap = -1\n", "rules.payout_cap", 'expected a value from 1 to 1000000 or "none", got -1'),
     (
         BASE.replace("seed = 1", "seed = 1\nduplicate = true\nshard_size = 50"),
         "shard_size",
