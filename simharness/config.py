@@ -242,6 +242,7 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
+    _check_names(lineup, path)
     per_variant = f.sweep.until if f.sweep is not None else None
     if f.until is not None and per_variant is not None:
         raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
@@ -449,6 +450,31 @@ def _resolve(
         else:
             field = f"rules.{e.field}"
         raise ConfigError(e.message, file=path, field=field) from None
+
+
+def _check_names(lineup: list[Slot], path: Path) -> None:
+    """Every strategy name (a row of the players table, of the report, of ``compare``) is one script
+    with one set of knobs: two different ones under one name would be merged into one row. The same
+    strategy in several seats is the usual mirror lineup."""
+    first: dict[str, Slot] = {}
+    for s in lineup:
+        seen = first.setdefault(s.strategy, s)
+        if (seen.path, seen.knobs) == (s.path, s.knobs):
+            continue
+        if seen.path != s.path:
+            how = f"script {seen.path} vs {s.path}"
+        else:
+            keys = [k for k in dict.fromkeys([*seen.knobs, *s.knobs]) if seen.knobs.get(k) != s.knobs.get(k)]
+            shown = [f"{k} = {_label(seen.knobs.get(k))} vs {_label(s.knobs.get(k))}" for k in keys[:4]]
+            more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
+            how = f"script {s.path}, knobs {', '.join(shown)}{more}"
+        raise ConfigError(
+            f'players[{seen.slot}] and players[{s.slot}] are both named "{s.strategy}" but play '
+            f"differently ({how}), so the players table and the report would merge them into one row; "
+            "give one of them its own `label`",
+            file=path,
+            field=f"players[{s.slot}]",
+        )
 
 
 def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:

@@ -312,3 +312,38 @@ def test_a_strategy_script_with_a_non_finite_knob_is_refused(tmp_path: Path) -> 
         config.load(_write(tmp_path, BASE.replace('"random"]', '"wild"]')))
     assert (e.value.file, e.value.field) == (script, "knobs.rest_value")
     assert e.value.message == "expected a finite number, got -inf"
+
+
+def _lineup(players: str) -> str:
+    return BASE.replace('["naive", "naive", "greedy", "random"]', players)
+
+
+@pytest.mark.parametrize(
+    ("players", "slots", "how"),
+    [
+        # a label that is another strategy's name
+        ('["naive", "greedy", { strategy = "random", label = "naive" }]', (0, 2), "naive.toml vs "),
+        # one label on two scripts
+        ('[{ strategy = "greedy", label = "x" }, "naive", { strategy = "naive", label = "x" }]', (0, 2), "greedy.toml vs "),
+        # the script's own name on other knobs
+        ('["naive", { strategy = "naive", knobs = { offset = "always" }, label = "naive" }]', (0, 1), "knobs offset = never vs always"),
+    ],
+)  # fmt: skip
+def test_two_strategies_under_one_name_are_refused(
+    tmp_path: Path, players: str, slots: tuple[int, int], how: str
+) -> None:
+    """The players table, the report and compare key rows by name: two different (script, knobs)
+    under one name would be merged into one row."""
+    path = _write(tmp_path, _lineup(players))
+    with pytest.raises(ConfigError) as e:
+        config.load(path)
+    a, b = slots
+    assert (e.value.file, e.value.field) == (path, f"players[{b}]")
+    assert e.value.message.startswith(f"players[{a}] and players[{b}] are both named ")
+    assert how in e.value.message and "its own `label`" in e.value.message
+
+
+def test_one_strategy_in_several_seats_is_a_mirror_lineup(tmp_path: Path) -> None:
+    players = '["naive", { strategy = "naive" }, { strategy = "naive", knobs = { offset = "never" } , label = "naive" }]'
+    exp = config.load(_write(tmp_path, _lineup(players)))
+    assert [s.strategy for s in exp.lineup] == ["naive"] * 3
