@@ -12,6 +12,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,13 @@ from simharness.games import registry
 # MAX_SHARD (a killed run loses little). Derived from the config alone, never from --jobs.
 TARGET_SHARDS = 64
 MAX_SHARD = 5000
+# An explicit shard_size is at most this: a worker holds a shard's tables in memory until it has
+# written them (measured: Hong Kong mahjong, the largest game per game, peaks at 0.65 GB with one
+# worker at 50,000 games), and a larger shard only loses more games to an interruption.
+MAX_SHARD_SIZE = 50_000
+# [variants] and the combinations of [grid] together make at most this many variants (each is
+# resolved by the engine when the config is read and has a folder per table).
+MAX_VARIANTS = 10_000
 # The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
 # use every core without the start-up cost of worker processes; "loky" isolates workers in processes
 # and "dask" spreads shards over a cluster (backends.py).
@@ -248,6 +256,12 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
         raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
     # Under duplicate play the n games of a deal are one unit: a shard or a look never splits them.
     deal_games = n if f.duplicate else 1
+    if f.shard_size is not None and f.shard_size > MAX_SHARD_SIZE:
+        raise fail(
+            "shard_size",
+            f"expected at most {MAX_SHARD_SIZE:,} games per shard (a worker holds a shard's tables in "
+            f"memory until they are written), got {f.shard_size:,}",
+        )
     if f.shard_size is not None and f.shard_size % deal_games:
         raise fail(
             "shard_size",
@@ -409,6 +423,15 @@ def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[st
         for key, values in f.grid.items():
             if not values:
                 raise ConfigError("expected a non-empty list of values", file=path, field=f"grid.{key}")
+        combinations = math.prod(len(values) for values in f.grid.values())
+        if len(out) + combinations > MAX_VARIANTS:
+            sizes = " × ".join(str(len(values)) for values in f.grid.values())
+            raise ConfigError(
+                f"expected at most {MAX_VARIANTS:,} variants in all, got {len(out) + combinations:,} "
+                f"({len(out)} in [variants] and {sizes} = {combinations:,} combinations)",
+                file=path,
+                field="grid",
+            )
         for combo in itertools.product(*f.grid.values()):
             over = dict(zip(f.grid, combo, strict=True))
             name = "+".join(f"{k}-{_label(v)}" for k, v in over.items())

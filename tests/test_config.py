@@ -347,3 +347,28 @@ def test_one_strategy_in_several_seats_is_a_mirror_lineup(tmp_path: Path) -> Non
     players = '["naive", { strategy = "naive" }, { strategy = "naive", knobs = { offset = "never" } , label = "naive" }]'
     exp = config.load(_write(tmp_path, _lineup(players)))
     assert [s.strategy for s in exp.lineup] == ["naive"] * 3
+
+
+def test_shard_size_and_variant_count_are_bounded(tmp_path: Path) -> None:
+    """A shard is held in memory by its worker (a huge one ended in a Rust out-of-memory abort), and
+    every variant is resolved when the config is read (a 10^6-combination grid never finished)."""
+    at_most = BASE.replace("seed = 1", f"seed = 1\nshard_size = {config.MAX_SHARD_SIZE}")
+    assert config.load(_write(tmp_path, at_most)).shard_size == config.MAX_SHARD_SIZE
+    huge = BASE.replace("seed = 1", "seed = 1\nshard_size = 1_000_000_000")
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, huge))
+    assert e.value.field == "shard_size"
+    assert (
+        e.value.message.startswith("expected at most 50,000 games per shard")
+        and "1,000,000,000" in e.value.message
+    )
+    # 10^8 combinations: refused from the list lengths, without making them
+    values = "[" + ", ".join(str(i) for i in range(100)) + "]"
+    grid = "".join(f"{k} = {values}\n" for k in ("dora_count", "rest_penalty", "rate", "rest_chip_value"))
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE + "[variants.a]\nrate = 5\n[grid]\n" + grid))
+    assert e.value.field == "grid"
+    assert e.value.message == (
+        "expected at most 10,000 variants in all, got 100,000,001 "
+        "(1 in [variants] and 100 × 100 × 100 × 100 = 100,000,000 combinations)"
+    )
