@@ -173,6 +173,8 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
         diff = {k: v for k, v in rules.items() if base.get(k) != v}
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in diff.items()) or "the defaults"
         out.print(f"  variant {name}: {shown}")
+    for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
+        out.print(f"  skipped {name}: {reason}")
     for s in exp.lineup:
         out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
 

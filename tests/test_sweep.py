@@ -92,3 +92,30 @@ def _toml_scalar(x: object) -> str:
     from simharness.sweep_cli import _toml
 
     return _toml(x)
+
+
+def test_validate_lists_the_skipped_sweep_values_with_their_reasons(tmp_path: Path) -> None:
+    """A value the engine refuses with the base (here a contradiction: the tax over the payout cap
+    without a cap) or that another seat count needs is skipped, and `validate` says so, as the
+    README promises."""
+    cfg = tmp_path / "sweep.toml"
+    cfg.write_text(
+        'name = "t"\ngame = "riichi"\ngames = 8\nseed = 1\n'
+        'players = ["efficiency", "efficiency", "efficiency", "efficiency"]\n'
+        '[sweep]\noptions = ["players", "kan_dora"]\n'
+    )
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 0, result.output
+    assert "  skipped players-3: players = 3 needs a lineup of 3; this one seats 4\n" in result.output
+    cfg.write_text(
+        'name = "t"\ngame = "sugoroku"\ngames = 10\nseed = 1\nplayers = ["naive", "greedy"]\n'
+        '[rules]\npayout_cap = "none"\n[sweep]\noptions = ["progressive_over_cap", "rest_rule"]\n'
+    )
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 0, result.output
+    skipped = [line for line in result.output.splitlines() if line.startswith("  skipped ")]
+    assert skipped == [
+        "  skipped progressive_over_cap-true: progressive_over_cap taxes receipts above the payout cap, "
+        'so it needs a payout_cap (not "none")'
+    ]
+    assert "  variant rest_rule-penalty4: payout_cap=none, rest_rule=penalty4" in result.output
