@@ -187,13 +187,16 @@ class Experiment:
         return -(-self.games // self.shard_size)
 
 
-def load(path: Path | str, *, games: int | None = None, seed: int | None = None) -> Experiment:
+def load(
+    path: Path | str, *, games: int | None = None, seed: int | None = None, text: str | None = None
+) -> Experiment:
     """Reads, validates and resolves the experiment at ``path``; ``games``/``seed`` override the file's.
+    ``text`` is the config to be written at ``path``, checked as if it were there already.
 
     Raises :class:`ConfigError` naming the file, the field and what was expected.
     """
     path = Path(path)
-    data = tomlfile.load(path)
+    data = tomlfile.load(path, text)
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("players"), list):
         # `players = [...]` written after the [rules] header lands in that table in TOML (an

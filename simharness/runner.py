@@ -204,6 +204,7 @@ def run(
     scheduler: str | None = None,
     force: bool = False,
     console: Console | None = None,
+    before_play: Callable[[], None] | None = None,
 ) -> Path:
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
@@ -211,6 +212,8 @@ def run(
     of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
     (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
     untouched (its manifest too); the manifest is only rewritten when there are games to play.
+    ``before_play`` is called once the run is accepted and has games to play, before anything is
+    written for it.
     """
     where = exp.backend if backend is None else backends.parse(backend, field="--backend")
     check_jobs(jobs)
@@ -245,6 +248,8 @@ def run(
             if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
                 manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
+        if before_play is not None:
+            before_play()
         store.write_manifest(run_dir, manifest)
 
         provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}

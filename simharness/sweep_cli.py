@@ -128,9 +128,17 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
         cfg = out_dir / f"sweep-{game}.toml"
         text = sweep_config(game, preset, lineup, games, seed, options, until_section(until, look_every))
-        cfg.write_text(text, encoding="utf-8")
-        exp = config.load(cfg)
-        run_dir = runner.run(exp, out_dir, jobs=jobs, force=force, console=Console(stderr=True, quiet=quiet))
+        exp = config.load(cfg, text=text)
+        # The config beside the run is the run's: written only once the run is accepted (a refused
+        # sweep leaves the one of the run that is there).
+        run_dir = runner.run(
+            exp,
+            out_dir,
+            jobs=jobs,
+            force=force,
+            console=Console(stderr=True, quiet=quiet),
+            before_play=lambda: store._atomic_write(cfg, lambda fh: fh.write(text.encode())),
+        )
         result = build_sweep(store.open_run(run_dir))
         print_sweep(result, out)
         for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():

@@ -19,10 +19,12 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 
-def load(path: Path) -> dict[str, Any]:
-    """The TOML document at ``path``; a syntax error names the file and the line."""
+def load(path: Path, text: str | None = None) -> dict[str, Any]:
+    """The TOML document at ``path`` (or ``text``, the document to be written there); a syntax error
+    names the file and the line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if text is None:
+            text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError("file not found", file=path) from None
     except (OSError, UnicodeDecodeError) as e:

@@ -282,7 +282,8 @@ NON_FINITE = [
     (BASE + "payout_cap = nan\n", "rules.payout_cap", "nan"),
     (BASE + "[variants.v]\nrate = -inf\n", "variants.v.rate", "-inf"),
     (BASE + "[grid]\nrate = [10, inf]\n", "grid.rate[1]", "inf"),
-    (BASE.replace('"random"]', '{ strategy = "random", knobs = { offset_p = nan } }]'), "players[3].knobs.offset_p", "nan"),
+    (BASE.replace('"random"]', '{ strategy = "random", knobs = { offset_p = nan } }]'),
+     "players[3].knobs.offset_p", "nan"),
     (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = inf\n', "until.mu1", "inf"),
     (BASE + '[until]\na = "naive"\nb = "greedy"\nmu0 = nan\nmu1 = 0.1\n', "until.mu0", "nan"),
     (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = 0.1\nalpha = nan\n', "until.alpha", "nan"),
@@ -324,9 +325,11 @@ def _lineup(players: str) -> str:
         # a label that is another strategy's name
         ('["naive", "greedy", { strategy = "random", label = "naive" }]', (0, 2), "naive.toml vs "),
         # one label on two scripts
-        ('[{ strategy = "greedy", label = "x" }, "naive", { strategy = "naive", label = "x" }]', (0, 2), "greedy.toml vs "),
+        ('[{ strategy = "greedy", label = "x" }, "naive", { strategy = "naive", label = "x" }]',
+         (0, 2), "greedy.toml vs "),
         # the script's own name on other knobs
-        ('["naive", { strategy = "naive", knobs = { offset = "always" }, label = "naive" }]', (0, 1), "knobs offset = never vs always"),
+        ('["naive", { strategy = "naive", knobs = { offset = "always" }, label = "naive" }]',
+         (0, 1), "knobs offset = never vs always"),
     ],
 )  # fmt: skip
 def test_two_strategies_under_one_name_are_refused(
@@ -344,7 +347,8 @@ def test_two_strategies_under_one_name_are_refused(
 
 
 def test_one_strategy_in_several_seats_is_a_mirror_lineup(tmp_path: Path) -> None:
-    players = '["naive", { strategy = "naive" }, { strategy = "naive", knobs = { offset = "never" } , label = "naive" }]'
+    # the script's knobs written out again are the script's knobs
+    players = '["naive", { strategy = "naive" }, { strategy = "naive", knobs = { offset = "never" }, label = "naive" }]'
     exp = config.load(_write(tmp_path, _lineup(players)))
     assert [s.strategy for s in exp.lineup] == ["naive"] * 3
 
