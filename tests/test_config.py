@@ -348,7 +348,8 @@ def test_two_strategies_under_one_name_are_refused(
 
 def test_one_strategy_in_several_seats_is_a_mirror_lineup(tmp_path: Path) -> None:
     # the script's knobs written out again are the script's knobs
-    players = '["naive", { strategy = "naive" }, { strategy = "naive", knobs = { offset = "never" }, label = "naive" }]'
+    players = '["naive", { strategy = "naive" }, '
+    players += '{ strategy = "naive", knobs = { offset = "never" }, label = "naive" }]'
     exp = config.load(_write(tmp_path, _lineup(players)))
     assert [s.strategy for s in exp.lineup] == ["naive"] * 3
 
