@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from simharness import config, runner, store, tomlfile
 from simharness.errors import ConfigError
@@ -142,10 +143,12 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         result = build_sweep(store.open_run(run_dir))
         print_sweep(result, out)
         for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
-            out.print(f"[dim]skipped {name}: {reason}")
+            out.print(f"[dim]skipped {name}: {escape(reason)}")
         if html is not None:
             write_sweep_html(result, html)
-            out.print(f"html: {html}")
+            out.print(escape(f"html: {html}"))
         out.print(
-            f"\nrun directory: {run_dir}  (config {cfg}; `simharness report {run_dir}` for every number)"
+            escape(
+                f"\nrun directory: {run_dir}  (config {cfg}; `simharness report {run_dir}` for every number)"
+            )
         )
