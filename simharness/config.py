@@ -137,6 +137,8 @@ class Slot:
     version: int
     knobs: dict[str, Any]
     path: str
+    # A Python strategy's module file and the hash of its bytes (strategies.source): part of identity().
+    source: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,14 @@ class Experiment:
             "duplicate": self.duplicate,
             "shard_size": self.shard_size,
             "variants": self.variants,
-            "lineup": [{"strategy": s.strategy, "knobs": s.knobs} for s in self.lineup],
+            "lineup": [
+                {
+                    "strategy": s.strategy,
+                    "knobs": s.knobs,
+                    **({"source": s.source["sha256"]} if s.source else {}),
+                }
+                for s in self.lineup
+            ],
         }
 
     @property
@@ -529,4 +538,5 @@ def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
     label = p.label or script.name
     if p.knobs and p.label is None:
         label += "(" + ",".join(f"{k}={_label(v)}" for k, v in p.knobs.items()) + ")"
-    return Slot(i, label, script.name, script.version, knobs, str(script_path))
+    source = strategies.source(script.python) if script.python else None
+    return Slot(i, label, script.name, script.version, knobs, str(script_path), source)

@@ -31,7 +31,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, backends, buildinfo, engine, store
+from simharness import __version__, _engine, backends, buildinfo, engine, store, strategies
 from simharness.config import Experiment
 from simharness.errors import ConfigError, RunDirError
 from simharness.games import registry
@@ -137,6 +137,7 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
                 "script": s.script,
                 "version": s.version,
                 "knobs": s.knobs,
+                **({"source": s.source} if s.source else {}),
             }
             for s in exp.lineup
         ],
@@ -227,9 +228,14 @@ def run(
             store.clear(run_dir)
         old = store.read_manifest(run_dir)
         if old is not None and old.get("config_hash") != exp.config_hash:
-            changed = ", ".join(_changed(old, manifest)) or "the config"
+            # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
+            edited = strategies.edited_since(old.get("lineup", []))
+            changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
+            if changed:
+                edited.insert(0, f"changed: {', '.join(changed)}")
+            why = "; ".join(edited) or "changed: the config"
             raise RunDirError(
-                f"holds a run of a different config (changed: {changed}); use --force to replace it or "
+                f"holds a run of a different config ({why}); use --force to replace it or "
                 "--out for a new directory",
                 file=run_dir,
             )
