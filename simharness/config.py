@@ -113,7 +113,7 @@ class ExperimentFile(BaseModel):
 
     name: str = Field(pattern=_NAME, description="run directory name under --out")
     game: str = Field(min_length=1)
-    games: int = Field(gt=0, description="games per variant")
+    games: int = Field(gt=0, lt=2**64, description="games per variant (game indices are 64-bit)")
     seed: int = Field(ge=0, lt=2**64)
     description: str = ""
     duplicate: bool = False

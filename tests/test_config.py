@@ -367,6 +367,13 @@ def test_shard_size_and_variant_count_are_bounded(tmp_path: Path) -> None:
         e.value.message.startswith("expected at most 50,000 games per shard")
         and "1,000,000,000" in e.value.message
     )
+    # --games beyond the engine's 64-bit game indices
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE), games=10**20)
+    assert (e.value.field, e.value.message) == (
+        "games",
+        "expected a number less than 18446744073709551616, got 100000000000000000000",
+    )
     # 10^8 combinations: refused from the list lengths, without making them
     values = "[" + ", ".join(str(i) for i in range(100)) + "]"
     grid = "".join(f"{k} = {values}\n" for k in ("dora_count", "rest_penalty", "rate", "rest_chip_value"))
