@@ -188,8 +188,8 @@ def init(
 ) -> None:
     """Write a starter experiment into DIRECTORY: a commented config and a strategy script to edit."""
     for path in starter.write(directory, game):
-        out.print(f"wrote {path}")
-    out.print(f"next: cd {directory} && simharness run {starter.CONFIG}")
+        out.print(escape(f"wrote {path}"))
+    out.print(escape(f"next: cd {directory} && simharness run {starter.CONFIG}"))
 
 
 @app.command("games")

@@ -63,3 +63,11 @@ def test_script_file_names_that_look_like_markup_are_listed_as_written(
     assert listed.exit_code == 0, listed.output
     assert "sugoroku/[bold]w (name x[/]y)  v1  strategies/sugoroku/[bold]w.toml" in listed.stdout
     assert "sugoroku/[i]q  INVALID  strategies/sugoroku/[i]q.toml" in listed.stdout
+
+
+def test_init_names_a_folder_that_looks_like_markup_as_written(tmp_path: Path) -> None:
+    folder = tmp_path / "[bold]exp"
+    result = CliRunner().invoke(app, ["init", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {folder / 'experiment.toml'}\n" in result.stdout
+    assert f"next: cd {folder} && simharness run experiment.toml" in result.stdout
