@@ -32,7 +32,7 @@ from simharness.games import registry
 TARGET_SHARDS = 64
 MAX_SHARD = 5000
 # An explicit shard_size is at most this: a worker holds a shard's tables in memory until it has
-# written them (measured: Hong Kong mahjong, the largest game per game, peaks at 0.65 GB with one
+# written them (measured: Hong Kong mahjong, the largest per game, peaks at 0.65 GB with one
 # worker at 50,000 games), and a larger shard only loses more games to an interruption.
 MAX_SHARD_SIZE = 50_000
 # [variants] and the combinations of [grid] together make at most this many variants (each is
