@@ -151,7 +151,7 @@ def run(
         from simharness.report.summary import build_summary, print_summary
 
         print_summary(build_summary(store.open_run(run_dir)), out)
-        out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
+        out.print(escape(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})"))
 
 
 sweep_cli.register(app, _user_errors, out)
@@ -162,7 +162,8 @@ sweep_cli.register(app, _user_errors, out)
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
-    out.print(f"{config_path}: ok")
+    # A path, a label or a script's name may hold "[": rich would take it for markup.
+    out.print(f"{escape(str(config_path))}: ok")
     shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
@@ -172,9 +173,11 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     for name, rules in exp.variants.items():
         diff = {k: v for k, v in rules.items() if base.get(k) != v}
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in diff.items()) or "the defaults"
-        out.print(f"  variant {name}: {shown}")
+        out.print(f"  variant {name}: {escape(shown)}")
+    for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
+        out.print(f"  skipped {name}: {escape(reason)}")
     for s in exp.lineup:
-        out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
+        out.print(escape(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})"))
 
 
 @app.command()
@@ -185,8 +188,8 @@ def init(
 ) -> None:
     """Write a starter experiment into DIRECTORY: a commented config and a strategy script to edit."""
     for path in starter.write(directory, game):
-        out.print(f"wrote {path}")
-    out.print(f"next: cd {directory} && simharness run {starter.CONFIG}")
+        out.print(escape(f"wrote {path}"))
+    out.print(escape(f"next: cd {directory} && simharness run {starter.CONFIG}"))
 
 
 @app.command("games")
@@ -256,7 +259,7 @@ def list_strategies(
     cwd = Path.cwd()
     found = strategies.listing(game, cwd)
     for s in found:
-        head = f"[bold]{s.game}/{s.path.stem}[/]"
+        head = f"[bold]{s.game}/{escape(s.path.stem)}[/]"
         if s.problem is not None or s.script is None:
             where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
             problem = escape(s.problem or "")
@@ -278,7 +281,7 @@ def list_strategies(
         _print_options(engine.knob_options(g))
         scripts = [s for s in valid if s.game == g]
         if scripts:
-            kt = Table(*(s.path.stem for s in scripts))
+            kt = Table(*(escape(s.path.stem) for s in scripts))
             kt.columns.insert(0, Column("knob", no_wrap=True))
             resolved = [s.resolved_knobs() for s in scripts]
             for spec in engine.knob_options(g):

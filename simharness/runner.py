@@ -31,7 +31,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, backends, buildinfo, engine, store
+from simharness import __version__, _engine, backends, buildinfo, engine, store, strategies
 from simharness.config import Experiment
 from simharness.errors import ConfigError, RunDirError
 from simharness.games import registry
@@ -137,6 +137,7 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
                 "script": s.script,
                 "version": s.version,
                 "knobs": s.knobs,
+                **({"source": s.source} if s.source else {}),
             }
             for s in exp.lineup
         ],
@@ -204,6 +205,7 @@ def run(
     scheduler: str | None = None,
     force: bool = False,
     console: Console | None = None,
+    before_play: Callable[[], None] | None = None,
 ) -> Path:
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
@@ -211,6 +213,8 @@ def run(
     of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
     (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
     untouched (its manifest too); the manifest is only rewritten when there are games to play.
+    ``before_play`` is called once the run is accepted and has games to play, before anything is
+    written for it.
     """
     where = exp.backend if backend is None else backends.parse(backend, field="--backend")
     check_jobs(jobs)
@@ -224,9 +228,14 @@ def run(
             store.clear(run_dir)
         old = store.read_manifest(run_dir)
         if old is not None and old.get("config_hash") != exp.config_hash:
-            changed = ", ".join(_changed(old, manifest)) or "the config"
+            # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
+            edited = strategies.edited_since(old.get("lineup", []))
+            changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
+            if changed:
+                edited.insert(0, f"changed: {', '.join(changed)}")
+            why = "; ".join(edited) or "changed: the config"
             raise RunDirError(
-                f"holds a run of a different config (changed: {changed}); use --force to replace it or "
+                f"holds a run of a different config ({why}); use --force to replace it or "
                 "--out for a new directory",
                 file=run_dir,
             )
@@ -245,6 +254,8 @@ def run(
             if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
                 manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
+        if before_play is not None:
+            before_play()
         store.write_manifest(run_dir, manifest)
 
         provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}

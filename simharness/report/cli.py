@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich import progress as rp
 from rich.console import Console
+from rich.markup import escape
 
 
 def _console() -> Console:
@@ -82,7 +83,7 @@ def report(
 
     print_report(data, _console())
     if html is not None:
-        _console().print(f"HTML report: {html}")
+        _console().print(escape(f"HTML report: {html}"))
 
 
 def compare(

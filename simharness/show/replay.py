@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness import __version__, _engine, buildinfo, engine, store
+from simharness import __version__, _engine, buildinfo, engine, store, strategies
 from simharness.errors import RunDirError
 from simharness.games import registry
 
@@ -85,10 +85,16 @@ def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown:
     b = None if missing else replayed.select(columns)
     if b is None or a.height != b.height or not a.equals(b):
         what = f"columns {missing} are gone" if missing else _first_difference(a, b)
+        edited = "; ".join(strategies.edited_since(shown.manifest["lineup"]))
+        why = (
+            f"{edited[:1].upper()}{edited[1:]}; show it with the source that made the run"
+            if edited
+            else f"The engine changed the game since the run was made ({shown.provenance()}); "
+            "show it with the version that made the run"
+        )
         raise RunDirError(
             f"game {shown.game} of variant {shown.variant} plays differently now: {table} {what}. "
-            f"The engine changed the game since the run was made ({shown.provenance()}); "
-            "show it with the version that made the run, or run the config again",
+            f"{why}, or run the config again",
             file=shown.run_dir,
         )
 
