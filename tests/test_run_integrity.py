@@ -553,17 +553,24 @@ def test_report_partial_after_a_real_kill_at_the_start(tmp_path: Path) -> None:
 def test_a_full_disk_under_report_html_names_the_file(
     runs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import builtins
     import errno
+    import io
 
     page = tmp_path / "report.html"
-    write_text = Path.write_text
+    real_open = io.open
 
-    def full(self: Path, *args: object, **kwargs: object) -> int:
-        if self == page:  # as a full disk fails a write: an OSError that names no file
+    class Full(io.StringIO):
+        def write(self, _: str) -> int:  # as a full disk fails a write: an OSError naming no file
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return write_text(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "write_text", full)
+    def open_on_a_full_disk(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if file in (page, str(page)) and "w" in mode:
+            return Full()
+        return real_open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    for module in (builtins, io):
+        monkeypatch.setattr(module, "open", open_on_a_full_disk)
     result = _cli("report", runs[0], "--html", page)
     assert result.exit_code == 2
     assert result.stderr == f"error: {page}: No space left on device\n"
