@@ -9,9 +9,7 @@ whose errors are re-labelled with the file and the config path of the offending 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import itertools
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -20,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simharness import backends, engine, strategies, tomlfile
+from simharness import backends, engine, store, strategies, tomlfile
 from simharness import sweep as sweep_design
 from simharness.errors import ConfigError
 from simharness.games import registry
@@ -187,8 +185,7 @@ class Experiment:
 
     @property
     def config_hash(self) -> str:
-        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return store.identity_hash(self.identity())
 
     @property
     def shard_count(self) -> int:

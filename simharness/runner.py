@@ -10,7 +10,9 @@ any number of workers, any backend and any number of interruptions give the same
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import os
 import platform
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -143,12 +146,17 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         ],
         "tables": tables,
         "config_hash": exp.config_hash,
+        # What config_hash is the hash of: reading the run checks the fields above against it.
+        "identity": exp.identity(),
         "config_path": str(exp.path),
         "config": exp.raw,
         "provenance": {
             "simharness_version": __version__,
             "engine_version": _engine.__version__,
             "git_commit": buildinfo.git_commit(),
+            # They write the Parquet bytes (not the data): a shard's bytes are reproducible with them.
+            "pyarrow_version": pyarrow.__version__,
+            "polars_version": pl.__version__,
             "config_hash": exp.config_hash,
             "seed": exp.seed,
             "python": platform.python_version(),
@@ -162,32 +170,49 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """The config paths whose values differ, down to the option: ``seed``,
     ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
-    keys = ["game", "games", "seed", "duplicate", "shard_size", "variants", "lineup"]
-    return [p for k in keys for p in _diff(k, old.get(k), new.get(k))]
-
-
-def _diff(path: str, a: Any, b: Any) -> list[str]:
-    if a == b:
-        return []
-    if isinstance(a, dict) and isinstance(b, dict):
-        return [p for k in dict.fromkeys([*a, *b]) for p in _diff(f"{path}.{k}", a.get(k), b.get(k))]
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _diff(f"{path}[{i}]", x, y)]
-    return [path]
+    return [p for k in store.IDENTITY for p in store.diff_paths(k, old.get(k), new.get(k))]
 
 
 @contextlib.contextmanager
 def _locked(run_dir: Path) -> Iterator[None]:
     """Only one process writes a run directory at a time (a second one would clear the first's temp files)."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    with open(run_dir / ".lock", "w") as fh:
+    lock = run_dir / store.LOCK
+    try:
+        # Neither truncated nor followed: a link planted here made the lock truncate its target.
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            store.no_link(lock)
+        raise
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise RunDirError(
                 "another simharness process is writing this run directory", file=run_dir
             ) from None
         yield
+    finally:
+        os.close(fd)
+
+
+def _clear(run_dir: Path, plan: store.Plan, console: Console) -> None:
+    """``--force``: removes the run in ``run_dir`` (its manifest, and its shards and the new plan's,
+    known by their names) and says what stays: nothing else is the run's to delete."""
+    plans = [plan]
+    with contextlib.suppress(RunDirError):  # a damaged manifest: its run's shards are not known
+        old = store.read_manifest(run_dir)
+        if old is not None:
+            plans.append(store.Plan.of(old))
+    left = store.clear(run_dir, plans)
+    if left:
+        shown = ", ".join(str(p.relative_to(run_dir)) for p in left[:5])
+        more = f" and {len(left) - 5:,} more" if len(left) > 5 else ""
+        console.print(
+            f"[yellow]note:[/] --force removed the previous run; kept {len(left):,} other "
+            f"file{'s' if len(left) > 1 else ''} in {run_dir}: {shown}{more}"
+        )
 
 
 def check_jobs(jobs: int) -> None:
@@ -225,7 +250,7 @@ def run(
     plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
     with _locked(run_dir):
         if force:
-            store.clear(run_dir)
+            _clear(run_dir, plan, console)
         old = store.read_manifest(run_dir)
         if old is not None and old.get("config_hash") != exp.config_hash:
             # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
@@ -239,7 +264,10 @@ def run(
                 "--out for a new directory",
                 file=run_dir,
             )
-        done = store.scan(run_dir, plan)
+        done, unchecked = store.scan(run_dir, plan)
+        note = store.unchecked_note(unchecked)
+        if note is not None:
+            console.print(f"[yellow]note:[/] {note}")
         total = exp.games * len(exp.variants)
         if old is not None and store.missing(plan, old, done) is None:
             console.print(
@@ -258,7 +286,8 @@ def run(
             before_play()
         store.write_manifest(run_dir, manifest)
 
-        provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
+        writer = ("simharness_version", "git_commit", "pyarrow_version", "polars_version")
+        provenance = {k: current[k] for k in (*writer, "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
         variants = [
@@ -348,9 +377,11 @@ def _sweep_sequential(
     assert exp.sweep_until is not None
     step, games = exp.sweep_until["look_every"], exp.games
 
+    plan = store.Plan(exp.config_hash, ("players",), tuple(exp.variants), games, exp.shard_size)
+
     def read(variant: str, below: int) -> pl.DataFrame:
-        paths = [store.shard_path(run_dir, "players", variant, f) for f in range(0, below, exp.shard_size)]
-        return pl.concat([pl.read_parquet(p) for p in paths], how="vertical")
+        keys = [("players", variant, f) for f in range(0, below, exp.shard_size)]
+        return pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
 
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.

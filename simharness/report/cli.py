@@ -44,7 +44,10 @@ def _dump(data: Any) -> None:
 def _open(run_dir: Path, partial: bool = False) -> Any:
     from simharness.store import open_run
 
-    return open_run(run_dir, partial=partial)
+    run = open_run(run_dir, partial=partial)
+    if run.note is not None:
+        Console(stderr=True).print(f"[yellow]note:[/] {run.note}")
+    return run
 
 
 def report(
@@ -74,8 +77,10 @@ def report(
     data = report_of(collected)
     if html is not None:
         from simharness.report.html import write_html
+        from simharness.store import naming
 
-        write_html(run, data, html, collected.sums)
+        with naming(html):
+            write_html(run, data, html, collected.sums)
     if json:
         _dump(data)
         return

@@ -67,15 +67,11 @@ def _logged_rows(
 ) -> pl.DataFrame:
     """The rows of ``game`` in the shard of ``table`` that holds it (one file read, not the run)."""
     plan = store.Plan.of(manifest)
-    first = game - game % plan.shard_size
-    path = store.shard_path(run_dir, table, variant, first)
+    key = (table, variant, game - game % plan.shard_size)
+    path = store.shard_path(run_dir, *key)
     if not path.exists():
         raise RunDirError(f"game {game} is not in the run yet (its shard is missing)", file=path)
-    try:
-        df = pl.read_parquet(path)
-    except Exception as e:
-        raise RunDirError(f"corrupt Parquet file ({e})", file=path) from None
-    return df.filter(pl.col("game") == game)
+    return store.read_shard(run_dir, plan, key).filter(pl.col("game") == game)
 
 
 def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown: Shown) -> None:
@@ -154,7 +150,13 @@ def write_page(
     shown = replay(run_dir, game, variant)
     module = registry.submodule(shown.manifest["game"], "show")
     assert module is not None  # replay checked it
-    path = Path(out) if out is not None else page_path(run_dir, shown.variant, game)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(shown, module.page(shown)), encoding="utf-8")
+    text = render(shown, module.page(shown)).encode()
+    if out is None:  # inside the run directory: never through a link
+        path = page_path(run_dir, shown.variant, game)
+        store.write_file(path, text, root=Path(run_dir))
+        return path
+    path = Path(out)
+    with store.naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text)
     return path
