@@ -107,6 +107,66 @@ def test_cli_prints_items_and_json() -> None:
     assert out.exit_code == 2 and "copies" in out.output
 
 
+CHICKEN = ["123m456p789s55p777s", "--win", "5p"]
+WITH_KONG = ["123m456p789s55p", "--win", "5p", "--melds", "kan:1111z"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ([*CHICKEN, "--earthly", "--tsumo", "--seat-wind", "S"], "earthly: --earthly with --tsumo"),
+        ([*CHICKEN, "--earthly"], "--earthly with --seat-wind E"),
+        ([*WITH_KONG, "--earthly", "--seat-wind", "S"], "--earthly with --melds"),
+        ([*CHICKEN, "--heavenly", "--tsumo", "--seat-wind", "W"], "--heavenly with --seat-wind W"),
+        ([*CHICKEN, "--heavenly", "--ron"], "--heavenly with --ron"),
+        ([*WITH_KONG, "--heavenly", "--tsumo"], "--heavenly with --melds"),
+        ([*CHICKEN, "--ron", "--tsumo"], "--ron with --tsumo"),
+        ([*WITH_KONG, "--last-tile", "--replacement", "--tsumo"], "--last-tile with --replacement"),
+        ([*CHICKEN, "--last-tile", "--robbing-kong"], "--last-tile with --robbing-kong"),
+        ([*CHICKEN, "--robbing-kong"], "--robbing-kong of 5p"),
+        ([*CHICKEN, "--replacement", "--tsumo"], "a replacement is drawn for a kong or a bonus tile"),
+        ([*WITH_KONG, "--replacement"], "--replacement with --ron"),
+        ([*WITH_KONG, "--kong-on-kong", "--tsumo"], "--kong-on-kong with 1 kong(s)"),
+        ([*CHICKEN, "--flowers", "5"], "expected numbers 1-4"),
+        ([*CHICKEN, "--seasons", "2,2"], "2 is given twice"),
+    ],
+)
+def test_cli_refuses_circumstances_that_cannot_happen(args: list[str], says: str) -> None:
+    out = runner.invoke(app, ["score", "hongkong", *args])
+    assert out.exit_code == 2 and says in out.output, out.output
+
+
+def test_score_hand_refuses_circumstances_that_cannot_happen() -> None:
+    with pytest.raises(OptionError) as e:
+        score_hand("123m456p789s55p777s", "5p", tsumo=True, earthly=True, seat_wind="S")
+    assert e.value.field == "earthly" and "--tsumo" in e.value.message
+    r = score_hand("123m456p789s55p777s", "5p", earthly=True, seat_wind="S")
+    assert r["limit"] == "earthly_hand" and [p["discarder"] for p in r["payments"]] == ["E"]
+
+
+def test_cli_says_a_tile_is_not_a_tile_and_prints_no_minus_zero() -> None:
+    out = runner.invoke(app, ["score", "hongkong", "123m456p789s55p", "--win", "10p"])
+    assert out.exit_code == 2 and '"10p" is not a tile' in out.output and "1z-7z" in out.output
+    assert "red five" not in out.output
+    # old_style's full responsibility: the discarder pays all, the others nothing (+0, not -0).
+    out = runner.invoke(app, ["score", "hongkong", "12233445678999p", "--win", "9p", "--preset", "old_style"])
+    assert out.exit_code == 0 and "discarded by S: E +256, S -256, W +0, N +0" in out.output, out.output
+    assert "-0" not in out.output
+
+
+def test_cli_tie_at_the_limit_and_kong_on_kong() -> None:
+    # §8.5: four concealed pungs (13 fan of items) over the 10-fan chow reading at the same 64.
+    args = ["11122233344455m", "--win", "5m", "--tsumo", "--seat-wind", "S", "--flowers", "1,2,3,4"]
+    out = runner.invoke(app, ["score", "hongkong", *args, "--seasons", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.output)
+    assert (r["limit"], r["base"]) == ("four_concealed_pungs", 64)
+    # faan-old-style.jsonl's 槓上槓自摸 (234m 111p 444p 66p 111s), the two 1s as the kongs.
+    args = ["234m444p66p", "--win", "6p", "--melds", "kan:1111p", "--melds", "ankan:1111s", "--tsumo"]
+    out = runner.invoke(app, ["score", "hongkong", *args, "--kong-on-kong", "--preset", "old_style"])
+    assert out.exit_code == 0 and "limit hand (kong_on_kong)" in out.output, out.output
+
+
 def test_batch_tables_match_the_schema_and_are_consistent() -> None:
     knobs = [
         resolve_knobs("hongkong", k)

@@ -3,7 +3,7 @@
 
 use super::hand::{multiplier, FanItem, Limit, Replacement, Value, WinContext};
 use super::rules::{presets, Rules};
-use super::scoring::{bao_payer, false_win, parse_hand, payments, score, Claimed};
+use super::scoring::{bao_payer, false_win, parse_hand, payments, score, score_report, Claimed, ScoreRequest};
 use crate::game::resolve_preset;
 use crate::options::Options;
 use serde_json::{json, Value as Json};
@@ -409,6 +409,141 @@ fn bonus_tile_wins_are_self_drawn_only() {
     assert!(v.items.iter().all(|&(i, _)| i != FanItem::SevenFlowers), "{:?}", v.items);
 }
 
+#[test]
+fn a_win_tile_that_is_no_tile_says_so() {
+    for bad in ["10p", "5x", "55p", "p"] {
+        let e = parse_hand("123m456p789s5p", bad, &[]).unwrap_err();
+        assert_eq!(e.field, "win");
+        assert!(e.message.contains("is not a tile") && e.message.contains("1m-9m"), "{bad}: {}", e.message);
+    }
+    let e = parse_hand("123m456p789s5p", "0p", &[]).unwrap_err();
+    assert!(e.message.contains("no red fives"), "{}", e.message);
+}
+
+#[test]
+fn a_player_who_pays_nothing_shows_zero_not_minus_zero() {
+    // Full responsibility (old_style): the discarder pays everything, the others 0.
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let d = payments(&old, 0, 0, Some(1), None, 8.0);
+    assert_eq!(d, [16.0, -16.0, 0.0, 0.0]);
+    assert!(d[2].is_sign_positive() && d[3].is_sign_positive(), "{d:?}");
+}
+
+fn request<'a>(hand: &'a str, win: &'a str, melds: &'a [String]) -> ScoreRequest<'a> {
+    ScoreRequest {
+        hand,
+        win,
+        melds,
+        self_draw: false,
+        seat_wind: "E",
+        round_wind: "E",
+        flowers: "",
+        seasons: "",
+        last_tile: false,
+        replacement: false,
+        robbing_kong: false,
+        heavenly: false,
+        earthly: false,
+        kong_on_kong: false,
+    }
+}
+
+#[test]
+fn kong_on_kong_reference_case() {
+    // faan-old-style.jsonl's 槓上槓自摸: 234m 111p 444p 66p 111s, with the two 1s as the kongs
+    // the win followed.
+    let melds = vec!["kan:1111p".to_string(), "ankan:1111s".to_string()];
+    let req = ScoreRequest { self_draw: true, kong_on_kong: true, ..request("234m444p66p", "6p", &melds) };
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let r = score_report(&old, &req).unwrap();
+    assert_eq!((r["legal"].as_bool(), r["limit"].as_str()), (Some(true), Some("kong_on_kong")));
+    // The seed's table has no such limit: a replacement win with two kongs.
+    let r = score_report(&rules(json!({})), &req).unwrap();
+    let items: Vec<&str> = r["items"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!((r["fan"].as_u64(), items), (Some(5), vec!["kong", "self_draw", "replacement", "no_bonus"]));
+}
+
+#[test]
+fn impossible_circumstances_are_refused_naming_the_flags() {
+    let r = rules(json!({}));
+    let riichi = rules(json!({"earthly_hand_def": "riichi"}));
+    let chicken = "123m456p789s55p777s";
+    let kong = ["kan:1111z".to_string()];
+    let two_kongs = ["kan:7777s".to_string(), "ankan:1111z".to_string()];
+    let base = request(chicken, "5p", &[]);
+    let with_kong = request("123m456p789s55p", "5p", &kong);
+    let two = request("123m456p55p", "5p", &two_kongs);
+    // Won on 3m: the hand holds one, as a robbed kong's tile must be.
+    let robbable = request("12m456p789s55p777s", "3m", &[]);
+    // (rules, request, the field named, what the message says): wins that cannot happen.
+    let cases: Vec<(&Rules, ScoreRequest, &str, &[&str])> = vec![
+        (&r, ScoreRequest { earthly: true, self_draw: true, seat_wind: "S", ..base }, "earthly", &["--earthly with --tsumo"]),
+        (&r, ScoreRequest { earthly: true, ..base }, "earthly", &["--earthly with --seat-wind E"]),
+        (&r, ScoreRequest { earthly: true, seat_wind: "W", ..with_kong }, "earthly", &["--earthly with --melds"]),
+        (&riichi, ScoreRequest { earthly: true, seat_wind: "W", ..base }, "earthly", &["--earthly with --ron", "riichi"]),
+        (&r, ScoreRequest { heavenly: true, ..base }, "heavenly", &["--heavenly with --ron"]),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, seat_wind: "N", ..base }, "heavenly", &["--heavenly with --seat-wind N"]),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, ..with_kong }, "heavenly", &["--heavenly with --melds"]),
+        (&r, ScoreRequest { heavenly: true, earthly: true, self_draw: true, ..base }, "heavenly", &["--heavenly with --earthly"]),
+        (&r, ScoreRequest { heavenly: true, last_tile: true, self_draw: true, ..base }, "heavenly", &["--heavenly with --last-tile"]),
+        (&r, ScoreRequest { earthly: true, last_tile: true, seat_wind: "S", ..base }, "earthly", &["--earthly with --last-tile"]),
+        (&r, ScoreRequest { earthly: true, robbing_kong: true, seat_wind: "S", ..robbable }, "earthly", &["--earthly with --robbing-kong"]),
+        (
+            &r,
+            ScoreRequest { last_tile: true, replacement: true, self_draw: true, ..with_kong },
+            "last_tile",
+            &["--last-tile with --replacement", "dead wall"],
+        ),
+        (&r, ScoreRequest { last_tile: true, robbing_kong: true, ..robbable }, "last_tile", &["--last-tile with --robbing-kong"]),
+        (
+            &r,
+            ScoreRequest { last_tile: true, kong_on_kong: true, self_draw: true, ..two },
+            "last_tile",
+            &["--last-tile with --kong-on-kong"],
+        ),
+        (&r, ScoreRequest { robbing_kong: true, self_draw: true, ..robbable }, "robbing_kong", &["--robbing-kong with --tsumo"]),
+        (&r, ScoreRequest { robbing_kong: true, ..base }, "robbing_kong", &["--robbing-kong of 5p", "holds 3"]),
+        (
+            &r,
+            ScoreRequest { robbing_kong: true, replacement: true, self_draw: true, ..with_kong },
+            "robbing_kong",
+            &["--robbing-kong with --replacement"],
+        ),
+        (&r, ScoreRequest { replacement: true, ..with_kong }, "replacement", &["--replacement with --ron"]),
+        (&r, ScoreRequest { replacement: true, self_draw: true, ..base }, "replacement", &["no kong", "--flowers"]),
+        (&r, ScoreRequest { kong_on_kong: true, ..two }, "kong_on_kong", &["--kong-on-kong with --ron"]),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..with_kong }, "kong_on_kong", &["1 kong(s)"]),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..base }, "kong_on_kong", &["0 kong(s)"]),
+    ];
+    for (rules, req, field, says) in cases {
+        let e = score_report(rules, &req).unwrap_err();
+        assert_eq!(e.field, field, "{}", e.message);
+        for s in says {
+            assert!(e.message.contains(s), "want {s:?} in {}", e.message);
+        }
+    }
+    // Each circumstance where it can happen.
+    for (rules, req) in [
+        (&r, ScoreRequest { earthly: true, seat_wind: "S", ..base }),
+        (&riichi, ScoreRequest { earthly: true, self_draw: true, seat_wind: "S", ..base }),
+        (&riichi, ScoreRequest { earthly: true, self_draw: true, replacement: true, flowers: "2", seat_wind: "S", ..base }),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, ..base }),
+        (&r, ScoreRequest { last_tile: true, self_draw: true, ..with_kong }),
+        (&r, ScoreRequest { last_tile: true, ..base }),
+        (&r, ScoreRequest { robbing_kong: true, ..robbable }),
+        (&r, ScoreRequest { replacement: true, self_draw: true, ..with_kong }),
+        (&r, ScoreRequest { replacement: true, self_draw: true, seasons: "3", ..base }),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..two }),
+    ] {
+        let report = score_report(rules, &req).unwrap_or_else(|e| panic!("{}: {}", e.field, e.message));
+        assert_eq!(report["legal"], json!(true), "{report}");
+    }
+    // An earthly hand is won on the dealer's discard: East is the only discarder.
+    let r = score_report(&r, &ScoreRequest { earthly: true, seat_wind: "S", ..base }).unwrap();
+    assert_eq!(r["payments"].as_array().unwrap().len(), 1);
+    assert_eq!(r["payments"][0]["discarder"], json!("E"));
+}
+
 /// One hand line of a mahjong-scorer record.
 fn settle_line(r: &Rules, fields: &[&str]) -> [f64; 4] {
     let seat = |c: &str| fields.iter().position(|f| *f == c).map(|s| s as u8);
@@ -634,7 +769,7 @@ mod game {
     use super::super::hand::FanItem;
     use super::super::hand::{HkMeld, Value};
     use super::super::rules::{presets, MultiWin, Rules};
-    use super::super::scoring::{kind_name, parse_hand, score};
+    use super::super::scoring::{check_situation, kind_name, parse_hand, score};
     use super::super::state::{
         pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandResult, HandSetup, Happening, Outcome, Player, TAG_STRATEGY,
     };
@@ -675,7 +810,8 @@ mod game {
 
     /// Plays `hands` hands of random deals under `rules` and checks, for each: every tile is
     /// accounted for, the payments sum to zero, and every win re-scores from its text (the
-    /// `score hongkong` path: MPSZ hand, melds, winning tile) to the same value.
+    /// `score hongkong` path: MPSZ hand, melds, winning tile, and circumstances that
+    /// `check_situation` accepts) to the same value.
     fn check_hands(rules: &Rules, lineup: &[Knobs; 4], hands: u64) -> [u32; 4] {
         let mut seen = [0u32; 4]; // draws, self-draws, discard wins, false wins
         for h in 0..hands {
@@ -698,6 +834,7 @@ mod game {
                         let text = counts_to_string(&w.hand.concealed);
                         let parsed =
                             parse_hand(&text, &kind_name(w.hand.win), &melds).unwrap_or_else(|e| panic!("{text} {melds:?}: {e:?}"));
+                        check_situation(rules, &parsed, &w.ctx).unwrap_or_else(|e| panic!("{text} {melds:?} {:?}: {e:?}", w.ctx));
                         let v: Value = score(rules, &parsed, &w.ctx).unwrap_or_else(|e| panic!("{text} {melds:?}: {e}"));
                         assert_eq!((v.fan, v.base, v.limit), (w.value.fan, w.value.base, w.value.limit), "{text} {melds:?}");
                         assert!(r.delta[usize::from(w.seat)] > 0);
