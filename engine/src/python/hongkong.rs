@@ -21,7 +21,7 @@ use std::cell::RefCell;
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
 #[pyfunction]
-#[pyo3(signature = (hand, win, melds, self_draw, seat_wind="E", round_wind="E", flowers="", seasons="", last_tile=false, replacement=false, robbing_kong=false, heavenly=false, earthly=false, preset="default", rules="{}"))]
+#[pyo3(signature = (hand, win, melds, self_draw, seat_wind="E", round_wind="E", flowers="", seasons="", last_tile=false, replacement=false, robbing_kong=false, heavenly=false, earthly=false, kong_on_kong=false, preset="default", rules="{}"))]
 #[allow(clippy::too_many_arguments)]
 fn hongkong_score(
     hand: &str,
@@ -37,6 +37,7 @@ fn hongkong_score(
     robbing_kong: bool,
     heavenly: bool,
     earthly: bool,
+    kong_on_kong: bool,
     preset: &str,
     rules: &str,
 ) -> PyResult<String> {
@@ -55,6 +56,7 @@ fn hongkong_score(
         robbing_kong,
         heavenly,
         earthly,
+        kong_on_kong,
     };
     let report = score_report(&rules, &req).map_err(|e| option_error(OptionError::new(e.field, e.message)))?;
     Ok(report.to_string())
