@@ -99,9 +99,9 @@ fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -
     Ok((rules, knobs))
 }
 
-/// The threads (Python's thread idents) that are inside a Python strategy's `decide` right now:
-/// changed and read only with the GIL held, so that [`interrupt_python_strategies`] never hits a
-/// thread that has just left `decide`.
+/// The threads (Python's thread idents) inside a Python strategy's `decide` right now, or about to
+/// call it (past the cancel check): changed and read only with the GIL held, so that
+/// [`interrupt_python_strategies`] never hits a thread that has just left `decide`.
 static DECIDING: Mutex<Vec<c_ulong>> = Mutex::new(Vec::new());
 
 /// Marks the current thread as inside `decide` for as long as it lives.
@@ -196,14 +196,16 @@ impl<'py> PySlots<'py> {
         if self.error.is_some() {
             return Some(None);
         }
-        let cancelled = self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0("is_set").and_then(|s| s.is_truthy()));
-        let result = match cancelled {
-            Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
-            Ok(false) => args(self.py).and_then(|args| {
-                let _deciding = Deciding::enter(self.thread);
-                obj.call_method1("decide", args)
-            }),
-            Err(e) => Err(e),
+        let result = {
+            // The flag is read inside: a stop that sets it and then interrupts the threads inside
+            // decide() reaches this one either way.
+            let _deciding = Deciding::enter(self.thread);
+            let cancelled = self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0("is_set").and_then(|s| s.is_truthy()));
+            match cancelled {
+                Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
+                Ok(false) => args(self.py).and_then(|args| obj.call_method1("decide", args)),
+                Err(e) => Err(e),
+            }
         };
         match result.and_then(|r| answer(&r)) {
             Ok(t) => Some(Some(t)),
