@@ -1,6 +1,6 @@
 //! PyO3 entry point for sugoroku batches in which some lineup slots are Python strategies.
 //!
-//! The protocol (documented for analysts in `simharness/games/sugoroku_python.py`): an object
+//! The protocol (documented for analysts in `simharness/games/sugoroku/python.py`): an object
 //! with `decide(view: dict) -> bool`, asked only where the rules leave a choice (G-D1…G-D4), and
 //! answering whether to take the option. Dice are drawn exactly as in a native batch, so a Python
 //! slot meets the same luck as the knobs it replaces.
