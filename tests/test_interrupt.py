@@ -41,22 +41,11 @@ players = ["efficiency", "efficiency", "efficiency", "efficiency"]
 
 
 def _start(cfg: Path, out: Path, jobs: int, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "simharness.cli",
-        "run",
-        str(cfg),
-        "--out",
-        str(out),
-        "-q",
-        "--jobs",
-        str(jobs),
-    ]
+    cmd = [sys.executable, "-m", "simharness.cli", "run", str(cfg), "--out", str(out), "-q"]
     # A shell that started the tests in the background may have left SIGINT ignored, which the
     # run would inherit: Ctrl-C reaches a run in a terminal.
     return subprocess.Popen(
-        cmd,
+        [*cmd, "--jobs", str(jobs)],
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO,
