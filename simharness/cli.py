@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -63,17 +65,35 @@ err = Console(stderr=True, highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _exit(code: int) -> NoReturn:
+    """Exits with ``code``, without waiting for shard threads that a stopped run left inside a
+    Python strategy's ``decide`` blocked in a C call (the interpreter would join them forever);
+    their shards are discarded, and every shard written is whole."""
+    from simharness import backends
+
+    if backends.abandoned():
+        typer.echo("(a Python strategy did not return from decide(); its shard is discarded)", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise typer.Exit(code)
+
+
 def _user_errors(fn: F) -> F:
-    """Turns bad input into a one-paragraph message and exit status 2."""
+    """Turns bad input into a one-paragraph message and exit status 2, and a run stopped by Ctrl-C
+    into what it kept and exit status 130."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except runner.Interrupted as e:
+            typer.echo(f"interrupted: {e}", err=True)
+            _exit(130)
         except (UserError, engine.OptionError) as e:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
-            raise typer.Exit(2) from None
+            _exit(2)
         except OSError as e:
             # The file system refused (permissions, a file where a folder should be, a full disk):
             # the path the user gave is wrong for this use, so it is wrong input too.
@@ -135,6 +155,8 @@ def run(
         run_dir = runner.run(
             exp, out_dir, jobs=jobs, backend=backend, scheduler=scheduler, force=force, console=console
         )
+    except runner.Interrupted:
+        raise  # told by _user_errors, with what was kept
     except KeyboardInterrupt:
         typer.echo(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
@@ -146,7 +168,7 @@ def run(
         if failure is None:
             raise
         typer.echo(failure, err=True)
-        raise typer.Exit(2) from None
+        _exit(2)
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 

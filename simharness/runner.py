@@ -78,16 +78,31 @@ SUB_BATCHES = 8
 
 
 def _shard_files(
-    v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None
+    v: _Variant,
+    s: _Shard,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
 ) -> tuple[int, list[tuple[Path, bytes]]]:
-    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes."""
+    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes.
+    Once ``cancel`` is set (the run stops), it raises :class:`backends.Cancelled` before the next
+    sub-batch (a Python strategy's batch stops before its next decision): an unfinished shard is
+    never written."""
     step = max(-(-s.count // SUB_BATCHES), min(s.count, registry.min_shard(v.game)))
     parts = []
     for first in range(s.first_game, s.first_game + s.count, step):
+        if cancel is not None and cancel.is_set():
+            raise backends.Cancelled(f"shard {s.first_game} of variant {v.name}")
         count = min(step, s.first_game + s.count - first)
         parts.append(
             engine.play_batch(
-                v.game, v.rules, v.knobs, seed=v.seed, first_game=first, count=count, duplicate=v.duplicate
+                v.game,
+                v.rules,
+                v.knobs,
+                seed=v.seed,
+                first_game=first,
+                count=count,
+                duplicate=v.duplicate,
+                cancel=cancel,
             )
         )
         if progress is not None:
@@ -114,9 +129,14 @@ def _write(files: list[tuple[Path, bytes]]) -> None:
         store.write_shard(path, data)
 
 
-def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None) -> int:
+def _play_shard(
+    v: _Variant,
+    s: _Shard,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> int:
     """Plays and writes one shard where the run directory is (threads and local worker processes)."""
-    count, files = _shard_files(v, s, progress)
+    count, files = _shard_files(v, s, progress, cancel)
     _write(files)
     return count
 
@@ -269,6 +289,7 @@ def run(
         if note is not None:
             console.print(f"[yellow]note:[/] {note}")
         total = exp.games * len(exp.variants)
+        plan_shards = len(plan.firsts()) * len(exp.variants)
         if old is not None and store.missing(plan, old, done) is None:
             console.print(
                 f"nothing to do: the run is finished ({store.expected_games(old):,} games per variant)"
@@ -330,8 +351,14 @@ def run(
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
         elif exp.sweep_until is not None:
             waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, run_dir, pending)
-        with backends.pool(where, jobs, scheduler) as pool:
-            _execute(waves, total, already, pool, console, between)
+        try:
+            with backends.pool(where, jobs, scheduler) as pool:
+                _execute(waves, total, already, pool, console, between)
+        except KeyboardInterrupt:
+            raise Interrupted(_kept(run_dir, tables, variants), plan_shards) from None
+        except backends.ClusterLost as e:
+            kept = Interrupted(_kept(run_dir, tables, variants), plan_shards)
+            raise backends.ClusterLost(f"{e.message}; {kept}", field=e.field) from None
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
@@ -339,6 +366,25 @@ def run(
 
 
 Work = Iterator[tuple[_Variant, _Shard]]
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C: the shards in flight were discarded; says how many were kept."""
+
+    def __init__(self, kept: int, shards: int) -> None:
+        super().__init__(f"{kept:,} of {shards:,} shards kept; run the same command again to resume")
+        self.kept = kept
+        self.shards = shards
+
+
+def _kept(run_dir: Path, tables: list[str], variants: Iterable[_Variant]) -> int:
+    """The shards of which every table is on disk, found by name: every file there was checked
+    against the plan when the run started, or written by it."""
+    kept = 0
+    for v in variants:
+        folders = [store.shard_path(run_dir, t, v.name, 0).parent for t in tables]
+        kept += len(set.intersection(*({p.name for p in f.glob("part-*.parquet")} for f in folders)))
+    return kept
 
 
 def _sequential(
@@ -393,7 +439,7 @@ def _played(pool: backends.Pool, wave: Work, progress: Callable[[int], None] | N
     """The games of each shard of ``wave`` as it is written: by the workers where they share this
     process's files, else here from the files they return (one writer, no shared file system)."""
     if pool.local:
-        yield from pool.imap_unordered(_play_shard, ((v, s, progress) for v, s in wave))
+        yield from pool.imap_unordered(_play_shard, ((v, s, progress, pool.cancel) for v, s in wave))
         return
     for count, files in pool.imap_unordered(_shard_files, ((v, s) for v, s in wave)):
         _write(files)

@@ -12,7 +12,7 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use super::{chosen_index, option_error, parse_json, PySlots, Slotted};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point};
 use crate::games::riichi::batch::{play_tables, Hook};
@@ -22,7 +22,6 @@ use crate::games::riichi::state::{Player, State};
 use crate::games::riichi::strategies::Knobs;
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
-use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -36,9 +35,7 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
 }
 
 struct PyHook<'py> {
-    py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
-    error: Option<PyErr>,
+    slots: PySlots<'py>,
 }
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
@@ -108,56 +105,39 @@ fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyRes
     Ok(d)
 }
 
-impl PyHook<'_> {
-    fn call(&self, obj: &Bound<'_, PyAny>, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> PyResult<Action> {
-        let py = self.py;
-        let options = PyList::empty(py);
-        for &a in legal {
-            options.append(action_tuple(py, a)?)?;
-        }
-        let answer = obj.call_method1("decide", (view(py, s, seat, point)?, options))?;
-        Ok(legal[chosen_index(&answer, legal.len())?])
-    }
-}
-
 impl Hook for PyHook<'_> {
     fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        Some(self.call(obj, s, seat, point, legal).map_err(|e| {
-            // The engine adds the game; the exception's own text is added by strategy_error.
-            self.error = Some(e);
-            let at = match point {
-                Point::Turn { .. } => "turn",
-                Point::Response { .. } => "response",
-            };
-            format!("Python strategy of lineup slot {slot} (seat {seat}) at {at}")
-        }))
+        let at = match point {
+            Point::Turn { .. } => "turn",
+            Point::Response { .. } => "response",
+        };
+        let args = |py| {
+            let options = PyList::empty(py);
+            for &a in legal {
+                options.append(action_tuple(py, a)?)?;
+            }
+            PyTuple::new(py, [view(py, s, seat, point)?.into_any(), options.into_any()])
+        };
+        let answer = self.slots.decide(slot, seat, at, args, |r| chosen_index(r, legal.len()))?;
+        // A failure stops the game at once; the slots keep the strategy's exception.
+        Some(answer.map(|i| legal[i]).ok_or_else(|| format!("Python strategy of lineup slot {slot} failed")))
     }
 }
 
-python_entry_points!(riichi_play_batch_python, riichi_show_python);
-
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; a failure is a strategy's exception (with where it happened)
-/// if one raised, else the engine's refusal.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut dyn Hook) -> Result<Vec<Table>, String>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { py, objects: strategies, error: None };
-    match play(&rules, &lineup, &batch, &mut hook) {
-        Ok(tables) => tables_to_python(py, &tables),
-        Err(e) => Err(match hook.error.take() {
-            Some(cause) => strategy_error(py, &e, cause),
-            None => pyo3::exceptions::PyValueError::new_err(e),
-        }),
+impl<'py> Slotted<'py> for PyHook<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        &mut self.slots
     }
 }
+
+python_entry_points!(
+    Riichi,
+    riichi_play_batch_python,
+    riichi_show_python,
+    |slots, _: &Rules| Ok(PyHook { slots }),
+    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| play_tables(rules, lineup, batch, hook),
+    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| show_with(rules, lineup, batch, hook)
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;
