@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_helpers import play
 from stats_fixtures import make_run
-from typer.testing import CliRunner
 
 from simharness import store
-from simharness.cli import app
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 
@@ -157,15 +156,11 @@ def test_show_pages_beside_a_report_stay_within_their_budget(
     import simharness.show
     from simharness.report import glance_html
 
-    cfg = tmp_path / "many.toml"
-    cfg.write_text(
-        'name = "many"\ngame = "suzume"\ngames = 8\nseed = 3\n'
-        'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n'
+    body = (
+        'game = "suzume"\ngames = 8\nplayers = ["fastest", "max-points", "defensive", "tsumo-only"]\n'
         '[rules]\npreset = "default"\n[grid]\nstarting_points = [10, 20, 30, 40]\n'
     )
-    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path), "--quiet", "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    run = store.open_run(tmp_path / "many")
+    run = store.open_run(play(tmp_path, "many", body))
     report = build_report(run)
     games = {(g["variant"], g["game"]) for g in report["extreme_games"]}
     written = []
@@ -183,10 +178,10 @@ def test_show_pages_beside_a_report_stay_within_their_budget(
     pages = list((tmp_path / "report-games").iterdir())
     assert 2 <= len(pages) < len(games)
     assert sum(p.stat().st_size for p in pages) <= 100_000
-    assert sorted(re.findall(r'<li><b><a href="report-games/([^"]+)">', text)) == sorted(
-        p.name for p in pages
-    )
     names = {p.name for p in pages}
+    assert (
+        set(re.findall(r'<li><b><a href="report-games/([^"]+)">', text)) == names
+    )  # a game may be listed twice
     left = sum(f"{g['variant']}-game{g['game']}.html" not in names for g in report["extreme_games"])
     assert text.count("(no page: the pages beside this report reached their budget of 0.1 MB)") == left
     assert len(written) == len(pages) + 1  # the page that did not fit; none played after it

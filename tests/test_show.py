@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from harness_helpers import play
 from typer.testing import CliRunner
 
 from simharness import engine, store
@@ -53,18 +54,9 @@ RUNS = {
 }
 
 
-def _play(out: Path, name: str, body: str) -> Path:
-    """Runs a config (its strategies are the built-in scripts) into ``out``."""
-    cfg = out / f"{name}.toml"
-    cfg.write_text(f'name = "{name}"\nseed = 5\n{body}')
-    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    return out / name
-
-
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def run_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
+    return play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
 
 
 def _show(*args: str) -> tuple[int, str]:
@@ -115,7 +107,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
     """A Python seat's `decide` is called again (`<game>_show_python`), so the game ends as logged."""
-    run = _play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
+    run = play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
     code, out = _show(str(run), "--game", "1")
     assert code == 0, out
     assert body.split('"')[1] in Path(out.strip()).read_text(encoding="utf-8")
@@ -206,7 +198,7 @@ def test_the_frames_replay_every_discard_of_the_game(
     """The page rebuilds its boards from the events in the browser: its captions tell every
     discard the engine logged, in order and by name, and at the end of each hand each seat's
     discards on the board are as many as the seat made in that hand."""
-    run = _play(tmp_path_factory.mktemp(game), game, RUNS[game])
+    run = play(tmp_path_factory.mktemp(game), game, RUNS[game])
     out = run / "page.html"
     assert _show(str(run), "--game", "2", "--out", str(out))[0] == 0
     module = importlib.import_module(f"simharness.games.{game}.show")
@@ -237,7 +229,7 @@ def test_the_frames_replay_every_discard_of_the_game(
 def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: Path) -> None:
     """The Trump run plays with mistakes: a game with a chombo lists it with its offender, says
     what the offender paid, and labels the hand after it as the replay."""
-    run = _play(tmp_path, "trump", RUNS["trump"])
+    run = play(tmp_path, "trump", RUNS["trump"])
     voided = store.open_run(run).table("hands").filter(pl.col("outcome") == 3)
     assert voided.height > 0, "no chombo in the Trump run"
     h = voided.row(0, named=True)
@@ -399,7 +391,7 @@ def long_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path
     """Game 0 cut at 150, 300 and 2,412 hands: its page and the number of events it shows."""
     pages = {}
     for hands in (150, 300, 2412):
-        run = _play(tmp_path_factory.mktemp(f"long{hands}"), "long", LONG_HK.format(hands=hands))
+        run = play(tmp_path_factory.mktemp(f"long{hands}"), "long", LONG_HK.format(hands=hands))
         logged = store.open_run(run).table("games").row(0, named=True)
         assert logged["hands"] == hands and logged["truncated"]
         code, out = _show(str(run), "--game", "0")
