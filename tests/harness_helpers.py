@@ -56,6 +56,16 @@ def config_variants(cfg: dict[str, Any]) -> list[dict[str, Any]]:
     return list(cfg.get("variants", {"base": {}}).values())
 
 
+def play(out: Path, name: str, body: str) -> Path:
+    """Runs a config (``body``: all but its name and seed; its strategies are the built-in scripts)
+    as experiment ``name`` into ``out`` with one worker, and returns the run's folder."""
+    cfg = out / f"{name}.toml"
+    cfg.write_text(f'name = "{name}"\nseed = 5\n{body}')
+    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return out / name
+
+
 def run_with_one_and_two_workers(cfg: Path, out: Path, name: str) -> Path:
     """Runs ``cfg`` (experiment ``name``) with 1 and with 2 threaded workers under ``out``, asserts that
     the ``games``, ``players`` and ``hands`` tables are equal, and returns the 1-worker run's folder."""

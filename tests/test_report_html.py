@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_helpers import play
 from stats_fixtures import make_run
 
+from simharness import store
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 
@@ -107,3 +109,81 @@ def test_html_renders_in_headless_chromium(page: tuple[Path, dict]) -> None:
     for fig_id in ("fig-profile", "fig-ranks"):
         w, h = map(int, sizes[fig_id].split("x"))
         assert w > 300 and h > 200, (fig_id, w, h)
+
+
+def test_a_report_of_many_variants_draws_a_bounded_page(tmp_path: Path) -> None:
+    """A figure draws at most a dozen variants' panels (and a forest panel its 25 effects furthest
+    from 0), so a run of 40 variants makes figures of about the size a dozen make: the page grows
+    by its tables and data alone. (Each figure used to have a panel per variant: 5.2 MB of figures
+    here, hundreds of megabytes for a sweep's report.)"""
+    run = make_run(tmp_path / "run", {f"v{i}": 1.0 + i / 50 for i in range(40)}, n_games=80, hands=4)
+    out = tmp_path / "report.html"
+    write_html(run, build_report(run), out)
+    text = out.read_text()
+    figures = sum(map(len, re.findall(r'src="data:image/png;base64,([^"]+)"', text)))
+    assert figures < 2_500_000
+    assert len(text) - figures < 40 * 25_000  # tables and the JSON: about 21 kB per variant
+    drawn = r"<figcaption>[^<]* \(the first 12 of 40 variants; the tables hold every variant\)</figcaption>"
+    assert len(re.findall(drawn, text)) == 5  # profile, rank shares, seat ranks, scores, game length
+
+
+def test_a_forest_panel_keeps_the_effects_furthest_from_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worked example with room for two rows: a (0.5 ± 1: 0.25 widths from 0), b (2 ± 1: 1 width),
+    c (-3 ± 0.5: 3 widths) and d (0.1 without an interval: infinitely far) keep c and d, in the
+    table's order, and the title says how many were left out."""
+    from simharness.report import html as report_html
+
+    def iv(est: float, half: float | None) -> dict[str, float | None]:
+        return {
+            "estimate": est,
+            "lo": None if half is None else est - half,
+            "hi": None if half is None else est + half,
+        }
+
+    items = [("a", iv(0.5, 1)), ("b", iv(2, 1)), ("c", iv(-3, 0.5)), ("d", iv(0.1, None))]
+    monkeypatch.setattr(report_html, "FOREST_ROWS", 2)
+    name, kept = report_html._furthest_rows("points", items)
+    assert name == "points (the 2 of 4 furthest from 0)" and [k for k, _ in kept] == ["c", "d"]
+    assert report_html._furthest_rows("points", items[:2]) == ("points", items[:2])
+
+
+def test_show_pages_beside_a_report_stay_within_their_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report writes its extreme games' pages until the next would pass the budget; that game and
+    the ones after it are listed with their command and why they have no page, and are not played
+    again."""
+    import simharness.show
+    from simharness.report import glance_html
+
+    body = (
+        'game = "suzume"\ngames = 8\nplayers = ["fastest", "max-points", "defensive", "tsumo-only"]\n'
+        '[rules]\npreset = "default"\n[grid]\nstarting_points = [10, 20, 30, 40]\n'
+    )
+    run = store.open_run(play(tmp_path, "many", body))
+    report = build_report(run)
+    games = {(g["variant"], g["game"]) for g in report["extreme_games"]}
+    written = []
+
+    def write_page(run_dir: Path, game: int, variant: str | None = None, out: Path | None = None) -> Path:
+        written.append(show_page(run_dir, game, variant, out))
+        return written[-1]
+
+    show_page = simharness.show.write_page
+    monkeypatch.setattr(simharness.show, "write_page", write_page)
+    monkeypatch.setattr(glance_html, "SHOW_PAGES_BUDGET", 100_000)
+    out = tmp_path / "report.html"
+    write_html(run, report, out)
+    text = out.read_text()
+    pages = list((tmp_path / "report-games").iterdir())
+    assert 2 <= len(pages) < len(games)
+    assert sum(p.stat().st_size for p in pages) <= 100_000
+    names = {p.name for p in pages}
+    assert (
+        set(re.findall(r'<li><b><a href="report-games/([^"]+)">', text)) == names
+    )  # a game may be listed twice
+    left = sum(f"{g['variant']}-game{g['game']}.html" not in names for g in report["extreme_games"])
+    assert text.count("(no page: the pages beside this report reached their budget of 0.1 MB)") == left
+    assert len(written) == len(pages) + 1  # the page that did not fit; none played after it
+    for g in report["extreme_games"]:
+        assert html.escape(g["command"]) in text

@@ -3,21 +3,26 @@ rows, and drawn as one self-contained page that steps with the keyboard."""
 
 from __future__ import annotations
 
+import html
+import importlib
 import json
 import re
 import shutil
 import subprocess
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from harness_helpers import play
 from typer.testing import CliRunner
 
 from simharness import engine, store
 from simharness.cli import app
-from simharness.show import page_path
+from simharness.show import page_path, replay, write_page
+from simharness.show.page import packed
 
 CHROMIUM = next(
     (b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None
@@ -49,18 +54,9 @@ RUNS = {
 }
 
 
-def _play(out: Path, name: str, body: str) -> Path:
-    """Runs a config (its strategies are the built-in scripts) into ``out``."""
-    cfg = out / f"{name}.toml"
-    cfg.write_text(f'name = "{name}"\nseed = 5\n{body}')
-    result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--quiet", "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    return out / name
-
-
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def run_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
+    return play(tmp_path_factory.mktemp(request.param), request.param, RUNS[request.param])
 
 
 def _show(*args: str) -> tuple[int, str]:
@@ -81,9 +77,6 @@ def test_page_holds_every_hand_and_the_runs_final_points(run_dir: Path) -> None:
         rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', text)
         logged_game = run.table("games").filter(pl.col("game") == game).row(0, named=True)
         assert len(rows) == logged_game["turns" if run.manifest["game"] == "sugoroku" else "hands"]
-        # Every part listed has frames, in the listed order (sugoroku's setup frame is not listed).
-        framed = list(dict.fromkeys(re.findall(r'<section class="frame" data-part="([^"]+)"', text)))
-        assert [f for f in framed if f in set(rows)] == rows
         overview = text.split('<div id="bar">')[0]
         finals = [int(x) for x in re.findall(r'<td class="points">(-?\d+)</td>', overview)]
         logged = run.table("players").filter(pl.col("game") == game).sort("seat")
@@ -114,7 +107,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
     """A Python seat's `decide` is called again (`<game>_show_python`), so the game ends as logged."""
-    run = _play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
+    run = play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
     code, out = _show(str(run), "--game", "1")
     assert code == 0, out
     assert body.split('"')[1] in Path(out.strip()).read_text(encoding="utf-8")
@@ -141,31 +134,102 @@ def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_pa
     assert _show(str(copy), "--game", "2")[0] == 0  # the other games of the shard still agree
 
 
+def _chromium(uri: str) -> tuple[dict[str, str], str]:
+    """The attributes of <body> and the DOM of a page after its script ran, 1280 px wide."""
+    dom = subprocess.run(
+        [CHROMIUM or "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+         "--virtual-time-budget=20000", "--dump-dom", uri],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body is not None
+    attrs = {k: html.unescape(v) for k, v in re.findall(r'(data-[\w-]+)="([^"]*)"', body.group(1))}
+    assert "data-js-errors" not in attrs
+    return attrs, dom
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
 def test_page_renders_in_headless_chromium_and_steps_with_the_keys(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "page.html"
     assert _show(str(run_dir), "--game", "1", "--out", str(out))[0] == 0
     # `#selftest` makes the page press → → ← End itself and record the frame shown after each.
-    dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
-         out.as_uri() + "#selftest"],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout  # fmt: skip
-    body = re.search(r"<body([^>]*)>", dom)
-    assert body is not None
-    attrs = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', body.group(1)))
-    assert "data-js-errors" not in attrs
-    steps = json.loads(attrs["data-steps"].replace("&quot;", '"'))
+    attrs, _ = _chromium(out.as_uri() + "#selftest")
+    steps = json.loads(attrs["data-steps"])
     index = [int(s.split(":", 1)[0]) for s in steps]
-    total = len(re.findall(r'<section class="frame"', out.read_text(encoding="utf-8")))
+    total = int(attrs["data-frames"])
     assert index == [0, 1, 2, 1, total - 1]
     assert len(set(steps)) == 4 and steps[1] == steps[3]  # each step showed another frame
+    assert attrs["data-overflow"] == "0"  # nothing wider than a 1280 px window
+    # `#all` draws every frame at once: as many as the stepper counts, none wider than the window.
+    attrs, dom = _chromium(out.as_uri() + "#all")
+    frames = _frames(dom)
+    assert len(frames) == total and attrs["data-overflow"] == "0"
+    # Every hand (or turn) of the overview has frames, in the listed order (sugoroku's setup frame
+    # is not listed).
+    rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', dom)
+    framed = list(dict.fromkeys(part for part, _, _ in frames))
+    assert [f for f in framed if f in set(rows)] == rows
+
+
+def _frames(dom: str) -> list[tuple[str, str, str]]:
+    """Each frame (part, caption, board) of a page drawn with `#all`."""
+    dom = dom.split("<script")[0]  # the script's own text holds the markup it writes
+    found = re.findall(
+        r'<section class="frame on" data-part="([^"]*)"><div class="caption">(.*?)</div>'
+        r'<div class="view">(.*?)</div></section>',
+        dom,
+        re.S,
+    )
+    return [(part, html.unescape(caption), board) for part, caption, board in found]
+
+
+# The kinds of event (constants of each game's show module) that are discards.
+DISCARDS = {
+    "hongkong": ("DISCARD",), "riichi": ("DISCARD", "RIICHI_DISCARD"), "suzume": ("DISCARD",),
+    "trump": ("DISCARD", "RIICHI"),
+}  # fmt: skip
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
+@pytest.mark.parametrize("game", sorted(DISCARDS))
+def test_the_frames_replay_every_discard_of_the_game(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The page rebuilds its boards from the events in the browser: its captions tell every
+    discard the engine logged, in order and by name, and at the end of each hand each seat's
+    discards on the board are as many as the seat made in that hand."""
+    run = play(tmp_path_factory.mktemp(game), game, RUNS[game])
+    out = run / "page.html"
+    assert _show(str(run), "--game", "2", "--out", str(out))[0] == 0
+    module = importlib.import_module(f"simharness.games.{game}.show")
+    shown = replay(run, 2)
+    name = module.card_name if game == "trump" else module.tile_name
+    reds = (bool(shown.rules["red_tiles"]),) if game == "suzume" else ()  # Suzume-jong names red tiles
+    events = shown.tables["events"].sort("hand", "seq")
+    tile = "card" if game == "trump" else "tile"
+    logged = events.filter(pl.col("kind").is_in([getattr(module, k) for k in DISCARDS[game]]))
+    expected = [(s, name(t, *reds)) for s, t in logged.select("seat", tile).iter_rows()]
+    frames = _frames(_chromium(out.as_uri() + "#all")[1])
+    told = [
+        (int(m.group(1)), m.group(2))
+        for _, caption, _ in frames
+        if (m := re.search(r"seat (\d) (?:discards|declares riichi, discarding) (.+)$", caption))
+    ]
+    assert told == expected and len(told) > 20
+    last = {part: board for part, _, board in frames}  # each hand's last frame: its end
+    for (hand,), made in logged.group_by("hand"):
+        table = last[f"hand-{hand}"].split("</table>")[0]  # the board, not the point changes
+        rows = [r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table) if "<th" not in r]
+        assert len(rows) == shown.seats
+        for seat, row in enumerate(rows):
+            river = re.findall(r"<td[^>]*>(.*?)</td>", row)[-1]
+            assert river.count('<span class="t') == made.filter(pl.col("seat") == seat).height, (hand, seat)
 
 
 def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: Path) -> None:
     """The Trump run plays with mistakes: a game with a chombo lists it with its offender, says
     what the offender paid, and labels the hand after it as the replay."""
-    run = _play(tmp_path, "trump", RUNS["trump"])
+    run = play(tmp_path, "trump", RUNS["trump"])
     voided = store.open_run(run).table("hands").filter(pl.col("outcome") == 3)
     assert voided.height > 0, "no chombo in the Trump run"
     h = voided.row(0, named=True)
@@ -174,8 +238,12 @@ def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: 
     text = Path(out.strip()).read_text(encoding="utf-8")
     assert f"chombo by seat {h['offender']}</td>" in text
     assert f"seat {h['offender']} (" in text and "declared a false tsumo and pays 4 to each opponent" in text
-    assert "declares tsumo on" in text and "but the hand is not complete: chombo" in text
     assert f"replay {h['repeat'] + 1}" in text
+    if CHROMIUM is not None:  # the frames are drawn by the page's script
+        frames = _frames(_chromium(Path(out.strip()).as_uri() + "#all")[1])
+        said = f"seat {h['offender']} declares tsumo on "
+        told = [c for part, c, _ in frames if part == f"hand-{h['hand']}" and said in c]
+        assert len(told) == 1 and told[0].endswith(", but the hand is not complete: chombo")
 
 
 def test_riichi_show_is_the_batch_game_with_its_whole_event_log() -> None:
@@ -290,3 +358,69 @@ def _check_hk_hand(ev: pl.DataFrame) -> int:
             assert held[seat][tile] == 1
             held[seat][tile] = 0
     return sum(melds.values())
+
+
+def test_events_are_packed_a_character_per_value_in_seq_order() -> None:
+    """Worked example: the alphabet starts at '#' (value 0), so 5, 4, 3 are '(', "'", '&'; the
+    optional second value is written only where it is not null (8: '+'), each hand's events in
+    `seq` order; a value the alphabet cannot hold is refused, not wrapped."""
+    events = pl.DataFrame(
+        {"hand": [1, 0, 0], "seq": [2, 1, 0], "kind": [3, 4, 5]},
+        schema={"hand": pl.UInt16, "seq": pl.UInt32, "kind": pl.UInt8},
+    )
+    extra = pl.when(pl.col("kind") == 4).then(pl.col("kind") * 2)
+    assert packed(events, "hand", [pl.col("kind"), extra]) == {0: "('+", 1: "&"}
+    with pytest.raises(ValueError, match="runs from -1 to 1"):
+        packed(events, "hand", [pl.col("kind") - 4])
+    with pytest.raises(ValueError, match="runs from 90 to 150"):
+        packed(events, "hand", [pl.col("kind") * 30])
+    assert packed(events.clear(), "hand", [pl.col("kind")]) == {}
+
+
+# Four random players under the old-style table (3-fan minimum) rarely win: the dealer keeps the
+# deal on every draw, so game 0 runs past 4,000 hands unless `max_hands` cuts it, and a game of
+# as many hands as the longest the review found (2,412) takes seconds to play and show.
+LONG_HK = (
+    'game = "hongkong"\ngames = 1\nplayers = ["random", "random", "random", "random"]\n'
+    '[rules]\npreset = "old_style"\nmax_hands = {hands}\n'
+)
+
+
+@pytest.fixture(scope="module")
+def long_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, int]]:
+    """Game 0 cut at 150, 300 and 2,412 hands: its page and the number of events it shows."""
+    pages = {}
+    for hands in (150, 300, 2412):
+        run = play(tmp_path_factory.mktemp(f"long{hands}"), "long", LONG_HK.format(hands=hands))
+        logged = store.open_run(run).table("games").row(0, named=True)
+        assert logged["hands"] == hands and logged["truncated"]
+        code, out = _show(str(run), "--game", "0")
+        assert code == 0, out
+        pages[hands] = (Path(out.strip()), replay(run, 0).tables["events"].height)
+    return pages
+
+
+def test_a_long_hong_kong_game_makes_a_small_page(long_pages: dict[int, tuple[Path, int]]) -> None:
+    """A page holds each event in a few bytes (every frame used to repeat the whole board: about
+    1,200 bytes per event, 906 MB for a game of 2,412 hands), so that game's page is under 3 MB."""
+    for page, events in long_pages.values():
+        assert page.stat().st_size < 8 * events
+    assert long_pages[2412][0].stat().st_size < 3_000_000
+
+
+def test_a_page_grows_linearly_with_the_game(long_pages: dict[int, tuple[Path, int]]) -> None:
+    """The same game cut at twice the hands makes a page of about twice the bytes."""
+    assert 1.8 < long_pages[300][0].stat().st_size / long_pages[150][0].stat().st_size < 2.2
+
+
+def test_building_a_page_takes_memory_linear_in_the_events(long_pages: dict[int, tuple[Path, int]]) -> None:
+    """What Python holds while it writes a page is tens of bytes per event (all the frames' HTML,
+    held at once, took gigabytes for a long game)."""
+    page, events = long_pages[300]
+    tracemalloc.start()
+    try:
+        write_page(page.parent.parent, 0, out=page.with_name("again.html"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * events

@@ -15,7 +15,7 @@ import numpy as np
 
 from simharness.errors import UserError
 from simharness.report.glance import is_share, label, metrics_tables
-from simharness.report.htmlkit import esc, figure, finish_panels, html_table, panel_grid
+from simharness.report.htmlkit import drawn, esc, figure, finish_panels, html_table, panel_grid
 from simharness.report.summary import RunLike, fmt_ci
 
 
@@ -105,16 +105,19 @@ def glance_section(report: dict[str, Any]) -> str:
     """The profile and rank-share figures with the rank-share table."""
     variants = report["variant_order"]
     prof = report["profile"]
+    some, note = drawn(variants)
     parts = [
         "<h2>Strategies at a glance</h2>",
         figure(
-            figure_profile(prof, variants),
+            figure_profile(prof, some),
             f"Strategy profile: {prof['y']['label']} against {prof['x']['label']}, 95% CIs both ways "
-            "(up is reward, left is safety)",
+            f"(up is reward, left is safety){note}",
             "fig-profile",
         ),
         figure(
-            figure_rank_shares(report["rank_shares"], variants), "Final rank shares by strategy", "fig-ranks"
+            figure_rank_shares(report["rank_shares"], some),
+            f"Final rank shares by strategy{note}",
+            "fig-ranks",
         ),
     ]
     # Variants may seat different numbers of players (Riichi's `players`): the widest sets the columns.
@@ -149,11 +152,20 @@ class Link(NamedTuple):
     note: str | None = None
 
 
+# The show pages written beside one report take at most this many bytes together: a report has up
+# to four extreme games per variant, and a sweep of a hundred variants wrote hundreds of megabytes
+# of pages. The pages are written in the order of the list until the next would pass the budget;
+# that game and the ones after it keep their command alone (and are not played again).
+SHOW_PAGES_BUDGET = 10_000_000
+
+
 def show_pages(run: RunLike, games: list[dict[str, Any]], report_path: Path) -> dict[tuple[str, int], Link]:
     """Each extreme game written by ``simharness show`` beside the report (``<report stem>-games/``),
-    keyed by (variant, game). Empty when this installation has no ``simharness.show``: the list then
-    gives the commands alone. A game that ``show`` refuses (a Python strategy in the lineup, an
-    engine that now plays it differently) is listed with the reason instead of a link."""
+    keyed by (variant, game), up to :data:`SHOW_PAGES_BUDGET` bytes of pages. Empty when this
+    installation has no ``simharness.show``: the list then gives the commands alone. A game that
+    ``show`` refuses (a Python strategy in the lineup, an engine that now plays it differently), or
+    that the budget leaves out, is listed with the reason instead of a link. The report links the
+    pages and never holds one, so it does not grow with the games' length."""
     try:
         from simharness.show import write_page
     except ModuleNotFoundError as e:
@@ -162,16 +174,30 @@ def show_pages(run: RunLike, games: list[dict[str, Any]], report_path: Path) -> 
         return {}
     folder = f"{report_path.stem}-games"
     links: dict[tuple[str, int], Link] = {}
+    spent, full = 0, False
+    over = f"the pages beside this report reached their budget of {SHOW_PAGES_BUDGET / 1e6:g} MB"
     for g in games:
         key = (str(g["variant"]), int(g["game"]))
         if key in links:
             continue
+        if full:
+            links[key] = Link(None, over)
+            continue
         name = f"{key[0]}-game{key[1]}.html"
+        page = report_path.parent / folder / name
         try:
-            write_page(run.path, key[1], key[0], report_path.parent / folder / name)
-            links[key] = Link(f"{quote(folder)}/{quote(name)}")
+            write_page(run.path, key[1], key[0], page)
         except UserError as err:
             links[key] = Link(None, str(err))
+            continue
+        size = page.stat().st_size
+        if spent + size > SHOW_PAGES_BUDGET:
+            page.unlink()
+            full = True
+            links[key] = Link(None, over)
+            continue
+        spent += size
+        links[key] = Link(f"{quote(folder)}/{quote(name)}")
     return links
 
 

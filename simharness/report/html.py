@@ -12,6 +12,7 @@ rendering test in headless Chromium reads back.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import polars as pl
 
 from simharness.report.full import PERCENT, scorecard_rows
 from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
+from simharness.report.htmlkit import drawn
 from simharness.report.htmlkit import esc as _esc
 from simharness.report.htmlkit import figure as _figure
 from simharness.report.htmlkit import html_table as _table
@@ -156,6 +158,29 @@ def figure_survival(lengths: pl.DataFrame, unit: str, variants: list[str]) -> st
     return _png(fig)
 
 
+# A forest panel draws at most this many effects (a sweep of a hundred variants and four strategies
+# has four hundred): the ones furthest from 0 for their interval's width, in the table's order.
+FOREST_ROWS = 25
+
+
+def _distance(iv: dict[str, Any]) -> float:
+    """How far an effect is from 0 in widths of its interval (infinitely far without a width)."""
+    width = iv["hi"] - iv["lo"] if iv["lo"] is not None and iv["hi"] is not None else 0.0
+    if width > 0:
+        return abs(iv["estimate"]) / width
+    return math.inf if iv["estimate"] else 0.0
+
+
+def _furthest_rows(
+    name: str, items: list[tuple[str, dict[str, Any]]]
+) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """A forest panel's title and rows, cut to the :data:`FOREST_ROWS` furthest from 0."""
+    if len(items) <= FOREST_ROWS:
+        return name, items
+    far = sorted(sorted(range(len(items)), key=lambda i: -_distance(items[i][1]))[:FOREST_ROWS])
+    return f"{name} (the {FOREST_ROWS} of {len(items)} furthest from 0)", [items[i] for i in far]
+
+
 def figure_forest(report: dict[str, Any]) -> str | None:
     """Variant effects vs the baseline with 95% CIs: one panel per metric (each in its own unit)."""
     import matplotlib.pyplot as plt
@@ -174,6 +199,7 @@ def figure_forest(report: dict[str, Any]) -> str | None:
     panels = {k: v for k, v in panels.items() if v}
     if not panels:
         return None
+    panels = dict(_furthest_rows(name, items) for name, items in panels.items())
     rows, cols = _grid(len(panels), 4)
     height = max(len(v) for v in panels.values())
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, (0.35 * height + 1.2) * rows), squeeze=False)
@@ -306,19 +332,20 @@ def render_html(
         "<p class='muted'>χ² tests are Rao-Scott corrected: Pearson's X² divided by the design effect of "
         "deal clustering (a duplicate deal's rotations share their luck).</p>"
     )
+    some, note = drawn(variants)
     parts.append(
-        _figure(figure_seat_rank(report["scorecard"], variants), "Final rank share by starting seat")
+        _figure(figure_seat_rank(report["scorecard"], some), f"Final rank share by starting seat{note}")
     )
     parts.append("<h2>Final scores</h2>")
     parts.append(
         _figure(
-            figure_ecdf(sums.histograms("strategy"), variants), "Empirical CDF of final points by strategy"
+            figure_ecdf(sums.histograms("strategy"), some), f"Empirical CDF of final points by strategy{note}"
         )
     )
     if lengths.height and sums.unit is not None:
         parts.append("<h2>Game length</h2>")
         parts.append(
-            _figure(figure_survival(lengths, sums.unit, variants), f"Survival of game length ({sums.unit})")
+            _figure(figure_survival(lengths, sums.unit, some), f"Survival of game length ({sums.unit}){note}")
         )
     parts.append("<h2>Balance scorecard</h2>")
     sc = report["scorecard"]

@@ -18,6 +18,21 @@ def png(fig: Any) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+# A figure with a panel (or a line) per variant draws the first this many: past a dozen the panels
+# are too small to read, and a sweep's figures ran to megabytes each. The tables and the JSON keep
+# every variant.
+FIGURE_VARIANTS = 12
+
+
+def drawn(variants: list[str]) -> tuple[list[str], str]:
+    """The variants a per-variant figure draws, and what its caption says of the others."""
+    if len(variants) <= FIGURE_VARIANTS:
+        return variants, ""
+    return variants[:FIGURE_VARIANTS], (
+        f" (the first {FIGURE_VARIANTS} of {len(variants)} variants; the tables hold every variant)"
+    )
+
+
 def panel_grid(n: int, cols: int) -> tuple[int, int]:
     return math.ceil(n / cols), min(n, cols)
 

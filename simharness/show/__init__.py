@@ -7,7 +7,7 @@ event logged (``engine.show_game``, the engine's ``Game::show``), checks it agai
 ``simharness/games/<game>/show.py`` (``page(shown) -> Page``) and writes the page.
 """
 
-from simharness.show.page import Frame, Page, render
+from simharness.show.page import Page, render
 from simharness.show.replay import Shown, page_path, replay, write_page
 
-__all__ = ["Frame", "Page", "Shown", "page_path", "render", "replay", "write_page"]
+__all__ = ["Page", "Shown", "page_path", "render", "replay", "write_page"]

@@ -1,34 +1,50 @@
 """The page ``show`` writes: one self-contained HTML file (no network), the game's overview and a
-stepper through its frames (← → keys, Home/End, and the buttons)."""
+stepper through its frames (← → keys, Home/End, and the buttons).
+
+A frame is not written as HTML. A long Hong Kong game has hundreds of thousands of frames, and each
+board repeats the whole table, so a page of boards grew by kilobytes per move (a 2,412-hand game:
+906 MB). The page holds the game once instead, as data: each hand's (or turn's) events packed a
+character per value (:func:`packed`), with what a hand shows at its end. The game's script
+(``Page.script``) rebuilds the board of the frame shown by replaying the events of its hand from
+the start of that hand, so a page grows by a few bytes per event and the browser keeps one board.
+``#all`` at the end of the address draws every frame at once (the way a test reads them).
+"""
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import polars as pl
 
 if TYPE_CHECKING:
     from simharness.show.replay import Shown
 
-
-@dataclass
-class Frame:
-    """One step of the game: a caption and the board as HTML. ``part`` names the hand or turn the
-    frame belongs to, so the overview can jump to the first frame of each."""
-
-    caption: str
-    body: str
-    part: str
+# The characters a packed value is written as: printable ASCII but for '<' (so that the data can
+# never close its <script> element) and '\' (JSON would double it).
+ALPHABET = "".join(chr(c) for c in range(35, 127) if chr(c) not in "<\\")
+BASE = len(ALPHABET)
+_CODES = np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8)
 
 
 @dataclass
 class Page:
     """What a game's ``show.page(shown)`` returns: a title, the overview (every hand or turn in
-    order, as HTML) and the frames; ``style`` is the game's own CSS."""
+    order, as HTML), the data its frames are drawn from (JSON-able, read by ``script`` as ``D``),
+    and ``script``, the body of a JavaScript function of ``D`` and the page's kit ``K`` (see
+    ``_SCRIPT``) that returns ``{parts, name(i), walk(i, emit)}``: the number of parts (hands,
+    turns), the name of part ``i`` (the ``data-part`` of its overview row) and a replay of part
+    ``i`` that calls ``emit(caption, board)`` once per frame, in order, where ``board()`` draws the
+    frame's board as HTML (only the frame shown is drawn) and a true return stops the replay.
+    ``style`` is the game's own CSS."""
 
     title: str
     overview: str
-    frames: list[Frame] = field(default_factory=list)
+    data: dict[str, Any]
+    script: str
     style: str = ""
 
 
@@ -47,6 +63,51 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def packed(events: pl.DataFrame, key: str, values: list[pl.Expr]) -> dict[Any, str]:
+    """The events of each ``key`` (a hand), in ``seq`` order, as one string that ``K.ints`` reads
+    back: per event each of ``values`` (0 to ``BASE - 1``; a null is left out, for what only some
+    kinds of event carry) as one character. The integer columns are Int32 in ``values``. The
+    characters are made in numpy, a byte per value: a game of two million events costs tens of
+    megabytes here, not hundreds."""
+    ints = events.lazy().cast({c: pl.Int32 for c, t in events.schema.items() if t.is_integer()})
+    cols = (
+        ints.sort(key, "seq").select(pl.col(key), *(v.alias(f"v{i}") for i, v in enumerate(values))).collect()
+    )
+    if cols.height == 0:
+        return {}
+    lows, highs = cols.select(pl.exclude(key).min()).row(0), cols.select(pl.exclude(key).max()).row(0)
+    for value, lo, hi in zip(values, lows, highs, strict=True):
+        if lo is not None and not 0 <= lo <= hi < BASE:
+            raise ValueError(f"cannot pack {value}: it runs from {lo} to {hi}, not 0 to {BASE - 1}")
+    vals = cols.select(pl.exclude(key).fill_null(-1)).to_numpy()
+    kept = vals >= 0
+    text = _CODES[vals[kept]].tobytes().decode("ascii")
+    ends = np.cumsum(kept.sum(axis=1))  # the end of each event's characters in `text`
+    keys = cols[key].to_numpy()
+    firsts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])  # each key's first event
+    lasts = np.r_[firsts[1:], len(keys)] - 1
+    return {
+        keys[a].item(): text[(ends[a - 1] if a else 0) : ends[b]] for a, b in zip(firsts, lasts, strict=True)
+    }
+
+
+def rows_by(frame: pl.DataFrame, *keys: str) -> dict[Any, list[dict[str, Any]]]:
+    """The rows of ``frame`` in order, as dicts, by the value of ``keys`` (a tuple for several):
+    one pass over a table, where filtering it once per hand would cost a pass per hand."""
+    out: dict[Any, list[dict[str, Any]]] = {}
+    for row in frame.iter_rows(named=True):
+        k = tuple(row[c] for c in keys) if len(keys) > 1 else row[keys[0]]
+        out.setdefault(k, []).append(row)
+    return out
+
+
+def face(tile_html: str) -> list[str]:
+    """A tile's HTML (:func:`tile`) cut where its class list ends, so that the script can add a
+    mark to it (``K.tile(face, 'called')``) without knowing how a tile is drawn."""
+    head, tail = tile_html.split('" ', 1)
+    return [head, tail]
+
+
 def part_row(kind: str, part: str, cells: str) -> str:
     """A row of the overview that lists one hand or turn (``kind``); a click steps to ``part``."""
     return f'<tr class="part {kind}" data-part="{esc(part)}">{cells}</tr>'
@@ -61,18 +122,6 @@ def running_heads(seats: int) -> str:
 
 def running_cells(deltas: list[int], totals: list[int]) -> str:
     return "".join(f"<td>{d:+d}</td>" for d in deltas) + "".join(f"<td>{t}</td>" for t in totals)
-
-
-def change_table(labels: list[str], before: list[int], after: list[int]) -> str:
-    """Each seat's points before a hand, their change and after; ``labels`` name the seats (text)."""
-    cells = "".join(
-        f'<tr><td class="l">{esc(label)}</td><td>{b}</td><td>{a - b:+d}</td><td>{a}</td></tr>'
-        for label, b, a in zip(labels, before, after, strict=True)
-    )
-    return (
-        '<table class="deltas"><tr><th class="l">seat</th><th>before</th><th>change</th>'
-        f"<th>after</th></tr>{cells}</table>"
-    )
 
 
 def final_standings(heads: str, rows: list[tuple[str, int, str]]) -> str:
@@ -118,40 +167,104 @@ tr.part{cursor:pointer} tr.part:hover{background:#eef} tr.actor td{background:#f
 .t.down{background:#9aa7b5;color:#9aa7b5}
 """
 
+# The stepper. `K` is what every game's script may use: `ints` (a packed string's values), `tile`
+# (a face with a mark), `esc`, `signed` (+3, -2, +0) and `changeTable` (each seat's points before
+# a hand, the change and after; labels are HTML). `first[p]` is the index of part p's first frame;
+# frame k is drawn by replaying its part up to it.
 _SCRIPT = """
 window.addEventListener('error',()=>{
   const n=Number(document.body.getAttribute('data-js-errors')||'0');
   document.body.setAttribute('data-js-errors',String(n+1));
 });
 (function(){
-  const frames=[...document.querySelectorAll('.frame')];
-  const pos=document.getElementById('pos');
+  const D=JSON.parse(document.getElementById('show-data').textContent);
+  const A=__ALPHABET__, V=new Int16Array(128).fill(-1);
+  for(let k=0;k<A.length;k++)V[A.charCodeAt(k)]=k;
+  const ESC={'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#x27;'};
+  const esc=s=>String(s).replace(/[&<>"']/g,c=>ESC[c]);
+  const signed=x=>(x<0?'':'+')+x;
+  const K={
+    ints:s=>Array.from(s,c=>V[c.charCodeAt(0)]),
+    tile:(f,mark)=>f[0]+(mark?' '+mark:'')+'" '+f[1],
+    esc:esc,
+    signed:signed,
+    remove:(list,x)=>{
+      const k=list.indexOf(x);
+      if(k<0)throw new Error('the page replays an event on a tile that is not there: '+x);
+      list.splice(k,1);
+    },
+    changeTable:(labels,before,after)=>'<table class="deltas"><tr><th class="l">seat</th><th>before</th>'
+      +'<th>change</th><th>after</th></tr>'+labels.map((l,s)=>'<tr><td class="l">'+l+'</td><td>'+before[s]
+      +'</td><td>'+signed(after[s]-before[s])+'</td><td>'+after[s]+'</td></tr>').join('')+'</table>',
+  };
+  const G=(function(D,K){
+__GAME__
+  })(D,K);
+  const n=G.parts, first=[0], byName=new Map();
+  for(let p=0;p<n;p++){
+    let c=0;
+    G.walk(p,()=>{c++;return false;});
+    first.push(first[p]+c);
+    byName.set(G.name(p),p);
+  }
+  const total=first[n];
+  document.body.dataset.frames=total;
+  function draw(k){
+    let lo=0,hi=n-1;
+    while(lo<hi){const m=(lo+hi+1)>>1;if(first[m]<=k)lo=m;else hi=m-1;}
+    let j=k-first[lo],out=null;
+    G.walk(lo,(c,b)=>{if(j--===0){out=[c,b()];return true;}return false;});
+    return [G.name(lo),out[0],out[1]];
+  }
+  const frame=document.getElementById('frame'), pos=document.getElementById('pos');
   let i=0;
   function show(k){
-    i=Math.max(0,Math.min(frames.length-1,k));
-    frames.forEach((f,j)=>f.classList.toggle('on',j===i));
-    pos.textContent=(i+1)+' / '+frames.length;
+    i=Math.max(0,Math.min(total-1,k));
+    const [part,caption,board]=draw(i);
+    frame.dataset.part=part;
+    frame.querySelector('.caption').textContent=caption;
+    frame.querySelector('.view').innerHTML=board;
+    pos.textContent=(i+1)+' / '+total;
     document.body.dataset.frame=i;
+  }
+  function jump(part){
+    const p=byName.get(part);
+    if(p===undefined||first[p+1]===first[p])return false;
+    show(first[p]);
+    return true;
   }
   document.addEventListener('keydown',e=>{
     if(e.key==='ArrowRight'){show(i+1);e.preventDefault();}
     else if(e.key==='ArrowLeft'){show(i-1);e.preventDefault();}
     else if(e.key==='Home'){show(0);}
-    else if(e.key==='End'){show(frames.length-1);}
+    else if(e.key==='End'){show(total-1);}
   });
   document.getElementById('prev').onclick=()=>show(i-1);
   document.getElementById('next').onclick=()=>show(i+1);
-  document.querySelectorAll('tr.part').forEach(r=>r.onclick=()=>{
-    const k=frames.findIndex(f=>f.dataset.part===r.dataset.part);
-    if(k>=0){show(k);document.getElementById('bar').scrollIntoView();}
+  document.addEventListener('click',e=>{
+    const r=e.target.closest('tr.part');
+    if(r&&jump(r.dataset.part))document.getElementById('bar').scrollIntoView();
   });
   // #12 opens frame 12 (1-based), #hand-3 (any part name) the first frame of that part.
+  // How far the page is wider than the window (0: nothing to scroll sideways), for the tests.
+  const overflow=()=>document.body.setAttribute('data-overflow',
+    String(document.documentElement.scrollWidth-document.documentElement.clientWidth));
   const h=decodeURIComponent(location.hash.slice(1));
-  const byPart=frames.findIndex(f=>f.dataset.part===h);
+  if(h==='all'){
+    // Every frame at once, as sections in order (for printing, and for the tests to read).
+    const all=[];
+    for(let p=0;p<n;p++)G.walk(p,(c,b)=>{
+      all.push('<section class="frame on" data-part="'+esc(G.name(p))+'"><div class="caption">'+esc(c)
+        +'</div><div class="view">'+b()+'</div></section>');
+      return false;
+    });
+    frame.outerHTML=all.join('');
+    overflow();
+    return;
+  }
   if(h==='selftest'){
     // For the headless-browser test: real key events step the page; what became visible is recorded.
-    const seen=()=>frames.findIndex(f=>f.classList.contains('on'))+':'
-      +document.querySelector('.frame.on .caption').textContent;
+    const seen=()=>document.body.dataset.frame+':'+frame.querySelector('.caption').textContent;
     const key=k=>document.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}));
     show(0);
     const steps=[seen()];
@@ -160,20 +273,25 @@ window.addEventListener('error',()=>{
     key('ArrowLeft');steps.push(seen());
     key('End');steps.push(seen());
     document.body.setAttribute('data-steps',JSON.stringify(steps));
+    overflow();
     return;
   }
-  show(byPart>=0?byPart:(parseInt(h,10)||1)-1);
+  if(!jump(h))show((parseInt(h,10)||1)-1);
+  if(h)document.getElementById('bar').scrollIntoView();
 })();
 """
 
 
+def _json(data: dict[str, Any]) -> str:
+    """``data`` as JSON to sit in a <script> element: '</' and '<!' inside its strings are written
+    as escapes, so that no string can end the element."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("</", "\\u003c/").replace("<!", "\\u003c!")
+
+
 def render(shown: Shown, page: Page) -> str:
     """The whole HTML document of ``page``."""
-    frames = "\n".join(
-        f'<section class="frame" data-part="{esc(f.part)}">'
-        f'<div class="caption">{esc(f.caption)}</div>{f.body}</section>'
-        for f in page.frames
-    )
+    script = _SCRIPT.replace("__ALPHABET__", json.dumps(ALPHABET)).replace("__GAME__", page.script)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(page.title)}</title>
 <style>{_STYLE}{page.style}</style></head>
@@ -185,7 +303,8 @@ def render(shown: Shown, page: Page) -> str:
 <div id="bar"><button id="prev">&larr;</button><button id="next">&rarr;</button>
 <span id="pos"></span> &nbsp;<span class="prov">keys: &larr; &rarr; Home End; click a row above to jump;
 the address may end in #N (frame N) or #part (e.g. #hand-3)</span></div>
-{frames}
-<script>{_SCRIPT}</script>
+<section class="frame on" id="frame"><div class="caption"></div><div class="view"></div></section>
+<script type="application/json" id="show-data">{_json(page.data)}</script>
+<script>{script}</script>
 </body></html>
 """

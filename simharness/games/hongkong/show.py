@@ -6,20 +6,22 @@ running totals."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
 
 import polars as pl
 
 from simharness.games.hongkong.metrics import FAN_ITEMS, LIMIT_HANDS
 from simharness.games.riichi.show import HONOR_TITLES, HONORS
 from simharness.show.page import (
-    Frame,
     GamePage,
     Page,
-    change_table,
     esc,
+    face,
     final_standings,
+    packed,
     part_row,
+    rows_by,
     running_cells,
     running_heads,
     tile,
@@ -32,6 +34,8 @@ OUTCOMES = ("exhaustive draw", "self-draw", "discard win", "robbed kong", "false
 # Event kinds of the `events` table (engine/src/games/hongkong/show.rs).
 DEALT, DRAW, REPLACEMENT, DISCARD, CHOW, PUNG, KONG, CONCEALED_KONG, ADDED_KONG = range(9)
 SELF_DRAW_WIN, DISCARD_WIN, ROBBED_KONG_WIN, FALSE_WIN = range(9, 13)
+# Event kinds whose row carries the seat claimed or won from, and a chow's lowest kind.
+WIDE = (CHOW, PUNG, KONG, DISCARD_WIN, ROBBED_KONG_WIN)
 # Event tile codes 34-37 are the flowers 1-4, 38-41 the seasons 1-4.
 BONUS = 34
 
@@ -62,16 +66,6 @@ def tiles_html(codes: list[int], marks: dict[int, str] | None = None) -> str:
     return "".join(out)
 
 
-@dataclass
-class Seat:
-    hand: list[int] = field(default_factory=list)
-    bonus: list[int] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-    claimed: set[int] = field(default_factory=set)  # positions in the river taken by a claim
-    melds: list[tuple[str, list[int]]] = field(default_factory=list)
-    won_on: int | None = None  # another seat's tile this seat won on
-
-
 class _Game(GamePage):
     def __init__(self, shown: Shown) -> None:
         super().__init__(shown)
@@ -80,82 +74,11 @@ class _Game(GamePage):
     def seat_label(self, seat: int, dealer: int) -> str:
         return f"seat {seat} ({WINDS[(seat - dealer) % 4]}) {self.strategies[seat]}"
 
-    def board(self, seats: list[Seat], points: list[int], dealer: int, actor: int | None) -> str:
-        rows = []
-        for s, st in enumerate(seats):
-            melds = " ".join(f'<span class="meld" title="{k}">{tiles_html(ts)}</span>' for k, ts in st.melds)
-            won = f' + <span class="won">{tiles_html([st.won_on])}</span>' if st.won_on is not None else ""
-            cls = ' class="actor"' if s == actor else ""
-            rows.append(
-                f'<tr{cls}><td class="l">{esc(self.seat_label(s, dealer))}</td><td>{points[s]}</td>'
-                f'<td class="l hand">{tiles_html(sorted(st.hand))}{won} {melds}</td>'
-                f'<td class="l">{tiles_html(st.bonus)}</td>'
-                f'<td class="l river">{tiles_html(st.river, dict.fromkeys(st.claimed, "called"))}</td></tr>'
-            )
-        return (
-            '<table class="board"><tr><th class="l">seat</th><th>points</th><th class="l">hand, melds</th>'
-            f'<th class="l">flowers, seasons</th><th class="l">discards</th></tr>{"".join(rows)}</table>'
-        )
-
-    @staticmethod
-    def take(st: Seat, code: int) -> None:
-        (st.bonus if code >= BONUS else st.hand).append(code)
-
-    def apply(self, seats: list[Seat], ev: dict[str, int]) -> str:
-        """Applies one event; returns its caption."""
-        seat, kind, code, frm = ev["seat"], ev["kind"], ev["tile"], ev["from"]
-        st, name = seats[seat], tile_name(code)
-        if kind == DEALT:
-            self.take(st, code)
-            return ""
-        if kind in (DRAW, REPLACEMENT):
-            self.take(st, code)
-            return f"seat {seat} {'draws' if kind == DRAW else 'takes a replacement'} {name}"
-        if kind == DISCARD:
-            st.hand.remove(code)
-            st.river.append(code)
-            return f"seat {seat} discards {name}"
-        if kind in (CHOW, PUNG, KONG):
-            river = seats[frm].river
-            seats[frm].claimed.add(len(river) - 1)
-            meld = (
-                [ev["base"], ev["base"] + 1, ev["base"] + 2]
-                if kind == CHOW
-                else [code] * (3 if kind == PUNG else 4)
-            )
-            rest = list(meld)
-            rest.remove(code)
-            for t in rest:
-                st.hand.remove(t)
-            what = ("chow", "pung", "kong")[kind - CHOW]
-            st.melds.append((what, meld))
-            return f"seat {seat} claims {name} from seat {frm}: {what} {' '.join(tile_name(t) for t in meld)}"
-        if kind == CONCEALED_KONG:
-            for _ in range(4):
-                st.hand.remove(code)
-            st.melds.append(("concealed kong", [code] * 4))
-            return f"seat {seat} declares a concealed kong of {name}"
-        if kind == ADDED_KONG:
-            st.hand.remove(code)
-            for i, (what, ts) in enumerate(st.melds):
-                if what == "pung" and ts[0] == code:
-                    st.melds[i] = ("kong", [*ts, code])
-            return f"seat {seat} adds {name} to its pung (kong)"
-        if kind == SELF_DRAW_WIN:
-            return f"seat {seat} wins by self-draw on {name}"
-        if kind in (DISCARD_WIN, ROBBED_KONG_WIN):
-            st.won_on = code
-            how = "robs the kong" if kind == ROBBED_KONG_WIN else "wins on the discard"
-            return f"seat {seat} {how} {name} of seat {frm}"
-        return f"seat {seat} declares a false win and pays the penalty"
-
-    def breakdown(self, hand: int) -> str:
-        wins = self.t["wins"].filter(pl.col("hand") == hand).sort("claim")
-        items = self.t["win_items"].filter(pl.col("hand") == hand)
+    def breakdown(self, wins: list[dict[str, Any]], items: dict[Any, list[dict[str, Any]]]) -> str:
         parts = []
-        for w in wins.iter_rows(named=True):
-            its = items.filter(pl.col("claim") == w["claim"])
-            fan = ", ".join(f"{FAN_ITEMS[i]} {f}" for i, f in zip(its["item"], its["fan"], strict=True))
+        for w in sorted(wins, key=itemgetter("claim")):
+            its = items.get((w["hand"], w["claim"]), [])
+            fan = ", ".join(f"{FAN_ITEMS[i['item']]} {i['fan']}" for i in its)
             limit = f"limit hand {LIMIT_HANDS[w['limit']]}; " if w["limit"] >= 0 else ""
             how = "self-draw" if w["from"] < 0 else f"the discard of seat {w['from']}"
             pays = ", ".join(f"seat {s} {w[f'pay_{s}']:+d}" for s in range(self.n) if w[f"pay_{s}"])
@@ -167,67 +90,44 @@ class _Game(GamePage):
             )
         return f"<ul>{''.join(parts)}</ul>" if parts else ""
 
-    def result(self, h: dict[str, int], before: list[int], after: list[int]) -> str:
-        labels = [self.seat_label(s, h["dealer"]) for s in range(self.n)]
-        return (
-            f"<p>{OUTCOMES[h['outcome']]} (dice {h['dice']}, {h['live_left']} live tiles left)</p>"
-            f"{self.breakdown(h['hand'])}{change_table(labels, before, after)}"
-        )
-
     def page(self) -> Page:
-        hands = self.t["hands"].sort("hand", "claim")
-        events = self.t["events"].sort("seq")
+        # A hand's events as the script reads them: kind × 4 + seat and the tile, and for a claim or
+        # a win on another seat's tile (`WIDE`) the seat it came from + 1 and a chow's lowest kind.
+        wide = pl.col("kind").is_in(WIDE)
+        events = packed(
+            self.t["events"],
+            "hand",
+            [
+                pl.col("kind") * 4 + pl.col("seat"),
+                pl.col("tile"),
+                pl.when(wide).then(pl.col("from") + 1),
+                pl.when(wide).then(pl.col("base")),
+            ],
+        )
+        wins = rows_by(self.t["wins"], "hand")
+        items = rows_by(self.t["win_items"], "hand", "claim")
         points = [self.start] * self.n
-        frames: list[Frame] = []
+        parts: list[list[object]] = []
         rows = []
-        for (hand,), claims in hands.group_by("hand", maintain_order=True):
-            h = claims.row(0, named=True)
-            part = f"hand-{hand}"
-            label = f"hand {hand + 1} ({WINDS[h['round_wind']]} round)"
-            before = list(points)
-            after = [points[s] + h[f"delta_{s}"] for s in range(self.n)]
-            seats = [Seat() for _ in range(self.n)]
-            told: list[str] = []  # draws and replacements are told with the move that follows
-            dealt = False
-            for ev in events.filter(pl.col("hand") == hand).iter_rows(named=True):
-                if ev["kind"] != DEALT and not dealt:
-                    frames.append(
-                        Frame(f"{label}: dealt", self.board(seats, before, h["dealer"], None), part)
-                    )
-                    dealt = True
-                caption = self.apply(seats, ev)
-                if ev["kind"] == DEALT:
-                    continue
-                told.append(caption)
-                if ev["kind"] not in (DRAW, REPLACEMENT):
-                    frames.append(
-                        Frame(
-                            f"{label}: {', '.join(told)}",
-                            self.board(seats, before, h["dealer"], ev["seat"]),
-                            part,
-                        )
-                    )
-                    told = []
-            ending = f"{label} ends: {OUTCOMES[h['outcome']]}"
-            frames.append(
-                Frame(
-                    ending, self.board(seats, after, h["dealer"], None) + self.result(h, before, after), part
-                )
+        for hand, claims in rows_by(self.t["hands"].sort("hand", "claim"), "hand").items():
+            h = claims[0]
+            deltas = [h[f"delta_{s}"] for s in range(self.n)]
+            after = [p + d for p, d in zip(points, deltas, strict=True)]
+            ending = (
+                f"<p>{OUTCOMES[h['outcome']]} (dice {h['dice']}, {h['live_left']} live tiles left)</p>"
+                + self.breakdown(wins.get(hand, []), items)
             )
+            label = f"hand {hand + 1} ({WINDS[h['round_wind']]} round)"
+            parts.append([hand, label, h["dealer"], deltas, h["outcome"], events.get(hand, ""), ending])
             points = after
-            winners = ", ".join(str(w) for w in claims["winner"].to_list() if w >= 0) or "-"
-            fan = ", ".join(str(f) for f, w in zip(claims["fan"], claims["winner"], strict=True) if w >= 0)
+            won = [c for c in claims if c["winner"] >= 0]
+            winners = ", ".join(str(c["winner"]) for c in won) or "-"
+            fan = ", ".join(str(c["fan"]) for c in won)
             cells = (
                 f'<td>{hand + 1}</td><td class="l">{WINDS[h["round_wind"]]}</td><td>{h["dealer"]}</td>'
                 f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td>{fan}</td>'
             )
-            rows.append(
-                part_row(
-                    "hand",
-                    part,
-                    cells + running_cells([a - b for a, b in zip(after, before, strict=True)], after),
-                )
-            )
+            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
         final = [
             (esc(self.seat_label(p["seat"], 0)), p["final_points"], f"<td>{p['rank']}</td>")
             for p in self.t["players"].sort("seat").iter_rows(named=True)
@@ -239,12 +139,112 @@ class _Game(GamePage):
         overview = final_standings("<th>rank</th>", final) + (
             f"<h2>Hands ({len(rows)})</h2><table>{head}{''.join(rows)}</table>"
         )
-        return Page(self.shown.title("Hong Kong mahjong"), overview, frames, _STYLE)
+        codes = range(BONUS + 8)
+        data = {
+            "faces": [face(tiles_html([c])) for c in codes],
+            "names": [tile_name(c) for c in codes],
+            "strategies": self.strategies,
+            "start": [self.start] * self.n,
+            "outcomes": OUTCOMES,
+            "wide": sorted(WIDE),
+            "hands": parts,
+        }
+        return Page(self.shown.title("Hong Kong mahjong"), overview, data, _SCRIPT, _STYLE)
 
 
 _STYLE = """
 .meld{margin-left:.4em;padding:0 .15em;background:#eef3ff}
 .won{background:#fff0c0}
+"""
+
+# The board of each frame, rebuilt from a hand's events (see `simharness.show.page`): each seat's
+# hand (sorted), melds, flowers and seasons and discards (a claimed one dimmed), the seat that just
+# moved highlighted; a draw or replacement is told with the move that follows it.
+_SCRIPT = """
+const W='ESWN', S=D.strategies, F=D.faces, N=D.names, WIDE=new Set(D.wide), H=D.hands, BONUS=34;
+const [DEALT,DRAW,REPLACEMENT,DISCARD,CHOW,PUNG,KONG,CONCEALED_KONG,ADDED_KONG,SELF_DRAW_WIN,
+  DISCARD_WIN,ROBBED_KONG_WIN]=[0,1,2,3,4,5,6,7,8,9,10,11];
+const before=[], after=[];
+let points=D.start;
+for(const h of H){before.push(points);points=points.map((p,s)=>p+h[3][s]);after.push(points);}
+const tiles=(codes,marks)=>codes.map((c,i)=>K.tile(F[c],marks&&marks.has(i)?'called':'')).join('');
+const label=(s,dealer)=>K.esc('seat '+s+' ('+W[(s-dealer+4)%4]+') '+S[s]);
+function board(seats,pts,dealer,actor){
+  const rows=seats.map((st,s)=>{
+    const melds=st.melds.map(([k,ts])=>'<span class="meld" title="'+k+'">'+tiles(ts)+'</span>').join(' ');
+    const won=st.won===null?'':' + <span class="won">'+tiles([st.won])+'</span>';
+    return '<tr'+(s===actor?' class="actor"':'')+'><td class="l">'+label(s,dealer)+'</td><td>'+pts[s]+'</td>'
+      +'<td class="l hand">'+tiles(st.hand.slice().sort((a,b)=>a-b))+won+' '+melds+'</td>'
+      +'<td class="l">'+tiles(st.bonus)+'</td><td class="l river">'+tiles(st.river,st.claimed)+'</td></tr>';
+  });
+  return '<table class="board"><tr><th class="l">seat</th><th>points</th><th class="l">hand, melds</th>'
+    +'<th class="l">flowers, seasons</th><th class="l">discards</th></tr>'+rows.join('')+'</table>';
+}
+function apply(seats,kind,seat,code,from,base){
+  const st=seats[seat], name=N[code], who='seat '+seat+' ';
+  if(kind===DEALT||kind===DRAW||kind===REPLACEMENT){
+    (code>=BONUS?st.bonus:st.hand).push(code);
+    if(kind===DEALT)return '';
+    return who+(kind===DRAW?'draws':'takes a replacement')+' '+name;
+  }
+  if(kind===DISCARD){K.remove(st.hand,code);st.river.push(code);return who+'discards '+name;}
+  if(kind===CHOW||kind===PUNG||kind===KONG){
+    seats[from].claimed.add(seats[from].river.length-1);
+    const meld=kind===CHOW?[base,base+1,base+2]:Array(kind===PUNG?3:4).fill(code);
+    const rest=meld.slice();
+    K.remove(rest,code);
+    for(const t of rest)K.remove(st.hand,t);
+    const what=['chow','pung','kong'][kind-CHOW];
+    st.melds.push([what,meld]);
+    return who+'claims '+name+' from seat '+from+': '+what+' '+meld.map(t=>N[t]).join(' ');
+  }
+  if(kind===CONCEALED_KONG){
+    for(let k=0;k<4;k++)K.remove(st.hand,code);
+    st.melds.push(['concealed kong',[code,code,code,code]]);
+    return who+'declares a concealed kong of '+name;
+  }
+  if(kind===ADDED_KONG){
+    K.remove(st.hand,code);
+    st.melds=st.melds.map(([k,ts])=>k==='pung'&&ts[0]===code?['kong',[...ts,code]]:[k,ts]);
+    return who+'adds '+name+' to its pung (kong)';
+  }
+  if(kind===SELF_DRAW_WIN)return who+'wins by self-draw on '+name;
+  if(kind===DISCARD_WIN||kind===ROBBED_KONG_WIN){
+    st.won=code;
+    return who+(kind===ROBBED_KONG_WIN?'robs the kong':'wins on the discard')+' '+name+' of seat '+from;
+  }
+  return who+'declares a false win and pays the penalty';
+}
+return {
+  parts:H.length,
+  name:i=>'hand-'+H[i][0],
+  walk(i,emit){
+    const [,title,dealer,,outcome,packed,ending]=H[i];
+    const seats=S.map(()=>({hand:[],bonus:[],river:[],claimed:new Set(),melds:[],won:null}));
+    const v=K.ints(packed);
+    let told=[], dealt=false;
+    for(let j=0;j<v.length;){
+      const kind=v[j]>>2, seat=v[j]&3, code=v[j+1];
+      let from=-1, base=code;
+      j+=2;
+      if(WIDE.has(kind)){from=v[j]-1;base=v[j+1];j+=2;}
+      if(kind!==DEALT&&!dealt){
+        if(emit(title+': dealt',()=>board(seats,before[i],dealer,null)))return;
+        dealt=true;
+      }
+      const caption=apply(seats,kind,seat,code,from,base);
+      if(kind===DEALT)continue;
+      told.push(caption);
+      if(kind!==DRAW&&kind!==REPLACEMENT){
+        if(emit(title+': '+told.join(', '),()=>board(seats,before[i],dealer,seat)))return;
+        told=[];
+      }
+    }
+    const labels=S.map((_,s)=>label(s,dealer));
+    emit(title+' ends: '+D.outcomes[outcome],
+      ()=>board(seats,after[i],dealer,null)+ending+K.changeTable(labels,before[i],after[i]));
+  },
+};
 """
 
 

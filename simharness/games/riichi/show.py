@@ -5,19 +5,21 @@ win's scoring breakdown with the point changes and running totals."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
 from simharness.games.riichi.scoring import yaku_names
 from simharness.show.page import (
-    Frame,
+    BASE,
     GamePage,
     Page,
-    change_table,
     esc,
+    face,
     final_standings,
+    packed,
     part_row,
+    rows_by,
     running_cells,
     running_heads,
     tile,
@@ -79,31 +81,6 @@ def tiles_html(tiles: list[int], marks: dict[int, str] | None = None) -> str:
     return "".join(out)
 
 
-def _sorted(tiles: list[int]) -> list[int]:
-    return sorted(tiles, key=lambda t: (t // 4, t not in RED_FIVES, t))
-
-
-@dataclass
-class Seat:
-    hand: list[int] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-    called: set[int] = field(default_factory=set)
-    riichi_tile: int | None = None
-    melds: list[tuple[str, list[int]]] = field(default_factory=list)
-    nuki: list[int] = field(default_factory=list)
-    # The call this seat declared last (kind, called tile): the meld its MELD_TILE events build.
-    call: tuple[int, int] | None = None
-    building: bool = False
-
-
-@dataclass
-class HandState:
-    seats: list[Seat]
-    dora: list[int] = field(default_factory=list)
-    ura: list[int] = field(default_factory=list)
-    last_discard: tuple[int, int] | None = None
-
-
 def round_name(round_: int, honba: int, n: int) -> str:
     return f"{'ESWN'[round_ // n % 4]}{round_ % n + 1}" + (f"-{honba}" if honba else "")
 
@@ -118,95 +95,10 @@ class _Game(GamePage):
         wind = WINDS[(seat - dealer) % self.n]
         return f"seat {seat} ({wind}) {self.strategies[seat]}"
 
-    def board(self, st: HandState, points: list[int], dealer: int, actor: int | None) -> str:
-        rows = []
-        for s, seat in enumerate(st.seats):
-            melds = " ".join(
-                f'<span class="meld" title="{k}">{tiles_html(ts)}</span>' for k, ts in seat.melds
-            )
-            marks = {t: "called" for t in seat.called}
-            if seat.riichi_tile is not None:
-                marks[seat.riichi_tile] = "riichi"
-            flag = ' <b class="rb">riichi</b>' if seat.riichi_tile is not None else ""
-            cls = ' class="actor"' if s == actor else ""
-            rows.append(
-                f'<tr{cls}><td class="l">{esc(self.seat_label(s, dealer))}{flag}</td><td>{points[s]}</td>'
-                f'<td class="l hand">{tiles_html(_sorted(seat.hand))} {melds} {tiles_html(seat.nuki)}</td>'
-                f'<td class="l river">{tiles_html(seat.river, marks)}</td></tr>'
-            )
-        return (
-            f"<p>dora indicators: {tiles_html(st.dora)}"
-            + (f" &nbsp; ura indicators: {tiles_html(st.ura)}" if st.ura else "")
-            + '</p><table class="board"><tr><th class="l">seat</th>'
-            '<th>points</th><th class="l">hand, melds</th><th class="l">discards</th></tr>'
-            f"{''.join(rows)}</table>"
-        )
-
-    def apply(self, st: HandState, seat: int, kind: int, tile: int) -> str:
-        """Applies one event; returns its caption ('' for the parts of a call and the deal)."""
-        s = st.seats[seat] if seat < self.n else None
-        name = tile_name(tile) if tile != 255 else ""
-        if kind == DORA:
-            st.dora.append(tile)
-            return f"dora indicator {name}"
-        if kind == URA:
-            st.ura.append(tile)
-            return ""
-        assert s is not None, f"event kind {kind} without a seat"
-        if kind == DEALT:
-            s.hand.append(tile)
-            return ""
-        if kind in (DRAW, RINSHAN):
-            s.hand.append(tile)
-            return f"seat {seat} draws {name}" + (" (replacement)" if kind == RINSHAN else "")
-        if kind in (DISCARD, RIICHI_DISCARD):
-            s.hand.remove(tile)
-            s.river.append(tile)
-            st.last_discard = (seat, tile)
-            if kind == RIICHI_DISCARD:
-                s.riichi_tile = tile
-                return f"seat {seat} declares riichi, discarding {name}"
-            return f"seat {seat} discards {name}"
-        if kind in (CHI, PON, DAIMINKAN, ANKAN):
-            s.call, s.building = (kind, tile), False
-            return ""
-        if kind == MELD_TILE:
-            s.hand.remove(tile)
-            if not s.building:
-                s.building = True
-                call_kind, called = s.call if s.call is not None else (ANKAN, 255)
-                taken = [] if call_kind == ANKAN else [called]
-                if taken and st.last_discard is not None:
-                    st.seats[st.last_discard[0]].called.add(called)
-                s.melds.append((_CALLS[call_kind], taken))
-            s.melds[-1][1].append(tile)
-            return ""
-        if kind == KAKAN:
-            s.hand.remove(tile)
-            for k, ts in s.melds:
-                if k == "pon" and ts[0] // 4 == tile // 4:
-                    ts.append(tile)
-            return f"seat {seat} adds {name} to its pon (kakan)"
-        if kind == NUKI:
-            s.hand.remove(tile)
-            s.nuki.append(tile)
-            return f"seat {seat} extracts {name} (nuki)"
-        return {
-            TSUMO: f"seat {seat} declares tsumo",
-            RON: f"seat {seat} declares ron on {name}",
-            KYUUSHU: f"seat {seat} declares kyuushu kyuuhai",
-            FOUL: f"seat {seat}'s foul is shown (chombo)",
-            NOTEN: f"seat {seat} claims noten",
-            OPEN_RIICHI: f"seat {seat} opens its riichi",
-        }.get(kind, f"seat {seat}: event {kind}")
-
-    def breakdown(self, hand: int) -> str:
-        wins = self.t["wins"].filter(pl.col("hand") == hand)
-        yaku = self.t["win_yaku"].filter(pl.col("hand") == hand)
+    def breakdown(self, wins: list[dict[str, Any]], yaku: dict[Any, list[dict[str, Any]]]) -> str:
         parts = []
-        for w in wins.iter_rows(named=True):
-            ys = yaku.filter(pl.col("seat") == w["seat"])
-            items = [f"{self.names[y]} {h}" for y, h in zip(ys["yaku"], ys["han"], strict=True)]
+        for w in wins:
+            items = [f"{self.names[y['yaku']]} {y['han']}" for y in yaku.get((w["hand"], w["seat"]), [])]
             items += [
                 f"{label} {w[k]}"
                 for k, label in (
@@ -227,57 +119,41 @@ class _Game(GamePage):
             )
         return f"<ul>{''.join(parts)}</ul>" if parts else ""
 
-    def result(self, h: dict[str, int], before: list[int], after: list[int]) -> str:
-        labels = [self.seat_label(s, h["dealer"]) for s in range(self.n)]
-        return (
-            f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(h['hand'])}{change_table(labels, before, after)}"
-        )
-
     def page(self) -> Page:
         hands = self.t["hands"].sort("hand")
-        events = self.t["events"].sort("hand", "seq")
+        # A hand's events as the script reads them: the kind, the seat (n for the table: a dora
+        # indicator) and the tile id (255: none) in two values.
+        events = packed(
+            self.t["events"],
+            "hand",
+            [
+                pl.col("kind"),
+                pl.min_horizontal("seat", self.n),
+                pl.col("tile") // BASE,
+                pl.col("tile") % BASE,
+            ],
+        )
+        wins = rows_by(self.t["wins"], "hand")
+        yaku = rows_by(self.t["win_yaku"], "hand", "seat")
         points = [self.start] * self.n
-        frames: list[Frame] = []
+        parts: list[list[object]] = []
         rows = []
         for h in hands.iter_rows(named=True):
-            part = f"hand-{h['hand']}"
+            hand = h["hand"]
             label = round_name(h["round"], h["honba"], self.n)
-            before = list(points)
-            after = [points[s] + h[f"delta_{s}"] for s in range(self.n)]
-            st = HandState([Seat() for _ in range(self.n)])
-            hand_events = events.filter(pl.col("hand") == h["hand"])
-            drawn = ""  # a draw is told with the discard that follows it: one frame per turn
-            for seat, kind, tile_id in hand_events.select("seat", "kind", "tile").iter_rows():
-                caption = self.apply(st, seat, kind, tile_id)
-                if kind in (DRAW, RINSHAN):
-                    drawn = caption + ", "
-                    continue
-                if caption and (kind != DORA or (frames and frames[-1].part == part)):
-                    title = f"hand {h['hand'] + 1} ({label}): {drawn}{caption}"
-                    actor = seat if seat < self.n else None
-                    frames.append(Frame(title, self.board(st, before, h["dealer"], actor), part))
-                    drawn = ""
-            if not frames or frames[-1].part != part:
-                frames.append(
-                    Frame(
-                        f"hand {h['hand'] + 1} ({label}): dealt",
-                        self.board(st, before, h["dealer"], None),
-                        part,
-                    )
-                )
-            ending = f"hand {h['hand'] + 1} ({label}) ends: {OUTCOMES[h['outcome']]}"
-            frames.append(
-                Frame(ending, self.board(st, after, h["dealer"], None) + self.result(h, before, after), part)
-            )
+            deltas = [h[f"delta_{s}"] for s in range(self.n)]
+            after = [p + d for p, d in zip(points, deltas, strict=True)]
+            ending = f"<p>{OUTCOMES[h['outcome']]}</p>" + self.breakdown(wins.get(hand, []), yaku)
+            title = f"hand {hand + 1} ({label})"
+            parts.append([hand, title, h["dealer"], deltas, h["outcome"], events.get(hand, ""), ending])
             points = after
             winners = ", ".join(str(s) for s in range(self.n) if h["winners"] >> s & 1) or "-"
             value = f"{h['han']} han {h['fu']} fu {h['points']}" if h["winners"] else ""
             cells = (
-                f'<td>{h["hand"] + 1}</td><td class="l">{label}</td><td>{h["dealer"]}</td>'
+                f'<td>{hand + 1}</td><td class="l">{label}</td><td>{h["dealer"]}</td>'
                 f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td class="l">{value}</td>'
             )
-            deltas = [h[f"delta_{s}"] for s in range(self.n)]
-            rows.append(part_row("hand", part, cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
         final = [
             (
                 esc(self.seat_label(p["seat"], 0)),
@@ -294,13 +170,124 @@ class _Game(GamePage):
             final_standings("<th>rank</th><th>score</th>", final)
             + f"<h2>Hands ({hands.height})</h2><table>{head}{''.join(rows)}</table>"
         )
-        return Page(self.shown.title("Riichi"), overview, frames, _STYLE)
+        ids = range(FLOWER + 8)
+        # Each tile's place in a sorted hand: by kind, a red five first.
+        order = sorted(ids, key=lambda t: (t // 4, t not in RED_FIVES, t))
+        data = {
+            "faces": [face(tiles_html([t])) for t in ids],
+            "names": [tile_name(t) for t in ids],
+            "order": [order.index(t) for t in ids],
+            "strategies": self.strategies,
+            "start": [self.start] * self.n,
+            "outcomes": OUTCOMES,
+            "hands": parts,
+        }
+        return Page(self.shown.title("Riichi"), overview, data, _SCRIPT, _STYLE)
 
 
 _STYLE = """
 .meld{margin-left:.4em;padding:0 .15em;background:#eef3ff}
 .rb{color:#c00}
 """
+
+# The board of each frame, rebuilt from a hand's events (see `simharness.show.page`): the dora
+# (and ura) indicators, each seat's hand (sorted), melds, nukidora and discards (a called one
+# dimmed, the riichi one turned), the seat that just moved highlighted; a draw is told with the
+# discard that follows it.
+_SCRIPT = """
+const W='ESWN', S=D.strategies, F=D.faces, N=D.names, O=D.order, H=D.hands, n=S.length;
+const [DRAW,RINSHAN,DISCARD,RIICHI_DISCARD,CHI,PON,DAIMINKAN,ANKAN,KAKAN,TSUMO,RON,DORA,KYUUSHU,FOUL,
+  NOTEN,OPEN_RIICHI,NUKI,DEALT,MELD_TILE,URA]=[...Array(20).keys()];
+const CALLS={[CHI]:'chi',[PON]:'pon',[DAIMINKAN]:'daiminkan',[ANKAN]:'ankan'};
+const SAID={[TSUMO]:' declares tsumo',[KYUUSHU]:' declares kyuushu kyuuhai',
+  [FOUL]:"'s foul is shown (chombo)",[NOTEN]:' claims noten',[OPEN_RIICHI]:' opens its riichi'};
+const before=[], after=[];
+let points=D.start;
+for(const h of H){before.push(points);points=points.map((p,s)=>p+h[3][s]);after.push(points);}
+const tiles=(ts,marks)=>ts.map(t=>K.tile(F[t],marks&&marks.get(t))).join('');
+const label=(s,dealer)=>K.esc('seat '+s+' ('+W[(s-dealer+n)%n]+') '+S[s]);
+function board(st,pts,dealer,actor){
+  const rows=st.seats.map((seat,s)=>{
+    const melds=seat.melds.map(([k,ts])=>'<span class="meld" title="'+k+'">'+tiles(ts)+'</span>').join(' ');
+    const marks=new Map([...seat.called].map(t=>[t,'called']));
+    if(seat.riichi!==null)marks.set(seat.riichi,'riichi');
+    const flag=seat.riichi!==null?' <b class="rb">riichi</b>':'';
+    const hand=tiles(seat.hand.slice().sort((a,b)=>O[a]-O[b]));
+    return '<tr'+(s===actor?' class="actor"':'')+'><td class="l">'+label(s,dealer)+flag+'</td>'
+      +'<td>'+pts[s]+'</td><td class="l hand">'+hand+' '+melds+' '+tiles(seat.nuki)+'</td>'
+      +'<td class="l river">'+tiles(seat.river,marks)+'</td></tr>';
+  });
+  return '<p>dora indicators: '+tiles(st.dora)+(st.ura.length?' &nbsp; ura indicators: '+tiles(st.ura):'')
+    +'</p><table class="board"><tr><th class="l">seat</th><th>points</th><th class="l">hand, melds</th>'
+    +'<th class="l">discards</th></tr>'+rows.join('')+'</table>';
+}
+function apply(st,seat,kind,t){
+  const name=t===255?'':N[t], who='seat '+seat;
+  if(kind===DORA){st.dora.push(t);return 'dora indicator '+name;}
+  if(kind===URA){st.ura.push(t);return '';}
+  const s=st.seats[seat];
+  if(s===undefined)throw new Error('event kind '+kind+' without a seat');
+  if(kind===DEALT){s.hand.push(t);return '';}
+  if(kind===DRAW||kind===RINSHAN){
+    s.hand.push(t);
+    return who+' draws '+name+(kind===RINSHAN?' (replacement)':'');
+  }
+  if(kind===DISCARD||kind===RIICHI_DISCARD){
+    K.remove(s.hand,t);
+    s.river.push(t);
+    st.last=[seat,t];
+    if(kind===DISCARD)return who+' discards '+name;
+    s.riichi=t;
+    return who+' declares riichi, discarding '+name;
+  }
+  if(kind in CALLS){s.call=[kind,t];s.building=false;return '';}
+  if(kind===MELD_TILE){
+    K.remove(s.hand,t);
+    if(!s.building){
+      s.building=true;
+      const [call,called]=s.call===null?[ANKAN,255]:s.call;
+      const taken=call===ANKAN?[]:[called];
+      if(taken.length&&st.last!==null)st.seats[st.last[0]].called.add(called);
+      s.melds.push([CALLS[call],taken]);
+    }
+    s.melds[s.melds.length-1][1].push(t);
+    return '';
+  }
+  if(kind===KAKAN){
+    K.remove(s.hand,t);
+    for(const [k,ts] of s.melds)if(k==='pon'&&ts[0]>>2===t>>2)ts.push(t);
+    return who+' adds '+name+' to its pon (kakan)';
+  }
+  if(kind===NUKI){K.remove(s.hand,t);s.nuki.push(t);return who+' extracts '+name+' (nuki)';}
+  if(kind===RON)return who+' declares ron on '+name;
+  return kind in SAID?who+SAID[kind]:who+': event '+kind;
+}
+return {
+  parts:H.length,
+  name:i=>'hand-'+H[i][0],
+  walk(i,emit){
+    const [,title,dealer,,outcome,packed,ending]=H[i];
+    const st={seats:S.map(()=>({hand:[],river:[],called:new Set(),riichi:null,melds:[],nuki:[],call:null,
+      building:false})),dora:[],ura:[],last:null};
+    const v=K.ints(packed);
+    let drawn='', shown=0;
+    for(let j=0;j<v.length;j+=4){
+      const kind=v[j], seat=v[j+1], t=v[j+2]*__BASE__+v[j+3];
+      const caption=apply(st,seat,kind,t);
+      if(kind===DRAW||kind===RINSHAN){drawn=caption+', ';continue;}
+      if(caption&&(kind!==DORA||shown>0)){
+        shown++;
+        if(emit(title+': '+drawn+caption,()=>board(st,before[i],dealer,seat<n?seat:null)))return;
+        drawn='';
+      }
+    }
+    if(shown===0&&emit(title+': dealt',()=>board(st,before[i],dealer,null)))return;
+    const labels=S.map((_,s)=>label(s,dealer));
+    emit(title+' ends: '+D.outcomes[outcome],
+      ()=>board(st,after[i],dealer,null)+ending+K.changeTable(labels,before[i],after[i]));
+  },
+};
+""".replace("__BASE__", str(BASE))
 
 
 def page(shown: Shown) -> Page:

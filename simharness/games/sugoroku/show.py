@@ -4,9 +4,7 @@ pieces land on them, the pieces after every turn, every roll and decision, and t
 
 from __future__ import annotations
 
-import polars as pl
-
-from simharness.show.page import Frame, GamePage, Page, esc, part_row, tile
+from simharness.show.page import GamePage, Page, esc, part_row, rows_by, tile
 from simharness.show.replay import Shown
 
 # Board squares per row (the course snakes: row 2 runs right to left).
@@ -43,73 +41,44 @@ class _Game(GamePage):
         self.revealed = course["revealed"].to_list()
         self.goal = len(self.tiles) + 1
 
-    def board(self, turn: int, positions: dict[int, int]) -> str:
-        pieces: dict[int, list[int]] = {}
-        for seat, pos in positions.items():
-            pieces.setdefault(pos, []).append(seat)
-        cells = []
-        for sq in range(self.goal + 1):
-            if sq == 0:
-                face = '<span class="t z" title="start">S</span>'
-            elif sq == self.goal:
-                face = '<span class="t z" title="goal">G</span>'
-            elif 0 < self.revealed[sq - 1] <= turn:
-                face = tile_html(self.tiles[sq - 1])
-            else:
-                face = tile("?", "z", f"square {sq}, face down", "down")
-            marks = "".join(f'<b class="pc p{s}" title="seat {s}">{s}</b>' for s in pieces.get(sq, []))
-            cells.append(f'<div class="sq" title="square {sq}">{face}{marks}</div>')
-        rows = [cells[i : i + ROW] for i in range(0, len(cells), ROW)]
-        html_rows = [
-            f'<div class="row{" rev" if i % 2 else ""}">{"".join(r)}</div>' for i, r in enumerate(rows)
-        ]
-        return f'<div class="board">{"".join(html_rows)}</div>'
-
-    def standing(self, rows: pl.DataFrame, mover: int | None) -> str:
-        cells = "".join(
-            f'<tr{" class=actor" if r["seat"] == mover else ""}><td class="l">'
-            f'<b class="pc p{r["seat"]}">{r["seat"]}</b> {esc(self.strategies[r["seat"]])}</td>'
-            f"<td>{r['pos']}</td><td>{r['points']}</td><td>{r['rests']}</td><td>×{r['mult']}</td></tr>"
-            for r in rows.sort("seat").iter_rows(named=True)
-        )
-        return (
-            '<table><tr><th class="l">seat</th><th>square</th><th>points</th><th>rests</th>'
-            f"<th>next landing</th></tr>{cells}</table>"
-        )
+    def course(self) -> list[list[object]]:
+        """Each square from the start to the goal as ``[turn, face up, face down]``: its face up
+        from that turn on (0: always, the start and the goal; -1: never turned)."""
+        start = '<span class="t z" title="start">S</span>'
+        goal = '<span class="t z" title="goal">G</span>'
+        squares: list[list[object]] = [[0, start, start]]
+        for sq, (t, turn) in enumerate(zip(self.tiles, self.revealed, strict=True), start=1):
+            down = tile("?", "z", f"square {sq}, face down", "down")
+            squares.append([turn if turn > 0 else -1, tile_html(t), down])
+        return [*squares, [0, goal, goal]]
 
     def page(self) -> Page:
-        positions = self.t["positions"].sort("turn", "seat")
-        rolls = self.t["rolls"]
-        decisions = self.t["decisions"]
-        frames = []
+        rolls = rows_by(self.t["rolls"], "turn")
+        decisions = rows_by(self.t["decisions"], "turn")
+        turns: list[list[object]] = []
         rows = []
-        for (turn,), snap in positions.group_by("turn", maintain_order=True):
-            mover = int(snap["mover"][0])
-            where = dict(zip(snap["seat"].to_list(), snap["pos"].to_list(), strict=True))
-            part = f"turn-{turn}"
+        for turn, snap in rows_by(self.t["positions"].sort("turn", "seat"), "turn").items():
+            mover = int(snap[0]["mover"])
+            where = [p["pos"] for p in snap]
             if turn == 0:
                 caption = "the course is laid, the dora flipped"
-                said = ""
             else:
-                r = rolls.filter(pl.col("turn") == turn)
-                d = decisions.filter(pl.col("turn") == turn)
-                dice = ", ".join(f"{a}+{b}" for a, b in zip(r["die1"], r["die2"], strict=True)) or "rests"
+                dice = ", ".join(f"{r['die1']}+{r['die2']}" for r in rolls.get(turn, [])) or "rests"
                 said = "; ".join(
-                    f"seat {s} {'takes' if taken else 'declines'} {DECISIONS[k]}"
-                    for s, k, taken in d.select("seat", "decision", "taken").iter_rows()
+                    f"seat {d['seat']} {'takes' if d['taken'] else 'declines'} {DECISIONS[d['decision']]}"
+                    for d in decisions.get(turn, [])
                 )
                 caption = f"turn {turn}: seat {mover} ({self.strategies[mover]}) rolls {dice}" + (
                     f"; {said}" if said else ""
                 )
-                points = " ".join(str(p) for p in snap["points"].to_list())
+                points = " ".join(str(p["points"]) for p in snap)
                 cells = (
                     f'<td>{turn}</td><td>{mover}</td><td class="l">{esc(dice)}</td>'
                     f'<td class="l">{esc(said)}</td><td>{where[mover]}</td><td>{points}</td>'
                 )
-                rows.append(part_row("turn", part, cells))
-            frames.append(
-                Frame(caption, self.standing(snap, mover if turn else None) + self.board(turn, where), part)
-            )
+                rows.append(part_row("turn", f"turn-{turn}", cells))
+            more = [[p[c] for p in snap] for c in ("points", "rests", "mult")]
+            turns.append([turn, mover if turn else -1, caption, where, *more])
         game = self.t["games"].row(0, named=True)
         players = self.t["players"].sort("seat")
         final = "".join(
@@ -128,8 +97,6 @@ class _Game(GamePage):
             f"{final}</table>"
         )
         dora = ", ".join(f"{tile_html(k)}×{c}" for k, c in self.t["dora"].select("kind", "count").iter_rows())
-        last = frames[-1]
-        frames.append(Frame(f"the game ends: {ENDS[game['early_end']]}", settlement + last.body, last.part))
         points_head = " ".join(str(s) for s in range(self.n))
         overview = (
             f"<h2>Final standings</h2>{settlement}<p>dora: {dora}</p>"
@@ -137,7 +104,14 @@ class _Game(GamePage):
             f'<th class="l">decisions</th><th>square</th><th>points of seats {points_head}</th></tr>'
             f"{''.join(rows)}</table>"
         )
-        return Page(self.shown.title("Sugoroku"), overview, frames, _STYLE)
+        data = {
+            "strategies": self.strategies,
+            "course": self.course(),
+            "turns": turns,
+            "end": f"the game ends: {ENDS[game['early_end']]}",
+            "settlement": settlement,
+        }
+        return Page(self.shown.title("Sugoroku"), overview, data, _SCRIPT, _STYLE)
 
 
 _STYLE = """
@@ -149,6 +123,38 @@ _STYLE = """
 .p0{background:#d62728} .p1{background:#1f77b4} .p2{background:#2ca02c} .p3{background:#9467bd}
 .p4{background:#ff7f0e} .t.gold{background:#ffe9a8}
 """
+
+# One frame per turn (see `simharness.show.page`): each seat's square, points, rests and next
+# landing's multiplier, and the course (squares turned face up by that turn, the pieces on it);
+# the last turn has a second frame with the settlement.
+_SCRIPT = """
+const S=D.strategies, C=D.course, T=D.turns, ROW=__ROW__;
+function standing([,mover,,pos,points,rests,mult]){
+  return '<table><tr><th class="l">seat</th><th>square</th><th>points</th><th>rests</th>'
+    +'<th>next landing</th></tr>'
+    +S.map((strategy,s)=>'<tr'+(s===mover?' class=actor':'')+'><td class="l"><b class="pc p'+s+'">'+s+'</b> '
+      +K.esc(strategy)+'</td><td>'+pos[s]+'</td><td>'+points[s]+'</td><td>'+rests[s]+'</td><td>×'+mult[s]
+      +'</td></tr>').join('')+'</table>';
+}
+function board([turn,,,pos]){
+  const cells=C.map(([from,up,down],sq)=>'<div class="sq" title="square '+sq+'">'
+    +(from>=0&&from<=turn?up:down)
+    +S.map((_,s)=>pos[s]===sq?'<b class="pc p'+s+'" title="seat '+s+'">'+s+'</b>':'').join('')+'</div>');
+  const rows=[];
+  for(let k=0;k<cells.length;k+=ROW)
+    rows.push('<div class="row'+(rows.length%2?' rev':'')+'">'+cells.slice(k,k+ROW).join('')+'</div>');
+  return '<div class="board">'+rows.join('')+'</div>';
+}
+return {
+  parts:T.length,
+  name:i=>'turn-'+T[i][0],
+  walk(i,emit){
+    const body=()=>standing(T[i])+board(T[i]);
+    if(emit(T[i][2],body))return;
+    if(i===T.length-1)emit(D.end,()=>D.settlement+body());
+  },
+};
+""".replace("__ROW__", str(ROW))
 
 
 def page(shown: Shown) -> Page:

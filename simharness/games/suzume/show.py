@@ -5,18 +5,19 @@ part with the point changes and running totals."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
 from simharness.show.page import (
-    Frame,
     GamePage,
     Page,
-    change_table,
     esc,
+    face,
     final_standings,
+    packed,
     part_row,
+    rows_by,
     running_cells,
     running_heads,
     tile,
@@ -25,6 +26,7 @@ from simharness.show.replay import Shown
 
 DEALT, DORA, DRAW, DISCARD, TSUMO, RON, MISTAKE = range(7)
 HATSU, CHUN = 9, 10
+TILES = 44
 OUTCOMES = ("exhaustive draw", "tsumo", "ron")
 YAKUMAN = ("", "All Green", "Chinyao", "Super Red")
 # Parts of a win's points, as the `hands` table names them.
@@ -48,56 +50,15 @@ def tile_html(t: int, reds: bool) -> str:
     return tile(name.rstrip("r"), "s", name, "red" if name.endswith("r") else "")
 
 
-@dataclass
-class HandState:
-    hands: list[list[int]]
-    rivers: list[list[int]]
-    dora: list[int] = field(default_factory=list)
-
-
 class _Game(GamePage):
     def __init__(self, shown: Shown) -> None:
         super().__init__(shown)
         self.start = int(shown.rules["starting_points"])
         self.reds = bool(shown.rules["red_tiles"])
 
-    def tiles(self, tiles: list[int]) -> str:
-        return "".join(tile_html(t, self.reds) for t in tiles)
-
-    def board(self, st: HandState, points: list[int], dealer: int, actor: int | None) -> str:
-        rows = "".join(
-            f'<tr{" class=actor" if s == actor else ""}><td class="l">seat {s}'
-            f"{' (dealer)' if s == dealer else ''} {esc(self.strategies[s])}</td><td>{points[s]}</td>"
-            f'<td class="l">{self.tiles(sorted(st.hands[s]))}</td>'
-            f'<td class="l">{self.tiles(st.rivers[s])}</td></tr>'
-            for s in range(self.n)
-        )
-        return (
-            f"<p>dora indicator: {self.tiles(st.dora) or 'none'}</p>"
-            '<table><tr><th class="l">seat</th><th>points</th><th class="l">hand</th>'
-            f'<th class="l">discards</th></tr>{rows}</table>'
-        )
-
-    def apply(self, st: HandState, seat: int, kind: int, t: int) -> str:
-        if kind == DORA:
-            st.dora.append(t)
-            return ""
-        if kind in (DEALT, DRAW):
-            st.hands[seat].append(t)
-            return "" if kind == DEALT else f"seat {seat} draws {tile_name(t, self.reds)}"
-        if kind == DISCARD:
-            st.hands[seat].remove(t)
-            st.rivers[seat].append(t)
-            return f"seat {seat} discards {tile_name(t, self.reds)}"
-        if kind == TSUMO:
-            return f"seat {seat} declares tsumo on {tile_name(t, self.reds)}"
-        if kind == RON:
-            return f"seat {seat} declares ron on {tile_name(t, self.reds)}"
-        return f"seat {seat} declares a mistaken win and pays the penalty"
-
-    def breakdown(self, claims: pl.DataFrame) -> str:
+    def breakdown(self, won: list[dict[str, Any]]) -> str:
         items = []
-        for c in claims.filter(pl.col("winner") >= 0).iter_rows(named=True):
+        for c in won:
             parts = ", ".join(f"{label} {c[k]}" for k, label in PARTS if c[k])
             yakuman = f" ({YAKUMAN[c['yakuman']]})" if c["yakuman"] else ""
             how = "tsumo" if c["outcome"] == 1 else f"ron from seat {c['discarder']}"
@@ -108,55 +69,29 @@ class _Game(GamePage):
         return f"<ul>{''.join(items)}</ul>"
 
     def page(self) -> Page:
-        hands = self.t["hands"].sort("hand", "claim")
-        events = self.t["events"].sort("seq")
+        # A hand's events as the script reads them: kind × 6 + seat (5 for the table: the dora
+        # indicator) and the tile id.
+        events = packed(
+            self.t["events"], "hand", [pl.col("kind") * 6 + pl.min_horizontal("seat", 5), pl.col("tile")]
+        )
         points = [self.start] * self.n
-        frames: list[Frame] = []
+        parts: list[list[object]] = []
         rows = []
-        for (hand,), claims in hands.group_by("hand", maintain_order=True):
-            h = claims.row(0, named=True)
-            part = f"hand-{hand}"
-            before = list(points)
-            after = [points[s] + h[f"delta_{s}"] for s in range(self.n)]
-            st = HandState([[] for _ in range(self.n)], [[] for _ in range(self.n)])
-            drawn = ""
-            for seat, kind, t in (
-                events.filter(pl.col("hand") == hand).select("seat", "kind", "tile").iter_rows()
-            ):
-                caption = self.apply(st, seat, kind, t)
-                if kind == DRAW:
-                    drawn = caption + ", "
-                elif caption:
-                    frames.append(
-                        Frame(
-                            f"hand {hand + 1}: {drawn}{caption}",
-                            self.board(st, before, h["dealer"], seat),
-                            part,
-                        )
-                    )
-                    drawn = ""
-            labels = [f"seat {s}" for s in range(self.n)]
-            result = f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(claims)}" + change_table(
-                labels, before, after
-            )
-            frames.append(
-                Frame(
-                    f"hand {hand + 1} ends: {OUTCOMES[h['outcome']]}",
-                    self.board(st, after, h["dealer"], None) + result,
-                    part,
-                )
-            )
+        for hand, claims in rows_by(self.t["hands"].sort("hand", "claim"), "hand").items():
+            h = claims[0]
+            deltas = [h[f"delta_{s}"] for s in range(self.n)]
+            after = [p + d for p, d in zip(points, deltas, strict=True)]
+            won = [c for c in claims if c["winner"] >= 0]
+            ending = f"<p>{OUTCOMES[h['outcome']]}</p>{self.breakdown(won)}"
+            parts.append([hand, h["dealer"], deltas, h["outcome"], events.get(hand, ""), ending])
             points = after
-            winners = ", ".join(str(w) for w in claims["winner"].to_list() if w >= 0) or "-"
-            value = ", ".join(
-                str(p) for p, w in zip(claims["points"], claims["winner"], strict=True) if w >= 0
-            )
+            winners = ", ".join(str(c["winner"]) for c in won) or "-"
+            value = ", ".join(str(c["points"]) for c in won)
             cells = (
                 f'<td>{hand + 1}</td><td>{h["dealer"]}</td><td class="l">{OUTCOMES[h["outcome"]]}</td>'
                 f"<td>{winners}</td><td>{value}</td>"
             )
-            deltas = [after[s] - before[s] for s in range(self.n)]
-            rows.append(part_row("hand", str(part), cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
         final = [
             (
                 f"seat {p['seat']} {esc(self.strategies[p['seat']])}",
@@ -172,7 +107,68 @@ class _Game(GamePage):
         overview = final_standings("<th>rank</th>", final) + (
             f"<h2>Hands ({len(rows)})</h2><table>{head}{''.join(rows)}</table>"
         )
-        return Page(self.shown.title("Suzume-jong"), overview, frames)
+        ids = range(TILES)
+        data = {
+            "faces": [face(tile_html(t, self.reds)) for t in ids],
+            "names": [tile_name(t, self.reds) for t in ids],
+            "strategies": self.strategies,
+            "start": [self.start] * self.n,
+            "outcomes": OUTCOMES,
+            "hands": parts,
+        }
+        return Page(self.shown.title("Suzume-jong"), overview, data, _SCRIPT)
+
+
+# The board of each frame, rebuilt from a hand's events (see `simharness.show.page`): the dora
+# indicator, each seat's hand (sorted) and discards, the seat that just moved highlighted; a draw
+# is told with the discard that follows it.
+_SCRIPT = """
+const S=D.strategies, F=D.faces, N=D.names, H=D.hands, n=S.length;
+const [DEALT,DORA,DRAW,DISCARD,TSUMO,RON]=[0,1,2,3,4,5];
+const before=[], after=[];
+let points=D.start;
+for(const h of H){before.push(points);points=points.map((p,s)=>p+h[2][s]);after.push(points);}
+const tiles=ts=>ts.map(t=>K.tile(F[t])).join('');
+function board(st,pts,dealer,actor){
+  const rows=S.map((strategy,s)=>'<tr'+(s===actor?' class=actor':'')+'><td class="l">seat '+s
+    +(s===dealer?' (dealer)':'')+' '+K.esc(strategy)+'</td><td>'+pts[s]+'</td>'
+    +'<td class="l">'+tiles(st.hands[s].slice().sort((a,b)=>a-b))+'</td>'
+    +'<td class="l">'+tiles(st.rivers[s])+'</td></tr>');
+  return '<p>dora indicator: '+(tiles(st.dora)||'none')+'</p>'
+    +'<table><tr><th class="l">seat</th><th>points</th><th class="l">hand</th><th class="l">discards</th>'
+    +'</tr>'+rows.join('')+'</table>';
+}
+function apply(st,seat,kind,t){
+  const who='seat '+seat+' ';
+  if(kind===DORA){st.dora.push(t);return '';}
+  if(kind===DEALT||kind===DRAW){st.hands[seat].push(t);return kind===DEALT?'':who+'draws '+N[t];}
+  if(kind===DISCARD){K.remove(st.hands[seat],t);st.rivers[seat].push(t);return who+'discards '+N[t];}
+  if(kind===TSUMO)return who+'declares tsumo on '+N[t];
+  if(kind===RON)return who+'declares ron on '+N[t];
+  return who+'declares a mistaken win and pays the penalty';
+}
+return {
+  parts:H.length,
+  name:i=>'hand-'+H[i][0],
+  walk(i,emit){
+    const [hand,dealer,,outcome,packed,ending]=H[i];
+    const st={hands:S.map(()=>[]),rivers:S.map(()=>[]),dora:[]};
+    const v=K.ints(packed);
+    let drawn='';
+    for(let j=0;j<v.length;j+=2){
+      const kind=Math.floor(v[j]/6), seat=v[j]%6, caption=apply(st,seat,kind,v[j+1]);
+      if(kind===DRAW)drawn=caption+', ';
+      else if(caption){
+        if(emit('hand '+(hand+1)+': '+drawn+caption,()=>board(st,before[i],dealer,seat)))return;
+        drawn='';
+      }
+    }
+    const labels=S.map((_,s)=>'seat '+s);
+    emit('hand '+(hand+1)+' ends: '+D.outcomes[outcome],
+      ()=>board(st,after[i],dealer,null)+ending+K.changeTable(labels,before[i],after[i]));
+  },
+};
+"""
 
 
 def page(shown: Shown) -> Page:

@@ -10,18 +10,20 @@ the suit shown is the card's copy (id mod 4: ♠ ♥ ♦ ♣), so the four copie
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
 from simharness.games.trump.metrics import YAKU
 from simharness.show.page import (
-    Frame,
     GamePage,
     Page,
     esc,
+    face,
     final_standings,
+    packed,
     part_row,
+    rows_by,
     running_cells,
     running_heads,
 )
@@ -30,6 +32,7 @@ from simharness.show.replay import Shown
 (DEALT, DORA, JOKER_OUT, DRAW, SET_ASIDE, REPLACEMENT, DISCARD, RIICHI, RIICHI_VOID, TSUMO, RON,
  URA, CHOMBO) = range(13)  # fmt: skip
 FIRST_JOKER = 52
+CARDS = 54
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("♠", "♥", "♦", "♣")
 ROUNDS = ("East", "South", "West")
@@ -51,33 +54,14 @@ def card_name(c: int) -> str:
     return f"{RANKS[c // 4]}{SUITS[c % 4]}"
 
 
-def card_html(c: int, *marks: str) -> str:
-    """One card as a small box (CSS only, no font needed); ``marks`` are ``riichi`` or ``win``."""
+def card_html(c: int) -> str:
+    """One card as a small box (CSS only, no font needed); the page's script marks a riichi
+    discard or the winning card (``riichi``, ``win``)."""
     if c >= FIRST_JOKER:
-        face, colour = "JKR", "joker"
+        text, colour = "JKR", "joker"
     else:
-        face, colour = card_name(c), "redsuit" if c % 4 in (1, 2) else "black"
-    cls = " ".join(("t", "card", colour, *marks))
-    return f'<span class="{cls}" title="{esc(card_name(c))}">{esc(face)}</span>'
-
-
-def cards_html(cards: list[int]) -> str:
-    return "".join(card_html(c) for c in cards)
-
-
-@dataclass
-class HandState:
-    """What lies on the table during one hand."""
-
-    hands: list[list[int]]
-    rivers: list[list[tuple[int, bool]]]
-    aside: list[list[int]]
-    riichi: list[bool]
-    points: list[int]
-    pool: int
-    dora: list[int] = field(default_factory=list)
-    ura: list[int] = field(default_factory=list)
-    out: list[int] = field(default_factory=list)
+        text, colour = card_name(c), "redsuit" if c % 4 in (1, 2) else "black"
+    return f'<span class="t card {colour}" title="{esc(card_name(c))}">{esc(text)}</span>'
 
 
 class _Game(GamePage):
@@ -91,78 +75,16 @@ class _Game(GamePage):
     def seat(self, s: int) -> str:
         return f"seat {s} ({esc(self.strategies[s])})"
 
-    def board(self, st: HandState, dealer: int, actor: int | None, win: int | None = None) -> str:
-        rows = []
-        for s in range(self.n):
-            hand = "".join(card_html(c, "win" if c == win else "") for c in sorted(st.hands[s]))
-            river = "".join(card_html(c, "riichi" if r else "") for c, r in st.rivers[s])
-            riichi = " <b>riichi</b>" if st.riichi[s] else ""
-            rows.append(
-                f'<tr{" class=actor" if s == actor else ""}><td class="l">seat {s}'
-                f"{' (dealer)' if s == dealer else ''} {esc(self.strategies[s])}{riichi}</td>"
-                f'<td>{st.points[s]}</td><td class="l">{hand}</td>'
-                f'<td class="l">{cards_html(st.aside[s])}</td><td class="l">{river}</td></tr>'
-            )
-        ura = f" &nbsp; ura-dora indicator: {cards_html(st.ura)}" if st.ura else ""
-        out = f" &nbsp; Jokers out of play: {cards_html(st.out)}" if st.out else ""
-        return (
-            f"<p>dora indicator: {cards_html(st.dora) or 'none'}{ura}{out} &nbsp; "
-            f"riichi sticks on the table: {st.pool}</p>"
-            '<table><tr><th class="l">seat</th><th>points</th><th class="l">hand</th>'
-            f'<th class="l">Jokers set aside</th><th class="l">discards</th></tr>{"".join(rows)}</table>'
-        )
-
-    def apply(self, st: HandState, seat: int, kind: int, c: int) -> str:
-        """Puts one event on the table; returns what it says (empty for the deal)."""
-        name = card_name(c)
-        if kind == DEALT:
-            st.hands[seat].append(c)
-        elif kind in (DORA, URA, JOKER_OUT):
-            {DORA: st.dora, URA: st.ura, JOKER_OUT: st.out}[kind].append(c)
-            if kind == URA:
-                return f"ura-dora indicator {name}"
-        elif kind in (DRAW, REPLACEMENT):
-            st.hands[seat].append(c)
-            return f"seat {seat} draws {name}" + (" from the dead wall" if kind == REPLACEMENT else "")
-        elif kind == SET_ASIDE:
-            st.hands[seat].remove(c)
-            st.aside[seat].append(c)
-            return f"seat {seat} sets a Joker aside"
-        elif kind in (DISCARD, RIICHI):
-            st.hands[seat].remove(c)
-            st.rivers[seat].append((c, kind == RIICHI))
-            if kind == DISCARD:
-                return f"seat {seat} discards {name}"
-            st.riichi[seat] = True
-            st.points[seat] -= self.cost
-            st.pool += self.cost
-            return f"seat {seat} declares riichi, discarding {name}"
-        elif kind == RIICHI_VOID:
-            st.riichi[seat] = False
-            st.points[seat] += self.cost
-            st.pool -= self.cost
-            return f"the riichi of seat {seat} never stood: its stick returns"
-        elif kind == TSUMO:
-            return f"seat {seat} declares tsumo on {name}"
-        elif kind == CHOMBO:
-            return f"seat {seat} declares tsumo on {name}, but the hand is not complete: chombo"
-        elif kind == RON:
-            st.hands[seat].append(c)
-            return f"seat {seat} declares ron on {name}"
-        return ""
-
-    def breakdown(self, hand: int, claims: pl.DataFrame) -> str:
+    def breakdown(self, won: list[dict[str, Any]], tables: dict[str, dict[Any, list[dict[str, Any]]]]) -> str:
         """Each win: its yaku with their han, dora, ura-dora and Jokers, the points and who paid."""
-        yaku = self.t["win_yaku"].filter(pl.col("hand") == hand)
-        pay = self.t["payments"].filter(pl.col("hand") == hand)
         items = []
-        for c in claims.filter(pl.col("winner") >= 0).iter_rows(named=True):
+        for c in won:
             w = c["winner"]
-            mine = yaku.filter(pl.col("winner") == w).select("yaku", "han").iter_rows()
-            han = [f"{YAKU[y].replace('_', ' ')} {h}" for y, h in mine]
+            mine = tables["win_yaku"].get((c["hand"], w), [])
+            han = [f"{YAKU[y['yaku']].replace('_', ' ')} {y['han']}" for y in mine]
             han += [f"{label} {c[k]}" for k, label in BONUS_HAN if c[k]]
-            payers = pay.filter(pl.col("winner") == w).select("payer", "points").iter_rows()
-            paid = ", ".join(f"seat {p} pays {x}" for p, x in payers)
+            payers = tables["payments"].get((c["hand"], w), [])
+            paid = ", ".join(f"seat {p['payer']} pays {p['points']}" for p in payers)
             how = "tsumo" if c["outcome"] == 1 else f"ron from seat {c['discarder']}"
             sticks = f"; takes {c['sticks']} in riichi sticks" if c["sticks"] else ""
             dealer = f" (dealer: × {self.shown.rules['dealer_multiplier']})" if w == c["dealer"] else ""
@@ -172,12 +94,10 @@ class _Game(GamePage):
             )
         return f"<ul>{''.join(items)}</ul>"
 
-    def ending(self, h: dict[str, object], claims: pl.DataFrame, before: list[int], after: list[int]) -> str:
-        deltas = "".join(
-            f'<tr><td class="l">{self.seat(s)}</td><td>{before[s]}</td><td>{after[s] - before[s]:+d}</td>'
-            f"<td>{after[s]}</td></tr>"
-            for s in range(self.n)
-        )
+    def ending(
+        self, h: dict[str, Any], won: list[dict[str, Any]], tables: dict[str, dict[Any, list[dict[str, Any]]]]
+    ) -> str:
+        """What a hand's last frame says under its board, before each seat's point change."""
         draw = ""
         if h["outcome"] == 0:
             draw = f"<p>the dealer is {'tenpai' if h['dealer_tenpai'] else 'not tenpai'}</p>"
@@ -189,70 +109,52 @@ class _Game(GamePage):
             keeps = "the hand is void and the same dealer deals it again"
         return (
             f"<p>{OUTCOMES[int(h['outcome'])]}; {keeps}; riichi sticks left on the "
-            f"table: {h['pool']}</p>{draw}{self.breakdown(int(h['hand']), claims)}"
-            '<table><tr><th class="l">seat</th><th>before</th><th>change</th>'
-            f"<th>after</th></tr>{deltas}</table>"
+            f"table: {h['pool']}</p>{draw}" + self.breakdown(won, tables)
         )
 
     def page(self) -> Page:
-        hands = self.t["hands"].sort("hand", "claim")
-        events = self.t["events"].sort("seq")
+        # A hand's events as the script reads them: kind × 4 + seat (3 for the table: dora,
+        # ura-dora, a Joker out of play) and the card.
+        events = packed(
+            self.t["events"], "hand", [pl.col("kind") * 4 + pl.min_horizontal("seat", 3), pl.col("card")]
+        )
+        tables = {name: rows_by(self.t[name], "hand", "winner") for name in ("win_yaku", "payments")}
         points = [self.start] * self.n
-        pool = 0
-        frames: list[Frame] = []
+        parts: list[list[object]] = []
         rows = []
-        for (hand,), claims in hands.group_by("hand", maintain_order=True):
-            h = claims.row(0, named=True)
+        for hand, claims in rows_by(self.t["hands"].sort("hand", "claim"), "hand").items():
+            h = claims[0]
+            won = [c for c in claims if c["winner"] >= 0]
             dealer = h["dealer"]
-            part = f"hand-{hand}"
             name = f"{ROUNDS[h['round']]} {(dealer - self.first) % self.n + 1}"
             if h["repeat"]:
                 name += f", replay {h['repeat']}"
             title = f"hand {hand + 1} ({name}, dealer seat {dealer})"
-            before = list(points)
-            after = [points[s] + h[f"delta_{s}"] for s in range(self.n)]
-            st = HandState([[] for _ in range(self.n)], [[] for _ in range(self.n)],
-                           [[] for _ in range(self.n)], [False] * self.n, list(before), pool)  # fmt: skip
-            said: list[str] = []
-            dealt = False
-            win = None
-            for seat, kind, c in (
-                events.filter(pl.col("hand") == hand).select("seat", "kind", "card").iter_rows()
-            ):
-                if kind == DRAW and not dealt:
-                    frames.append(Frame(f"{title}: the deal{'; ' if said else ''}{'; '.join(said)}",
-                                        self.board(st, dealer, None), part))  # fmt: skip
-                    said, dealt = [], True
-                said.append(self.apply(st, seat, kind, c))
-                said = [s for s in said if s]
-                if kind in (DISCARD, RIICHI, TSUMO, RON, CHOMBO):
-                    win = c if kind in (TSUMO, RON, CHOMBO) else None
-                    frames.append(
-                        Frame(f"{title}: {', '.join(said)}", self.board(st, dealer, seat, win), part)
-                    )
-                    said = []
-            st.points, st.pool = after, h["pool"]
-            frames.append(
-                Frame(
-                    f"{title} ends: {', '.join([OUTCOMES[h['outcome']], *said])}",
-                    self.board(st, dealer, None, win) + self.ending(h, claims, before, after),
-                    part,
-                )
-            )
-            points, pool = after, h["pool"]
-            winners = claims.filter(pl.col("winner") >= 0)
+            deltas = [h[f"delta_{s}"] for s in range(self.n)]
+            after = [p + d for p, d in zip(points, deltas, strict=True)]
+            ending = self.ending(h, won, tables)
+            parts.append([hand, title, dealer, deltas, h["pool"], h["outcome"], events.get(hand, ""), ending])
+            points = after
             riichi = ", ".join(str(s) for s in range(self.n) if h[f"riichi_{s}"]) or "-"
             outcome = OUTCOMES[h["outcome"]] + (f" by seat {h['offender']}" if h["outcome"] == VOID else "")
             cells = (
                 f'<td>{hand + 1}</td><td class="l">{name}</td><td>{dealer}</td>'
                 f'<td class="l">{outcome}</td>'
-                f"<td>{', '.join(map(str, winners['winner'].to_list())) or '-'}</td>"
-                f"<td>{', '.join(map(str, winners['han'].to_list()))}</td>"
-                f"<td>{', '.join(map(str, winners['points'].to_list()))}</td><td>{riichi}</td>"
+                f"<td>{', '.join(str(c['winner']) for c in won) or '-'}</td>"
+                f"<td>{', '.join(str(c['han']) for c in won)}</td>"
+                f"<td>{', '.join(str(c['points']) for c in won)}</td><td>{riichi}</td>"
             )
-            deltas = [after[s] - before[s] for s in range(self.n)]
-            rows.append(part_row("hand", part, cells + running_cells(deltas, after)))
-        return Page(self.shown.title("Trump mahjong"), self.overview(rows), frames, STYLE)
+            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
+        data = {
+            "faces": [face(card_html(c)) for c in range(CARDS)],
+            "names": [card_name(c) for c in range(CARDS)],
+            "strategies": self.strategies,
+            "start": [self.start] * self.n,
+            "cost": self.cost,
+            "outcomes": OUTCOMES,
+            "hands": parts,
+        }
+        return Page(self.shown.title("Trump mahjong"), self.overview(rows), data, _SCRIPT, STYLE)
 
     def overview(self, rows: list[str]) -> str:
         g = self.t["games"].row(0, named=True)
@@ -273,6 +175,97 @@ class _Game(GamePage):
             f"{g['sticks_left']}; final points are settled against {self.shown.rules['return_points']}.</p>"
             + f"<h2>Hands ({len(rows)})</h2><table>{head}{''.join(rows)}</table>"
         )
+
+
+# The board of each frame, rebuilt from a hand's events (see `simharness.show.page`): the dora
+# (and ura-dora) indicators, the Jokers out of play and the riichi sticks on the table, each
+# seat's points, hand (sorted, the winning card marked), Jokers set aside and discards (the riichi
+# one marked); the deal is one frame, then one per discard, riichi or win.
+_SCRIPT = """
+const S=D.strategies, F=D.faces, N=D.names, H=D.hands, n=S.length;
+const [DEALT,DORA,JOKER_OUT,DRAW,SET_ASIDE,REPLACEMENT,DISCARD,RIICHI,RIICHI_VOID,TSUMO,RON,URA,CHOMBO]=
+  [...Array(13).keys()];
+const MOVES=new Set([DISCARD,RIICHI,TSUMO,RON,CHOMBO]), WINS=new Set([TSUMO,RON,CHOMBO]);
+const before=[], after=[], pools=[0];
+let points=D.start;
+for(const h of H){
+  before.push(points);
+  points=points.map((p,s)=>p+h[3][s]);
+  after.push(points);
+  pools.push(h[4]);
+}
+const cards=(cs,mark)=>cs.map(c=>K.tile(F[c],mark?mark(c):'')).join('');
+const seat=s=>'seat '+s+' ('+K.esc(S[s])+')';
+function board(st,dealer,actor,win){
+  const rows=S.map((strategy,s)=>'<tr'+(s===actor?' class=actor':'')+'><td class="l">seat '+s
+    +(s===dealer?' (dealer)':'')+' '+K.esc(strategy)+(st.riichi[s]?' <b>riichi</b>':'')+'</td>'
+    +'<td>'+st.points[s]+'</td><td class="l">'+cards(st.hands[s].slice().sort((a,b)=>a-b),c=>c===win?'win':'')
+    +'</td><td class="l">'+cards(st.aside[s])+'</td><td class="l">'
+    +st.rivers[s].map(([c,r])=>K.tile(F[c],r?'riichi':'')).join('')+'</td></tr>');
+  const ura=st.ura.length?' &nbsp; ura-dora indicator: '+cards(st.ura):'';
+  const out=st.out.length?' &nbsp; Jokers out of play: '+cards(st.out):'';
+  return '<p>dora indicator: '+(cards(st.dora)||'none')+ura+out+' &nbsp; riichi sticks on the table: '+st.pool
+    +'</p><table><tr><th class="l">seat</th><th>points</th><th class="l">hand</th>'
+    +'<th class="l">Jokers set aside</th><th class="l">discards</th></tr>'+rows.join('')+'</table>';
+}
+function apply(st,s,kind,c){
+  const name=N[c], who='seat '+s+' ';
+  if(kind===DEALT)st.hands[s].push(c);
+  else if(kind===DORA||kind===URA||kind===JOKER_OUT){
+    ({[DORA]:st.dora,[URA]:st.ura,[JOKER_OUT]:st.out})[kind].push(c);
+    if(kind===URA)return 'ura-dora indicator '+name;
+  }
+  else if(kind===DRAW||kind===REPLACEMENT){
+    st.hands[s].push(c);
+    return who+'draws '+name+(kind===REPLACEMENT?' from the dead wall':'');
+  }
+  else if(kind===SET_ASIDE){K.remove(st.hands[s],c);st.aside[s].push(c);return who+'sets a Joker aside';}
+  else if(kind===DISCARD||kind===RIICHI){
+    K.remove(st.hands[s],c);
+    st.rivers[s].push([c,kind===RIICHI]);
+    if(kind===DISCARD)return who+'discards '+name;
+    st.riichi[s]=true;st.points[s]-=D.cost;st.pool+=D.cost;
+    return who+'declares riichi, discarding '+name;
+  }
+  else if(kind===RIICHI_VOID){
+    st.riichi[s]=false;st.points[s]+=D.cost;st.pool-=D.cost;
+    return 'the riichi of seat '+s+' never stood: its stick returns';
+  }
+  else if(kind===TSUMO)return who+'declares tsumo on '+name;
+  else if(kind===CHOMBO)return who+'declares tsumo on '+name+', but the hand is not complete: chombo';
+  else if(kind===RON){st.hands[s].push(c);return who+'declares ron on '+name;}
+  return '';
+}
+return {
+  parts:H.length,
+  name:i=>'hand-'+H[i][0],
+  walk(i,emit){
+    const [,title,dealer,,pool,outcome,packed,ending]=H[i];
+    const st={hands:S.map(()=>[]),rivers:S.map(()=>[]),aside:S.map(()=>[]),riichi:S.map(()=>false),
+      points:before[i].slice(),pool:pools[i],dora:[],ura:[],out:[]};
+    const v=K.ints(packed);
+    let said=[], dealt=false, win=null;
+    for(let j=0;j<v.length;j+=2){
+      const kind=v[j]>>2, s=v[j]&3, c=v[j+1];
+      if(kind===DRAW&&!dealt){
+        const deal=title+': the deal'+(said.length?'; ':'')+said.join('; ');
+        if(emit(deal,()=>board(st,dealer,null,null)))return;
+        said=[];dealt=true;
+      }
+      said.push(apply(st,s,kind,c));
+      said=said.filter(x=>x);
+      if(MOVES.has(kind)){
+        win=WINS.has(kind)?c:null;
+        if(emit(title+': '+said.join(', '),()=>board(st,dealer,s,win)))return;
+        said=[];
+      }
+    }
+    st.points=after[i];st.pool=pool;
+    emit(title+' ends: '+[D.outcomes[outcome],...said].join(', '),
+      ()=>board(st,dealer,null,win)+ending+K.changeTable(S.map((_,s)=>seat(s)),before[i],after[i]));
+  },
+};
+"""
 
 
 def page(shown: Shown) -> Page:
