@@ -1,11 +1,18 @@
-//! Decision points and legal actions (spec §5).
+//! Decision points and legal actions (spec §5–§8): what a seat may do on its own turn (discards,
+//! riichi, tsumo, kans, nuki, kyuushu) and in the response window (ron, chankan, pon, chi,
+//! daiminkan), with kuikae, furiten and the riichi fouls.
 //!
 //! The engine asks a [`Decider`] at two kinds of decision point: its own turn (after a draw or a
 //! call) and the response window after a discard or an added kan. It offers the complete list of
 //! legal actions and accepts only one of them: a decider's answer that is not in the list is an
 //! error, never silently played.
 
-use super::state::State;
+use super::agari;
+use super::rules::*;
+use super::shanten;
+use super::state::{bit, Robbed, State, FLOWER, NONE, POCCHI, SEATS};
+use super::tiles::{Counts, Kind, MeldKind, KINDS, YAOCHU};
+use super::wall::NORTH;
 
 /// One action. Tiles are Tenhou ids 0–135 (kind = id / 4; flowers 136–143); a red five is a
 /// distinct id.
@@ -78,5 +85,411 @@ pub trait Decider {
     /// the hand (オープンリーチ).
     fn open_riichi(&mut self, _state: &State<'_>, _seat: usize) -> bool {
         false
+    }
+}
+
+/// Bit mask of the kinds that complete `c` (a 3n+1-tile concealed part; kinds held four times
+/// cannot be drawn and are not waits).
+pub fn wait_mask(c: &Counts) -> u64 {
+    // Most hands are not ready: one shanten lookup settles them.
+    if shanten::shanten(c) != 0 {
+        return 0;
+    }
+    match super::accept::accepting(c) {
+        (0, mask) => mask,
+        _ => 0,
+    }
+}
+
+impl State<'_> {
+    /// Whether `seat` may ron `tile`: the wait and furiten test inline (it settles nearly every
+    /// response), the rest out of line.
+    #[inline(always)]
+    fn can_ron(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
+        let p = &self.p[seat];
+        if p.waits & bit(tile / 4) == 0 || p.furiten() || p.forfeit {
+            return false;
+        }
+        self.can_ron_waiting(seat, tile, chankan, ankan)
+    }
+
+    #[inline(never)]
+    fn can_ron_waiting(&self, seat: usize, tile: u8, chankan: bool, ankan: bool) -> bool {
+        let p = &self.p[seat];
+        if ankan {
+            let mut c = p.counts;
+            c[usize::from(tile / 4)] += 1;
+            if !(self.rules.kokushi_rob_ankan && p.melds.is_empty() && agari::is_kokushi(&c)) {
+                return false;
+            }
+        }
+        self.score_win(seat, tile, false, false, chankan).is_ok()
+    }
+
+    /// Pushes one discard per distinct (kind, red) of the hand, minus `forbidden` kinds.
+    fn push_discards(&mut self, seat: usize, forbidden: u64, riichi_ok: bool) {
+        let after = if riichi_ok { super::accept::after_discards(&self.p[seat].counts) } else { [i8::MAX; KINDS] };
+        let mut done = 0u64;
+        let mut red_done = 0u64;
+        let n = self.p[seat].hand.len();
+        for i in 0..n {
+            let id = self.p[seat].hand[i];
+            let k = id / 4;
+            if forbidden & bit(k) != 0 {
+                continue;
+            }
+            let red = self.is_red(id);
+            let seen = if red { &mut red_done } else { &mut done };
+            if *seen & bit(k) != 0 {
+                continue;
+            }
+            *seen |= bit(k);
+            self.legal.push(Action::Discard { tile: id, riichi: false });
+            if after[usize::from(k)] == 0 && self.riichi_wait_after(seat, usize::from(k)) {
+                self.legal.push(Action::Discard { tile: id, riichi: true });
+            }
+        }
+    }
+
+    /// Whether the ready hand left by discarding a `kind` keeps a wait that counts as tenpai at an
+    /// exhaustive draw (§8.3: a riichi hand is tenpai at the draw; §8.5: no noten riichi). The wait
+    /// is the one [`State::tenpai_at_draw`] judges: under `karaten = own_four_is_noten` (and
+    /// `any_dead_wait_is_noten`) a kind whose four tiles the player holds, closed kans included,
+    /// is no wait. Kinds seen elsewhere make an empty-wait riichi, governed by kara_riichi_chombo.
+    fn riichi_wait_after(&self, seat: usize, kind: usize) -> bool {
+        let p = &self.p[seat];
+        if p.melds.is_empty() || self.rules.karaten == Karaten::AlwaysTenpai {
+            // A kind held four times in the hand alone is no wait already (wait_mask).
+            return true;
+        }
+        let mut c = p.counts;
+        c[kind] -= 1;
+        let waits = wait_mask(&c);
+        (0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + self.exposed_own(seat, k) < 4)
+    }
+
+    fn kan_allowed(&self) -> bool {
+        self.kans < 4 && self.live_remaining() >= 1 && !self.suukaikan_pending
+    }
+
+    /// The extraction offered after a draw: a held flower (even after the haitei draw: a flower
+    /// can be neither kept in play nor discarded), else a North under sanma nukidora while live
+    /// tiles remain — under riichi only the North just drawn.
+    fn nuki_action(&self, seat: usize, drawn: u8) -> Option<Action> {
+        let p = &self.p[seat];
+        if p.flowers_held != 0 {
+            return Some(Action::Nuki { tile: FLOWER + p.flowers_held.trailing_zeros() as u8 });
+        }
+        if self.live_remaining() == 0 || !self.rules.north_nuki() || p.counts[usize::from(NORTH)] == 0 {
+            return None;
+        }
+        if p.riichi {
+            return (drawn / 4 == NORTH).then_some(Action::Nuki { tile: drawn });
+        }
+        p.hand.iter().find(|&&t| t / 4 == NORTH).map(|&tile| Action::Nuki { tile })
+    }
+
+    /// Legal actions of `seat`'s own turn; `drawn` is the tile just drawn (none after a call).
+    pub(super) fn turn_actions(&mut self, seat: usize, drawn: Option<u8>, rinshan: bool) {
+        self.legal.clear();
+        let Some(drawn) = drawn else {
+            let forbidden = self.p[seat].kuikae;
+            self.push_discards(seat, forbidden, false);
+            return;
+        };
+        let p = &self.p[seat];
+        if p.forfeit {
+            // A flower cannot be discarded: it is extracted even by a player out of the hand.
+            let a = if drawn >= FLOWER { self.nuki_action(seat, drawn) } else { None };
+            self.legal.push(a.unwrap_or(Action::Discard { tile: drawn, riichi: false }));
+            return;
+        }
+        // On a wall draw the waits kept since the last discard are those of the hand before the
+        // draw; after a kan they are stale.
+        let complete = if rinshan { shanten::shanten(&p.counts) == -1 } else { p.waits & bit(drawn / 4) != 0 };
+        self.pocchi_as = None;
+        if complete && self.score_win(seat, drawn, true, rinshan, false).is_ok() {
+            self.legal.push(Action::Tsumo);
+        } else if drawn == POCCHI && p.riichi && self.rules.local_yaku.contains(LocalYaku::ShiroPocchi) {
+            self.offer_pocchi(seat, rinshan);
+        }
+        if self.rules.nuki() {
+            if let Some(a) = self.nuki_action(seat, drawn) {
+                self.legal.push(a);
+            }
+        }
+        let p = &self.p[seat];
+        if self.rules.abort_kyuushu && self.uninterrupted && !p.discarded {
+            let kinds = YAOCHU.iter().filter(|&&k| p.counts[usize::from(k)] > 0).count();
+            if kinds >= 9 {
+                self.legal.push(Action::Kyuushu);
+            }
+        }
+        if self.kan_allowed() {
+            if p.riichi {
+                let k = drawn / 4;
+                if drawn < FLOWER && p.counts[usize::from(k)] == 4 && self.riichi_ankan_ok(seat, k) {
+                    self.legal.push(Action::Ankan { kind: k });
+                }
+            } else {
+                for k in 0..KINDS as u8 {
+                    if p.counts[usize::from(k)] == 4 {
+                        self.legal.push(Action::Ankan { kind: k });
+                    }
+                }
+                for m in &p.melds {
+                    if m.kind != MeldKind::Pon {
+                        continue;
+                    }
+                    let k = m.base();
+                    if let Some(&t) = p.hand.iter().find(|&&t| t / 4 == k) {
+                        let t = if drawn / 4 == k { drawn } else { t };
+                        if self.rules.kakan_from_hand || t == drawn {
+                            self.legal.push(Action::Kakan { tile: t });
+                        }
+                    }
+                }
+            }
+        }
+        if p.riichi {
+            // A drawn flower is extracted (offered above), never discarded.
+            if drawn < FLOWER {
+                self.legal.push(Action::Discard { tile: drawn, riichi: false });
+            }
+            return;
+        }
+        let riichi_ok = p.closed()
+            && p.points >= i64::from(self.rules.riichi_min_points)
+            && p.points >= i64::from(self.rules.riichi_deposit)
+            && self.live_remaining() >= usize::from(self.rules.riichi_min_tiles);
+        // No shanten test here: a riichi discard needs a ready hand after it, which no hand above
+        // shanten 0 has, and the policy asks for the same after_discards next.
+        self.push_discards(seat, 0, riichi_ok);
+    }
+
+    /// Offers a tsumo with the marked 白 as the wait that pays the most (高点法), if any wins.
+    fn offer_pocchi(&mut self, seat: usize, rinshan: bool) {
+        let mut best: Option<(u32, Kind)> = None;
+        for k in 0..KINDS as Kind {
+            if self.p[seat].waits & bit(k) == 0 {
+                continue;
+            }
+            self.pocchi_as = Some(k);
+            if let Ok(score) = self.score_win(seat, POCCHI, true, rinshan, false) {
+                if best.is_none_or(|(points, _)| score.points > points) {
+                    best = Some((score.points, k));
+                }
+            }
+        }
+        self.pocchi_as = best.map(|(_, k)| k);
+        if best.is_some() {
+            self.legal.push(Action::Tsumo);
+        }
+    }
+
+    fn riichi_ankan_ok(&self, seat: usize, k: Kind) -> bool {
+        let p = &self.p[seat];
+        match self.rules.riichi_ankan {
+            RiichiAnkan::Forbidden => false,
+            rule => {
+                let mut c = p.counts;
+                c[usize::from(k)] = 0;
+                if wait_mask(&c) != p.waits {
+                    return false;
+                }
+                if rule == RiichiAnkan::Strict {
+                    // Every reading of every winning hand must hold the kind as a triplet.
+                    let mut before = p.counts;
+                    before[usize::from(k)] -= 1;
+                    let melds = 4 - p.melds.len();
+                    let mut decs = Vec::new();
+                    for w in 0..KINDS {
+                        if p.waits & bit(w as u8) == 0 {
+                            continue;
+                        }
+                        let mut h = before;
+                        h[w] += 1;
+                        agari::decompositions(&h, melds, &mut decs);
+                        let triplet =
+                            |d: &agari::Decomposition| d.sets[..d.n].iter().any(|s| s.kind == agari::SetKind::Triplet && s.base == k);
+                        if decs.is_empty() || !decs.iter().all(triplet) {
+                            return false;
+                        }
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Kinds forbidden after calling `tile` with `own` (kuikae, §6.4).
+    pub(super) fn kuikae_mask(&self, tile: u8, own: [u8; 2], chi: bool) -> u64 {
+        let k = tile / 4;
+        match self.rules.kuikae {
+            Kuikae::Allowed => 0,
+            Kuikae::SameTileOnly => bit(k),
+            Kuikae::Forbidden => {
+                let mut m = bit(k);
+                if chi {
+                    let (a, b) = (own[0] / 4, own[1] / 4);
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    if lo == k + 1 && hi == k + 2 && k % 9 <= 5 {
+                        m |= bit(k + 3);
+                    }
+                    if hi + 1 == k && lo + 2 == k && k % 9 >= 3 {
+                        m |= bit(k - 3);
+                    }
+                }
+                m
+            }
+        }
+    }
+
+    /// Whether the caller keeps a legal discard after calling with `own`.
+    fn call_keeps_discard(&self, seat: usize, own: &[u8], forbidden: u64) -> bool {
+        let p = &self.p[seat];
+        let mut c = p.counts;
+        for &t in own {
+            c[usize::from(t / 4)] -= 1;
+        }
+        (0..KINDS).any(|k| c[k] > 0 && forbidden & bit(k as u8) == 0)
+    }
+
+    /// Legal responses of `seat` to `tile` discarded by `from` (or added, ankan'd or extracted
+    /// when `kan`).
+    pub(super) fn response_actions(&mut self, seat: usize, from: usize, tile: u8, kan: Option<Robbed>) {
+        self.legal.clear();
+        self.legal.push(Action::Pass);
+        let chankan = kan == Some(Robbed::Kakan);
+        if self.can_ron(seat, tile, chankan, kan == Some(Robbed::Ankan)) {
+            self.legal.push(Action::Ron);
+        }
+        if kan.is_some() || self.p[seat].riichi || self.p[seat].forfeit || self.live_remaining() == 0 {
+            return;
+        }
+        let k = tile / 4;
+        let ku = usize::from(k);
+        let mut options: Vec<Action> = Vec::new();
+        let p = &self.p[seat];
+        // One option per distinct red/plain combination of the hand tiles used.
+        let variants = |kind: u8| -> Vec<u8> {
+            let mut v: Vec<u8> = Vec::new();
+            for &t in &p.hand {
+                if t / 4 == kind && !v.iter().any(|&u| self.is_red(u) == self.is_red(t)) {
+                    v.push(t);
+                }
+            }
+            v
+        };
+        if p.counts[ku] >= 2 {
+            let ids: Vec<u8> = p.hand.iter().copied().filter(|&t| t / 4 == k).collect();
+            let forbidden = self.kuikae_mask(tile, [tile, tile], false);
+            let mut pairs: Vec<[u8; 2]> = Vec::new();
+            for i in 0..ids.len() {
+                for j in i + 1..ids.len() {
+                    let pair = [ids[i], ids[j]];
+                    let reds = |q: &[u8; 2]| q.iter().filter(|&&t| self.is_red(t)).count();
+                    if !pairs.iter().any(|o| reds(o) == reds(&pair)) {
+                        pairs.push(pair);
+                    }
+                }
+            }
+            for pair in pairs {
+                if self.call_keeps_discard(seat, &pair, forbidden) {
+                    options.push(Action::Pon { tiles: pair });
+                }
+            }
+            if p.counts[ku] == 3 && self.kan_allowed() {
+                options.push(Action::Daiminkan);
+            }
+        }
+        if self.n == 4 && seat == (from + 1) % SEATS && k < 27 {
+            let r = i16::from(k % 9);
+            for (a, b) in [(-2i16, -1i16), (-1, 1), (1, 2)] {
+                if r + a < 0 || r + b > 8 {
+                    continue;
+                }
+                let (ka, kb) = ((i16::from(k) + a) as u8, (i16::from(k) + b) as u8);
+                if p.counts[usize::from(ka)] == 0 || p.counts[usize::from(kb)] == 0 {
+                    continue;
+                }
+                for &ta in &variants(ka) {
+                    for &tb in &variants(kb) {
+                        let own = [ta, tb];
+                        let forbidden = self.kuikae_mask(tile, own, true);
+                        if self.call_keeps_discard(seat, &own, forbidden) {
+                            options.push(Action::Chi { tiles: own });
+                        }
+                    }
+                }
+            }
+        }
+        self.legal.extend(options);
+    }
+
+    /// Whether a riichi on the 13 tiles `c` with own discard kinds `river` is a foul under the
+    /// rules: furiten (furiten_riichi = chombo), or every wait used up from the player's own view —
+    /// own hand, everything visible, and `extra` (a discard about to be made) — (kara_riichi_chombo).
+    pub fn riichi_foul(&self, c: &Counts, river: u64, extra: Option<Kind>) -> bool {
+        let furiten = self.rules.furiten_riichi == FuritenRiichi::Chombo;
+        if !furiten && !self.rules.kara_riichi_chombo {
+            return false;
+        }
+        let waits = wait_mask(c);
+        if furiten && river & waits != 0 {
+            return true;
+        }
+        self.rules.kara_riichi_chombo
+            && !(0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + self.seen[k] + u8::from(extra == Some(k as Kind)) < 4)
+    }
+
+    pub(super) fn ask(&mut self, d: &mut dyn Decider, seat: usize, point: Point) -> Result<Action, String> {
+        let legal = std::mem::take(&mut self.legal);
+        let chosen = d.decide(self, seat, point, &legal);
+        self.legal = legal;
+        let chosen = chosen?;
+        let norm = |a: Action| -> Action {
+            let n = |t: u8| if self.is_red(t) { 200 + t / 4 } else { t / 4 };
+            match a {
+                Action::Discard { tile, riichi } => Action::Discard { tile: n(tile), riichi },
+                Action::Kakan { tile } => Action::Kakan { tile: n(tile) },
+                // Norths are equal; each flower is unique.
+                Action::Nuki { tile } if tile < FLOWER => Action::Nuki { tile: n(tile) },
+                Action::Pon { tiles } | Action::Chi { tiles } => {
+                    let mut t = [n(tiles[0]), n(tiles[1])];
+                    t.sort_unstable();
+                    if matches!(a, Action::Pon { .. }) {
+                        Action::Pon { tiles: t }
+                    } else {
+                        Action::Chi { tiles: t }
+                    }
+                }
+                other => other,
+            }
+        };
+        // An action taken from the legal list (as every native policy does) names held tiles; any
+        // other must match one up to equivalent tile ids.
+        if !self.legal.contains(&chosen) {
+            let c = norm(chosen);
+            if !self.legal.iter().any(|&l| norm(l) == c) {
+                return Err(format!("seat {seat}: {chosen:?} is not legal at {point:?}; legal: {:?}", self.legal));
+            }
+            // The tiles the decider named must be held (ids, not just kinds).
+            let held = |t: u8| self.p[seat].hand.contains(&t);
+            let ok = match chosen {
+                Action::Discard { tile, .. } | Action::Kakan { tile } | Action::Nuki { tile } => held(tile),
+                Action::Pon { tiles } | Action::Chi { tiles } => held(tiles[0]) && held(tiles[1]) && tiles[0] != tiles[1],
+                _ => true,
+            };
+            if !ok {
+                return Err(format!("seat {seat}: {chosen:?} names a tile that is not in the hand"));
+            }
+        }
+        // A response (call or ron) is logged only once priority has made it take effect
+        // (`log_call`, `resolve_rons`): a chi beaten by a pon or a ron never happened.
+        if let Point::Turn { .. } = point {
+            self.log_action(seat, chosen, NONE);
+        }
+        Ok(chosen)
     }
 }

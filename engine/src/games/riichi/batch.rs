@@ -2,10 +2,12 @@
 //! `hands` tables.
 
 use super::actions::{Action, Decider, Point};
-use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak, Uma};
-use super::state::{Event, HandResult, Outcome, Progress, State, MAX_TILES, SEATS};
+use super::rules::{self, Extension, ExtensionMax, GameLength, Nagashi, RenchanOnDraw, Rules, Uma, Yame};
+use super::scoring::{sashi, HandResult, Outcome};
+use super::state::{Event, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
-use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
+use super::wall::{dice, wall};
+use super::{Riichi, TAG_STRATEGY};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
@@ -149,44 +151,6 @@ rows! {
     }
 }
 
-/// The key of one hand's chance under `tag`: the deal, the round index, the honba and, for a hand
-/// replayed after a chombo, the replay count (absent for the first play, so that walls without
-/// chombo stay those of (deal, round, honba)).
-fn hand_key(root: Key, tag: u64, deal: u64, progress: Progress) -> Key {
-    let k = root.with(tag).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba));
-    if progress.repeat > 0 {
-        k.with(u64::from(progress.repeat))
-    } else {
-        k
-    }
-}
-
-/// The wall of one hand: a pure function of the seed, the deal, the round index, the honba and
-/// the replay count. The set's `rules.tile_count()` ids (without 2m–8m for three players, flowers
-/// last) are shuffled in the first entries; the default set shuffles exactly as it always has.
-pub fn wall(root: Key, deal: u64, progress: Progress, rules: &Rules) -> [u8; MAX_TILES] {
-    let mut w = tile_set(rules);
-    let n = rules.tile_count();
-    hand_key(root, TAG_WALL, deal, progress).stream().shuffle(&mut w[..n]);
-    w
-}
-
-/// The set's tile ids in id order (the first `rules.tile_count()` entries).
-pub fn tile_set(rules: &Rules) -> [u8; MAX_TILES] {
-    let mut w: [u8; MAX_TILES] = std::array::from_fn(|i| i as u8);
-    if rules.players == 3 {
-        // No 2m–8m (ids 4–31): the rest moves down, flowers included.
-        w.copy_within(32.., 4);
-    }
-    w
-}
-
-/// The dealer's dice sum of one hand (used by `wareme`): keyed like the wall, with its own tag.
-pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
-    let mut st = hand_key(root, TAG_DICE, deal, progress).stream();
-    st.die() + st.die()
-}
-
 /// Everything one game produced.
 pub struct GameLog {
     pub hands: Vec<(Progress, u8, HandResult)>,
@@ -233,96 +197,144 @@ pub fn play_game(
     let bust_seats: [bool; SEATS] = std::array::from_fn(|s| s < state.n && state.rules.tobi.busts(state.p[s].points));
     let busted = bust_seats.contains(&true);
     let rules = state.rules;
-    let n = state.n;
-    let mut points: [i64; SEATS] = std::array::from_fn(|i| state.p[i].points);
     let leftover = state.progress.sticks;
-    let rank = ranks(&points[..n]);
-    if rules.leftover_deposits == LeftoverDeposits::ToTop {
-        let top = (0..n).find(|&i| rank[i] == 1).unwrap_or(0);
-        points[top] += i64::from(leftover * rules.riichi_deposit);
-    }
-    if rules.yakitori > 0 {
-        let winners: Vec<bool> = (0..n).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
-        let n_win = winners.iter().filter(|&&w| w).count() as i64;
-        if (1..n as i64).contains(&n_win) {
-            let pot = i64::from(rules.yakitori) * (n as i64 - n_win);
-            // An indivisible remainder goes to the first winner in seat order: points stay conserved.
-            let first = winners.iter().position(|&w| w).unwrap_or(0);
-            points[first] += pot % n_win;
-            for s in 0..n {
-                points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
-            }
-        }
-    }
-    let mut score = final_scores(rules, &points);
-    if rules.chombo_payment == rules::ChomboPayment::PointsDeduction {
-        for (_, _, r) in &hands {
-            for (s, x) in score.iter_mut().enumerate() {
-                *x -= f64::from(r.chombo >> s & 1) * f64::from(rules.chombo_deduction) / 1000.0;
-            }
-        }
-    }
+    let (points, score) = super::scoring::settle_game(rules, std::array::from_fn(|i| state.p[i].points), leftover, &hands);
     let scheduled = state.scheduled();
     Ok(GameLog { hands, events, final_points: points, score, busted, bust_seats, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
-/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the rank uma is
-/// +uma_1st / +uma_2nd / −(uma_1st + uma_2nd) (+15 / 0 / −15 by default) and oka is
-/// (return − start) × 3; seat 3 stays 0. `sashi` needs the lineup and is added by [`sashi`].
-pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
-    let n = rules.seats();
-    let rank = ranks(&points[..n]);
-    let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
-    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * n as f64 / 1000.0 } else { 0.0 };
-    let mut bonus = match rules.uma {
-        Uma::Rank if n == 3 => [b, a, -a - b, 0.0],
-        Uma::Rank => [b, a, -a, -b],
-        // JPML (§13.5): those who sink below the baseline pay 12 in all, by how many stay above.
-        Uma::Sinking => match (0..n).filter(|&s| points[s] >= i64::from(rules.return_points)).count() {
-            1 => [12.0, -1.0, -3.0, -8.0],
-            2 => [8.0, 4.0, -4.0, -8.0],
-            3 => [8.0, 3.0, 1.0, -12.0],
-            _ => [0.0; SEATS],
-        },
-        Uma::Sashi | Uma::Binta | Uma::None => [0.0; SEATS],
-    };
-    bonus[0] += oka;
-    let tied = |s: usize, o: usize| rules.tie_break == TieBreak::Split && points[o] == points[s];
-    let mut out = [0.0; SEATS];
-    for s in 0..n {
-        let (sum, shared) =
-            (0..n).filter(|&o| o == s || tied(s, o)).fold((0.0, 0.0), |(x, k), o| (x + bonus[usize::from(rank[o] - 1)], k + 1.0));
-        let bonus_s = sum / shared;
-        let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
-        if rules.final_rounding == FinalRounding::Nearest1000 {
-            raw = raw.round();
-        }
-        out[s] = raw + bonus_s;
-    }
-    if rules.uma == Uma::Binta {
-        let start = i64::from(rules.starting_points);
-        for hi in 0..n {
-            for lo in (0..n).filter(|&lo| rank[hi] < rank[lo] && !tied(hi, lo)) {
-                let doubled = points[lo] < start && points[hi] >= start;
-                let stake = f64::from(rules.side_bet) * if doubled { 2.0 } else { 1.0 };
-                out[hi] += stake;
-                out[lo] -= stake;
-            }
+/// The game flow between hands (§13): renchan, honba, the end of the game.
+impl State<'_> {
+    /// Hands a game schedules before extensions (one wind round = n dealer rotations).
+    pub fn scheduled(&self) -> u32 {
+        let n = self.n as u32;
+        match self.rules.game_length {
+            GameLength::Ikkyoku => 1,
+            GameLength::Tonpuu => n,
+            GameLength::Hanchan => 2 * n,
+            GameLength::Iichan => 4 * n,
         }
     }
-    out
-}
 
-/// 差しウマ under `uma = sashi`: of the seats `a` and `b` (lineup players 1 and 2), the lower-ranked
-/// pays the other `side_bet` (nothing on a tie under tie_break = split).
-pub fn sashi(rules: &Rules, score: &mut [f64; SEATS], points: &[i64; SEATS], a: usize, b: usize) {
-    let rank = ranks(&points[..rules.seats()]);
-    if rules.tie_break == TieBreak::Split && points[a] == points[b] {
-        return;
+    /// Whether the dealer keeps the deal after `r`.
+    pub fn dealer_keeps(&self, r: &HandResult) -> bool {
+        let dealer = self.dealer;
+        match r.outcome {
+            Outcome::Tsumo | Outcome::Ron => r.wins.iter().any(|w| w.seat == dealer),
+            Outcome::Chombo => true,
+            Outcome::Nagashi if self.rules.nagashi_mangan == Nagashi::AsWin => r.nagashi & (1 << dealer) != 0,
+            Outcome::Exhaustive | Outcome::Nagashi => {
+                let tenpai = r.tenpai & (1 << dealer) != 0;
+                match self.rules.renchan_on_draw {
+                    RenchanOnDraw::Tenpai => tenpai,
+                    RenchanOnDraw::EastNotenPassesSouthKeeps => tenpai || self.progress.round >= self.n as u32,
+                    RenchanOnDraw::AlwaysPass => false,
+                    RenchanOnDraw::AlwaysKeep => true,
+                }
+            }
+            _ => self.rules.abortive_draw_renchan,
+        }
     }
-    let (hi, lo) = if rank[a] < rank[b] { (a, b) } else { (b, a) };
-    score[hi] += f64::from(rules.side_bet);
-    score[lo] -= f64::from(rules.side_bet);
+
+    fn busted(&self) -> bool {
+        self.busted_at(&self.p.each_ref().map(|p| p.points))
+    }
+
+    /// Whether `points` (seats beyond `n` ignored) end the game by tobi.
+    pub fn busted_at(&self, points: &[i64; SEATS]) -> bool {
+        points[..self.n].iter().any(|&p| self.rules.tobi.busts(p))
+    }
+
+    /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over.
+    /// `yame` answers the dealer's choice under `agari_yame`/`tenpai_yame = choice`.
+    pub fn advance(&mut self, r: &HandResult, yame: &mut dyn FnMut(&State<'_>) -> bool) -> bool {
+        if r.outcome == Outcome::Chombo {
+            // The same hand again, on a new wall (A42); only a payment that busts someone ends it.
+            self.progress.repeat += 1;
+            return self.busted();
+        }
+        self.progress.repeat = 0;
+        let keeps = self.dealer_keeps(r);
+        let round = self.progress.round;
+        let dealer_won = r.wins.iter().any(|w| w.seat == self.dealer);
+        let won = matches!(r.outcome, Outcome::Tsumo | Outcome::Ron)
+            || (r.outcome == Outcome::Nagashi && self.rules.nagashi_mangan == Nagashi::AsWin);
+        // Honba: +1 after a dealer win and after any draw; reset after a win without the dealer.
+        if won && !keeps {
+            self.progress.honba = 0;
+        } else {
+            self.progress.honba += 1;
+        }
+        if !keeps {
+            self.progress.round += 1;
+        }
+        if self.busted() {
+            return true;
+        }
+        if !keeps {
+            return self.over_when_deal_passes(round, &self.p.each_ref().map(|p| p.points));
+        }
+        let sched = self.scheduled();
+        if self.rules.game_length == GameLength::Ikkyoku {
+            return true;
+        }
+        let target = i64::from(self.rules.return_points);
+        let extension_on = self.rules.extension != Extension::Off;
+        if round + 1 < sched {
+            return false;
+        }
+        let in_extension = round >= sched;
+        let rule = if dealer_won {
+            self.rules.agari_yame
+        } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
+            self.rules.tenpai_yame
+        } else {
+            Yame::Off
+        };
+        let n = self.n as u32;
+        let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % n != n - 1);
+        applies
+            && match rule {
+                Yame::Off => false,
+                Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
+                Yame::Choice => yame(self),
+            }
+    }
+
+    /// Whether the game is over when the deal passes after hand `round` with `points` (no tobi;
+    /// seats beyond `n` ignored).
+    pub fn over_when_deal_passes(&self, round: u32, points: &[i64; SEATS]) -> bool {
+        let sched = self.scheduled();
+        let n = self.n as u32;
+        if self.rules.game_length == GameLength::Ikkyoku {
+            return true;
+        }
+        if round + 1 < sched {
+            return false;
+        }
+        if self.rules.extension == Extension::Off {
+            return true;
+        }
+        if self.rules.extension == Extension::FullRound && round >= sched && round % n != n - 1 {
+            return false;
+        }
+        if points[..self.n].iter().any(|&p| p >= i64::from(self.rules.return_points)) {
+            return true;
+        }
+        let limit = match self.rules.extension_max {
+            ExtensionMax::OneRound => sched + n,
+            ExtensionMax::TwoRounds => sched + 2 * n,
+            // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
+            ExtensionMax::ReturnEast => sched + 64,
+        };
+        round + 1 >= limit
+    }
+
+    /// The dealer is in sole first place (ties broken by seat order).
+    pub fn dealer_is_top(&self) -> bool {
+        let pts: Vec<i64> = self.p[..self.n].iter().map(|p| p.points).collect();
+        crate::game::ranks(&pts)[usize::from(self.dealer)] == 1
+    }
 }
 
 impl Game for Riichi {

@@ -14,9 +14,10 @@
 //! holds the hand's `events` as the `events` table logs them (`[seat, kind, tile]`).
 
 use super::actions::{Action, Decider, Point};
-use super::batch::tile_set;
 use super::rules::Rules;
-use super::state::{dealt_at, Outcome, Progress, State};
+use super::scoring::Outcome;
+use super::state::{Progress, State};
+use super::wall::{dealt_at, tile_set};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,10 +2,12 @@
 //! conserved, illegal actions refused, furiten respected, games ending by the rules.
 
 use super::actions::{Action, Decider, Point};
-use super::batch::{dice, final_scores, play_game, wall, GameLog, HandRow};
+use super::batch::{play_game, GameLog, HandRow};
 use super::rules::{self, Rules};
-use super::state::{HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::scoring::{final_scores, HandResult, Outcome};
+use super::state::{Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::strategies::{Knobs, Native, Policy};
+use super::wall::{dice, wall};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
 use crate::table::Rows;
@@ -510,7 +512,7 @@ fn sanma_defaults_follow_players() {
     assert_eq!(rules::resolve("default", &json!({"flowers": 3})).unwrap_err().field, "flowers");
     // 3-place uma with oka: 40000 − 35000 = 5000 × 3 = +15 to the top.
     let pts = [60000, 30000, 15000, 0];
-    let sc = super::batch::final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
+    let sc = final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
     assert_eq!(sc, [20.0 + 15.0 + 15.0, -10.0, -25.0 - 15.0, 0.0]);
 }
 
@@ -536,7 +538,7 @@ fn sinking_binta_and_sashi_uma() {
     let pts = [40000, 28000, 20000, 12000];
     let mut sc = final_scores(&sashi, &pts);
     assert_eq!(sc, [10.0 + 20.0, -2.0, -10.0, -18.0], "no rank uma");
-    super::batch::sashi(&sashi, &mut sc, &pts, 3, 1);
+    super::scoring::sashi(&sashi, &mut sc, &pts, 3, 1);
     assert_eq!(sc, [30.0, -2.0 + 7.0, -10.0, -18.0 - 7.0]);
     assert_eq!(rules::resolve("sanma", &json!({"uma": "sinking"})).unwrap_err().field, "uma+players");
 }
@@ -703,7 +705,7 @@ fn riichi_fouls_are_furiten_and_empty_waits_from_the_own_view() {
     // 2222m345p678s999s waits only on a fifth 2m: no wait at all, an empty-wait riichi with nothing
     // in view.
     let dead = kinds("2222m345p678s999s");
-    assert_eq!(super::state::wait_mask(&dead), 0);
+    assert_eq!(super::actions::wait_mask(&dead), 0);
     assert!(State::new(&kara).riichi_foul(&dead, 0, None));
     assert!(!State::new(&furiten).riichi_foul(&dead, 0, None));
 }
