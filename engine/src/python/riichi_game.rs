@@ -6,20 +6,22 @@
 //! action. Actions are tuples: `("discard", tile, riichi)`, `("tsumo",)`, `("ankan", kind)`,
 //! `("kakan", tile)`, `("kyuushu",)`, `("pass",)`, `("ron",)`, `("pon", (t1, t2))`,
 //! `("chi", (t1, t2))`, `("kan",)`, `("nuki", tile)`, with Tenhou tile ids (kind = id // 4;
-//! flowers 136–143). The view holds `seat`,
+//! flowers 136–143). A Python strategy is a [`Player`] like the native ones and sees what its
+//! seat's [`View`] holds; the points the protocol does not ask (a noten claim, an open riichi,
+//! yame) are answered by the slot's knobs. The view holds `seat`,
 //! `point` ("turn" or "response"), `after_call`, `from` and `tile` (responses), `hand`, `melds`
 //! (per seat: lists of (type, tiles)), `rivers`, `riichi`, `points`, `nuki` (extracted tiles per
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
 use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use crate::decide::{Fault, Player, PlayerError};
 use crate::game::Batch;
-use crate::games::riichi::actions::{Action, Point};
-use crate::games::riichi::batch::{play_tables, Hook};
+use crate::games::riichi::actions::{Action, Point, View};
+use crate::games::riichi::batch::play_tables;
 use crate::games::riichi::rules::Rules;
 use crate::games::riichi::show::show_with;
-use crate::games::riichi::state::{Player, State};
-use crate::games::riichi::strategies::Knobs;
+use crate::games::riichi::strategies::{knob_answer, Knobs};
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
@@ -35,9 +37,13 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
     replay::replay_hand(&rules, &hand).map(|v| v.to_string()).map_err(|e| option_error(OptionError::new("hand", e)))
 }
 
-struct PyHook<'py> {
+/// A lineup slot played by a Python object.
+struct PyPlayer<'py, 'k> {
     py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
+    object: Bound<'py, PyAny>,
+    slot: u8,
+    knobs: &'k Knobs,
+    /// The exception that stopped the batch, when this player raised it.
     error: Option<PyErr>,
 }
 
@@ -54,31 +60,35 @@ fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>
         Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
         Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
         Action::Nuki { tile } => ("nuki", tile).into_pyobject(py)?.into_any(),
+        Action::DeclareNoten => ("noten",).into_pyobject(py)?.into_any(),
+        Action::OpenRiichi => ("open",).into_pyobject(py)?.into_any(),
+        Action::Yame => ("yame",).into_pyobject(py)?.into_any(),
     }
     .cast_into::<PyTuple>()?)
 }
 
-fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyResult<Bound<'py, PyDict>> {
+fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("seat", seat)?;
+    d.set_item("seat", v.seat)?;
+    d.set_item("point", point.name())?;
     match point {
-        Point::Turn { after_call } => {
-            d.set_item("point", "turn")?;
-            d.set_item("after_call", after_call)?;
-        }
+        Point::Turn { after_call } => d.set_item("after_call", after_call)?,
         Point::Response { from, tile, kan } => {
-            d.set_item("point", "response")?;
             d.set_item("from", from)?;
             d.set_item("tile", tile)?;
             d.set_item("kan", kan)?;
         }
+        Point::Noten { .. } | Point::OpenRiichi | Point::Yame => {}
     }
     // Tile lists as u16 so that they reach Python as lists of ints, not bytes.
     let ids = |v: &[u8]| v.iter().map(|&t| u16::from(t)).collect::<Vec<u16>>();
-    let mut hand = ids(&s.p[seat].hand);
-    hand.sort_unstable();
-    d.set_item("hand", hand)?;
-    let seated = &s.p[..s.n];
+    let sorted = |v: &[u8]| {
+        let mut h = ids(v);
+        h.sort_unstable();
+        h
+    };
+    d.set_item("hand", sorted(&v.own.hand))?;
+    let seated = &v.seats[..v.n];
     let melds = PyList::empty(py);
     for p in seated {
         let ms: Vec<(&str, Vec<u16>)> = p.melds.iter().map(|m| (m.kind.name(), ids(&m.tiles[..usize::from(m.n)]))).collect();
@@ -88,50 +98,42 @@ fn view<'py>(py: Python<'py>, s: &State<'_>, seat: usize, point: Point) -> PyRes
     d.set_item("rivers", seated.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
     d.set_item("riichi", seated.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
     // An open riichi (local yaku open_riichi) shows its concealed tiles to everyone.
-    let shown = |p: &Player| {
-        p.open_riichi.then(|| {
-            let mut h = ids(&p.hand);
-            h.sort_unstable();
-            h
-        })
-    };
-    d.set_item("open_hands", seated.iter().map(shown).collect::<Vec<_>>())?;
+    d.set_item("open_hands", v.shown[..v.n].iter().map(|s| s.map(|s| sorted(s.hand))).collect::<Vec<_>>())?;
     d.set_item("points", seated.iter().map(|p| p.points).collect::<Vec<_>>())?;
     d.set_item("nuki", seated.iter().map(|p| ids(&p.nuki)).collect::<Vec<_>>())?;
-    d.set_item("dora_indicators", ids(&s.indicator_ids().0))?;
-    d.set_item("round", s.progress.round)?;
-    d.set_item("honba", s.progress.honba)?;
-    d.set_item("sticks", s.progress.sticks)?;
-    d.set_item("dealer", s.dealer)?;
-    d.set_item("live_remaining", s.live_remaining())?;
-    d.set_item("shanten", shanten::shanten(&s.p[seat].counts))?;
+    d.set_item("dora_indicators", ids(v.dora_indicators))?;
+    d.set_item("round", v.progress.round)?;
+    d.set_item("honba", v.progress.honba)?;
+    d.set_item("sticks", v.progress.sticks)?;
+    d.set_item("dealer", v.dealer)?;
+    d.set_item("live_remaining", v.live_remaining)?;
+    d.set_item("shanten", shanten::shanten(&v.own.counts))?;
     Ok(d)
 }
 
-impl PyHook<'_> {
-    fn call(&self, obj: &Bound<'_, PyAny>, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> PyResult<Action> {
+impl PyPlayer<'_, '_> {
+    fn call(&self, v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Action> {
         let py = self.py;
         let options = PyList::empty(py);
         for &a in legal {
             options.append(action_tuple(py, a)?)?;
         }
-        let answer = obj.call_method1("decide", (view(py, s, seat, point)?, options))?;
+        let answer = self.object.call_method1("decide", (view(py, v, point)?, options))?;
         Ok(legal[chosen_index(&answer, legal.len())?])
     }
 }
 
-impl Hook for PyHook<'_> {
-    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        Some(self.call(obj, s, seat, point, legal).map_err(|e| {
-            // The engine adds the game; the exception's own text is added by strategy_error.
+impl Player<Riichi> for PyPlayer<'_, '_> {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        if let Some(a) = knob_answer(self.knobs, v, point) {
+            return Ok(a);
+        }
+        self.call(v, point, legal).map_err(|e| {
+            // The engine adds the game, seat and point; the exception's own text is added by
+            // strategy_error.
             self.error = Some(e);
-            let at = match point {
-                Point::Turn { .. } => "turn",
-                Point::Response { .. } => "response",
-            };
-            format!("Python strategy of lineup slot {slot} (seat {seat}) at {at}")
-        }))
+            Fault::Failed(format!("Python strategy of lineup slot {}", self.slot))
+        })
     }
 }
 
@@ -146,15 +148,23 @@ fn with_python<'py>(
     lineup: &str,
     strategies: Vec<Option<Bound<'py, PyAny>>>,
     batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut dyn Hook) -> Result<Vec<Table>, String>,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut [Option<&mut dyn Player<Riichi>>]) -> Result<Vec<Table>, PlayerError>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { py, objects: strategies, error: None };
-    match play(&rules, &lineup, &batch, &mut hook) {
+    let mut players: Vec<Option<PyPlayer>> = strategies
+        .into_iter()
+        .zip(&lineup)
+        .enumerate()
+        .map(|(slot, (object, knobs))| object.map(|object| PyPlayer { py, object, slot: slot as u8, knobs, error: None }))
+        .collect();
+    let mut outside: Vec<Option<&mut dyn Player<Riichi>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
+    let result = play(&rules, &lineup, &batch, &mut outside);
+    drop(outside);
+    match result {
         Ok(tables) => tables_to_python(py, &tables),
-        Err(e) => Err(match hook.error.take() {
-            Some(cause) => strategy_error(py, &e, cause),
-            None => pyo3::exceptions::PyValueError::new_err(e),
+        Err(e) => Err(match players.iter_mut().flatten().find_map(|p| p.error.take()) {
+            Some(cause) => strategy_error(py, &e.to_string(), cause),
+            None => pyo3::exceptions::PyValueError::new_err(e.to_string()),
         }),
     }
 }

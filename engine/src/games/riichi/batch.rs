@@ -1,13 +1,14 @@
 //! `impl Game`: plays a batch of games with keyed walls and fills the `games`, `players` and
 //! `hands` tables.
 
-use super::actions::{Action, Decider, Point};
+use super::actions::{Action, Point};
 use super::rules::{self, Extension, ExtensionMax, GameLength, Nagashi, RenchanOnDraw, Rules, Uma, Yame};
 use super::scoring::{sashi, HandResult, Outcome};
 use super::state::{Event, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::wall::{dice, wall};
 use super::{Riichi, TAG_STRATEGY};
+use crate::decide::{seat_players, Player, PlayerError};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
@@ -168,13 +169,12 @@ pub struct GameLog {
     pub deposit: u32,
 }
 
-/// Plays a whole game from East 1 with `d` deciding; walls come from `wall_of`.
+/// Plays a whole game from East 1 with `d` deciding; walls and dice come from `wall_of`.
 pub fn play_game(
     state: &mut State<'_>,
-    d: &mut dyn Decider,
+    d: &mut dyn Player<Riichi>,
     wall_of: &mut dyn FnMut(Progress) -> ([u8; MAX_TILES], u8),
-    yame: &mut dyn FnMut(&State<'_>) -> bool,
-) -> Result<GameLog, String> {
+) -> Result<GameLog, PlayerError> {
     state.start_game();
     let mut hands = Vec::new();
     let mut events = Vec::new();
@@ -188,7 +188,7 @@ pub fn play_game(
             events.push((hands.len() as u32, ev.clone()));
         }
         let dealer = state.dealer;
-        let over = state.advance(&r, yame);
+        let over = state.advance(&r, d)?;
         hands.push((progress, dealer, r));
         if over {
             break;
@@ -199,23 +199,63 @@ pub fn play_game(
     let rules = state.rules;
     let leftover = state.progress.sticks;
     let (points, score) = super::scoring::settle_game(rules, std::array::from_fn(|i| state.p[i].points), leftover, &hands);
-    let scheduled = state.scheduled();
+    let scheduled = scheduled(rules);
     Ok(GameLog { hands, events, final_points: points, score, busted, bust_seats, leftover, scheduled, deposit: rules.riichi_deposit })
+}
+
+/// Hands a game schedules before extensions (one wind round = n dealer rotations).
+pub fn scheduled(rules: &Rules) -> u32 {
+    let n = rules.seats() as u32;
+    match rules.game_length {
+        GameLength::Ikkyoku => 1,
+        GameLength::Tonpuu => n,
+        GameLength::Hanchan => 2 * n,
+        GameLength::Iichan => 4 * n,
+    }
+}
+
+/// Whether `points` (seats beyond the rules' ignored) end the game by tobi.
+pub fn busted_at(rules: &Rules, points: &[i64; SEATS]) -> bool {
+    points[..rules.seats()].iter().any(|&p| rules.tobi.busts(p))
+}
+
+/// Whether the game is over when the deal passes after hand `round` with `points` (no tobi;
+/// seats beyond the rules' ignored).
+pub fn over_when_deal_passes(rules: &Rules, round: u32, points: &[i64; SEATS]) -> bool {
+    let sched = scheduled(rules);
+    let n = rules.seats() as u32;
+    if rules.game_length == GameLength::Ikkyoku {
+        return true;
+    }
+    if round + 1 < sched {
+        return false;
+    }
+    if rules.extension == Extension::Off {
+        return true;
+    }
+    if rules.extension == Extension::FullRound && round >= sched && round % n != n - 1 {
+        return false;
+    }
+    if points[..rules.seats()].iter().any(|&p| p >= i64::from(rules.return_points)) {
+        return true;
+    }
+    let limit = match rules.extension_max {
+        ExtensionMax::OneRound => sched + n,
+        ExtensionMax::TwoRounds => sched + 2 * n,
+        // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
+        ExtensionMax::ReturnEast => sched + 64,
+    };
+    round + 1 >= limit
+}
+
+/// Whether `dealer` is in sole first place with `points` (ties broken by seat order; the first
+/// `n` seats).
+pub fn dealer_is_top(points: &[i64; SEATS], dealer: u8, n: usize) -> bool {
+    crate::game::ranks(&points[..n])[usize::from(dealer)] == 1
 }
 
 /// The game flow between hands (§13): renchan, honba, the end of the game.
 impl State<'_> {
-    /// Hands a game schedules before extensions (one wind round = n dealer rotations).
-    pub fn scheduled(&self) -> u32 {
-        let n = self.n as u32;
-        match self.rules.game_length {
-            GameLength::Ikkyoku => 1,
-            GameLength::Tonpuu => n,
-            GameLength::Hanchan => 2 * n,
-            GameLength::Iichan => 4 * n,
-        }
-    }
-
     /// Whether the dealer keeps the deal after `r`.
     pub fn dealer_keeps(&self, r: &HandResult) -> bool {
         let dealer = self.dealer;
@@ -236,29 +276,25 @@ impl State<'_> {
         }
     }
 
-    fn busted(&self) -> bool {
-        self.busted_at(&self.p.each_ref().map(|p| p.points))
+    fn points(&self) -> [i64; SEATS] {
+        self.p.each_ref().map(|p| p.points)
     }
 
-    /// Whether `points` (seats beyond `n` ignored) end the game by tobi.
-    pub fn busted_at(&self, points: &[i64; SEATS]) -> bool {
-        points[..self.n].iter().any(|&p| self.rules.tobi.busts(p))
-    }
-
-    /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over.
-    /// `yame` answers the dealer's choice under `agari_yame`/`tenpai_yame = choice`.
-    pub fn advance(&mut self, r: &HandResult, yame: &mut dyn FnMut(&State<'_>) -> bool) -> bool {
+    /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over. The
+    /// dealer's player answers [`Point::Yame`] under `agari_yame`/`tenpai_yame = choice`.
+    pub fn advance(&mut self, r: &HandResult, d: &mut dyn Player<Riichi>) -> Result<bool, PlayerError> {
+        let rules = self.rules;
         if r.outcome == Outcome::Chombo {
             // The same hand again, on a new wall (A42); only a payment that busts someone ends it.
             self.progress.repeat += 1;
-            return self.busted();
+            return Ok(busted_at(rules, &self.points()));
         }
         self.progress.repeat = 0;
         let keeps = self.dealer_keeps(r);
         let round = self.progress.round;
         let dealer_won = r.wins.iter().any(|w| w.seat == self.dealer);
-        let won = matches!(r.outcome, Outcome::Tsumo | Outcome::Ron)
-            || (r.outcome == Outcome::Nagashi && self.rules.nagashi_mangan == Nagashi::AsWin);
+        let won =
+            matches!(r.outcome, Outcome::Tsumo | Outcome::Ron) || (r.outcome == Outcome::Nagashi && rules.nagashi_mangan == Nagashi::AsWin);
         // Honba: +1 after a dealer win and after any draw; reset after a win without the dealer.
         if won && !keeps {
             self.progress.honba = 0;
@@ -268,72 +304,43 @@ impl State<'_> {
         if !keeps {
             self.progress.round += 1;
         }
-        if self.busted() {
-            return true;
+        if busted_at(rules, &self.points()) {
+            return Ok(true);
         }
         if !keeps {
-            return self.over_when_deal_passes(round, &self.p.each_ref().map(|p| p.points));
+            return Ok(over_when_deal_passes(rules, round, &self.points()));
         }
-        let sched = self.scheduled();
-        if self.rules.game_length == GameLength::Ikkyoku {
-            return true;
+        let sched = scheduled(rules);
+        if rules.game_length == GameLength::Ikkyoku {
+            return Ok(true);
         }
-        let target = i64::from(self.rules.return_points);
-        let extension_on = self.rules.extension != Extension::Off;
+        let target = i64::from(rules.return_points);
+        let extension_on = rules.extension != Extension::Off;
         if round + 1 < sched {
-            return false;
+            return Ok(false);
         }
         let in_extension = round >= sched;
         let rule = if dealer_won {
-            self.rules.agari_yame
+            rules.agari_yame
         } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
-            self.rules.tenpai_yame
+            rules.tenpai_yame
         } else {
             Yame::Off
         };
         let n = self.n as u32;
-        let applies = !(self.rules.extension == Extension::FullRound && in_extension && round % n != n - 1);
-        applies
-            && match rule {
-                Yame::Off => false,
-                Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
-                Yame::Choice => yame(self),
-            }
-    }
-
-    /// Whether the game is over when the deal passes after hand `round` with `points` (no tobi;
-    /// seats beyond `n` ignored).
-    pub fn over_when_deal_passes(&self, round: u32, points: &[i64; SEATS]) -> bool {
-        let sched = self.scheduled();
-        let n = self.n as u32;
-        if self.rules.game_length == GameLength::Ikkyoku {
-            return true;
+        if rules.extension == Extension::FullRound && in_extension && round % n != n - 1 {
+            return Ok(false);
         }
-        if round + 1 < sched {
-            return false;
-        }
-        if self.rules.extension == Extension::Off {
-            return true;
-        }
-        if self.rules.extension == Extension::FullRound && round >= sched && round % n != n - 1 {
-            return false;
-        }
-        if points[..self.n].iter().any(|&p| p >= i64::from(self.rules.return_points)) {
-            return true;
-        }
-        let limit = match self.rules.extension_max {
-            ExtensionMax::OneRound => sched + n,
-            ExtensionMax::TwoRounds => sched + 2 * n,
-            // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
-            ExtensionMax::ReturnEast => sched + 64,
-        };
-        round + 1 >= limit
+        Ok(match rule {
+            Yame::Off => false,
+            Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
+            Yame::Choice => self.ask_yes(d, usize::from(self.dealer), Point::Yame, Action::Yame)?,
+        })
     }
 
     /// The dealer is in sole first place (ties broken by seat order).
     pub fn dealer_is_top(&self) -> bool {
-        let pts: Vec<i64> = self.p[..self.n].iter().map(|p| p.points).collect();
-        crate::game::ranks(&pts)[usize::from(self.dealer)] == 1
+        dealer_is_top(&self.points(), self.dealer, self.n)
     }
 }
 
@@ -363,7 +370,7 @@ impl Game for Riichi {
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
+        play_tables(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
     }
 
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
@@ -371,46 +378,14 @@ impl Game for Riichi {
     }
 }
 
-/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
-pub trait Hook {
-    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
-    /// decide.
-    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>>;
-}
-
-pub(super) struct NoHook;
-
-impl Hook for NoHook {
-    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: Point, _: &[Action]) -> Option<Result<Action, String>> {
-        None
-    }
-}
-
-struct Hooked<'a, 'k> {
-    native: Native<'k>,
-    slots: [u8; SEATS],
-    hook: &'a mut dyn Hook,
-}
-
-impl Decider for Hooked<'_, '_> {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
-        match self.hook.decide(self.slots[seat], s, seat, point, legal) {
-            Some(r) => r,
-            None => self.native.decide(s, seat, point, legal),
-        }
-    }
-
-    fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
-        self.native.declare_noten(s, seat, tenpai)
-    }
-
-    fn open_riichi(&mut self, s: &State<'_>, seat: usize) -> bool {
-        self.native.open_riichi(s, seat)
-    }
-}
-
-/// Plays `batch` and returns its tables; `hook` decides for the slots it claims.
-pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
+/// Plays `batch` and returns its tables. `outside[slot]` is the player of a lineup slot played
+/// from outside the engine (a Python strategy); the other slots play their knobs.
+pub fn play_tables(
+    rules: &Rules,
+    lineup: &[Knobs],
+    batch: &Batch,
+    outside: &mut [Option<&mut dyn Player<Riichi>>],
+) -> Result<Vec<Table>, PlayerError> {
     let mut state = State::new(rules);
     let mut games = Vec::with_capacity(batch.count as usize);
     let n = rules.seats();
@@ -421,7 +396,7 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         let every = u64::from(rules.event_log_every);
         state.events = (every > 0 && game % every == 0).then(Vec::new);
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let log = play_one(&mut state, lineup, batch.seed, &seating, &mut *hook)?;
+        let log = play_one(&mut state, lineup, batch.seed, &seating, outside)?;
         push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
         event_rows.extend(event_rows_of(&log, &seating));
     }
@@ -429,19 +404,24 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
 }
 
 /// Plays the game of `seating` with the keyed walls, dice and strategy randomness of `seed`:
-/// the same game whether it is played in a batch or alone (`show`).
-pub fn play_one(state: &mut State<'_>, lineup: &[Knobs], seed: u64, seating: &Seating, hook: &mut dyn Hook) -> Result<GameLog, String> {
+/// the same game whether it is played in a batch or alone (`show`). Each seat is played by its
+/// lineup slot's player from `outside`, or else by its knobs.
+pub fn play_one(
+    state: &mut State<'_>,
+    lineup: &[Knobs],
+    seed: u64,
+    seating: &Seating,
+    outside: &mut [Option<&mut dyn Player<Riichi>>],
+) -> Result<GameLog, PlayerError> {
     let rules = state.rules;
     let n = rules.seats();
     let root = Key::new(seed);
-    let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
-    let native =
-        Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
-    let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook };
-    let mut log = play_game(state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
-        knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
-    })
-    .map_err(|e| format!("game {}: {e}", seating.game))?;
+    let slot = |s: usize| usize::from(seating.player(s as u8));
+    let mut natives: [Native; SEATS] =
+        std::array::from_fn(|s| Native::new(&lineup[slot(s)], root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)));
+    let mut players = seat_players(&mut natives, outside, n, slot);
+    let mut log = play_game(state, &mut players, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)))
+        .map_err(|e| e.in_game(seating.game))?;
     if rules.uma == Uma::Sashi {
         let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
         sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));

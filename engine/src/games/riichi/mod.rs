@@ -5,7 +5,8 @@
 //! - `wall.rs`: the keyed walls and dice, the deal, the dead wall and the dora;
 //! - `state.rs`: one hand, from the first draw to its end (draws, calls, kans, riichi, furiten,
 //!   wins and draws);
-//! - `actions.rs`: the decision points, the legal actions and the [`actions::Decider`] trait;
+//! - `actions.rs`: the decision points, the legal actions and the [`actions::View`] a player
+//!   decides from ([`crate::decide`]);
 //! - `scoring.rs`: settlement (win payments, pao, noten, nagashi, chombo, uma and oka); the value
 //!   of a winning hand is the evaluator's (`hand.rs`);
 //! - `strategies.rs`: strategy knobs and the native policy;

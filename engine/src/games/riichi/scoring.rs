@@ -3,12 +3,14 @@
 //! end of the game: leftover sticks, yakitori, uma and oka. The value of a winning hand itself is
 //! the hand evaluator's (`hand.rs`).
 
-use super::actions::Decider;
+use super::actions::{Action, Point};
 use super::hand::{self, Score, WinInput};
 use super::rules::*;
 use super::state::{bit, Progress, State, FLOWER, NONE, POCCHI, SEATS};
 use super::tiles::{Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{Situation, Yaku};
+use super::Riichi;
+use crate::decide::{Fault, Player, PlayerError};
 use crate::game::ranks;
 
 /// How a hand ended.
@@ -132,13 +134,14 @@ impl State<'_> {
     /// [`State::score_win`] with the last-tile situation (haitei/houtei) given.
     fn score_at(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool, last: bool) -> Result<Score, String> {
         let p = &self.p[seat];
+        let h = &self.hidden[seat];
         // A tsumo on the marked 白 as a wild tile: it is the kind it stands for.
         let pocchi = self.pocchi_as.filter(|_| tsumo && win == POCCHI);
         let as_tile = |t: u8| match pocchi {
             Some(k) if t == POCCHI => Tile { kind: k, red: false },
             _ => self.tile(t),
         };
-        let mut hand: Vec<Tile> = p.hand.iter().map(|&t| as_tile(t)).collect();
+        let mut hand: Vec<Tile> = h.hand.iter().map(|&t| as_tile(t)).collect();
         if !tsumo {
             hand.push(self.tile(win));
         }
@@ -233,7 +236,7 @@ impl State<'_> {
         tsumo: bool,
         rinshan: bool,
         chankan: bool,
-    ) -> Result<HandResult, String> {
+    ) -> Result<HandResult, PlayerError> {
         let mut wins = Vec::with_capacity(seats.len());
         let honba = self.progress.honba;
         if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
@@ -242,7 +245,14 @@ impl State<'_> {
             }
         }
         for (i, &w) in seats.iter().enumerate() {
-            let score = self.score_win(w, tile, tsumo, rinshan, chankan)?;
+            // A declared win that does not score is an illegal declaration (the legal actions
+            // offer only wins that score).
+            let score = self.score_win(w, tile, tsumo, rinshan, chankan).map_err(|e| PlayerError {
+                game: None,
+                seat: w,
+                point: if tsumo { "turn" } else { "response" },
+                fault: Fault::Illegal(format!("the declared win does not score: {e}")),
+            })?;
             let honba_w = if i == 0 || self.rules.multi_ron_honba == MultiRonHonba::EachWinner { honba } else { 0 };
             let dealer = w == usize::from(self.dealer);
             let (liable, mult) = self.pao_of(w, &score);
@@ -320,12 +330,13 @@ impl State<'_> {
 
     fn tenpai_at_draw(&self, seat: usize) -> bool {
         let p = &self.p[seat];
-        if p.waits == 0 || p.forfeit {
+        let h = &self.hidden[seat];
+        if h.waits == 0 || p.forfeit {
             return false;
         }
         if !self.rules.keishiki_tenpai && !p.closed() {
             let id = |k: usize| (k * 4 + 3) as u8; // never a red five
-            let yaku = (0..KINDS).any(|k| p.waits & bit(k as u8) != 0 && self.score_at(seat, id(k), false, false, false, false).is_ok());
+            let yaku = (0..KINDS).any(|k| h.waits & bit(k as u8) != 0 && self.score_at(seat, id(k), false, false, false, false).is_ok());
             if !yaku {
                 return false;
             }
@@ -335,8 +346,8 @@ impl State<'_> {
             Karaten::OwnFourIsNoten | Karaten::AnyDeadWaitIsNoten => {
                 let any = self.rules.karaten == Karaten::AnyDeadWaitIsNoten;
                 (0..KINDS).any(|k| {
-                    p.waits & bit(k as u8) != 0 && {
-                        let used = if any { p.counts[k] + self.seen[k] } else { p.counts[k] + self.exposed_own(seat, k) };
+                    h.waits & bit(k as u8) != 0 && {
+                        let used = if any { h.counts[k] + self.seen[k] } else { h.counts[k] + self.exposed_own(seat, k) };
                         used < 4
                     }
                 })
@@ -347,26 +358,6 @@ impl State<'_> {
     /// Copies of kind `k` in `seat`'s melds (counted in both `own` and `seen`).
     pub(super) fn exposed_own(&self, seat: usize, k: usize) -> u8 {
         self.p[seat].melds.iter().map(|m| m.tiles[..usize::from(m.n)].iter().filter(|&&t| usize::from(t / 4) == k).count() as u8).sum()
-    }
-
-    /// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat
-    /// when the seats of `tenpai` are tenpai.
-    pub fn noten_payments(&self, tenpai: u8) -> [i64; SEATS] {
-        let (n, t) = (self.n as u32, tenpai.count_ones());
-        if !(1..n).contains(&t) {
-            return [0; SEATS];
-        }
-        let total = if n == 3 { self.rules.sanma_noten_total } else { self.rules.noten_bappu_total };
-        let (gain, loss) = (i64::from(total / t), i64::from(total / (n - t)));
-        std::array::from_fn(|s| {
-            if s >= self.n {
-                0
-            } else if tenpai & (1 << s) != 0 {
-                gain
-            } else {
-                -loss
-            }
-        })
     }
 
     /// A foul of the seats of `offenders` is shown (§12.4). Under hand_forfeit they may no longer
@@ -407,13 +398,13 @@ impl State<'_> {
         Some(self.abort(Outcome::Chombo))
     }
 
-    pub(super) fn exhaustive_draw(&mut self, d: &mut dyn Decider) -> HandResult {
+    pub(super) fn exhaustive_draw(&mut self, d: &mut dyn Player<Riichi>) -> Result<HandResult, PlayerError> {
         let n = self.n;
         // Riichi hands are shown at the tenpai check, and with them a foul riichi.
-        let fouls = (0..n).filter(|&s| self.p[s].foul && !self.p[s].forfeit).fold(0u8, |m, s| m | 1 << s);
+        let fouls = (0..n).filter(|&s| self.hidden[s].foul && !self.p[s].forfeit).fold(0u8, |m, s| m | 1 << s);
         if fouls != 0 {
             if let Some(r) = self.chombo(fouls) {
-                return r;
+                return Ok(r);
             }
         }
         let mut tenpai = 0u8;
@@ -427,10 +418,10 @@ impl State<'_> {
         if self.rules.allow_noten_declaration {
             for i in 0..n {
                 let s = (usize::from(self.dealer) + i) % n;
-                if tenpai & (1 << s) != 0 && !self.p[s].riichi && d.declare_noten(self, s, tenpai) {
+                if tenpai & (1 << s) != 0 && !self.p[s].riichi && self.ask_yes(d, s, Point::Noten { tenpai }, Action::DeclareNoten)? {
                     tenpai &= !(1 << s);
                     noten_declared |= 1 << s;
-                    self.log(s as u8, 14, NONE);
+                    self.log_action(s, Action::DeclareNoten, NONE);
                 }
             }
         }
@@ -458,18 +449,38 @@ impl State<'_> {
             }
             Outcome::Nagashi
         } else {
-            let pay = self.noten_payments(tenpai);
+            let pay = noten_payments(self.rules, tenpai);
             for (p, x) in self.p.iter_mut().zip(pay) {
                 p.points += x;
             }
             Outcome::Exhaustive
         };
-        HandResult { tenpai, nagashi, noten_declared, ..HandResult::of(outcome) }
+        Ok(HandResult { tenpai, nagashi, noten_declared, ..HandResult::of(outcome) })
     }
 
     pub(super) fn abort(&mut self, outcome: Outcome) -> HandResult {
         HandResult::of(outcome)
     }
+}
+
+/// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat
+/// when the seats of `tenpai` are tenpai.
+pub fn noten_payments(rules: &Rules, tenpai: u8) -> [i64; SEATS] {
+    let (n, t) = (rules.seats() as u32, tenpai.count_ones());
+    if !(1..n).contains(&t) {
+        return [0; SEATS];
+    }
+    let total = if n == 3 { rules.sanma_noten_total } else { rules.noten_bappu_total };
+    let (gain, loss) = (i64::from(total / t), i64::from(total / (n - t)));
+    std::array::from_fn(|s| {
+        if s >= rules.seats() {
+            0
+        } else if tenpai & (1 << s) != 0 {
+            gain
+        } else {
+            -loss
+        }
+    })
 }
 
 /// The end of a game (§13.5) from the seats' `points` and the riichi sticks left on the table:

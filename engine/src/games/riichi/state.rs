@@ -9,10 +9,12 @@
 //! a hand's tiles or counts (a held flower is a bit of `Player::flowers_held`), so the hand
 //! evaluator never sees them.
 
-use super::actions::{wait_mask, Action, Decider, Point};
+use super::actions::{wait_mask, Action, Point};
 use super::rules::*;
 use super::scoring::{HandResult, Outcome};
 use super::tiles::{Counts, Kind, MeldKind, Tile, KINDS};
+use super::Riichi;
+use crate::decide::{Fault, Player, PlayerError};
 
 /// Seats of the arrays; three-player games leave the last one unused (`State::n`).
 pub const SEATS: usize = 4;
@@ -40,11 +42,10 @@ impl MeldRec {
     }
 }
 
+/// A seat as every seat sees it: melds, river, riichi, points, extracted tiles. What only the seat
+/// itself knows is its [`Concealed`] part.
 #[derive(Debug, Clone)]
-pub struct Player {
-    /// Concealed tiles (ids), in no particular order.
-    pub hand: Vec<u8>,
-    pub counts: Counts,
+pub struct Seat {
     pub melds: Vec<MeldRec>,
     pub river: Vec<u8>,
     /// Bit per kind of every own discard (discard furiten).
@@ -56,37 +57,25 @@ pub struct Player {
     pub riichi: bool,
     pub double_riichi: bool,
     pub ippatsu: bool,
-    pub temp_furiten: bool,
-    pub riichi_furiten: bool,
-    /// Bit per kind that completes the 13-tile hand (kept current outside the own turn).
-    pub waits: u64,
     pub discarded: bool,
-    /// Kinds the next discard may not be (kuikae), bit per kind.
-    pub kuikae: u64,
     /// Seat liable for a yakuman of this player (pao), per liable yakuman.
     pub pao_daisangen: u8,
     pub pao_daisuushii: u8,
     pub pao_suukantsu: u8,
     pub points: i64,
-    /// The accepted riichi was a foul (furiten_riichi = chombo, kara_riichi_chombo), not yet shown.
-    pub foul: bool,
     /// アガリ放棄 (chombo_payment = hand_forfeit): no call, kan or win for the rest of the hand.
     pub forfeit: bool,
-    /// The riichi is open (local yaku `open_riichi`): the hand is shown.
+    /// The riichi is open (local yaku `open_riichi`): the concealed tiles are shown.
     pub open_riichi: bool,
-    /// Flowers in the hand (bit per flower id − 136): never part of `hand` or `counts`.
-    pub flowers_held: u8,
     /// Tiles extracted (flowers and sanma Norths), in order.
     pub nuki: Vec<u8>,
 }
 
-impl Default for Player {
-    /// Without allocations: `deal` builds each hand's players on this, keeping the vectors of the
+impl Default for Seat {
+    /// Without allocations: `deal` builds each hand's seats on this, keeping the vectors of the
     /// previous hand.
     fn default() -> Self {
-        Player {
-            hand: Vec::new(),
-            counts: [0; KINDS],
+        Seat {
             melds: Vec::new(),
             river: Vec::new(),
             river_kinds: 0,
@@ -95,29 +84,58 @@ impl Default for Player {
             riichi: false,
             double_riichi: false,
             ippatsu: false,
-            temp_furiten: false,
-            riichi_furiten: false,
-            waits: 0,
             discarded: false,
-            kuikae: 0,
             pao_daisangen: NONE,
             pao_daisuushii: NONE,
             pao_suukantsu: NONE,
             points: 0,
-            foul: false,
             forfeit: false,
             open_riichi: false,
-            flowers_held: 0,
             nuki: Vec::new(),
         }
     }
 }
 
-impl Player {
+impl Seat {
     pub fn closed(&self) -> bool {
         self.melds.iter().all(|m| m.kind == MeldKind::Ankan)
     }
+}
 
+/// What only the seat itself knows: its concealed tiles and what follows from them.
+#[derive(Debug, Clone)]
+pub struct Concealed {
+    /// Concealed tiles (ids), in no particular order.
+    pub hand: Vec<u8>,
+    pub counts: Counts,
+    /// Bit per kind that completes the 13-tile hand (kept current outside the own turn).
+    pub waits: u64,
+    pub temp_furiten: bool,
+    pub riichi_furiten: bool,
+    /// Kinds the next discard may not be (kuikae), bit per kind.
+    pub kuikae: u64,
+    /// The accepted riichi was a foul (furiten_riichi = chombo, kara_riichi_chombo), not yet shown.
+    pub foul: bool,
+    /// Flowers in the hand (bit per flower id − 136): never part of `hand` or `counts`.
+    pub flowers_held: u8,
+}
+
+impl Default for Concealed {
+    fn default() -> Self {
+        Concealed {
+            hand: Vec::new(),
+            counts: [0; KINDS],
+            waits: 0,
+            temp_furiten: false,
+            riichi_furiten: false,
+            kuikae: 0,
+            foul: false,
+            flowers_held: 0,
+        }
+    }
+}
+
+impl Concealed {
     pub(super) fn take(&mut self, id: u8) {
         if id >= FLOWER {
             self.flowers_held |= 1 << (id - FLOWER);
@@ -127,7 +145,7 @@ impl Player {
         self.counts[usize::from(id / 4)] += 1;
     }
 
-    fn remove(&mut self, id: u8) -> bool {
+    pub(super) fn remove(&mut self, id: u8) -> bool {
         match self.hand.iter().position(|&t| t == id) {
             Some(i) => {
                 self.hand.swap_remove(i);
@@ -138,8 +156,9 @@ impl Player {
         }
     }
 
-    pub(super) fn furiten(&self) -> bool {
-        self.temp_furiten || self.riichi_furiten || self.river_kinds & self.waits != 0
+    /// Furiten with own discards of kinds `river_kinds`.
+    pub(super) fn furiten(&self, river_kinds: u64) -> bool {
+        self.temp_furiten || self.riichi_furiten || river_kinds & self.waits != 0
     }
 }
 
@@ -168,11 +187,26 @@ pub struct Progress {
     pub repeat: u32,
 }
 
+impl Progress {
+    /// The round wind with `n` seats.
+    pub fn round_wind(&self, n: usize) -> Kind {
+        27 + ((self.round / n as u32) % 4) as u8
+    }
+
+    /// The seat wind of `seat` with `n` seats.
+    pub fn seat_wind(&self, seat: usize, n: usize) -> Kind {
+        27 + ((seat + n - (self.round as usize % n)) % n) as u8
+    }
+}
+
 pub struct State<'r> {
     pub rules: &'r Rules,
     /// Seats at the table (3 or 4); `p[n..]` is unused.
     pub n: usize,
-    pub p: [Player; SEATS],
+    /// The seats as everyone sees them.
+    pub p: [Seat; SEATS],
+    /// Each seat's concealed part: never in another seat's view.
+    pub hidden: [Concealed; SEATS],
     /// The set's tiles in wall order (`rules.tile_count()` of them).
     pub wall: [u8; MAX_TILES],
     /// Start of the dead wall (122 in the default game).
@@ -187,6 +221,8 @@ pub struct State<'r> {
     /// Seat of each kan, in order.
     pub kan_seats: [u8; 4],
     pub dora_shown: usize,
+    /// Ids of the dora indicators shown (`..dora_shown`).
+    pub dora_ids: [u8; 5],
     pub pending_dora: u8,
     pub progress: Progress,
     pub dealer: u8,
@@ -214,7 +250,15 @@ pub struct State<'r> {
     /// The kind the marked 白 stands for in the tsumo now offered to the player who drew it.
     pub(super) pocchi_as: Option<Kind>,
     pub(super) legal: Vec<Action>,
+    /// Test seam: sees the whole state at every decision, before the player is asked (invariant
+    /// checks, and the test that hidden information never changes a decision).
+    #[cfg(test)]
+    pub(super) probe: Option<Box<Probe>>,
 }
+
+/// What [`State::probe`] is called with: the state, the deciding seat, the point, the legal actions.
+#[cfg(test)]
+pub(super) type Probe = dyn FnMut(&State<'_>, usize, Point, &[Action]);
 
 pub(super) fn bit(k: Kind) -> u64 {
     1 << k
@@ -244,6 +288,7 @@ impl<'r> State<'r> {
             rules,
             n: rules.seats(),
             p: Default::default(),
+            hidden: Default::default(),
             wall: [0; MAX_TILES],
             dead,
             replacements: rules.replacement_tiles(),
@@ -253,6 +298,7 @@ impl<'r> State<'r> {
             kans: 0,
             kan_seats: [NONE; 4],
             dora_shown: 1,
+            dora_ids: [NONE; 5],
             pending_dora: 0,
             progress: Progress { round: 0, honba: 0, sticks: 0, repeat: 0 },
             dealer: 0,
@@ -270,15 +316,13 @@ impl<'r> State<'r> {
             chombo: 0,
             pocchi_as: None,
             legal: Vec::with_capacity(40),
+            #[cfg(test)]
+            probe: None,
         }
     }
 
     pub fn is_red(&self, id: u8) -> bool {
-        match self.rules.aka_dora {
-            0 => false,
-            3 => matches!(id, 16 | 52 | 88),
-            _ => matches!(id, 16 | 52 | 53 | 88),
-        }
+        self.rules.is_red(id)
     }
 
     pub fn tile(&self, id: u8) -> Tile {
@@ -286,11 +330,11 @@ impl<'r> State<'r> {
     }
 
     pub fn round_wind(&self) -> Kind {
-        27 + ((self.progress.round / self.n as u32) % 4) as u8
+        self.progress.round_wind(self.n)
     }
 
     pub fn seat_wind(&self, seat: usize) -> Kind {
-        27 + ((seat + self.n - usize::from(self.dealer)) % self.n) as u8
+        self.progress.seat_wind(seat, self.n)
     }
 
     /// The seat `i` (< n) places after `seat` in turn order (no division on the hot path).
@@ -336,7 +380,9 @@ impl<'r> State<'r> {
             Action::Ron => (10, called),
             Action::Kyuushu => (12, NONE),
             Action::Nuki { tile } => (16, tile),
-            Action::Pass => return,
+            Action::DeclareNoten => (14, NONE),
+            Action::OpenRiichi => (15, NONE),
+            Action::Pass | Action::Yame => return,
         };
         self.log(seat as u8, kind, tile);
     }
@@ -364,13 +410,13 @@ impl<'r> State<'r> {
     fn draw_rinshan(&mut self, seat: usize) -> u8 {
         let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
         self.rinshan_drawn += 1;
-        self.p[seat].take(id);
+        self.hidden[seat].take(id);
         self.log(seat as u8, 1, id);
         id
     }
 
     /// Plays one hand to its end with `d` choosing every action, and settles it.
-    pub fn play_hand(&mut self, d: &mut dyn Decider) -> Result<HandResult, String> {
+    pub fn play_hand(&mut self, d: &mut dyn Player<Riichi>) -> Result<HandResult, PlayerError> {
         let start: [i64; SEATS] = std::array::from_fn(|i| self.p[i].points);
         let mut result = self.run_hand(d)?;
         result.riichi = (0..self.n).filter(|&i| self.p[i].riichi).fold(0, |m, i| m | 1 << i);
@@ -383,17 +429,17 @@ impl<'r> State<'r> {
         Ok(result)
     }
 
-    fn run_hand(&mut self, d: &mut dyn Decider) -> Result<HandResult, String> {
+    fn run_hand(&mut self, d: &mut dyn Player<Riichi>) -> Result<HandResult, PlayerError> {
         let mut next = Next::Draw { seat: usize::from(self.dealer), rinshan: false };
         loop {
             let (seat, drawn, mut rinshan) = match next {
                 Next::Draw { seat, rinshan: false } => {
                     if self.live_next >= self.live_end {
-                        return Ok(self.exhaustive_draw(d));
+                        return self.exhaustive_draw(d);
                     }
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
-                    self.p[seat].take(id);
+                    self.hidden[seat].take(id);
                     self.log(seat as u8, 0, id);
                     (seat, Some(id), false)
                 }
@@ -404,11 +450,12 @@ impl<'r> State<'r> {
             // The own turn: tsumo, kans (each followed by a replacement draw), or a discard.
             let (tile, riichi) = loop {
                 self.turn_actions(seat, drawn, rinshan);
-                let action = self.ask(d, seat, Point::Turn { after_call: drawn.is_none() })?;
+                let point = Point::Turn { after_call: drawn.is_none() };
+                let action = self.ask(d, seat, point)?;
                 match action {
                     Action::Tsumo => {
                         // Showing the hand shows a foul riichi: a chombo instead of the win.
-                        if self.p[seat].foul {
+                        if self.hidden[seat].foul {
                             match self.chombo(1 << seat) {
                                 Some(r) => return Ok(r),
                                 None => continue,
@@ -419,7 +466,7 @@ impl<'r> State<'r> {
                     }
                     Action::Kyuushu => return Ok(self.abort(Outcome::Kyuushu)),
                     Action::Ankan { kind } => {
-                        let ids: Vec<u8> = self.p[seat].hand.iter().copied().filter(|&t| t / 4 == kind).collect();
+                        let ids: Vec<u8> = self.hidden[seat].hand.iter().copied().filter(|&t| t / 4 == kind).collect();
                         if self.rules.kokushi_rob_ankan {
                             if let Some(r) = self.kan_window(d, seat, ids[0], Robbed::Ankan)? {
                                 return Ok(r);
@@ -427,7 +474,7 @@ impl<'r> State<'r> {
                         }
                         let mut tiles = [0u8; 4];
                         for (i, &t) in ids.iter().enumerate() {
-                            self.p[seat].remove(t);
+                            self.hidden[seat].remove(t);
                             self.log(seat as u8, 18, t);
                             tiles[i] = t;
                         }
@@ -440,7 +487,7 @@ impl<'r> State<'r> {
                         if let Some(r) = self.kan_window(d, seat, tile, Robbed::Kakan)? {
                             return Ok(r);
                         }
-                        self.p[seat].remove(tile);
+                        self.hidden[seat].remove(tile);
                         let k = tile / 4;
                         let m =
                             self.p[seat].melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k).expect("kakan needs its pon");
@@ -460,7 +507,9 @@ impl<'r> State<'r> {
                         self.extract(seat, tile);
                     }
                     Action::Discard { tile, riichi } => break (tile, riichi),
-                    other => return Err(format!("{other:?} is not a turn action")),
+                    other => {
+                        return Err(PlayerError::new::<Riichi>(seat, point, Fault::Illegal(format!("{other:?} is not a turn action"))))
+                    }
                 }
                 drawn = Some(self.draw_rinshan(seat));
                 rinshan = true;
@@ -475,10 +524,11 @@ impl<'r> State<'r> {
     /// shortens the live wall, and it breaks the first go-around, but not ippatsu.
     fn extract(&mut self, seat: usize, tile: u8) {
         let p = &mut self.p[seat];
+        let h = &mut self.hidden[seat];
         if tile >= FLOWER {
-            p.flowers_held &= !(1 << (tile - FLOWER));
+            h.flowers_held &= !(1 << (tile - FLOWER));
         } else {
-            p.remove(tile);
+            h.remove(tile);
         }
         p.nuki.push(tile);
         self.see(tile);
@@ -491,12 +541,12 @@ impl<'r> State<'r> {
 
     /// The ron window on a kan tile (chankan, or kokushi on an ankan). Returns the settled hand if
     /// robbed.
-    fn kan_window(&mut self, d: &mut dyn Decider, seat: usize, tile: u8, kind: Robbed) -> Result<Option<HandResult>, String> {
+    fn kan_window(&mut self, d: &mut dyn Player<Riichi>, seat: usize, tile: u8, kind: Robbed) -> Result<Option<HandResult>, PlayerError> {
         let mut rons = Vec::new();
         let mut passed = Vec::new();
         for i in 1..self.n {
             let s = self.after(seat, i);
-            if self.p[s].waits & bit(tile / 4) == 0 {
+            if self.hidden[s].waits & bit(tile / 4) == 0 {
                 continue;
             }
             self.response_actions(s, seat, tile, Some(kind));
@@ -519,13 +569,14 @@ impl<'r> State<'r> {
 
     fn pass_furiten(&mut self, s: usize) {
         let p = &mut self.p[s];
-        p.temp_furiten = true;
+        let h = &mut self.hidden[s];
+        h.temp_furiten = true;
         if p.riichi {
-            p.riichi_furiten = true;
+            h.riichi_furiten = true;
         }
     }
 
-    fn resolve_rons(&mut self, rons: &[usize], from: usize, tile: u8, chankan: bool) -> Result<HandResult, String> {
+    fn resolve_rons(&mut self, rons: &[usize], from: usize, tile: u8, chankan: bool) -> Result<HandResult, PlayerError> {
         let winners = match (self.rules.multi_ron, rons.len()) {
             (MultiRon::DoubleOkTripleAbort, 3) => return Ok(self.abort(Outcome::Sanchahou)),
             (MultiRon::Atamahane, _) => &rons[..1],
@@ -538,26 +589,34 @@ impl<'r> State<'r> {
     }
 
     /// A discard and its response window. Sets `next` unless the hand ends.
-    fn discard(&mut self, d: &mut dyn Decider, seat: usize, tile: u8, riichi: bool, next: &mut Next) -> Result<Option<HandResult>, String> {
+    fn discard(
+        &mut self,
+        d: &mut dyn Player<Riichi>,
+        seat: usize,
+        tile: u8,
+        riichi: bool,
+        next: &mut Next,
+    ) -> Result<Option<HandResult>, PlayerError> {
         let k = tile / 4;
         {
             let first_turn = self.uninterrupted && !self.p[seat].discarded;
             let p = &mut self.p[seat];
+            let h = &mut self.hidden[seat];
             // The view of the hand's discards that chose this discard usually knows the waits.
-            let waits = super::accept::known_waits_after(&p.counts, usize::from(k));
-            p.remove(tile);
+            let waits = super::accept::known_waits_after(&h.counts, usize::from(k));
+            h.remove(tile);
             p.river.push(tile);
             p.river_kinds |= bit(k);
             if !super::tiles::is_yaochu(k) {
                 p.river_simple = true;
             }
-            p.temp_furiten = false;
-            p.kuikae = 0;
+            h.temp_furiten = false;
+            h.kuikae = 0;
             self.daiminkan_from = NONE;
             if p.riichi {
                 p.ippatsu = false;
             }
-            p.waits = waits.unwrap_or_else(|| wait_mask(&p.counts));
+            h.waits = waits.unwrap_or_else(|| wait_mask(&h.counts));
             if riichi {
                 self.riichi_declared = seat as u8 + 1;
                 if first_turn && self.rules.double_riichi {
@@ -583,7 +642,7 @@ impl<'r> State<'r> {
             let s = self.after(seat, i);
             self.response_actions(s, seat, tile, None);
             if self.legal.len() == 1 {
-                if self.p[s].waits & bit(k) != 0 {
+                if self.hidden[s].waits & bit(k) != 0 {
                     passers |= 1 << s;
                 }
                 continue;
@@ -603,7 +662,7 @@ impl<'r> State<'r> {
                     }
                 }
             }
-            if a != Action::Ron && self.p[s].waits & bit(k) != 0 {
+            if a != Action::Ron && self.hidden[s].waits & bit(k) != 0 {
                 passers |= 1 << s;
             }
         }
@@ -632,12 +691,11 @@ impl<'r> State<'r> {
             self.progress.sticks += 1;
             self.safe_after_riichi[seat] = 0;
             let p = &self.p[seat];
-            self.p[seat].foul = self.riichi_foul(&p.counts, p.river_kinds, None);
-            if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) {
-                self.p[seat].open_riichi = d.open_riichi(self, seat);
-                if self.p[seat].open_riichi {
-                    self.log(seat as u8, 15, NONE);
-                }
+            let h = &self.hidden[seat];
+            self.hidden[seat].foul = self.riichi_foul(&h.counts, p.river_kinds, None);
+            if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) && self.ask_yes(d, seat, Point::OpenRiichi, Action::OpenRiichi)? {
+                self.p[seat].open_riichi = true;
+                self.log_action(seat, Action::OpenRiichi, NONE);
             }
             if self.rules.abort_suucha_riichi && self.n == 4 && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
@@ -659,12 +717,12 @@ impl<'r> State<'r> {
         self.clear_ippatsu();
         let own: Vec<u8> = match action {
             Action::Pon { tiles } | Action::Chi { tiles } => tiles.to_vec(),
-            _ => self.p[caller].hand.iter().copied().filter(|&t| t / 4 == k).collect(),
+            _ => self.hidden[caller].hand.iter().copied().filter(|&t| t / 4 == k).collect(),
         };
         let mut tiles = [0u8; 4];
         tiles[0] = tile;
         for (i, &t) in own.iter().enumerate() {
-            self.p[caller].remove(t);
+            self.hidden[caller].remove(t);
             self.log(caller as u8, 18, t);
             self.seen[usize::from(t / 4)] += 1;
             tiles[i + 1] = t;
@@ -678,7 +736,7 @@ impl<'r> State<'r> {
         self.set_pao(caller, seat, kind);
         match action {
             Action::Pon { tiles } | Action::Chi { tiles } => {
-                self.p[caller].kuikae = self.kuikae_mask(tile, tiles, kind == MeldKind::Chi);
+                self.hidden[caller].kuikae = self.kuikae_mask(tile, tiles, kind == MeldKind::Chi);
                 *next = Next::AfterCall { seat: caller };
             }
             _ => {

@@ -9,7 +9,7 @@
 
 use super::actions::wait_mask;
 use super::rules::{KanDoraTiming, Rules};
-use super::state::{Event, Player, Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::state::{Concealed, Event, Progress, Seat, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::tiles::{dora_successor, Kind, Tile, KINDS};
 use super::{TAG_DICE, TAG_WALL};
 use crate::rng::Key;
@@ -95,6 +95,7 @@ impl State<'_> {
 
     /// A dora indicator was turned face up.
     fn show_indicator(&mut self, id: u8) {
+        self.dora_ids[self.dora_shown - 1] = id;
         self.see(id);
         if id < FLOWER {
             self.dora_count[usize::from(dora_successor(id / 4, self.rules.players))] += 1;
@@ -175,9 +176,9 @@ impl State<'_> {
         self.wall[..wall.len()].copy_from_slice(wall);
         self.progress = progress;
         self.dealer = (progress.round % self.n as u32) as u8;
-        for p in &mut self.p {
+        for (p, h) in self.p.iter_mut().zip(&mut self.hidden) {
             let points = p.points;
-            let mut hand = std::mem::take(&mut p.hand);
+            let mut hand = std::mem::take(&mut h.hand);
             let mut melds = std::mem::take(&mut p.melds);
             let mut river = std::mem::take(&mut p.river);
             let mut nuki = std::mem::take(&mut p.nuki);
@@ -185,7 +186,8 @@ impl State<'_> {
             melds.clear();
             river.clear();
             nuki.clear();
-            *p = Player { hand, melds, river, nuki, points, ..Default::default() };
+            *p = Seat { melds, river, nuki, points, ..Default::default() };
+            *h = Concealed { hand, ..Default::default() };
         }
         let d = usize::from(self.dealer);
         let n = self.n;
@@ -193,12 +195,12 @@ impl State<'_> {
         for first in [0, 4, 8, 12] {
             for i in 0..n {
                 for k in first..(first + 4).min(13) {
-                    self.p[(d + i) % n].take(wall[dealt_at(n, i, k)]);
+                    self.hidden[(d + i) % n].take(wall[dealt_at(n, i, k)]);
                 }
             }
         }
-        for p in &mut self.p[..n] {
-            p.waits = wait_mask(&p.counts);
+        for h in &mut self.hidden[..n] {
+            h.waits = wait_mask(&h.counts);
         }
         self.live_next = 13 * n;
         self.live_end = self.dead;
@@ -224,9 +226,9 @@ impl State<'_> {
             ev.clear();
             // The hand's start, so that a log alone rebuilds every hand (`simharness show`, export).
             ev.push(Event { seat: NONE, kind: 11, tile: first_indicator });
-            for (s, p) in self.p[..n].iter().enumerate() {
-                let flowers = (0..8).filter(|f| p.flowers_held >> f & 1 != 0).map(|f| FLOWER + f);
-                ev.extend(p.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: 17, tile }));
+            for (s, h) in self.hidden[..n].iter().enumerate() {
+                let flowers = (0..8).filter(|f| h.flowers_held >> f & 1 != 0).map(|f| FLOWER + f);
+                ev.extend(h.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: 17, tile }));
             }
         }
         self.suukaikan_pending = false;
