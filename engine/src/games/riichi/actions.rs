@@ -79,9 +79,10 @@ pub enum Point {
     /// A discard by `from`; `kan` = the tile of an added kan (chankan) or of an ankan (kokushi).
     Response { from: u8, tile: u8, kan: bool },
     /// Under `allow_noten_declaration`, at an exhaustive draw: the seat, tenpai and not in riichi,
-    /// may claim noten ([`Action::DeclareNoten`]); `tenpai` holds every seat's tenpai as it stands
-    /// (bit per seat).
-    Noten { tenpai: u8 },
+    /// may claim noten ([`Action::DeclareNoten`]). The seats show in turn order from the dealer;
+    /// `shown` holds those before this one that showed tenpai (bit per seat; the others before it
+    /// are noten, those after it have not shown yet).
+    Noten { shown: u8 },
     /// Under local yaku `open_riichi`: the seat's riichi has just been accepted; it may show the
     /// hand (オープンリーチ, [`Action::OpenRiichi`]).
     OpenRiichi,

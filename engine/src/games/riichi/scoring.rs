@@ -413,16 +413,19 @@ impl State<'_> {
                 tenpai |= 1 << s;
             }
         }
-        // 聴牌隠し: a tenpai player not in riichi may claim noten, dealer first.
+        // 聴牌隠し: the seats show their hands in turn order from the dealer, and a tenpai player
+        // not in riichi may claim noten instead, knowing only what the seats before it showed.
         let mut noten_declared = 0u8;
         if self.rules.allow_noten_declaration {
+            let mut shown = 0u8;
             for i in 0..n {
                 let s = (usize::from(self.dealer) + i) % n;
-                if tenpai & (1 << s) != 0 && !self.p[s].riichi && self.ask_yes(d, s, Point::Noten { tenpai }, Action::DeclareNoten)? {
+                if tenpai & (1 << s) != 0 && !self.p[s].riichi && self.ask_yes(d, s, Point::Noten { shown }, Action::DeclareNoten)? {
                     tenpai &= !(1 << s);
                     noten_declared |= 1 << s;
                     self.log_action(s, Action::DeclareNoten, NONE);
                 }
+                shown |= tenpai & (1 << s);
             }
         }
         let mut nagashi = 0u8;

@@ -74,9 +74,10 @@ option_enum! {
     pub enum NotenDeclaration {
         Never = "never",
         /// The dealer of the last scheduled hand (or an extension hand) whose noten claim passes
-        /// the deal and so ends the game with them in sole first place (after paying noten), when
-        /// declaring tenpai would not already end it by tenpai_yame. A non-dealer's claim never
-        /// moves the deal, so never.
+        /// the deal and so ends the game with them in sole first place after the noten payments,
+        /// whichever of the seats that have not shown yet are tenpai (the dealer shows first and
+        /// sees no other hand), unless declaring tenpai would surely end it already by
+        /// tenpai_yame. A non-dealer's claim never moves the deal, so never.
         WhenItEndsGameOnTop = "when_it_ends_game_on_top",
         /// Every time (a floor: gives up noten payments for nothing).
         Always = "always",
@@ -176,11 +177,11 @@ impl Player<Riichi> for Native<'_> {
 pub fn knob_answer(k: &Knobs, v: &View<'_>, point: Point) -> Option<Action> {
     let (yes, action) = match point {
         Point::Turn { .. } | Point::Response { .. } => return None,
-        Point::Noten { tenpai } => (
+        Point::Noten { shown } => (
             match k.noten_declaration {
                 NotenDeclaration::Never => false,
                 NotenDeclaration::Always => true,
-                NotenDeclaration::WhenItEndsGameOnTop => noten_ends_game_on_top(k, v, tenpai),
+                NotenDeclaration::WhenItEndsGameOnTop => noten_ends_game_on_top(k, v, shown),
             },
             Action::DeclareNoten,
         ),
@@ -190,8 +191,8 @@ pub fn knob_answer(k: &Knobs, v: &View<'_>, point: Point) -> Option<Action> {
     Some(if yes { action } else { Action::Pass })
 }
 
-/// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]).
-fn noten_ends_game_on_top(k: &Knobs, v: &View<'_>, tenpai: u8) -> bool {
+/// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]) with the tenpai `shown` so far.
+fn noten_ends_game_on_top(k: &Knobs, v: &View<'_>, shown: u8) -> bool {
     let (rules, seat, round) = (v.rules, v.seat, v.progress.round);
     // Only where tenpai keeps the deal and noten passes it does the claim change anything.
     let noten_passes = match rules.renchan_on_draw {
@@ -208,17 +209,28 @@ fn noten_ends_game_on_top(k: &Knobs, v: &View<'_>, tenpai: u8) -> bool {
         std::array::from_fn(|i| points[i] + pay[i])
     };
     let top = |pts: &[i64; SEATS]| crate::game::ranks(&pts[..v.n])[seat] == 1;
-    let (noten, tenpai_pts) = (after(tenpai & !(1 << seat)), after(tenpai));
-    let ends = super::batch::busted_at(rules, &noten) || super::batch::over_when_deal_passes(rules, round, &noten);
-    let yame_ends = top(&tenpai_pts)
-        && match rules.tenpai_yame {
-            super::rules::Yame::Off => false,
-            super::rules::Yame::Choice => k.yame,
-            super::rules::Yame::AutoIfTop => {
-                rules.extension == super::rules::Extension::Off || tenpai_pts[seat] >= i64::from(rules.return_points)
+    // The claim ends the game with the seat on top, and tenpai would end it by yame, when the
+    // others' tenpai is `others`.
+    let claim_wins = |others: u8| {
+        let noten = after(others);
+        top(&noten) && (super::batch::busted_at(rules, &noten) || super::batch::over_when_deal_passes(rules, round, &noten))
+    };
+    let yame_ends = |others: u8| {
+        let tenpai_pts = after(others | 1 << seat);
+        top(&tenpai_pts)
+            && match rules.tenpai_yame {
+                super::rules::Yame::Off => false,
+                super::rules::Yame::Choice => k.yame,
+                super::rules::Yame::AutoIfTop => {
+                    rules.extension == super::rules::Extension::Off || tenpai_pts[seat] >= i64::from(rules.return_points)
+                }
             }
-        };
-    ends && top(&noten) && !yame_ends
+    };
+    // Every tenpai the seats after this one in turn order may show.
+    let turn = |s: usize| (s + v.n - usize::from(v.dealer)) % v.n;
+    let unknown = (0..v.n).filter(|&o| turn(o) > turn(seat)).fold(0u8, |m, o| m | 1 << o);
+    let worlds: Vec<u8> = (0..=unknown).filter(|&x| x & !unknown == 0).map(|x| shown | x).collect();
+    worlds.iter().all(|&w| claim_wins(w)) && !worlds.iter().all(|&w| yame_ends(w))
 }
 
 /// Unseen tiles that lower the shanten of the 3n+1 hand `c`.

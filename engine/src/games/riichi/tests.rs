@@ -796,40 +796,43 @@ fn chombo_voids_and_replays_the_hand_or_forfeits_it() {
     assert!(logs.iter().all(|l| l.hands.iter().all(|h| h.2.chombo == 0)));
 }
 
-/// `when_it_ends_game_on_top`: hand-worked all-last positions (South 4: round 7, dealer seat 3).
+/// `when_it_ends_game_on_top`: hand-worked all-last positions (South 4: round 7, dealer seat 3). The
+/// dealer shows first: the claim must end the game on top whichever other seats are tenpai.
 #[test]
 fn the_all_last_dealer_on_top_claims_noten_to_end_the_game() {
     use super::strategies::NotenDeclaration;
     let k = Knobs { noten_declaration: NotenDeclaration::WhenItEndsGameOnTop, ..Knobs::default() };
     let yame_off = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off"})).unwrap();
     let yame_auto = rules::resolve("default", &json!({"allow_noten_declaration": true})).unwrap();
-    let claims = |rules: &Rules, round: u32, points: [i64; 4], tenpai: u8| {
+    let claims = |rules: &Rules, round: u32, points: [i64; 4]| {
         let mut state = State::new(rules);
         let p = super::state::Progress { round, honba: 0, sticks: 0, repeat: 0 };
         state.deal(&wall(Key::new(1), 0, p, rules)[..136], p);
         for (s, &x) in points.iter().enumerate() {
             state.p[s].points = x;
         }
-        knob_answer(&k, &state.view(usize::from(state.dealer)), Point::Noten { tenpai }) == Some(Action::DeclareNoten)
+        knob_answer(&k, &state.view(usize::from(state.dealer)), Point::Noten { shown: 0 }) == Some(Action::DeclareNoten)
     };
-    // Alone tenpai at 40000: noten means no payments, the deal passes, someone has 30000: over.
-    assert!(claims(&yame_off, 7, [30000, 20000, 10000, 40000], 0b1000));
-    // Tenpai-yame already ends it, with the noten payments on top.
-    assert!(!claims(&yame_auto, 7, [30000, 20000, 10000, 40000], 0b1000));
+    // At 40000: after the claim the dealer pays at most 3000 (all three others tenpai) and stays on
+    // top, the deal passes, someone has 30000: over.
+    assert!(claims(&yame_off, 7, [30000, 20000, 10000, 40000]));
+    // Tenpai-yame ends it whatever the others show, with the noten payments on top.
+    assert!(!claims(&yame_auto, 7, [30000, 20000, 10000, 40000]));
     // Not all-last (South 3: round 6, dealer seat 2).
-    assert!(!claims(&yame_off, 6, [30000, 20000, 40000, 10000], 0b0100));
-    // With seat 0 also tenpai, the claim gives seat 0 +3000 (33500) and costs the dealer 1000 (30000).
-    assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000], 0b1001));
+    assert!(!claims(&yame_off, 6, [30000, 20000, 40000, 10000]));
+    // Should seat 0 be tenpai, the claim gives it +3000 (33500) and costs the dealer 1000 (30000).
+    // A dealer that saw seat 0's hand (noten) would claim; the dealer shows first and cannot.
+    assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000]));
     // Nobody at 30000: the game goes into the West round, so the deal passing ends nothing.
-    assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000], 0b1000));
+    assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000]));
     // When the deal never passes at a draw, or always does, the claim changes nothing.
     for rule in ["always_keep", "always_pass"] {
         let r =
             rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
-        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000], 0b1000), "{rule}");
+        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000]), "{rule}");
     }
     // The default knob never claims.
-    assert_eq!(knob_answer(&Knobs::default(), &State::new(&yame_off).view(0), Point::Noten { tenpai: 1 }), Some(Action::Pass));
+    assert_eq!(knob_answer(&Knobs::default(), &State::new(&yame_off).view(0), Point::Noten { shown: 0 }), Some(Action::Pass));
 }
 
 /// With every tenpai hand claiming noten, the tenpai of a draw is what it was without the option
