@@ -119,7 +119,7 @@ impl Decisions for Riichi {
 }
 
 /// The concealed tiles of a seat whose riichi is open (shown to everyone), and their waits.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shown<'a> {
     pub hand: &'a [u8],
     pub waits: u64,
@@ -149,7 +149,7 @@ pub struct Shown<'a> {
 ///     v.hidden[(v.seat + 3) % 4].hand.len()
 /// }
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View<'a> {
     pub rules: &'a Rules,
     /// The deciding seat.
@@ -613,9 +613,9 @@ impl State<'_> {
     pub(super) fn ask(&mut self, d: &mut dyn Player<Riichi>, seat: usize, point: Point) -> Result<Action, PlayerError> {
         let legal = std::mem::take(&mut self.legal);
         #[cfg(test)]
-        if let Some(mut probe) = self.probe.take() {
+        if let Some(mut probe) = self.probe.0.take() {
             probe(self, seat, point, &legal);
-            self.probe = Some(probe);
+            self.probe.0 = Some(probe);
         }
         let chosen = d.decide(&self.view(seat), point, &legal);
         self.legal = legal;

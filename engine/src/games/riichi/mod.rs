@@ -37,6 +37,8 @@ pub mod wall;
 pub mod yaku;
 
 #[cfg(test)]
+mod hidden;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod vectors;

@@ -44,7 +44,7 @@ impl MeldRec {
 
 /// A seat as every seat sees it: melds, river, riichi, points, extracted tiles. What only the seat
 /// itself knows is its [`Concealed`] part.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seat {
     pub melds: Vec<MeldRec>,
     pub river: Vec<u8>,
@@ -103,7 +103,7 @@ impl Seat {
 }
 
 /// What only the seat itself knows: its concealed tiles and what follows from them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Concealed {
     /// Concealed tiles (ids), in no particular order.
     pub hand: Vec<u8>,
@@ -199,6 +199,7 @@ impl Progress {
     }
 }
 
+#[derive(Clone)]
 pub struct State<'r> {
     pub rules: &'r Rules,
     /// Seats at the table (3 or 4); `p[n..]` is unused.
@@ -253,12 +254,24 @@ pub struct State<'r> {
     /// Test seam: sees the whole state at every decision, before the player is asked (invariant
     /// checks, and the test that hidden information never changes a decision).
     #[cfg(test)]
-    pub(super) probe: Option<Box<Probe>>,
+    pub(super) probe: ProbeSlot,
 }
 
 /// What [`State::probe`] is called with: the state, the deciding seat, the point, the legal actions.
 #[cfg(test)]
 pub(super) type Probe = dyn FnMut(&State<'_>, usize, Point, &[Action]);
+
+/// The probe of a state; a copy of the state has none.
+#[cfg(test)]
+#[derive(Default)]
+pub(super) struct ProbeSlot(pub Option<Box<Probe>>);
+
+#[cfg(test)]
+impl Clone for ProbeSlot {
+    fn clone(&self) -> Self {
+        ProbeSlot(None)
+    }
+}
 
 pub(super) fn bit(k: Kind) -> u64 {
     1 << k
@@ -317,7 +330,7 @@ impl<'r> State<'r> {
             pocchi_as: None,
             legal: Vec::with_capacity(40),
             #[cfg(test)]
-            probe: None,
+            probe: ProbeSlot::default(),
         }
     }
 

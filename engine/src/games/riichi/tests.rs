@@ -189,7 +189,7 @@ fn run_checked_full(rules: &Rules, lineup: [&Knobs; 4], games: u64, reckless: bo
     let mut hands = 0;
     let mut logs = Vec::new();
     let rons = Rc::new(Cell::new(0));
-    state.probe = Some(check_every_decision(rons.clone()));
+    state.probe.0 = Some(check_every_decision(rons.clone()));
     for g in 0..games {
         let mut d = Checker { inner: natives(lineup, |s| root.with(99).with(g).with(s as u64)), nuki: 0, reckless };
         let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p))).unwrap();
