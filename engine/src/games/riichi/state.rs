@@ -400,32 +400,10 @@ impl<'r> State<'r> {
         self.log(seat as u8, kind, tile);
     }
 
-    fn clear_ippatsu(&mut self) {
+    pub(super) fn clear_ippatsu(&mut self) {
         for p in &mut self.p {
             p.ippatsu = false;
         }
-    }
-
-    fn declare_kan(&mut self, seat: usize) {
-        self.reveal_pending();
-        // Only the replacement tile of the daiminkan itself falls under pao_daiminkan_rinshan.
-        self.daiminkan_from = NONE;
-        self.kan_seats[usize::from(self.kans)] = seat as u8;
-        self.kans += 1;
-        self.live_end -= 1;
-        self.uninterrupted = false;
-        self.clear_ippatsu();
-        if self.kans == 4 && self.rules.abort_suukaikan && self.kan_seats.iter().any(|&s| s != self.kan_seats[0]) {
-            self.suukaikan_pending = true;
-        }
-    }
-
-    fn draw_rinshan(&mut self, seat: usize) -> u8 {
-        let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
-        self.rinshan_drawn += 1;
-        self.hidden[seat].take(id);
-        self.log(seat as u8, 1, id);
-        id
     }
 
     /// Plays one hand to its end with `d` choosing every action, and settles it.
@@ -531,25 +509,6 @@ impl<'r> State<'r> {
                 return Ok(r);
             }
         }
-    }
-
-    /// Sets a flower or North aside (§1.4, §14 B): like a kan it takes a replacement tile and
-    /// shortens the live wall, and it breaks the first go-around, but not ippatsu.
-    fn extract(&mut self, seat: usize, tile: u8) {
-        let p = &mut self.p[seat];
-        let h = &mut self.hidden[seat];
-        if tile >= FLOWER {
-            h.flowers_held &= !(1 << (tile - FLOWER));
-        } else {
-            h.remove(tile);
-        }
-        p.nuki.push(tile);
-        self.see(tile);
-        self.daiminkan_from = NONE;
-        if self.live_end > self.live_next {
-            self.live_end -= 1;
-        }
-        self.uninterrupted = false;
     }
 
     /// The ron window on a kan tile (chankan, or kokushi on an ankan). Returns the settled hand if

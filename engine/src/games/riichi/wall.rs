@@ -1,6 +1,6 @@
 //! The wall (spec §3.3) and the dora (§4): the keyed shuffle of a hand's tiles, the deal, the
-//! dead wall's replacement tiles and indicators, and the dora they make (kan dora, ura dora,
-//! nukidora).
+//! dead wall's replacement draws (after a kan or a nuki, each of which shortens the live wall) and
+//! indicators, and the dora they make (kan dora, ura dora, nukidora).
 //!
 //! The wall is §3.3's linear model over the set's N tiles (136, or 108 with three players, plus
 //! the flowers): `wall[0..dead]` is the live wall (deal from 0..13n, draws from 13n on),
@@ -242,5 +242,46 @@ impl State<'_> {
         if self.rules.wareme {
             self.wareme = ((usize::from(self.dealer) + usize::from(sum) + self.n - 1) % self.n) as u8;
         }
+    }
+
+    pub(super) fn declare_kan(&mut self, seat: usize) {
+        self.reveal_pending();
+        // Only the replacement tile of the daiminkan itself falls under pao_daiminkan_rinshan.
+        self.daiminkan_from = NONE;
+        self.kan_seats[usize::from(self.kans)] = seat as u8;
+        self.kans += 1;
+        self.live_end -= 1;
+        self.uninterrupted = false;
+        self.clear_ippatsu();
+        if self.kans == 4 && self.rules.abort_suukaikan && self.kan_seats.iter().any(|&s| s != self.kan_seats[0]) {
+            self.suukaikan_pending = true;
+        }
+    }
+
+    pub(super) fn draw_rinshan(&mut self, seat: usize) -> u8 {
+        let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
+        self.rinshan_drawn += 1;
+        self.hidden[seat].take(id);
+        self.log(seat as u8, 1, id);
+        id
+    }
+
+    /// Sets a flower or North aside (§1.4, §14 B): like a kan it takes a replacement tile and
+    /// shortens the live wall, and it breaks the first go-around, but not ippatsu.
+    pub(super) fn extract(&mut self, seat: usize, tile: u8) {
+        let p = &mut self.p[seat];
+        let h = &mut self.hidden[seat];
+        if tile >= FLOWER {
+            h.flowers_held &= !(1 << (tile - FLOWER));
+        } else {
+            h.remove(tile);
+        }
+        p.nuki.push(tile);
+        self.see(tile);
+        self.daiminkan_from = NONE;
+        if self.live_end > self.live_next {
+            self.live_end -= 1;
+        }
+        self.uninterrupted = false;
     }
 }
