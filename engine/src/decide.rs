@@ -101,6 +101,10 @@ impl fmt::Display for PlayerError {
 
 impl std::error::Error for PlayerError {}
 
+/// The players of the lineup slots played from outside the engine (Python strategies), by slot:
+/// `None` for a slot that plays its knobs. Native play has none (`&mut []`).
+pub type Outside<'p, G> = [Option<&'p mut dyn Player<G>>];
+
 /// The players of one table, by seat: each decision goes to the player of the deciding seat.
 pub struct Seats<'a, G: Decisions, const N: usize>(pub [&'a mut dyn Player<G>; N]);
 
@@ -115,7 +119,7 @@ impl<G: Decisions, const N: usize> Player<G> for Seats<'_, G, N> {
 /// (a Python strategy), else the seat's `native` player (its knobs).
 pub fn seat_players<'a, G: Decisions, P: Player<G>, const N: usize>(
     natives: &'a mut [P; N],
-    outside: &'a mut [Option<&mut dyn Player<G>>],
+    outside: &'a mut Outside<'_, G>,
     seated: usize,
     slot_of: impl Fn(usize) -> usize,
 ) -> Seats<'a, G, N> {

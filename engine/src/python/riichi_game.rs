@@ -15,7 +15,7 @@
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
 use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
-use crate::decide::{Fault, Player, PlayerError};
+use crate::decide::{Fault, Outside, Player, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
 use crate::games::riichi::batch::play_tables;
@@ -60,6 +60,7 @@ fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>
         Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
         Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
         Action::Nuki { tile } => ("nuki", tile).into_pyobject(py)?.into_any(),
+        // Never offered to a Python strategy: its knobs answer those points.
         Action::DeclareNoten => ("noten",).into_pyobject(py)?.into_any(),
         Action::OpenRiichi => ("open",).into_pyobject(py)?.into_any(),
         Action::Yame => ("yame",).into_pyobject(py)?.into_any(),
@@ -148,7 +149,7 @@ fn with_python<'py>(
     lineup: &str,
     strategies: Vec<Option<Bound<'py, PyAny>>>,
     batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut [Option<&mut dyn Player<Riichi>>]) -> Result<Vec<Table>, PlayerError>,
+    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
     let mut players: Vec<Option<PyPlayer>> = strategies

@@ -8,7 +8,7 @@ use super::state::{Event, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::wall::{dice, wall};
 use super::{Riichi, TAG_STRATEGY};
-use crate::decide::{seat_players, Player, PlayerError};
+use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
@@ -380,12 +380,7 @@ impl Game for Riichi {
 
 /// Plays `batch` and returns its tables. `outside[slot]` is the player of a lineup slot played
 /// from outside the engine (a Python strategy); the other slots play their knobs.
-pub fn play_tables(
-    rules: &Rules,
-    lineup: &[Knobs],
-    batch: &Batch,
-    outside: &mut [Option<&mut dyn Player<Riichi>>],
-) -> Result<Vec<Table>, PlayerError> {
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
     let mut state = State::new(rules);
     let mut games = Vec::with_capacity(batch.count as usize);
     let n = rules.seats();
@@ -411,7 +406,7 @@ pub fn play_one(
     lineup: &[Knobs],
     seed: u64,
     seating: &Seating,
-    outside: &mut [Option<&mut dyn Player<Riichi>>],
+    outside: &mut Outside<'_, Riichi>,
 ) -> Result<GameLog, PlayerError> {
     let rules = state.rules;
     let n = rules.seats();

@@ -9,7 +9,7 @@ use super::rules::Rules;
 use super::state::{State, NONE};
 use super::strategies::Knobs;
 use super::Riichi;
-use crate::decide::{Player, PlayerError};
+use crate::decide::{Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rows;
 use crate::table::{Rows, Table};
@@ -67,12 +67,7 @@ pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
 
 /// [`show`] with the players of `outside` for the lineup slots played from outside the engine
 /// (Python strategies).
-pub fn show_with(
-    rules: &Rules,
-    lineup: &[Knobs],
-    batch: &Batch,
-    outside: &mut [Option<&mut dyn Player<Riichi>>],
-) -> Result<Vec<Table>, PlayerError> {
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
     let n = rules.seats();
     let seating = Seating::new(batch.first_game, n as u8, batch.duplicate);
     let mut state = State::new(rules);
