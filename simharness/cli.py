@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -63,17 +65,35 @@ err = Console(stderr=True, highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _exit(code: int) -> NoReturn:
+    """Exits with ``code``, without waiting for shard threads that a stopped run left inside a
+    Python strategy's ``decide`` blocked in a C call (the interpreter would join them forever);
+    their shards are discarded, and every shard written is whole."""
+    from simharness import backends
+
+    if backends.abandoned():
+        typer.echo("(a Python strategy did not return from decide(); its shard is discarded)", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise typer.Exit(code)
+
+
 def _user_errors(fn: F) -> F:
-    """Turns bad input into a one-paragraph message and exit status 2."""
+    """Turns bad input into a one-paragraph message and exit status 2, and a run stopped by Ctrl-C
+    into what it kept and exit status 130."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except runner.Interrupted as e:
+            typer.echo(f"interrupted: {e}", err=True)
+            _exit(130)
         except (UserError, engine.OptionError) as e:
             text = e.describe() if isinstance(e, UserError) else str(e)
             typer.echo(f"error: {text}", err=True)
-            raise typer.Exit(2) from None
+            _exit(2)
         except OSError as e:
             # The file system refused (permissions, a file where a folder should be, a full disk):
             # the path the user gave is wrong for this use, so it is wrong input too.
@@ -135,6 +155,8 @@ def run(
         run_dir = runner.run(
             exp, out_dir, jobs=jobs, backend=backend, scheduler=scheduler, force=force, console=console
         )
+    except runner.Interrupted:
+        raise  # told by _user_errors, with what was kept
     except KeyboardInterrupt:
         typer.echo(
             "interrupted: the finished shards are kept; run the same command again to finish", err=True
@@ -146,12 +168,12 @@ def run(
         if failure is None:
             raise
         typer.echo(failure, err=True)
-        raise typer.Exit(2) from None
+        _exit(2)
     if not quiet:
         from simharness.report.summary import build_summary, print_summary
 
         print_summary(build_summary(store.open_run(run_dir)), out)
-        out.print(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})")
+        out.print(escape(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})"))
 
 
 sweep_cli.register(app, _user_errors, out)
@@ -162,7 +184,8 @@ sweep_cli.register(app, _user_errors, out)
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)
-    out.print(f"{config_path}: ok")
+    # A path, a label or a script's name may hold "[": rich would take it for markup.
+    out.print(f"{escape(str(config_path))}: ok")
     shards = f"{exp.shard_count:,} shard" + ("s" if exp.shard_count != 1 else "")
     out.print(
         f"  {exp.game}, {exp.games:,} games per variant, seed {exp.seed}, "
@@ -172,9 +195,11 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     for name, rules in exp.variants.items():
         diff = {k: v for k, v in rules.items() if base.get(k) != v}
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in diff.items()) or "the defaults"
-        out.print(f"  variant {name}: {shown}")
+        out.print(f"  variant {name}: {escape(shown)}")
+    for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
+        out.print(f"  skipped {name}: {escape(reason)}")
     for s in exp.lineup:
-        out.print(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})")
+        out.print(escape(f"  player {s.slot}: {s.strategy} (v{s.version}, {s.path})"))
 
 
 @app.command()
@@ -185,8 +210,8 @@ def init(
 ) -> None:
     """Write a starter experiment into DIRECTORY: a commented config and a strategy script to edit."""
     for path in starter.write(directory, game):
-        out.print(f"wrote {path}")
-    out.print(f"next: cd {directory} && simharness run {starter.CONFIG}")
+        out.print(escape(f"wrote {path}"))
+    out.print(escape(f"next: cd {directory} && simharness run {starter.CONFIG}"))
 
 
 @app.command("games")
@@ -256,7 +281,7 @@ def list_strategies(
     cwd = Path.cwd()
     found = strategies.listing(game, cwd)
     for s in found:
-        head = f"[bold]{s.game}/{s.path.stem}[/]"
+        head = f"[bold]{s.game}/{escape(s.path.stem)}[/]"
         if s.problem is not None or s.script is None:
             where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
             problem = escape(s.problem or "")
@@ -278,7 +303,7 @@ def list_strategies(
         _print_options(engine.knob_options(g))
         scripts = [s for s in valid if s.game == g]
         if scripts:
-            kt = Table(*(s.path.stem for s in scripts))
+            kt = Table(*(escape(s.path.stem) for s in scripts))
             kt.columns.insert(0, Column("knob", no_wrap=True))
             resolved = [s.resolved_knobs() for s in scripts]
             for spec in engine.knob_options(g):

@@ -9,9 +9,8 @@ whose errors are re-labelled with the file and the config path of the offending 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import itertools
-import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simharness import backends, engine, strategies, tomlfile
+from simharness import backends, engine, store, strategies, tomlfile
 from simharness import sweep as sweep_design
 from simharness.errors import ConfigError
 from simharness.games import registry
@@ -30,6 +29,13 @@ from simharness.games import registry
 # MAX_SHARD (a killed run loses little). Derived from the config alone, never from --jobs.
 TARGET_SHARDS = 64
 MAX_SHARD = 5000
+# An explicit shard_size is at most this: a worker holds a shard's tables in memory until it has
+# written them (measured: Hong Kong mahjong, the largest per game, peaks at 0.65 GB with one
+# worker at 50,000 games), and a larger shard only loses more games to an interruption.
+MAX_SHARD_SIZE = 50_000
+# [variants] and the combinations of [grid] together make at most this many variants (each is
+# resolved by the engine when the config is read and has a folder per table).
+MAX_VARIANTS = 10_000
 # The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
 # use every core without the start-up cost of worker processes; "loky" isolates workers in processes
 # and "dask" spreads shards over a cluster (backends.py).
@@ -105,7 +111,7 @@ class ExperimentFile(BaseModel):
 
     name: str = Field(pattern=_NAME, description="run directory name under --out")
     game: str = Field(min_length=1)
-    games: int = Field(gt=0, description="games per variant")
+    games: int = Field(gt=0, lt=2**64, description="games per variant (game indices are 64-bit)")
     seed: int = Field(ge=0, lt=2**64)
     description: str = ""
     duplicate: bool = False
@@ -129,6 +135,8 @@ class Slot:
     version: int
     knobs: dict[str, Any]
     path: str
+    # A Python strategy's module file and the hash of its bytes (strategies.source): part of identity().
+    source: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,13 +173,19 @@ class Experiment:
             "duplicate": self.duplicate,
             "shard_size": self.shard_size,
             "variants": self.variants,
-            "lineup": [{"strategy": s.strategy, "knobs": s.knobs} for s in self.lineup],
+            "lineup": [
+                {
+                    "strategy": s.strategy,
+                    "knobs": s.knobs,
+                    **({"source": s.source["sha256"]} if s.source else {}),
+                }
+                for s in self.lineup
+            ],
         }
 
     @property
     def config_hash(self) -> str:
-        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return store.identity_hash(self.identity())
 
     @property
     def shard_count(self) -> int:
@@ -179,13 +193,16 @@ class Experiment:
         return -(-self.games // self.shard_size)
 
 
-def load(path: Path | str, *, games: int | None = None, seed: int | None = None) -> Experiment:
+def load(
+    path: Path | str, *, games: int | None = None, seed: int | None = None, text: str | None = None
+) -> Experiment:
     """Reads, validates and resolves the experiment at ``path``; ``games``/``seed`` override the file's.
+    ``text`` is the config to be written at ``path``, checked as if it were there already.
 
     Raises :class:`ConfigError` naming the file, the field and what was expected.
     """
     path = Path(path)
-    data = tomlfile.load(path)
+    data = tomlfile.load(path, text)
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("players"), list):
         # `players = [...]` written after the [rules] header lands in that table in TOML (an
@@ -242,11 +259,18 @@ def load(path: Path | str, *, games: int | None = None, seed: int | None = None)
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
     lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
+    _check_names(lineup, path)
     per_variant = f.sweep.until if f.sweep is not None else None
     if f.until is not None and per_variant is not None:
         raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
     # Under duplicate play the n games of a deal are one unit: a shard or a look never splits them.
     deal_games = n if f.duplicate else 1
+    if f.shard_size is not None and f.shard_size > MAX_SHARD_SIZE:
+        raise fail(
+            "shard_size",
+            f"expected at most {MAX_SHARD_SIZE:,} games per shard (a worker holds a shard's tables in "
+            f"memory until they are written), got {f.shard_size:,}",
+        )
     if f.shard_size is not None and f.shard_size % deal_games:
         raise fail(
             "shard_size",
@@ -408,6 +432,15 @@ def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[st
         for key, values in f.grid.items():
             if not values:
                 raise ConfigError("expected a non-empty list of values", file=path, field=f"grid.{key}")
+        combinations = math.prod(len(values) for values in f.grid.values())
+        if len(out) + combinations > MAX_VARIANTS:
+            sizes = " × ".join(str(len(values)) for values in f.grid.values())
+            raise ConfigError(
+                f"expected at most {MAX_VARIANTS:,} variants in all, got {len(out) + combinations:,} "
+                f"({len(out)} in [variants] and {sizes} = {combinations:,} combinations)",
+                file=path,
+                field="grid",
+            )
         for combo in itertools.product(*f.grid.values()):
             over = dict(zip(f.grid, combo, strict=True))
             name = "+".join(f"{k}-{_label(v)}" for k, v in over.items())
@@ -451,6 +484,31 @@ def _resolve(
         raise ConfigError(e.message, file=path, field=field) from None
 
 
+def _check_names(lineup: list[Slot], path: Path) -> None:
+    """Every strategy name (a row of the players table, of the report, of ``compare``) is one script
+    with one set of knobs: two different ones under one name would be merged into one row. The same
+    strategy in several seats is the usual mirror lineup."""
+    first: dict[str, Slot] = {}
+    for s in lineup:
+        seen = first.setdefault(s.strategy, s)
+        if (seen.path, seen.knobs) == (s.path, s.knobs):
+            continue
+        if seen.path != s.path:
+            how = f"script {seen.path} vs {s.path}"
+        else:
+            keys = [k for k in dict.fromkeys([*seen.knobs, *s.knobs]) if seen.knobs.get(k) != s.knobs.get(k)]
+            shown = [f"{k} = {_label(seen.knobs.get(k))} vs {_label(s.knobs.get(k))}" for k in keys[:4]]
+            more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
+            how = f"script {s.path}, knobs {', '.join(shown)}{more}"
+        raise ConfigError(
+            f'players[{seen.slot}] and players[{s.slot}] are both named "{s.strategy}" but play '
+            f"differently ({how}), so the players table and the report would merge them into one row; "
+            "give one of them its own `label`",
+            file=path,
+            field=f"players[{s.slot}]",
+        )
+
+
 def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
     where = f"players[{i}]"
     try:
@@ -477,4 +535,5 @@ def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
     label = p.label or script.name
     if p.knobs and p.label is None:
         label += "(" + ",".join(f"{k}={_label(v)}" for k, v in p.knobs.items()) + ")"
-    return Slot(i, label, script.name, script.version, knobs, str(script_path))
+    source = strategies.source(script.python) if script.python else None
+    return Slot(i, label, script.name, script.version, knobs, str(script_path), source)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -174,8 +175,12 @@ MOVED_MODULES = {
 }
 
 
-def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
-    """One instance per slot of the ``module:Class`` a knob set names under ``python`` (or None)."""
+def _python_strategies(game: str, lineup: list[dict[str, Any]]) -> list[Any] | None:
+    """One instance per slot of the ``module:Class`` a knob set names under ``python`` (or None).
+
+    A module or class that cannot be found is an :class:`OptionError`; a module or ``__init__`` that
+    raises is told as the engine tells a failing ``decide`` (where it happened, then the strategy's
+    own exception, of its own type, as the cause)."""
     specs = [k.get(PYTHON_KEY) for k in lineup]
     if not any(specs):
         return None
@@ -184,12 +189,36 @@ def _python_strategies(lineup: list[dict[str, Any]]) -> list[Any] | None:
         if not spec:
             out.append(None)
             continue
-        module, _, cls = str(spec).partition(":")
+        module, _, name = str(spec).partition(":")
+        where = f"{game}: Python strategy of lineup slot {i} ({spec}) at"
         try:
-            out.append(getattr(importlib.import_module(MOVED_MODULES.get(module, module)), cls)())
+            cls = getattr(importlib.import_module(MOVED_MODULES.get(module, module)), name)
         except (ImportError, AttributeError) as e:
             raise OptionError(f"lineup[{i}].python", f"cannot load {spec!r}: {e}") from None
+        except Exception as e:
+            raise _strategy_error(f"{where} import", e) from e
+        try:
+            out.append(cls())
+        except Exception as e:
+            raise _strategy_error(f"{where} __init__", e) from e
     return out
+
+
+def _strategy_error(where: str, e: Exception) -> Exception:
+    """``e`` told ``where`` it happened, of ``e``'s own type when that type takes a message (so
+    that a caller can catch what the strategy raised); this module's and the import machinery's
+    frames are dropped from ``e``'s traceback, which then holds only the strategy's own."""
+    tb = e.__traceback__
+    while tb is not None and (
+        tb.tb_frame.f_code.co_filename == __file__ or tb.tb_frame.f_code.co_filename.startswith("<frozen ")
+    ):
+        tb = tb.tb_next
+    e.__traceback__ = tb
+    message = f"{where}: {type(e).__name__}: {e}"
+    try:
+        return type(e)(message)
+    except Exception:
+        return RuntimeError(message)
 
 
 def require_python_strategies(game: str) -> None:
@@ -208,19 +237,22 @@ def play_batch(
     first_game: int,
     count: int,
     duplicate: bool = False,
+    cancel: threading.Event | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Plays games ``first_game .. first_game + count - 1`` in Rust; one DataFrame per table.
 
     ``rules`` is a rule set (overrides of the defaults are enough), ``lineup`` one knob set per
     player in seat order. The result depends only on the arguments, never on how games are batched.
+    Once ``cancel`` is set, a batch with Python strategies stops with ``KeyboardInterrupt`` before
+    their next decision (a native batch runs to its end).
     """
-    python = _python_strategies(lineup)
+    python = _python_strategies(game, lineup)
     if python is not None:
         require_python_strategies(game)
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
         raw = _call(
             getattr(_engine, f"{game}_play_batch_python"), json.dumps(rules), json.dumps(knobs), python, seed,
-            first_game, count, duplicate,
+            first_game, count, duplicate, cancel,
         )  # fmt: skip
     else:
         raw = _call(
@@ -248,7 +280,7 @@ def show_game(
     """Game ``index`` played again alone with every event logged (the engine's ``Game::show``):
     the tables of :func:`play_batch` for that game plus the game's event tables. Python
     strategies decide again through the game's ``<game>_show_python`` export."""
-    python = _python_strategies(lineup)
+    python = _python_strategies(game, lineup)
     if python is None:
         raw = _call(_engine.show_game, game, json.dumps(rules), json.dumps(lineup), seed, index, duplicate)
     else:

@@ -40,9 +40,11 @@ def strategy_failure(e: BaseException) -> str | None:
     decision; the strategy's own exception as the cause), told in a few lines: the message and the
     strategy's own frames. None for any other exception."""
     cause = e.__cause__
-    if cause is None or "Python strategy of lineup slot" not in str(e):
+    # A KeyError's str() is the repr of its message: the message is its only argument.
+    text = e.args[0] if len(e.args) == 1 and isinstance(e.args[0], str) else str(e)
+    if cause is None or "Python strategy of lineup slot" not in text:
         return None
-    lines = [f"error: {e}"]
+    lines = [f"error: {text}"]
     frames = _strategy_frames(cause)
     if frames:
         lines += ["the strategy's frames (most recent call last):", *frames]

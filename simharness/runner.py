@@ -10,7 +10,9 @@ any number of workers, any backend and any number of interruptions give the same
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import os
 import platform
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -31,7 +34,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, backends, buildinfo, engine, store
+from simharness import __version__, _engine, backends, buildinfo, engine, store, strategies
 from simharness.config import Experiment
 from simharness.errors import ConfigError, RunDirError
 from simharness.games import registry
@@ -75,16 +78,31 @@ SUB_BATCHES = 8
 
 
 def _shard_files(
-    v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None
+    v: _Variant,
+    s: _Shard,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
 ) -> tuple[int, list[tuple[Path, bytes]]]:
-    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes."""
+    """Plays one shard; returns its games and files (path, Parquet bytes), which the caller writes.
+    Once ``cancel`` is set (the run stops), it raises :class:`backends.Cancelled` before the next
+    sub-batch (a Python strategy's batch stops before its next decision): an unfinished shard is
+    never written."""
     step = max(-(-s.count // SUB_BATCHES), min(s.count, registry.min_shard(v.game)))
     parts = []
     for first in range(s.first_game, s.first_game + s.count, step):
+        if cancel is not None and cancel.is_set():
+            raise backends.Cancelled(f"shard {s.first_game} of variant {v.name}")
         count = min(step, s.first_game + s.count - first)
         parts.append(
             engine.play_batch(
-                v.game, v.rules, v.knobs, seed=v.seed, first_game=first, count=count, duplicate=v.duplicate
+                v.game,
+                v.rules,
+                v.knobs,
+                seed=v.seed,
+                first_game=first,
+                count=count,
+                duplicate=v.duplicate,
+                cancel=cancel,
             )
         )
         if progress is not None:
@@ -111,9 +129,14 @@ def _write(files: list[tuple[Path, bytes]]) -> None:
         store.write_shard(path, data)
 
 
-def _play_shard(v: _Variant, s: _Shard, progress: Callable[[int], None] | None = None) -> int:
+def _play_shard(
+    v: _Variant,
+    s: _Shard,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> int:
     """Plays and writes one shard where the run directory is (threads and local worker processes)."""
-    count, files = _shard_files(v, s, progress)
+    count, files = _shard_files(v, s, progress, cancel)
     _write(files)
     return count
 
@@ -137,17 +160,23 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
                 "script": s.script,
                 "version": s.version,
                 "knobs": s.knobs,
+                **({"source": s.source} if s.source else {}),
             }
             for s in exp.lineup
         ],
         "tables": tables,
         "config_hash": exp.config_hash,
+        # What config_hash is the hash of: reading the run checks the fields above against it.
+        "identity": exp.identity(),
         "config_path": str(exp.path),
         "config": exp.raw,
         "provenance": {
             "simharness_version": __version__,
             "engine_version": _engine.__version__,
             "git_commit": buildinfo.git_commit(),
+            # They write the Parquet bytes (not the data): a shard's bytes are reproducible with them.
+            "pyarrow_version": pyarrow.__version__,
+            "polars_version": pl.__version__,
             "config_hash": exp.config_hash,
             "seed": exp.seed,
             "python": platform.python_version(),
@@ -161,32 +190,49 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """The config paths whose values differ, down to the option: ``seed``,
     ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
-    keys = ["game", "games", "seed", "duplicate", "shard_size", "variants", "lineup"]
-    return [p for k in keys for p in _diff(k, old.get(k), new.get(k))]
-
-
-def _diff(path: str, a: Any, b: Any) -> list[str]:
-    if a == b:
-        return []
-    if isinstance(a, dict) and isinstance(b, dict):
-        return [p for k in dict.fromkeys([*a, *b]) for p in _diff(f"{path}.{k}", a.get(k), b.get(k))]
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _diff(f"{path}[{i}]", x, y)]
-    return [path]
+    return [p for k in store.IDENTITY for p in store.diff_paths(k, old.get(k), new.get(k))]
 
 
 @contextlib.contextmanager
 def _locked(run_dir: Path) -> Iterator[None]:
     """Only one process writes a run directory at a time (a second one would clear the first's temp files)."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    with open(run_dir / ".lock", "w") as fh:
+    lock = run_dir / store.LOCK
+    try:
+        # Neither truncated nor followed: a link planted here made the lock truncate its target.
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            store.no_link(lock)
+        raise
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise RunDirError(
                 "another simharness process is writing this run directory", file=run_dir
             ) from None
         yield
+    finally:
+        os.close(fd)
+
+
+def _clear(run_dir: Path, plan: store.Plan, console: Console) -> None:
+    """``--force``: removes the run in ``run_dir`` (its manifest, and its shards and the new plan's,
+    known by their names) and says what stays: nothing else is the run's to delete."""
+    plans = [plan]
+    with contextlib.suppress(RunDirError):  # a damaged manifest: its run's shards are not known
+        old = store.read_manifest(run_dir)
+        if old is not None:
+            plans.append(store.Plan.of(old))
+    left = store.clear(run_dir, plans)
+    if left:
+        shown = ", ".join(str(p.relative_to(run_dir)) for p in left[:5])
+        more = f" and {len(left) - 5:,} more" if len(left) > 5 else ""
+        console.print(
+            f"[yellow]note:[/] --force removed the previous run; kept {len(left):,} other "
+            f"file{'s' if len(left) > 1 else ''} in {run_dir}: {shown}{more}"
+        )
 
 
 def check_jobs(jobs: int) -> None:
@@ -204,6 +250,7 @@ def run(
     scheduler: str | None = None,
     force: bool = False,
     console: Console | None = None,
+    before_play: Callable[[], None] | None = None,
 ) -> Path:
     """Plays every missing shard of ``exp`` into ``out/<name>`` and returns the run directory.
 
@@ -211,6 +258,8 @@ def run(
     of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
     (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
     untouched (its manifest too); the manifest is only rewritten when there are games to play.
+    ``before_play`` is called once the run is accepted and has games to play, before anything is
+    written for it.
     """
     where = exp.backend if backend is None else backends.parse(backend, field="--backend")
     check_jobs(jobs)
@@ -221,17 +270,26 @@ def run(
     plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
     with _locked(run_dir):
         if force:
-            store.clear(run_dir)
+            _clear(run_dir, plan, console)
         old = store.read_manifest(run_dir)
         if old is not None and old.get("config_hash") != exp.config_hash:
-            changed = ", ".join(_changed(old, manifest)) or "the config"
+            # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
+            edited = strategies.edited_since(old.get("lineup", []))
+            changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
+            if changed:
+                edited.insert(0, f"changed: {', '.join(changed)}")
+            why = "; ".join(edited) or "changed: the config"
             raise RunDirError(
-                f"holds a run of a different config (changed: {changed}); use --force to replace it or "
+                f"holds a run of a different config ({why}); use --force to replace it or "
                 "--out for a new directory",
                 file=run_dir,
             )
-        done = store.scan(run_dir, plan)
+        done, unchecked = store.scan(run_dir, plan)
+        note = store.unchecked_note(unchecked)
+        if note is not None:
+            console.print(f"[yellow]note:[/] {note}")
         total = exp.games * len(exp.variants)
+        plan_shards = len(plan.firsts()) * len(exp.variants)
         if old is not None and store.missing(plan, old, done) is None:
             console.print(
                 f"nothing to do: the run is finished ({store.expected_games(old):,} games per variant)"
@@ -245,9 +303,12 @@ def run(
             if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
                 manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
+        if before_play is not None:
+            before_play()
         store.write_manifest(run_dir, manifest)
 
-        provenance = {k: current[k] for k in ("simharness_version", "git_commit", "config_hash", "seed")}
+        writer = ("simharness_version", "git_commit", "pyarrow_version", "polars_version")
+        provenance = {k: current[k] for k in (*writer, "config_hash", "seed")}
         provenance["game"] = exp.game
         provenance["lineup"] = manifest["lineup"]
         variants = [
@@ -290,8 +351,14 @@ def run(
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
         elif exp.sweep_until is not None:
             waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, run_dir, pending)
-        with backends.pool(where, jobs, scheduler) as pool:
-            _execute(waves, total, already, pool, console, between)
+        try:
+            with backends.pool(where, jobs, scheduler) as pool:
+                _execute(waves, total, already, pool, console, between)
+        except KeyboardInterrupt:
+            raise Interrupted(_kept(run_dir, tables, variants), plan_shards) from None
+        except backends.ClusterLost as e:
+            kept = Interrupted(_kept(run_dir, tables, variants), plan_shards)
+            raise backends.ClusterLost(f"{e.message}; {kept}", field=e.field) from None
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)
@@ -299,6 +366,25 @@ def run(
 
 
 Work = Iterator[tuple[_Variant, _Shard]]
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C: the shards in flight were discarded; says how many were kept."""
+
+    def __init__(self, kept: int, shards: int) -> None:
+        super().__init__(f"{kept:,} of {shards:,} shards kept; run the same command again to resume")
+        self.kept = kept
+        self.shards = shards
+
+
+def _kept(run_dir: Path, tables: list[str], variants: Iterable[_Variant]) -> int:
+    """The shards of which every table is on disk, found by name: every file there was checked
+    against the plan when the run started, or written by it."""
+    kept = 0
+    for v in variants:
+        folders = [store.shard_path(run_dir, t, v.name, 0).parent for t in tables]
+        kept += len(set.intersection(*({p.name for p in f.glob("part-*.parquet")} for f in folders)))
+    return kept
 
 
 def _sequential(
@@ -337,9 +423,11 @@ def _sweep_sequential(
     assert exp.sweep_until is not None
     step, games = exp.sweep_until["look_every"], exp.games
 
+    plan = store.Plan(exp.config_hash, ("players",), tuple(exp.variants), games, exp.shard_size)
+
     def read(variant: str, below: int) -> pl.DataFrame:
-        paths = [store.shard_path(run_dir, "players", variant, f) for f in range(0, below, exp.shard_size)]
-        return pl.concat([pl.read_parquet(p) for p in paths], how="vertical")
+        keys = [("players", variant, f) for f in range(0, below, exp.shard_size)]
+        return pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
 
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.
@@ -351,7 +439,7 @@ def _played(pool: backends.Pool, wave: Work, progress: Callable[[int], None] | N
     """The games of each shard of ``wave`` as it is written: by the workers where they share this
     process's files, else here from the files they return (one writer, no shared file system)."""
     if pool.local:
-        yield from pool.imap_unordered(_play_shard, ((v, s, progress) for v, s in wave))
+        yield from pool.imap_unordered(_play_shard, ((v, s, progress, pool.cancel) for v, s in wave))
         return
     for count, files in pool.imap_unordered(_shard_files, ((v, s) for v, s in wave)):
         _write(files)

@@ -8,11 +8,21 @@ A shard is written to a hidden temporary name in its own folder, fsynced and ren
 name always holds a complete file. Each shard's Parquet metadata (key ``simharness``) says which run
 (config hash), variant, table and games it holds; a file whose metadata is missing, unreadable or
 from another run is reported by name and never overwritten.
+
+Every shard carries the SHA-256 of its own bytes (key ``simharness.sha256`` of the footer, computed
+with those 64 digits written as zeros), checked each time the shard is read: a flipped bit anywhere
+in the file, data pages or footer, is reported as corruption naming it, never decoded as data. The
+manifest holds the experiment's identity (what its ``config_hash`` is the hash of) and is checked
+against it on every read, so that an edited field is refused rather than reported.
+
+Nothing in a run directory is written through a symbolic link: the files simharness creates there
+(shards, manifest, lock, ``show`` pages) refuse a link in their place or on their way.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -23,12 +33,18 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
+from polars.exceptions import PanicException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from simharness.errors import RunDirError
+from simharness.tomlfile import field_path
 
 META_KEY = b"simharness"
+CHECKSUM_KEY = b"simharness.sha256"
 MANIFEST = "manifest.json"
+LOCK = ".lock"
 # Version of the run-directory layout, bumped when an old reader could misread a new directory.
 FORMAT = 1
 
@@ -48,70 +64,279 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _atomic_write(path: Path, write: Any) -> None:
-    """Calls ``write(file)`` on a temporary file beside ``path``, then renames it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}{_TMP_SUFFIX}")
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Names ``path`` in an OSError raised inside that names no file (a full disk or a file-size
+    limit fails a write, which knows no path), so that the message says which file."""
     try:
-        with open(tmp, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if isinstance(e, OSError) and e.filename is None:
-            e.filename = str(path)  # a full disk or file-size limit names no file by itself
+        yield
+    except OSError as e:
+        if e.filename is None:
+            e.filename = str(path)
         raise
-    _fsync_dir(path.parent)
+
+
+def no_link(path: Path) -> None:
+    """Refuses a symbolic link at ``path``: writing through it would change a file outside the run."""
+    if path.is_symlink():
+        raise RunDirError(
+            "is a symbolic link; simharness writes only its own files in a run directory: remove the link",
+            file=path,
+        )
+
+
+def _make_dirs(root: Path, folder: Path) -> None:
+    """Creates ``folder`` and the folders between it and ``root``, refusing a link among them."""
+    root.mkdir(parents=True, exist_ok=True)
+    here = root
+    for part in folder.relative_to(root).parts:
+        here = here / part
+        no_link(here)
+        with contextlib.suppress(FileExistsError):
+            here.mkdir()
+
+
+def write_file(path: Path, data: bytes, root: Path) -> None:
+    """Writes ``data`` to ``path`` (inside the run directory ``root``) atomically: a temporary file
+    beside it, fsynced, then renamed into place. A link at ``path`` or among the folders between it
+    and ``root`` is refused."""
+    with naming(path):
+        _make_dirs(root, path.parent)
+        no_link(path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}{_TMP_SUFFIX}")
+        # A killed run's temporary file, or a link planted under its name: unlink removes the link
+        # itself, and O_EXCL | O_NOFOLLOW then creates a new file or fails.
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        _fsync_dir(path.parent)
+
+
+# The SHA-256 of a shard is of its bytes with its own 64 hex digits written as zeros. In the footer
+# they follow the key in Thrift's compact encoding of a key/value pair (the value field's header
+# 0x18, then its length 64 = 0x40), so they are found without parsing the footer: a damaged footer is
+# told by its checksum before any Parquet reader sees it.
+_UNSET = b"0" * 64
+_DIGEST = re.compile(re.escape(CHECKSUM_KEY) + rb"\x18\x40([0-9a-f]{64})")
+
+
+def _digest_at(data: bytes) -> tuple[int, bytes] | None:
+    """Where the footer of a Parquet file's bytes holds its SHA-256, and the digits; None if it holds none."""
+    if len(data) < 12 or data[-4:] != b"PAR1":
+        return None
+    start = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    found = list(_DIGEST.finditer(data, max(start, 0), len(data) - 8))
+    return (found[0].start(1), found[0].group(1)) if len(found) == 1 else None
+
+
+def _sha256(data: bytes, at: int) -> bytes:
+    view = memoryview(data)
+    h = hashlib.sha256(view[:at])
+    h.update(_UNSET)
+    h.update(view[at + len(_UNSET) :])
+    return h.hexdigest().encode()
 
 
 def shard_bytes(df: pl.DataFrame, meta: dict[str, Any]) -> bytes:
-    """The Parquet file of one shard with ``meta`` (plus its row count) as its provenance."""
+    """The Parquet file of one shard with ``meta`` (plus its row count) as its provenance and the
+    SHA-256 of its bytes in its footer."""
     table = df.to_arrow()
-    meta = {**meta, "rows": df.height}
+    meta = {**meta, "rows": df.height, "checksum": "sha256"}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
     buf = io.BytesIO()
-    pq.write_table(table, buf, compression="zstd")
-    return buf.getvalue()
+    with pq.ParquetWriter(buf, table.schema, compression="zstd") as writer:
+        writer.write_table(table)
+        writer.add_key_value_metadata({CHECKSUM_KEY: _UNSET})
+    data = buf.getvalue()
+    found = _digest_at(data)
+    assert found is not None and found[1] == _UNSET, "the footer holds the checksum's place once"
+    at = found[0]
+    return data[:at] + _sha256(data, at) + data[at + len(_UNSET) :]
 
 
 def write_shard(path: Path, data: bytes) -> None:
-    """Writes one shard's file (:func:`shard_bytes`) atomically."""
-    _atomic_write(path, lambda fh: fh.write(data))
+    """Writes one shard's file (:func:`shard_bytes`) atomically; ``path`` is a :func:`shard_path`."""
+    write_file(path, data, root=path.parents[2])
 
 
-def shard_meta(path: Path) -> dict[str, Any]:
-    """The provenance of a shard; a file that is not a complete simharness shard is an error naming it."""
+def _corrupt(path: Path, why: object) -> RunDirError:
+    return RunDirError(
+        f"corrupt Parquet file ({why}); move it away or delete it to re-run its games", file=path
+    )
+
+
+def _footer_meta(path: Path, source: Any) -> tuple[dict[str, Any], bool]:
+    """The provenance in a shard's footer and whether the shard carries a checksum (a shard written
+    before simharness wrote them does not); a file that is not a complete simharness shard is an
+    error naming it."""
     try:
-        md = pq.read_metadata(path)
+        md = pq.read_metadata(source)
     except Exception as e:
-        raise RunDirError(
-            f"corrupt Parquet file ({e}); move it away or delete it to re-run its games", file=path
-        ) from None
-    raw = (md.metadata or {}).get(META_KEY)
+        raise _corrupt(path, e) from None
+    kv = md.metadata or {}
+    raw = kv.get(META_KEY)
     if raw is None:
         raise RunDirError("not a simharness shard (no simharness metadata); move it away", file=path)
     try:
         meta = json.loads(raw)
     except ValueError:
-        raise RunDirError("unreadable simharness metadata; move it away", file=path) from None
+        meta = None
+    if not isinstance(meta, dict):
+        raise RunDirError("unreadable simharness metadata; move it away", file=path)
     if md.num_rows != meta.get("rows"):
         raise RunDirError(
             f"holds {md.num_rows} rows but was written with {meta.get('rows')}; "
             "delete it to re-run its games",
             file=path,
         )
-    return meta
+    return meta, CHECKSUM_KEY in kv or "checksum" in meta
+
+
+def shard_meta(path: Path) -> dict[str, Any]:
+    """The provenance of a shard, from its footer alone (its data is checked when it is read)."""
+    return _footer_meta(path, path)[0]
+
+
+def _verified(path: Path) -> tuple[bytes, dict[str, Any], bool]:
+    """A shard's bytes and provenance, its checksum verified, and whether it had one (a shard
+    written before checksums is read as it is: a flipped bit in it cannot be told from data)."""
+    data = path.read_bytes()
+    found = _digest_at(data)
+    if found is not None and _sha256(data, found[0]) != found[1]:
+        raise _corrupt(path, "its SHA-256 does not match its bytes: it changed after it was written")
+    meta, checked = _footer_meta(path, pa.BufferReader(data))
+    if checked and found is None:
+        raise _corrupt(path, "its SHA-256 is missing or damaged")
+    return data, meta, checked
+
+
+def _decode(path: Path, data: bytes, checked: bool) -> pl.DataFrame:
+    """The rows of a shard's bytes (:func:`_verified`). Bytes without a checksum may be damaged, and
+    polars panics or aborts on some damaged files: pyarrow reads them, and refuses what it can tell."""
+    try:
+        if checked:
+            return pl.read_parquet(data)
+        table = pq.read_table(pa.BufferReader(data))
+        table.validate(full=True)  # e.g. a string that is not UTF-8, which polars would panic on
+        df = pl.from_arrow(table.replace_schema_metadata(None))  # a damaged key too
+    except (Exception, PanicException) as e:
+        raise _corrupt(path, e) from None
+    assert isinstance(df, pl.DataFrame)
+    return df
+
+
+class _Slot(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+    slot: int
+    strategy: str
+    knobs: dict[str, Any]
+
+
+class _Stopped(BaseModel):
+    """A sequential test's record (``sequential``; ``sweep_sequential`` and each of its variants)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    games: int = Field(ge=0)
+    variants: dict[str, _Stopped] | None = None
+
+
+class _Manifest(BaseModel):
+    """The fields of a manifest that reading a run relies on."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    name: str
+    game: str
+    games: int = Field(gt=0)
+    seed: int = Field(ge=0)
+    duplicate: bool
+    shard_size: int = Field(gt=0)
+    variants: dict[str, dict[str, Any]] = Field(min_length=1)
+    lineup: list[_Slot] = Field(min_length=1)
+    tables: list[str] = Field(min_length=1)
+    config_hash: str
+    identity: dict[str, Any] | None = None
+    provenance: dict[str, Any]
+    complete: bool
+    sequential: _Stopped | None = None
+    sweep_sequential: _Stopped | None = None
+
+
+IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup")
+
+
+def identity_hash(identity: dict[str, Any]) -> str:
+    """The config hash: of everything that determines the data (``config.Experiment.identity``)."""
+    canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def diff_paths(path: str, a: Any, b: Any) -> list[str]:
+    """The paths below ``path`` where ``a`` and ``b`` differ, down to the option:
+    ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in dict.fromkeys([*a, *b]) for p in diff_paths(f"{path}.{k}", a.get(k), b.get(k))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in diff_paths(f"{path}[{i}]", x, y)
+        ]
+    return [path]
+
+
+def _identity(fields: dict[str, Any]) -> dict[str, Any]:
+    """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
+    strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
+    own = {k: fields.get(k) for k in IDENTITY}
+    if isinstance(own["lineup"], list):
+        own["lineup"] = [
+            {k: s.get(k) for k in ("strategy", "knobs")} if isinstance(s, dict) else s for s in own["lineup"]
+        ]
+    return own
+
+
+_EDITED = "the manifest was edited or damaged; restore it, or run the config again with --force"
+
+
+def _check_identity(path: Path, manifest: dict[str, Any]) -> None:
+    """Refuses a manifest whose identity fields are not those its ``config_hash`` was computed from:
+    the recorded ``identity`` (in a manifest written before it was recorded: its own fields)."""
+    recorded = manifest.get("identity") or _identity(manifest)
+    if identity_hash(recorded) != manifest["config_hash"]:
+        raise RunDirError(
+            f"is {manifest['config_hash']}, not the hash of the experiment the manifest records "
+            f"({identity_hash(recorded)}): {_EDITED}",
+            file=path,
+            field="config_hash",
+        )
+    changed = diff_paths("", _identity(manifest), _identity(recorded))
+    changed += [f"lineup[{i}].slot" for i, s in enumerate(manifest["lineup"]) if s["slot"] != i]
+    if changed:
+        raise RunDirError(
+            f"differs from the experiment the manifest's config_hash was computed from: {_EDITED}",
+            file=path,
+            field=changed[0].lstrip("."),
+        )
 
 
 def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=2, sort_keys=False).encode() + b"\n"
-    _atomic_write(run_dir / MANIFEST, lambda fh: fh.write(text))
+    write_file(run_dir / MANIFEST, text, root=run_dir)
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+    """The run's manifest, or None if there is none; one that is unreadable, malformed or whose
+    identity fields do not match its config hash is an error naming the field."""
     path = run_dir / MANIFEST
     if not path.exists():
         return None
@@ -121,6 +346,15 @@ def read_manifest(run_dir: Path) -> dict[str, Any] | None:
         raise RunDirError(f"unreadable run manifest ({e})", file=path) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise RunDirError(f"not a simharness run manifest of format {FORMAT}", file=path)
+    try:
+        _Manifest.model_validate(manifest)
+    except ValidationError as e:
+        err = e.errors()[0]
+        got = f", got {err['input']!r}" if err["type"] != "missing" else ""
+        raise RunDirError(
+            f"malformed run manifest: {err['msg']}{got}", file=path, field=field_path(tuple(err["loc"]))
+        ) from None
+    _check_identity(path, manifest)
     return manifest
 
 
@@ -128,11 +362,47 @@ def _parquet_files(run_dir: Path) -> list[Path]:
     return sorted(p for p in run_dir.rglob("*.parquet") if p.is_file())
 
 
-def clear(run_dir: Path) -> None:
-    """Removes a previous run's manifest, shards and temporary files (``--force``); other files stay."""
-    for p in [*_parquet_files(run_dir), *run_dir.rglob(f".part-*{_TMP_SUFFIX}"), run_dir / MANIFEST]:
-        with contextlib.suppress(FileNotFoundError):
-            p.unlink()
+# The temporary files of write_file in a run directory: a shard's or the manifest's.
+_TMP = re.compile(r"^\.(part-\d+\.parquet|manifest\.json)\.\d+\.tmp$")
+
+
+def clear(run_dir: Path, plans: Sequence[Plan]) -> list[Path]:
+    """Removes the manifest, temporary files and the shards of ``plans`` (``--force``: the run being
+    replaced and the one replacing it), each known by its name, and the folders left empty; returns
+    what stays (the lock aside): a user's file, a ``show`` page. Links are removed, never followed.
+
+    A Parquet file that is neither plan's shard is refused before anything is removed: it would stop
+    the run anyway (:func:`scan`), and only the run's own files are ``--force``'s to delete.
+    """
+    remove, left = [], []
+    for folder, dirs, files in os.walk(run_dir):
+        here = Path(folder)
+        left += [here / d for d in dirs if (here / d).is_symlink()]  # not walked into
+        for name in files:
+            path = here / name
+            if _TMP.match(name) or any(_key(run_dir, plan, path) is not None for plan in plans):
+                remove.append(path)
+            elif path not in (run_dir / LOCK, run_dir / MANIFEST):
+                left.append(path)
+    stray = next((p for p in sorted(left) if p.suffix == ".parquet"), None)
+    if stray is not None:
+        raise RunDirError(
+            "not a shard of the run in this directory nor of the one replacing it; move it away "
+            "(--force removes only the run's own files)",
+            file=stray,
+        )
+    with contextlib.suppress(FileNotFoundError):
+        (run_dir / MANIFEST).unlink()
+    for path in remove:
+        path.unlink()
+    for folder in sorted({p.parent for p in remove}, key=lambda p: -len(p.parts)):
+        while folder != run_dir:
+            try:
+                folder.rmdir()
+            except OSError:  # not empty: what is left in it is listed
+                break
+            folder = folder.parent
+    return sorted(left)
 
 
 @dataclass(frozen=True)
@@ -168,50 +438,85 @@ class Plan:
 
 
 Key = tuple[str, str, int]  # (table, variant, first game) of a shard
+_FOREIGN = "move it away: it is not part of this run"
 
 
-def _check(run_dir: Path, plan: Plan, foreign_hint: str) -> set[Key]:
+def _key(run_dir: Path, plan: Plan, path: Path) -> Key | None:
+    """The shard of ``plan`` that ``path`` names, or None if it names none."""
+    rel = path.relative_to(run_dir).parts
+    m = _SHARD.match(path.name)
+    if not (m and len(rel) == 3 and rel[1].startswith("variant=")):
+        return None
+    key = (rel[0], rel[1].removeprefix("variant="), int(m.group(1)))
+    if key[0] not in plan.tables or key[1] not in plan.variants or plan.count(key[2]) is None:
+        return None
+    return key if path == shard_path(run_dir, *key) else None
+
+
+def _check_meta(path: Path, plan: Plan, key: Key, meta: dict[str, Any], foreign_hint: str) -> None:
+    """Refuses a shard whose provenance is not of ``plan``'s experiment or not the shard its name says."""
+    if meta.get("config_hash") != plan.config_hash:
+        raise RunDirError(
+            f"belongs to another experiment (config hash {meta.get('config_hash')}, this one "
+            f"{plan.config_hash}); {foreign_hint}",
+            file=path,
+        )
+    stated = (meta.get("table"), meta.get("variant"), meta.get("first_game"), meta.get("count"))
+    if stated != (*key, plan.count(key[2])):
+        raise RunDirError("its metadata does not match its name; move it away", file=path)
+
+
+def _check(run_dir: Path, plan: Plan, foreign_hint: str, *, verify: bool = False) -> tuple[set[Key], int]:
     """The shards in ``run_dir``, each checked against ``plan`` (name, config hash, table, variant,
-    games); any Parquet file that is not a valid shard of the plan is an error naming it."""
-    done = set()
+    games), and how many of them carry no checksum; any Parquet file that is not a valid shard of the
+    plan is an error naming it. ``verify`` reads every shard whole and checks its SHA-256 too (else
+    only its footer is read, and its data is checked when it is read)."""
+    done, unchecked = set(), 0
     for path in _parquet_files(run_dir):
-        rel = path.relative_to(run_dir).parts
-        m = _SHARD.match(path.name)
-        key, count = None, None
-        if m and len(rel) == 3 and rel[1].startswith("variant="):
-            key = (rel[0], rel[1].removeprefix("variant="), int(m.group(1)))
-            if key[0] in plan.tables and key[1] in plan.variants:
-                count = plan.count(key[2])
-        if key is None or count is None or path != shard_path(run_dir, *key):
+        key = _key(run_dir, plan, path)
+        if key is None:
             raise RunDirError(
                 "not a shard of this run's plan (tables, variants, games, shard size); move it away",
                 file=path,
             )
-        meta = shard_meta(path)
-        if meta.get("config_hash") != plan.config_hash:
-            raise RunDirError(
-                f"belongs to another experiment (config hash {meta.get('config_hash')}, this one "
-                f"{plan.config_hash}); {foreign_hint}",
-                file=path,
-            )
-        if (meta.get("table"), meta.get("variant"), meta.get("first_game"), meta.get("count")) != (
-            *key,
-            count,
-        ):
-            raise RunDirError("its metadata does not match its name; move it away", file=path)
+        meta, checked = _verified(path)[1:] if verify else _footer_meta(path, path)
+        _check_meta(path, plan, key, meta, foreign_hint)
         done.add(key)
-    return done
+        unchecked += not checked
+    return done, unchecked
 
 
-def scan(run_dir: Path, plan: Plan) -> set[Key]:
-    """The shards already complete in ``run_dir``.
+def unchecked_note(count: int) -> str | None:
+    """What to say of a run's shards written without a checksum (by a simharness before them)."""
+    if not count:
+        return None
+    return (
+        f"{count:,} shard{'s' if count > 1 else ''} of this run carry no checksum (written by an "
+        "earlier simharness): they are read as they are, and a damaged one cannot be told from data"
+    )
+
+
+def scan(run_dir: Path, plan: Plan) -> tuple[set[Key], int]:
+    """The shards already complete in ``run_dir``, every one's checksum verified, and how many carry
+    none (:func:`unchecked_note`).
 
     Temporary files of a killed run are removed (they never hold a finished shard). Any Parquet file
-    that is not a valid shard of this run is an error naming it.
+    that is not a valid shard of this run, or whose bytes changed since it was written, is an error
+    naming it.
     """
     for tmp in run_dir.rglob(f".part-*{_TMP_SUFFIX}"):
         tmp.unlink()
-    return _check(run_dir, plan, "use --force to replace that run or --out for a new directory")
+    hint = "use --force to replace that run or --out for a new directory"
+    return _check(run_dir, plan, hint, verify=True)
+
+
+def read_shard(run_dir: Path, plan: Plan, key: Key) -> pl.DataFrame:
+    """The rows of shard ``key`` of ``plan`` in ``run_dir``, its checksum and its provenance
+    checked: a changed, foreign or misplaced file is an error naming it, never read as data."""
+    path = shard_path(run_dir, *key)
+    data, meta, checked = _verified(path)
+    _check_meta(path, plan, key, meta, _FOREIGN)
+    return _decode(path, data, checked)
 
 
 @dataclass
@@ -222,6 +527,10 @@ class Run:
     run; for a partial one (``open_run(partial=True)``) those present in every variant and table, so
     that every comparison is between the same deals. ``warning`` then says what is missing.
     ``own`` overrides ``firsts`` for variants that played fewer games (a sweep stopped per variant).
+    ``note`` says how many shards carry no checksum (:func:`unchecked_note`).
+
+    Every shard is checked as it is read (its SHA-256 and provenance): a changed file is an error
+    naming it.
     """
 
     path: Path
@@ -229,6 +538,7 @@ class Run:
     firsts: Sequence[int]
     warning: str | None = None
     own: dict[str, Sequence[int]] = field(default_factory=dict)
+    note: str | None = None
 
     @property
     def tables(self) -> list[str]:
@@ -242,12 +552,19 @@ class Run:
     def complete(self) -> bool:
         return bool(self.manifest.get("complete"))
 
+    @property
+    def plan(self) -> Plan:
+        return Plan.of(self.manifest)
+
+    def _firsts(self, variant: str) -> Sequence[int]:
+        return self.own.get(variant, self.firsts)
+
     def files(self, table: str, variant: str) -> list[Path]:
-        return [shard_path(self.path, table, variant, first) for first in self.own.get(variant, self.firsts)]
+        return [shard_path(self.path, table, variant, first) for first in self._firsts(variant)]
 
     def shards(self) -> int:
         """Shards (files per table) this run reads, over every variant."""
-        return sum(len(self.own.get(v, self.firsts)) for v in self.variants)
+        return sum(len(self._firsts(v)) for v in self.variants)
 
     def chunks(self, games: int) -> Iterator[tuple[Run, int]]:
         """The run as sub-runs of whole shards (about ``games`` games per variant each, at least one
@@ -266,7 +583,16 @@ class Run:
             yield sub, sub.shards()
 
     def scan(self, name: str, variant: str) -> pl.LazyFrame:
-        """A lazy scan of one variant's shards of table ``name`` (without the ``variant`` column)."""
+        """A lazy scan of one variant's shards of table ``name`` (without the ``variant`` column),
+        each shard checked first (read whole once, then scanned)."""
+        plan = self.plan
+        for first in self._firsts(variant):
+            key = (name, variant, first)
+            path = shard_path(self.path, *key)
+            data, meta, checked = _verified(path)
+            _check_meta(path, plan, key, meta, _FOREIGN)
+            if not checked:  # pyarrow reads it first: polars never decodes unchecked bytes first
+                _decode(path, data, checked)
         return pl.scan_parquet(self.files(name, variant))
 
     def table(self, name: str) -> pl.DataFrame:
@@ -274,12 +600,10 @@ class Run:
         if name not in self.tables:
             raise RunDirError(f'no table "{name}"; expected one of: {", ".join(self.tables)}', file=self.path)
         frames = []
+        plan = self.plan
         for v in self.variants:
-            for path in self.files(name, v):
-                try:
-                    df = pl.read_parquet(path)
-                except Exception as e:
-                    raise RunDirError(f"corrupt Parquet file ({e})", file=path) from None
+            for first in self._firsts(v):
+                df = read_shard(self.path, plan, (name, v, first))
                 frames.append(df.with_columns(variant=pl.lit(v, pl.String)))
         if not frames:
             raise RunDirError(f'table "{name}" has no shards yet', file=self.path)
@@ -328,18 +652,19 @@ def open_run(path: Path | str, *, partial: bool = False) -> Run:
 
     An unfinished run (killed, failed, still running, or missing shards) is an error unless
     ``partial``; then only the games present in every variant and table are read, and
-    ``Run.warning`` says what is missing.
+    ``Run.warning`` says what is missing (none at all is an error).
     """
     path = Path(path)
     manifest = read_manifest(path)
     if manifest is None:
         raise RunDirError(f"not a run directory (no {MANIFEST})", file=path)
     plan = Plan.of(manifest)
-    done = _check(path, plan, "move it away: it is not part of this run")
+    done, unchecked = _check(path, plan, _FOREIGN)
+    note = unchecked_note(unchecked)
     lacking = missing(plan, manifest, done)
     if lacking is None:
         own = {v: plan.firsts(expected_games(manifest, v)) for v in plan.variants}
-        return Run(path, manifest, plan.firsts(expected_games(manifest)), own=own)
+        return Run(path, manifest, plan.firsts(expected_games(manifest)), own=own, note=note)
     if not partial:
         raise RunDirError(
             f"{lacking}. Finish it by running its config again, or read what is there with "
@@ -347,9 +672,14 @@ def open_run(path: Path | str, *, partial: bool = False) -> Run:
             file=path,
         )
     firsts = tuple(sorted(_whole(plan, done, plan.variants)))
+    if not firsts:
+        raise RunDirError(
+            f"{lacking}; no game is in every variant and table yet, so there is nothing to read",
+            file=path,
+        )
     games = sum(plan.count(f) or 0 for f in firsts)
     warning = (
         f"PARTIAL RUN: {lacking}. Every table and comparison uses only the {games:,} games per "
         "variant present in every variant and table."
     )
-    return Run(path, manifest, firsts, warning)
+    return Run(path, manifest, firsts, warning, note=note)

@@ -11,6 +11,7 @@ rejects unknown knobs and bad values, so a script is checked by the same code th
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,23 +73,64 @@ class Strategy:
         return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
 
 
-def _check_module(spec: str, path: Path) -> None:
-    """The module of ``module:Class`` can be found (without running it: validating a config must
-    not execute a strategy's code)."""
+def _find_module(spec: str) -> tuple[Any, str]:
+    """The import spec of the module of ``module:Class`` (found without running it: validating a
+    config must not execute a strategy's code), or None and why."""
     module = spec.partition(":")[0]
     try:
-        found = importlib.util.find_spec(engine.MOVED_MODULES.get(module, module))
+        return importlib.util.find_spec(engine.MOVED_MODULES.get(module, module)), ""
     except (ImportError, ValueError) as e:  # a parent package that is missing or fails to import
-        found, why = None, f" ({e})"
-    else:
-        why = ""
+        return None, f" ({e})"
+
+
+def _check_module(spec: str, path: Path) -> None:
+    """The module of ``module:Class`` can be found."""
+    found, why = _find_module(spec)
     if found is None:
+        module = spec.partition(":")[0]
         raise ConfigError(
             f'no Python module "{module}" on the import path{why}; expected an importable module '
             "(install it, or run from the folder that holds it)",
             file=path,
             field="python",
         )
+
+
+def source(spec: str) -> dict[str, str] | None:
+    """The file that defines the module of ``module:Class`` and a hash of its bytes (None when it has
+    no file). A run's identity holds the hash: the games are a function of the class's code as much
+    as of the knobs, so a run resumed after the file was edited would mix two strategies."""
+    found, _ = _find_module(spec)
+    if found is None or not found.has_location or found.origin is None:
+        return None
+    try:
+        data = Path(found.origin).read_bytes()
+    except OSError:
+        return None
+    return {"file": found.origin, "sha256": hashlib.sha256(data).hexdigest()[:16]}
+
+
+def edited_since(lineup: list[dict[str, Any]]) -> list[str]:
+    """For each slot of a run's lineup (as its manifest records it) whose Python strategy's source is
+    not the one the run recorded: which strategy, and the file that changed."""
+    out = []
+    for slot in lineup:
+        recorded, spec = slot.get("source"), slot.get("knobs", {}).get(engine.PYTHON_KEY)
+        if not recorded or not spec:
+            continue
+        now = source(spec)
+        if now is not None and now["sha256"] == recorded["sha256"]:
+            continue
+        what = (
+            f"{now['file']} is not the source the run recorded"
+            if now
+            else f"its module is no longer found (the run used {recorded['file']})"
+        )
+        out.append(
+            f'the Python strategy "{slot["strategy"]}" of lineup slot {slot["slot"]} ({spec}) changed since '
+            f"the run was made: {what}"
+        )
+    return out
 
 
 def load(path: Path) -> Strategy:

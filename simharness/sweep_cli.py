@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from simharness import config, runner, store, tomlfile
 from simharness.errors import ConfigError
@@ -49,9 +51,10 @@ def until_section(until: str | None, look_every: int | None) -> list[str]:
         effect = float(mu1)
     except ValueError:
         effect = None
-    if not sep or not metric or effect is None:
+    if not sep or not metric or effect is None or not math.isfinite(effect):
         raise ConfigError(
-            f'expected METRIC:EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"', field="--until"
+            f'expected METRIC:EFFECT with a finite EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"',
+            field="--until",
         )
     lines = ["", "[sweep.until]", f"metric = {_toml(metric)}", f"mu1 = {effect!r}"]
     return lines + ([f"look_every = {look_every}"] if look_every is not None else [])
@@ -126,16 +129,26 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
         cfg = out_dir / f"sweep-{game}.toml"
         text = sweep_config(game, preset, lineup, games, seed, options, until_section(until, look_every))
-        cfg.write_text(text, encoding="utf-8")
-        exp = config.load(cfg)
-        run_dir = runner.run(exp, out_dir, jobs=jobs, force=force, console=Console(stderr=True, quiet=quiet))
+        exp = config.load(cfg, text=text)
+        # The config beside the run is the run's: written only once the run is accepted (a refused
+        # sweep leaves the one of the run that is there).
+        run_dir = runner.run(
+            exp,
+            out_dir,
+            jobs=jobs,
+            force=force,
+            console=Console(stderr=True, quiet=quiet),
+            before_play=lambda: store._atomic_write(cfg, lambda fh: fh.write(text.encode())),
+        )
         result = build_sweep(store.open_run(run_dir))
         print_sweep(result, out)
         for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
-            out.print(f"[dim]skipped {name}: {reason}")
+            out.print(f"[dim]skipped {name}: {escape(reason)}")
         if html is not None:
             write_sweep_html(result, html)
-            out.print(f"html: {html}")
+            out.print(escape(f"html: {html}"))
         out.print(
-            f"\nrun directory: {run_dir}  (config {cfg}; `simharness report {run_dir}` for every number)"
+            escape(
+                f"\nrun directory: {run_dir}  (config {cfg}; `simharness report {run_dir}` for every number)"
+            )
         )

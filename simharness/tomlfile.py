@@ -4,6 +4,7 @@ file, the line or the field, and what was expected."""
 from __future__ import annotations
 
 import difflib
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 
-def load(path: Path) -> dict[str, Any]:
-    """The TOML document at ``path``; a syntax error names the file and the line."""
+def load(path: Path, text: str | None = None) -> dict[str, Any]:
+    """The TOML document at ``path`` (or ``text``, the document to be written there); a syntax error
+    names the file and the line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if text is None:
+            text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError("file not found", file=path) from None
     except (OSError, UnicodeDecodeError) as e:
@@ -45,6 +48,10 @@ def field_path(loc: tuple[str | int, ...]) -> str:
 
 def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
     """``data`` as ``model``; the first error names the field in ``path`` and what was expected."""
+    bad = _non_finite(data, ())
+    if bad is not None:
+        loc, value = bad
+        raise ConfigError(f"expected a finite number, got {value}", file=path, field=field_path(loc))
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -64,6 +71,8 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
             message = f"expected letters, digits and _ . + - (starting with a letter or digit), got {got!r}"
         elif err["type"] == "missing":
             message = "required but missing"
+        elif err["type"] in _BOUNDS:
+            message = _bound_message(err["type"], next(iter(err["ctx"].values())), err["input"])
         else:
             message = f"{err['msg']}, got {err['input']!r}" if "input" in err else err["msg"]
         # The key a misspelling was meant to be is "missing" only because of it: not another error.
@@ -78,6 +87,38 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path) -> Any:
         if more:
             message += f" (and {more} more error{'s' if more > 1 else ''})"
         raise ConfigError(message, file=path, field=field) from None
+
+
+_BOUNDS = {
+    "greater_than": "greater than",
+    "greater_than_equal": "of at least",
+    "less_than": "less than",
+    "less_than_equal": "of at most",
+}
+
+
+def _bound_message(kind: str, bound: Any, got: Any) -> str:
+    """What a bounded field expected, in the words of the other messages (pydantic says "Input should
+    be greater than 0"); the counts of a config (games, shard_size, look_every) are bounded at zero."""
+    if isinstance(got, int) and bound == 0 and kind == "greater_than":
+        return f"expected a positive integer, got {got}"
+    if isinstance(got, int) and bound == 0 and kind == "greater_than_equal":
+        return f"expected a non-negative integer, got {got}"
+    return f"expected a number {_BOUNDS[kind]} {bound}, got {got!r}"
+
+
+def _non_finite(value: Any, loc: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], float] | None:
+    """The first NaN or infinity in ``value`` (TOML spells them ``nan`` and ``inf``) and where it is.
+    No number of a config means anything at either: a test bound at infinity decides at the first
+    look and one at NaN never does, and neither survives the JSON the engine and the manifest take."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return loc, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, (*loc, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:

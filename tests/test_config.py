@@ -37,7 +37,21 @@ CASES = [
     # (config text, field the error names, words the message must contain)
     (BASE.replace("games = 100", "gmaes = 100"), "gmaes", "did you mean `games`"),
     (BASE.replace("games = 100", 'games = "many"'), "games", "valid integer"),
-    (BASE.replace("games = 100", "games = 0"), "games", "greater than 0"),
+    (BASE.replace("games = 100", "games = 0"), "games", "expected a positive integer, got 0"),
+    (BASE.replace("games = 100", "games = -1"), "games", "expected a positive integer, got -1"),
+    (BASE.replace("seed = 1", "seed = -1"), "seed", "expected a non-negative integer, got -1"),
+    (
+        BASE.replace("seed = 1", "seed = 1\nshard_size = -5"),
+        "shard_size",
+        "expected a positive integer, got -5",
+    ),
+    (
+        BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = 0.1\nalpha = 0.7\n',
+        "until.alpha",
+        "expected a number less than 0.5, got 0.7",
+    ),
+    (BASE + "dora_count = -1\n", "rules.dora_count", "expected a value from 0 to 40, got -1"),
+    (BASE + "payout_cap = -1\n", "rules.payout_cap", 'expected a value from 1 to 1000000 or "none", got -1'),
     (
         BASE.replace("seed = 1", "seed = 1\nduplicate = true\nshard_size = 50"),
         "shard_size",
@@ -251,3 +265,122 @@ def test_a_python_strategy_module_is_found_without_running_it(
     script.write_text('name = "py"\ngame = "sugoroku"\npython = "noisy_strategy:Cls"\n')
     assert CliRunner().invoke(app, ["validate", str(cfg)]).exit_code == 0
     assert not marker.exists()
+
+
+SWEEP = """\
+name = "t"
+game = "suzume"
+games = 100
+seed = 1
+players = ["fastest", "defensive", "random"]
+[sweep]
+options = ["starting_points"]
+"""
+
+NON_FINITE = [
+    # (config text, the field the error names, the value as TOML spells it)
+    (BASE + "payout_cap = nan\n", "rules.payout_cap", "nan"),
+    (BASE + "[variants.v]\nrate = -inf\n", "variants.v.rate", "-inf"),
+    (BASE + "[grid]\nrate = [10, inf]\n", "grid.rate[1]", "inf"),
+    (BASE.replace('"random"]', '{ strategy = "random", knobs = { offset_p = nan } }]'),
+     "players[3].knobs.offset_p", "nan"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = inf\n', "until.mu1", "inf"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu0 = nan\nmu1 = 0.1\n', "until.mu0", "nan"),
+    (BASE + '[until]\na = "naive"\nb = "greedy"\nmu1 = 0.1\nalpha = nan\n', "until.alpha", "nan"),
+    (SWEEP + '[sweep.until]\nmetric = "win[fastest]"\nmu1 = nan\n', "sweep.until.mu1", "nan"),
+    (SWEEP + '[sweep.until]\nmetric = "win[fastest]"\nmu1 = inf\n', "sweep.until.mu1", "inf"),
+    (SWEEP + "[sweep.levels]\nstarting_points = [nan]\n", "sweep.levels.starting_points[0]", "nan"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "field", "value"), NON_FINITE)
+def test_nan_and_infinity_are_refused_with_the_field_named(
+    tmp_path: Path, text: str, field: str, value: str
+) -> None:
+    """TOML can spell nan and inf; no number of a config means anything at either (an [until] at
+    mu1 = inf stops after one look, at nan never; the engine's JSON and the manifest cannot hold them)."""
+    path = _write(tmp_path, text)
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"error: {path}: {field}: expected a finite number, got {value}"
+
+
+def test_a_strategy_script_with_a_non_finite_knob_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "strategies" / "sugoroku").mkdir(parents=True)
+    script = tmp_path / "strategies" / "sugoroku" / "wild.toml"
+    script.write_text('name = "wild"\ngame = "sugoroku"\n[knobs]\nrest_value = -inf\n')
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE.replace('"random"]', '"wild"]')))
+    assert (e.value.file, e.value.field) == (script, "knobs.rest_value")
+    assert e.value.message == "expected a finite number, got -inf"
+
+
+def _lineup(players: str) -> str:
+    return BASE.replace('["naive", "naive", "greedy", "random"]', players)
+
+
+@pytest.mark.parametrize(
+    ("players", "slots", "how"),
+    [
+        # a label that is another strategy's name
+        ('["naive", "greedy", { strategy = "random", label = "naive" }]', (0, 2), "naive.toml vs "),
+        # one label on two scripts
+        ('[{ strategy = "greedy", label = "x" }, "naive", { strategy = "naive", label = "x" }]',
+         (0, 2), "greedy.toml vs "),
+        # the script's own name on other knobs
+        ('["naive", { strategy = "naive", knobs = { offset = "always" }, label = "naive" }]',
+         (0, 1), "knobs offset = never vs always"),
+    ],
+)  # fmt: skip
+def test_two_strategies_under_one_name_are_refused(
+    tmp_path: Path, players: str, slots: tuple[int, int], how: str
+) -> None:
+    """The players table, the report and compare key rows by name: two different (script, knobs)
+    under one name would be merged into one row."""
+    path = _write(tmp_path, _lineup(players))
+    with pytest.raises(ConfigError) as e:
+        config.load(path)
+    a, b = slots
+    assert (e.value.file, e.value.field) == (path, f"players[{b}]")
+    assert e.value.message.startswith(f"players[{a}] and players[{b}] are both named ")
+    assert how in e.value.message and "its own `label`" in e.value.message
+
+
+def test_one_strategy_in_several_seats_is_a_mirror_lineup(tmp_path: Path) -> None:
+    # the script's knobs written out again are the script's knobs
+    players = '["naive", { strategy = "naive" }, '
+    players += '{ strategy = "naive", knobs = { offset = "never" }, label = "naive" }]'
+    exp = config.load(_write(tmp_path, _lineup(players)))
+    assert [s.strategy for s in exp.lineup] == ["naive"] * 3
+
+
+def test_shard_size_and_variant_count_are_bounded(tmp_path: Path) -> None:
+    """A shard is held in memory by its worker (a huge one ended in a Rust out-of-memory abort), and
+    every variant is resolved when the config is read (a 10^6-combination grid never finished)."""
+    at_most = BASE.replace("seed = 1", f"seed = 1\nshard_size = {config.MAX_SHARD_SIZE}")
+    assert config.load(_write(tmp_path, at_most)).shard_size == config.MAX_SHARD_SIZE
+    huge = BASE.replace("seed = 1", "seed = 1\nshard_size = 1_000_000_000")
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, huge))
+    assert e.value.field == "shard_size"
+    assert (
+        e.value.message.startswith("expected at most 50,000 games per shard")
+        and "1,000,000,000" in e.value.message
+    )
+    # --games beyond the engine's 64-bit game indices
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE), games=10**20)
+    assert (e.value.field, e.value.message) == (
+        "games",
+        "expected a number less than 18446744073709551616, got 100000000000000000000",
+    )
+    # 10^8 combinations: refused from the list lengths, without making them
+    values = "[" + ", ".join(str(i) for i in range(100)) + "]"
+    grid = "".join(f"{k} = {values}\n" for k in ("dora_count", "rest_penalty", "rate", "rest_chip_value"))
+    with pytest.raises(ConfigError) as e:
+        config.load(_write(tmp_path, BASE + "[variants.a]\nrate = 5\n[grid]\n" + grid))
+    assert e.value.field == "grid"
+    assert e.value.message == (
+        "expected at most 10,000 variants in all, got 100,000,001 "
+        "(1 in [variants] and 100 × 100 × 100 × 100 = 100,000,000 combinations)"
+    )

@@ -11,7 +11,7 @@ import pytest
 from harness_helpers import run_with_one_and_two_workers
 from typer.testing import CliRunner
 
-from simharness import config, store, tomlfile
+from simharness import config, engine, store, tomlfile
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs, schema
 from simharness.games.hongkong import FAN_ITEMS, LIMIT_HANDS, score_hand, summary_metrics
@@ -107,6 +107,66 @@ def test_cli_prints_items_and_json() -> None:
     assert out.exit_code == 2 and "copies" in out.output
 
 
+CHICKEN = ["123m456p789s55p777s", "--win", "5p"]
+WITH_KONG = ["123m456p789s55p", "--win", "5p", "--melds", "kan:1111z"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ([*CHICKEN, "--earthly", "--tsumo", "--seat-wind", "S"], "earthly: --earthly with --tsumo"),
+        ([*CHICKEN, "--earthly"], "--earthly with --seat-wind E"),
+        ([*WITH_KONG, "--earthly", "--seat-wind", "S"], "--earthly with --melds"),
+        ([*CHICKEN, "--heavenly", "--tsumo", "--seat-wind", "W"], "--heavenly with --seat-wind W"),
+        ([*CHICKEN, "--heavenly", "--ron"], "--heavenly with --ron"),
+        ([*WITH_KONG, "--heavenly", "--tsumo"], "--heavenly with --melds"),
+        ([*CHICKEN, "--ron", "--tsumo"], "--ron with --tsumo"),
+        ([*WITH_KONG, "--last-tile", "--replacement", "--tsumo"], "--last-tile with --replacement"),
+        ([*CHICKEN, "--last-tile", "--robbing-kong"], "--last-tile with --robbing-kong"),
+        ([*CHICKEN, "--robbing-kong"], "--robbing-kong of 5p"),
+        ([*CHICKEN, "--replacement", "--tsumo"], "a replacement is drawn for a kong or a bonus tile"),
+        ([*WITH_KONG, "--replacement"], "--replacement with --ron"),
+        ([*WITH_KONG, "--kong-on-kong", "--tsumo"], "--kong-on-kong with 1 kong(s)"),
+        ([*CHICKEN, "--flowers", "5"], "expected numbers 1-4"),
+        ([*CHICKEN, "--seasons", "2,2"], "2 is given twice"),
+    ],
+)
+def test_cli_refuses_circumstances_that_cannot_happen(args: list[str], says: str) -> None:
+    out = runner.invoke(app, ["score", "hongkong", *args])
+    assert out.exit_code == 2 and says in out.output, out.output
+
+
+def test_score_hand_refuses_circumstances_that_cannot_happen() -> None:
+    with pytest.raises(OptionError) as e:
+        score_hand("123m456p789s55p777s", "5p", tsumo=True, earthly=True, seat_wind="S")
+    assert e.value.field == "earthly" and "--tsumo" in e.value.message
+    r = score_hand("123m456p789s55p777s", "5p", earthly=True, seat_wind="S")
+    assert r["limit"] == "earthly_hand" and [p["discarder"] for p in r["payments"]] == ["E"]
+
+
+def test_cli_says_a_tile_is_not_a_tile_and_prints_no_minus_zero() -> None:
+    out = runner.invoke(app, ["score", "hongkong", "123m456p789s55p", "--win", "10p"])
+    assert out.exit_code == 2 and '"10p" is not a tile' in out.output and "1z-7z" in out.output
+    assert "red five" not in out.output
+    # old_style's full responsibility: the discarder pays all, the others nothing (+0, not -0).
+    out = runner.invoke(app, ["score", "hongkong", "12233445678999p", "--win", "9p", "--preset", "old_style"])
+    assert out.exit_code == 0 and "discarded by S: E +256, S -256, W +0, N +0" in out.output, out.output
+    assert "-0" not in out.output
+
+
+def test_cli_tie_at_the_limit_and_kong_on_kong() -> None:
+    # §8.5: four concealed pungs (13 fan of items) over the 10-fan chow reading at the same 64.
+    args = ["11122233344455m", "--win", "5m", "--tsumo", "--seat-wind", "S", "--flowers", "1,2,3,4"]
+    out = runner.invoke(app, ["score", "hongkong", *args, "--seasons", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.output)
+    assert (r["limit"], r["base"]) == ("four_concealed_pungs", 64)
+    # faan-old-style.jsonl's 槓上槓自摸 (234m 111p 444p 66p 111s), the two 1s as the kongs.
+    args = ["234m444p66p", "--win", "6p", "--melds", "kan:1111p", "--melds", "ankan:1111s", "--tsumo"]
+    out = runner.invoke(app, ["score", "hongkong", *args, "--kong-on-kong", "--preset", "old_style"])
+    assert out.exit_code == 0 and "limit hand (kong_on_kong)" in out.output, out.output
+
+
 def test_batch_tables_match_the_schema_and_are_consistent() -> None:
     knobs = [
         resolve_knobs("hongkong", k)
@@ -189,24 +249,59 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
     } <= metrics
 
 
-def test_bao_guarantor_pays_the_win_alone_in_play() -> None:
+def test_bao_is_off_in_the_seeds_table_and_the_guarantor_pays_alone_with_it_in_play() -> None:
     """包 in a played game (game 982 of this lineup and seed holds the one liable win of 2,000
-    games: big three dragons won on another player's discard): the player whose discard made the
-    winner's third exposed dragon set pays the whole win; with bao off, the same hand is paid as
-    usual, shared by the losers."""
+    games: big three dragons won on another player's discard). The default preset follows the
+    seed's table (§8.2, no 包): the discarder pays 128 and the others 64 each. With bao on (as
+    old_style has it) the player whose discard made the winner's third exposed dragon set pays the
+    whole 256 alone."""
+    assert engine.resolve_rules("hongkong")["bao"] == "off"
+    assert engine.resolve_rules("hongkong", "old_style")["bao"] == "third_set"
     cfg = ROOT / "configs" / "hongkong-coverage.toml"
     lineup = [s.knobs for s in config.load(cfg).lineup]
     rules = {"mistake_rate": 0.02}
     kw = {"seed": 99, "first_game": 982, "count": 1}
-    on = play_batch("hongkong", rules, lineup, **kw)["hands"]
-    off = play_batch("hongkong", {**rules, "bao": "off"}, lineup, **kw)["hands"]
+    seed = play_batch("hongkong", rules, lineup, **kw)["hands"]
+    on = play_batch("hongkong", {**rules, "bao": "third_set"}, lineup, **kw)["hands"]
     liable = on.filter(pl.col("liable") >= 0)
-    assert liable.height == 1 and (off["liable"] == -1).all()
+    assert liable.height == 1 and (seed["liable"] == -1).all()
     row = liable.row(0, named=True)
     deltas = [row[f"delta_{s}"] for s in range(4)]
     payer, winner = row["liable"], row["winner"]
-    assert payer != winner and deltas[winner] > 0 and deltas[payer] == -deltas[winner]
+    assert payer != winner and deltas[winner] == 256 and deltas[payer] == -256
     assert [d for s, d in enumerate(deltas) if s not in (payer, winner)] == [0, 0]
-    usual = off.filter(pl.col("hand") == row["hand"]).row(0, named=True)
-    assert usual["winner"] == winner and usual[f"delta_{winner}"] == deltas[winner]
-    assert sorted(usual[f"delta_{s}"] for s in range(4)) != sorted(deltas), "shared without 包"
+    usual = seed.filter(pl.col("hand") == row["hand"]).row(0, named=True)
+    assert (usual["winner"], usual["limit"], usual[f"delta_{winner}"]) == (winner, row["limit"], 256)
+    assert usual[f"delta_{usual['discarder']}"] == -128
+    assert sorted(usual[f"delta_{s}"] for s in range(4)) == [-128, -64, -64, 256]
+
+
+SEVEN_FLOWERS = 1 << FAN_ITEMS.index("seven_flowers")
+
+
+def test_bonus_tile_wins_are_never_taken_on_a_discard_in_play() -> None:
+    """Under old_style (花糊 3, 八仙過海) a player dealt seven bonus tiles could win on the dealer's
+    first discard (games 5344, 5563 and 11116 of the coverage lineup, seed 15: the only three in
+    their first 12,000 games). The bonus-tile win is a self-drawn instant win (§8.3 V): at each
+    discard or added kong the events show the holder of seven or more bonus tiles, and every such
+    win is its own draw."""
+    cfg = ROOT / "configs" / "hongkong-coverage.toml"
+    lineup = [s.knobs for s in config.load(cfg).lineup]
+    rules = engine.resolve_rules("hongkong", "old_style")
+    situations = flower_wins = 0
+    for game in (5344, 5563, 11116):
+        shown = engine.show_game("hongkong", rules, lineup, seed=15, index=game)
+        hands = shown["hands"]
+        wins = hands.filter(
+            ((pl.col("items") & SEVEN_FLOWERS) != 0) | (pl.col("limit") == LIMIT_HANDS.index("eight_flowers"))
+        )
+        assert (wins["outcome"] == 1).all(), wins.select("hand", "outcome", "winner", "discarder")
+        flower_wins += wins.height
+        for _, events in shown["events"].group_by("hand", maintain_order=True):
+            bonus = [0, 0, 0, 0]
+            for seat, kind, tile in events.select("seat", "kind", "tile").iter_rows():
+                if tile >= 34:  # a flower or season, dealt, drawn or replaced
+                    bonus[seat] += 1
+                if kind in (3, 8) and any(n >= 7 for s, n in enumerate(bonus) if s != seat):
+                    situations += 1
+    assert situations >= 3 and flower_wins >= 3

@@ -86,7 +86,7 @@ def test_bad_rules_and_players_are_errors() -> None:
         with pytest.raises(OptionError, match="expected 2 to 5 players"):
             score_hand("123999", "1", players=players)
     out = runner.invoke(app, ["score", "suzume", "123999", "--win", "1", "--players", "300"])
-    assert out.exit_code == 2 and "players: expected 2 to 5 players, got 300" in out.output
+    assert out.exit_code == 2 and "'--players': expected an integer from 2 to 5, got 300" in out.output
     out = runner.invoke(app, ["score", "suzume", "123999", "--win", "1", "--rule", "min_points"])
     assert out.exit_code != 0 and "KEY=VALUE" in out.output
 

@@ -92,3 +92,52 @@ def _toml_scalar(x: object) -> str:
     from simharness.sweep_cli import _toml
 
     return _toml(x)
+
+
+def test_validate_lists_the_skipped_sweep_values_with_their_reasons(tmp_path: Path) -> None:
+    """A value the engine refuses with the base (here a contradiction: the tax over the payout cap
+    without a cap) or that another seat count needs is skipped, and `validate` says so, as the
+    README promises."""
+    cfg = tmp_path / "sweep.toml"
+    cfg.write_text(
+        'name = "t"\ngame = "riichi"\ngames = 8\nseed = 1\n'
+        'players = ["efficiency", "efficiency", "efficiency", "efficiency"]\n'
+        '[sweep]\noptions = ["players", "kan_dora"]\n'
+    )
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 0, result.output
+    assert "  skipped players-3: players = 3 needs a lineup of 3; this one seats 4\n" in result.output
+    cfg.write_text(
+        'name = "t"\ngame = "sugoroku"\ngames = 10\nseed = 1\nplayers = ["naive", "greedy"]\n'
+        '[rules]\npayout_cap = "none"\n[sweep]\noptions = ["progressive_over_cap", "rest_rule"]\n'
+    )
+    result = CliRunner().invoke(app, ["validate", str(cfg)])
+    assert result.exit_code == 0, result.output
+    skipped = [line for line in result.output.splitlines() if line.startswith("  skipped ")]
+    assert skipped == [
+        "  skipped progressive_over_cap-true: progressive_over_cap taxes receipts above the payout cap, "
+        'so it needs a payout_cap (not "none")'
+    ]
+    assert "  variant rest_rule-penalty4: payout_cap=none, rest_rule=penalty4" in result.output
+
+
+def test_a_refused_sweep_leaves_the_config_of_the_run_beside_it(tmp_path: Path) -> None:
+    """`<out>/sweep-<game>.toml` is the config of the run `<out>/sweep-<game>`: a sweep refused (an
+    invalid one, or another sweep of the game without --force) does not write it."""
+    cfg = tmp_path / "sweep-sugoroku.toml"
+    args = ["sweep", "sugoroku", "--players", "naive,greedy", "--games", "20", "--out", str(tmp_path), "-q"]
+    bad = CliRunner().invoke(app, [*args, "--options", "rest_rule,no_such_option"])
+    assert bad.exit_code == 2 and "no_such_option" in bad.output
+    assert not cfg.exists()
+    first = CliRunner().invoke(app, [*args, "--options", "rest_rule"])
+    assert first.exit_code == 0, first.output
+    text = cfg.read_text()
+    assert 'options = ["rest_rule"]' in text
+    other = CliRunner().invoke(app, [*args, "--options", "rate"])
+    assert other.exit_code == 2 and "holds a run of a different config" in other.output
+    assert cfg.read_text() == text
+    assert store.open_run(tmp_path / "sweep-sugoroku").manifest["config"]["sweep"]["options"] == ["rest_rule"]
+    forced = CliRunner().invoke(app, [*args, "--options", "rate", "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert 'options = ["rate"]' in cfg.read_text()
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind

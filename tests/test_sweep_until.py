@@ -193,7 +193,7 @@ def test_sweep_until_errors_name_the_field(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"sweep\.until.*not both"):
         config.load(both)
     out = str(tmp_path / "cli")
-    for bad in ("final_points[fastest]", "final_points[fastest]:big"):
+    for bad in ("final_points[fastest]", "final_points[fastest]:big", "win[fastest]:inf", "win[fastest]:nan"):
         result = CliRunner().invoke(app, ["sweep", "suzume", "--players", "fastest,defensive", "--until", bad,
                                           "--options", "dealer_bonus", "--out", out, "-q"])  # fmt: skip
         assert result.exit_code == 2 and "--until" in result.output and "METRIC:EFFECT" in result.output

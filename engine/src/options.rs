@@ -249,10 +249,19 @@ impl<E: Labels + fmt::Debug> OptionValue for Set<E> {
 
 /// Parses one field and checks its range.
 pub fn parse_field<T: OptionValue>(name: &str, v: &Value, range: Option<(f64, f64)>) -> Result<T, OptionError> {
-    let x = T::parse(v).map_err(|m| OptionError::new(name, m))?;
+    let outside = |(lo, hi): (f64, f64)| {
+        let none = if T::kind() == Kind::IntOrNone { " or \"none\"" } else { "" };
+        OptionError::new(name, format!("expected a value from {} to {}{none}, got {}", number(lo), number(hi), describe(v)))
+    };
+    let x = T::parse(v).map_err(|m| match range {
+        // An integer the type cannot hold (a negative count) is outside the option's range: say the range,
+        // not "expected an integer".
+        Some(r) if v.is_i64() || v.is_u64() => outside(r),
+        _ => OptionError::new(name, m),
+    })?;
     if let (Some((lo, hi)), Some(n)) = (range, x.numeric()) {
         if n < lo || n > hi {
-            return Err(OptionError::new(name, format!("expected a value from {} to {}, got {}", number(lo), number(hi), describe(v))));
+            return Err(outside((lo, hi)));
         }
     }
     Ok(x)
@@ -453,7 +462,7 @@ mod tests {
             /// A mode.
             mode: Mode = Mode::Fast;
             /// A limit.
-            cap: Option<u32> = Some(500);
+            cap: Option<u32> = Some(500), range(1, 1000);
             /// A flag.
             flag: bool = false;
             /// Some modes.
@@ -481,6 +490,15 @@ mod tests {
         let err = Example::from_json(&json!({"cout": 1})).unwrap_err();
         assert_eq!(err.field, "cout");
         assert!(err.message.starts_with("unknown option (did you mean `count`?)"), "{}", err.message);
+        // a negative count is outside the range, not "not an integer"; a fraction is not an integer
+        let err = Example::from_json(&json!({"count": -1})).unwrap_err();
+        assert_eq!(err.message, "expected a value from 0 to 40, got -1");
+        let err = Example::from_json(&json!({"count": 2.5})).unwrap_err();
+        assert_eq!(err.message, "expected an integer, got 2.5");
+        let err = Example::from_json(&json!({"cap": -1})).unwrap_err();
+        assert_eq!(err.message, "expected a value from 1 to 1000 or \"none\", got -1");
+        let err = Example::from_json(&json!({"cap": 0})).unwrap_err();
+        assert_eq!(err.message, "expected a value from 1 to 1000 or \"none\", got 0");
         let err = Example::from_json(&json!({"flag": 1})).unwrap_err();
         assert_eq!(err.message, "expected true or false, got 1");
     }

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich import progress as rp
 from rich.console import Console
+from rich.markup import escape
 
 
 def _console() -> Console:
@@ -43,7 +44,10 @@ def _dump(data: Any) -> None:
 def _open(run_dir: Path, partial: bool = False) -> Any:
     from simharness.store import open_run
 
-    return open_run(run_dir, partial=partial)
+    run = open_run(run_dir, partial=partial)
+    if run.note is not None:
+        Console(stderr=True).print(f"[yellow]note:[/] {run.note}")
+    return run
 
 
 def report(
@@ -73,8 +77,10 @@ def report(
     data = report_of(collected)
     if html is not None:
         from simharness.report.html import write_html
+        from simharness.store import naming
 
-        write_html(run, data, html, collected.sums)
+        with naming(html):
+            write_html(run, data, html, collected.sums)
     if json:
         _dump(data)
         return
@@ -82,7 +88,7 @@ def report(
 
     print_report(data, _console())
     if html is not None:
-        _console().print(f"HTML report: {html}")
+        _console().print(escape(f"HTML report: {html}"))
 
 
 def compare(

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -181,14 +182,15 @@ def _num(x: float | None, digits: int = 4) -> str:
 
 def print_comparison(result: dict[str, Any], console: Console) -> None:
     pct = result["metric"] == "win"
+    a, b = escape(result["a"]), escape(result["b"])  # strategy names are text, not rich markup
     t = Table(
-        title=f"{result['a']} − {result['b']} ({result['metric']}, variant {result['variant']})",
+        title=f"{a} − {b} ({result['metric']}, variant {result['variant']})",
         title_justify="left",
     )
     t.add_column("quantity")
     t.add_column("value", justify="right")
-    t.add_row(f"mean {result['a']} (deal-clustered CI)", fmt_ci(result["mean_a"], 3, pct=pct))
-    t.add_row(f"mean {result['b']} (deal-clustered CI)", fmt_ci(result["mean_b"], 3, pct=pct))
+    t.add_row(f"mean {a} (deal-clustered CI)", fmt_ci(result["mean_a"], 3, pct=pct))
+    t.add_row(f"mean {b} (deal-clustered CI)", fmt_ci(result["mean_b"], 3, pct=pct))
     t.add_row(
         "paired difference [95% CI]" if result["paired"] else "unpaired difference [95% CI]",
         fmt_ci(result["difference"], 3, pct=pct),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 
 from simharness.report.glance import profile
@@ -72,7 +73,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         console, "balance scorecard [95% CI, deal bootstrap]", [Col("metric", right=False)], cols, rows
     )
     if sc["strong"]:
-        console.print(f"skill gradient: {sc['strong']} (strong) vs {sc['weak']} (weak)")
+        console.print(f"skill gradient: {escape(sc['strong'])} (strong) vs {escape(sc['weak'])} (weak)")
     for v in variants:
         c = sc["seat_tests"][v]["seat_by_rank"]
         if c["statistic"] is not None:
@@ -87,5 +88,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         console.print()
         console.print("[bold]extreme games[/bold] (each command plays the game again as a page)")
         for g in report["extreme_games"]:
-            console.print(f"{g['title']} ({g['variant']}, game {g['game']}): {g['why']}", highlight=False)
-            console.print(f"  {g['command']}", style="dim", highlight=False, soft_wrap=True)
+            console.print(
+                escape(f"{g['title']} ({g['variant']}, game {g['game']}): {g['why']}"), highlight=False
+            )
+            console.print(escape(f"  {g['command']}"), style="dim", highlight=False, soft_wrap=True)

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 
 from simharness import store
@@ -270,7 +271,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         f"commit {commit_label(prov)[:12]}"
     )
     if run.get("warning"):
-        console.print(f"[bold yellow]warning:[/] {run['warning']}")
+        console.print(f"[bold yellow]warning:[/] {escape(run['warning'])}")
     wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]
@@ -317,7 +318,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         )
     for o in summary.get("omnibus", []):
         console.print(
-            f"all variants, {o['strategy']} {METRIC_NAMES.get(o['metric'], o['metric'])}: "
+            f"all variants, {escape(str(o['strategy']))} {METRIC_NAMES.get(o['metric'], o['metric'])}: "
             f"Friedman χ²={_fmt_num(o['statistic'], 2)}, "
             f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
         )
@@ -325,8 +326,9 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     if seq:
         r, e = seq["result"], seq["estimate"]
         console.print()
+        a, b = escape(seq["a"]), escape(seq["b"])
         console.print(
-            f"[bold]sequential test[/bold] {seq['a']} − {seq['b']} ({seq['metric']}, {seq['variant']}): "
+            f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
             f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
             f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
             f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"

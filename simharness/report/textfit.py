@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 # Narrowest a key column is shortened to when nothing else fits.
@@ -92,13 +93,14 @@ def fitted_tables(
         for k, i in enumerate(at):
             c = allcols[i]
             header = "\n".join(textwrap.wrap(c.header, w[k])) or c.header
-            t.add_column(header, justify="right" if c.right and i >= nk else "left", no_wrap=True)
+            t.add_column(escape(header), justify="right" if c.right and i >= nk else "left", no_wrap=True)
         over = _table_width(w) - width
         if over > 0 and nk:  # the keys and one column do not fit: shorten the first key
             t.columns[0].max_width = max(MIN_KEY, w[0] - over)
             t.columns[0].overflow = "ellipsis"
         for r in rows:
-            t.add_row(*(r[i] for i in at))
+            # Cells are text (strategy names may hold "["), never rich markup.
+            t.add_row(*(escape(r[i]) for i in at))
         tables.append(t)
     return tables
 

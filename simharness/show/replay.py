@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from simharness import __version__, _engine, buildinfo, engine, store
+from simharness import __version__, _engine, buildinfo, engine, store, strategies
 from simharness.errors import RunDirError
 from simharness.games import registry
 
@@ -67,15 +67,11 @@ def _logged_rows(
 ) -> pl.DataFrame:
     """The rows of ``game`` in the shard of ``table`` that holds it (one file read, not the run)."""
     plan = store.Plan.of(manifest)
-    first = game - game % plan.shard_size
-    path = store.shard_path(run_dir, table, variant, first)
+    key = (table, variant, game - game % plan.shard_size)
+    path = store.shard_path(run_dir, *key)
     if not path.exists():
         raise RunDirError(f"game {game} is not in the run yet (its shard is missing)", file=path)
-    try:
-        df = pl.read_parquet(path)
-    except Exception as e:
-        raise RunDirError(f"corrupt Parquet file ({e})", file=path) from None
-    return df.filter(pl.col("game") == game)
+    return store.read_shard(run_dir, plan, key).filter(pl.col("game") == game)
 
 
 def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown: Shown) -> None:
@@ -85,10 +81,16 @@ def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown:
     b = None if missing else replayed.select(columns)
     if b is None or a.height != b.height or not a.equals(b):
         what = f"columns {missing} are gone" if missing else _first_difference(a, b)
+        edited = "; ".join(strategies.edited_since(shown.manifest["lineup"]))
+        why = (
+            f"{edited[:1].upper()}{edited[1:]}; show it with the source that made the run"
+            if edited
+            else f"The engine changed the game since the run was made ({shown.provenance()}); "
+            "show it with the version that made the run"
+        )
         raise RunDirError(
             f"game {shown.game} of variant {shown.variant} plays differently now: {table} {what}. "
-            f"The engine changed the game since the run was made ({shown.provenance()}); "
-            "show it with the version that made the run, or run the config again",
+            f"{why}, or run the config again",
             file=shown.run_dir,
         )
 
@@ -148,7 +150,13 @@ def write_page(
     shown = replay(run_dir, game, variant)
     module = registry.submodule(shown.manifest["game"], "show")
     assert module is not None  # replay checked it
-    path = Path(out) if out is not None else page_path(run_dir, shown.variant, game)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(shown, module.page(shown)), encoding="utf-8")
+    text = render(shown, module.page(shown)).encode()
+    if out is None:  # inside the run directory: never through a link
+        path = page_path(run_dir, shown.variant, game)
+        store.write_file(path, text, root=Path(run_dir))
+        return path
+    path = Path(out)
+    with store.naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text)
     return path

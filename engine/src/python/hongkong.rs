@@ -1,7 +1,7 @@
 //! Hong Kong mahjong entry points: scoring one hand, and batches in which some lineup slots are
 //! Python strategies (the protocol is documented in `simharness/games/hongkong/python.py`).
 
-use super::{checked_python_batch, option_error, parse_json, PySlots};
+use super::{option_error, parse_json, PySlots, Slotted};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Claim, Decision, Hook, View};
 use crate::games::hongkong::batch::play_tables;
@@ -13,7 +13,6 @@ use crate::games::hongkong::strategies::Knobs;
 use crate::games::hongkong::HongKong;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
-use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::cell::RefCell;
@@ -21,7 +20,7 @@ use std::cell::RefCell;
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
 #[pyfunction]
-#[pyo3(signature = (hand, win, melds, self_draw, seat_wind="E", round_wind="E", flowers="", seasons="", last_tile=false, replacement=false, robbing_kong=false, heavenly=false, earthly=false, preset="default", rules="{}"))]
+#[pyo3(signature = (hand, win, melds, self_draw, seat_wind="E", round_wind="E", flowers="", seasons="", last_tile=false, replacement=false, robbing_kong=false, heavenly=false, earthly=false, kong_on_kong=false, preset="default", rules="{}"))]
 #[allow(clippy::too_many_arguments)]
 fn hongkong_score(
     hand: &str,
@@ -37,6 +36,7 @@ fn hongkong_score(
     robbing_kong: bool,
     heavenly: bool,
     earthly: bool,
+    kong_on_kong: bool,
     preset: &str,
     rules: &str,
 ) -> PyResult<String> {
@@ -55,6 +55,7 @@ fn hongkong_score(
         robbing_kong,
         heavenly,
         earthly,
+        kong_on_kong,
     };
     let report = score_report(&rules, &req).map_err(|e| option_error(OptionError::new(e.field, e.message)))?;
     Ok(report.to_string())
@@ -172,23 +173,20 @@ impl Hook for PyHook<'_> {
     }
 }
 
-python_entry_points!(hongkong_play_batch_python, hongkong_show_python);
-
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, Option<&dyn Hook>) -> Option<Vec<Table>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<HongKong>(rules, lineup, strategies.len())?;
-    let hook = PyHook { slots: RefCell::new(PySlots::new(py, strategies)) };
-    let tables = play(&rules, &lineup, &batch, Some(&hook));
-    hook.slots.into_inner().finish(tables)
+impl<'py> Slotted<'py> for PyHook<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        self.slots.get_mut()
+    }
 }
+
+python_entry_points!(
+    HongKong,
+    hongkong_play_batch_python,
+    hongkong_show_python,
+    |slots, _: &Rules| Ok(PyHook { slots: RefCell::new(slots) }),
+    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| play_tables(rules, lineup, batch, Some(&*hook)),
+    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| show_with(rules, lineup, batch, Some(&*hook))
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;

@@ -8,24 +8,28 @@ use crate::game::{Batch, Game, GameApi, Registered};
 use crate::games;
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use serde_json::Value;
+use std::ffi::{c_long, c_ulong};
 use std::marker::PhantomData;
+use std::sync::Mutex;
 
-/// A game's two Python-strategy entry points, `<game>_play_batch_python` and `<game>_show_python`,
-/// through the game module's `with_python` (which checks the lineup, plays with a hook that calls
-/// the Python objects, and raises a failing strategy's exception, of its own type, naming the game
-/// and slot) with its `play_tables` and `show_with`. Defined before the game modules that use it.
+/// A game's two Python-strategy entry points, `<game>_play_batch_python` and `<game>_show_python`:
+/// [`with_python`] for the game type `$game` with its hook (built by `$hook` from the batch's
+/// [`PySlots`] and rules) and its batch and shown-game functions (`$play`, `$show`: rules, lineup,
+/// batch, hook). Defined before the game modules that use it.
 macro_rules! python_entry_points {
-    ($play:ident, $show:ident) => {
+    ($game:ty, $play_fn:ident, $show_fn:ident, $hook:expr, $play:expr, $show:expr) => {
         /// Plays a batch like `play_batch(game, ...)` with `strategies[slot]` (a Python object or
         /// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
+        /// `cancel` (an object with `is_set()`, e.g. a `threading.Event`) stops the batch with
+        /// `KeyboardInterrupt` before the next decision once it is set.
         #[pyfunction]
-        #[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false))]
+        #[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false, cancel=None))]
         #[allow(clippy::too_many_arguments)]
-        fn $play<'py>(
+        fn $play_fn<'py>(
             py: Python<'py>,
             rules: &str,
             lineup: &str,
@@ -34,15 +38,17 @@ macro_rules! python_entry_points {
             first_game: u64,
             count: u64,
             duplicate: bool,
+            cancel: Option<Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyDict>> {
-            with_python(py, rules, lineup, strategies, Batch { seed, first_game, count, duplicate }, play_tables)
+            let slots = PySlots::new(py, strategies, cancel);
+            super::with_python::<$game, _, _, _, _>(rules, lineup, slots, Batch { seed, first_game, count, duplicate }, $hook, $play)
         }
 
         /// Game `game` played again alone with its events (`simharness show`), with Python
         /// strategies in the slots whose `strategies` entry is an object.
         #[pyfunction]
         #[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
-        fn $show<'py>(
+        fn $show_fn<'py>(
             py: Python<'py>,
             rules: &str,
             lineup: &str,
@@ -51,7 +57,15 @@ macro_rules! python_entry_points {
             game: u64,
             duplicate: bool,
         ) -> PyResult<Bound<'py, PyDict>> {
-            with_python(py, rules, lineup, strategies, Batch { seed, first_game: game, count: 1, duplicate }, show_with)
+            let slots = PySlots::new(py, strategies, None);
+            super::with_python::<$game, _, _, _, _>(
+                rules,
+                lineup,
+                slots,
+                Batch { seed, first_game: game, count: 1, duplicate },
+                $hook,
+                $show,
+            )
         }
     };
 }
@@ -73,7 +87,7 @@ pub(crate) fn parse_json(field: &str, text: &str) -> PyResult<Value> {
 
 /// The rules and knob sets of a batch in which some lineup slots are Python strategies, checked
 /// as `play_batch` checks them, with one `strategies` entry (an object or None) per slot.
-pub(crate) fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -> PyResult<(G::Rules, Vec<G::Knobs>)> {
+fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -> PyResult<(G::Rules, Vec<G::Knobs>)> {
     let Value::Array(lineup) = parse_json("lineup", lineup)? else {
         return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
     };
@@ -85,27 +99,75 @@ pub(crate) fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategie
     Ok((rules, knobs))
 }
 
+/// The threads (Python's thread idents) inside a Python strategy's `decide` right now, or about to
+/// call it (past the cancel check): changed and read only with the GIL held, so that
+/// [`interrupt_python_strategies`] never hits a thread that has just left `decide`.
+static DECIDING: Mutex<Vec<c_ulong>> = Mutex::new(Vec::new());
+
+/// Marks the current thread as inside `decide` for as long as it lives.
+struct Deciding(c_ulong);
+
+impl Deciding {
+    fn enter(thread: c_ulong) -> Self {
+        DECIDING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(thread);
+        Deciding(thread)
+    }
+}
+
+impl Drop for Deciding {
+    fn drop(&mut self) {
+        let mut deciding = DECIDING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = deciding.iter().position(|&t| t == self.0) {
+            deciding.swap_remove(i);
+        }
+    }
+}
+
+/// Raises `KeyboardInterrupt` in every thread of this process that is inside a Python strategy's
+/// `decide` (one stuck in a pure-Python loop included; not one blocked inside a C call until that
+/// returns); returns how many. A thread of a worker pool never sees the signal that stops a run:
+/// this is how a run's Ctrl-C reaches a strategy that does not return.
+#[pyfunction]
+fn interrupt_python_strategies(_py: Python<'_>) -> usize {
+    let deciding = DECIDING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &thread in deciding.iter() {
+        // SAFETY: the GIL is held; the exception is a borrowed reference to a static type object,
+        // which PyThreadState_SetAsyncExc increments; an ident that is no longer a thread is ignored.
+        unsafe {
+            pyo3::ffi::PyThreadState_SetAsyncExc(thread as c_long, pyo3::ffi::PyExc_KeyboardInterrupt);
+        }
+    }
+    deciding.len()
+}
+
 /// A Python strategy's failure, told where it happened (`context`: game, slot, decision): the
 /// same exception type as `cause`, so that callers can catch what the strategy raised, with the
 /// original (and its traceback) as the cause.
-pub(crate) fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
+fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
     let err = PyErr::from_type(cause.get_type(py), format!("{context}: {cause}"));
     err.set_cause(py, Some(cause));
     err
 }
 
-/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs) and the
-/// first failure among them: the part of the card and tile games' hooks that asks
-/// `decide(view, legal)`.
+/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs), the game
+/// being played and the first failure: the part of every game's hook that asks `decide`, checks
+/// the run's cancel flag and tells a failure where it happened.
 pub(crate) struct PySlots<'py> {
     py: Python<'py>,
     objects: Vec<Option<Bound<'py, PyAny>>>,
+    cancel: Option<Bound<'py, PyAny>>,
+    /// The thread playing the batch (Python's ident), for [`interrupt_python_strategies`].
+    thread: c_ulong,
+    /// The game being played, set by [`with_python`] before each.
+    game: u64,
     error: Option<PyErr>,
 }
 
 impl<'py> PySlots<'py> {
-    pub fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>) -> Self {
-        PySlots { py, objects, error: None }
+    fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>, cancel: Option<Bound<'py, PyAny>>) -> Self {
+        // SAFETY: a plain query of the calling thread's ident.
+        let thread = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
+        PySlots { py, objects, cancel, thread, game: 0, error: None }
     }
 
     /// Whether lineup slot `slot` is played by a Python object.
@@ -117,10 +179,51 @@ impl<'py> PySlots<'py> {
         self.error.is_some()
     }
 
-    /// Asks slot `slot`'s object (at `seat`) to choose among `legal` (`(name,)` or `(name, id)` for
-    /// an action naming a tile or card) at decision `point`; `None` when the slot plays its knobs.
-    /// A failure (building the view, the call, a bad index) is kept and answers 0, a placeholder,
-    /// as does every later question: the batch stops at the end of the game.
+    /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the arguments `args`
+    /// builds and reads its answer with `answer`: `None` when the slot plays its knobs, `Some(None)`
+    /// once the batch has failed (this call or an earlier one; the failure is kept, naming the game,
+    /// slot, seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
+    /// is: it is not the strategy's fault.
+    pub fn decide<T>(
+        &mut self,
+        slot: u8,
+        seat: usize,
+        point: &str,
+        args: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>>,
+        answer: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
+    ) -> Option<Option<T>> {
+        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
+        if self.error.is_some() {
+            return Some(None);
+        }
+        let result = {
+            // The flag is read inside: a stop that sets it and then interrupts the threads inside
+            // decide() reaches this one either way.
+            let _deciding = Deciding::enter(self.thread);
+            let cancelled = self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0("is_set").and_then(|s| s.is_truthy()));
+            match cancelled {
+                Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
+                Ok(false) => args(self.py).and_then(|args| obj.call_method1("decide", args)),
+                Err(e) => Err(e),
+            }
+        };
+        match result.and_then(|r| answer(&r)) {
+            Ok(t) => Some(Some(t)),
+            Err(e) => {
+                self.error = Some(if e.is_instance_of::<PyKeyboardInterrupt>(self.py) {
+                    e
+                } else {
+                    let at = format!("game {}: Python strategy of lineup slot {slot} (seat {seat}) at {point}", self.game);
+                    strategy_error(self.py, &at, e)
+                });
+                Some(None)
+            }
+        }
+    }
+
+    /// [`decide`](Self::decide) for the protocols `decide(view, legal) -> index`: `legal` lists the
+    /// actions as `(name,)` or `(name, id)` (an action naming a tile or card). A failure answers 0,
+    /// a placeholder, as does every later question: the batch stops at the end of the game.
     pub fn ask(
         &mut self,
         slot: u8,
@@ -129,30 +232,98 @@ impl<'py> PySlots<'py> {
         view: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyDict>>,
         legal: &[(&str, Option<u16>)],
     ) -> Option<usize> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        if self.error.is_some() {
-            return Some(0);
-        }
-        let list = PyList::empty(self.py);
-        for &(name, id) in legal {
-            // Appending a fresh tuple of str and int to a fresh list cannot fail.
-            let _ = match id {
-                Some(i) => list.append((name, i)),
-                None => list.append((name,)),
-            };
-        }
-        let answer = view(self.py).and_then(|view| obj.call_method1("decide", (view, list))).and_then(|r| chosen_index(&r, legal.len()));
-        Some(answer.unwrap_or_else(|e| {
-            self.error = Some(strategy_error(self.py, &format!("Python strategy of lineup slot {slot} (seat {seat}) at {point}"), e));
-            0
-        }))
+        let args = |py: Python<'py>| {
+            let list = PyList::empty(py);
+            for &(name, id) in legal {
+                match id {
+                    Some(i) => list.append((name, i))?,
+                    None => list.append((name,))?,
+                }
+            }
+            PyTuple::new(py, [view(py)?.into_any(), list.into_any()])
+        };
+        self.decide(slot, seat, point, args, |r| chosen_index(r, legal.len())).map(|i| i.unwrap_or(0))
     }
+}
 
-    /// The tables of a batch that `play_tables` returned, or, when it stopped, the failure.
-    pub fn finish(mut self, tables: Option<Vec<Table>>) -> PyResult<Bound<'py, PyDict>> {
-        match tables {
-            Some(tables) => tables_to_python(self.py, &tables),
-            None => Err(self.error.take().unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a Python strategy failed"))),
+/// A game's hook, holding the batch's [`PySlots`].
+pub(crate) trait Slotted<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py>;
+}
+
+impl<'py> Slotted<'py> for PySlots<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        self
+    }
+}
+
+/// What a game's batch function returns with a hook: its tables, or that it stopped (`None`, or
+/// the engine's message).
+pub(crate) trait Played {
+    fn tables(self) -> Result<Vec<Table>, Option<String>>;
+}
+
+impl Played for Option<Vec<Table>> {
+    fn tables(self) -> Result<Vec<Table>, Option<String>> {
+        self.ok_or(None)
+    }
+}
+
+impl Played for Result<Vec<Table>, String> {
+    fn tables(self) -> Result<Vec<Table>, Option<String>> {
+        self.map_err(Some)
+    }
+}
+
+/// Checks the lineup and plays `batch` with the Python objects of `slots` deciding for their
+/// slots, through the hook `hook` makes and the game's `play` (a batch or a shown game). The games
+/// are played one at a time (a game does not depend on its batch), so that a failure names its
+/// game; a failure raises the strategy's exception (or the interrupt), else the engine's refusal.
+fn with_python<'py, G, H, P, F, R>(
+    rules: &str,
+    lineup: &str,
+    slots: PySlots<'py>,
+    batch: Batch,
+    hook: F,
+    play: R,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    G: Game,
+    H: Slotted<'py>,
+    P: Played,
+    F: FnOnce(PySlots<'py>, &G::Rules) -> PyResult<H>,
+    R: Fn(&G::Rules, &[G::Knobs], &Batch, &mut H) -> P,
+{
+    let py = slots.py;
+    let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
+    let mut hook = hook(slots, &rules)?;
+    let mut tables: Option<Vec<Table>> = None;
+    // A batch of no games still returns its (empty) tables.
+    let games =
+        if batch.count == 0 { vec![batch] } else { batch.games().map(|first_game| Batch { first_game, count: 1, ..batch }).collect() };
+    for game in games {
+        hook.slots().game = game.first_game;
+        match play(&rules, &lineup, &game, &mut hook).tables() {
+            Ok(more) => match &mut tables {
+                Some(tables) => append(tables, more),
+                None => tables = Some(more),
+            },
+            Err(refusal) => {
+                let error = hook.slots().error.take();
+                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err(refusal.unwrap_or_default())));
+            }
+        }
+    }
+    tables_to_python(py, &tables.unwrap_or_default())
+}
+
+/// Appends the rows of `more` to `tables` (the same tables with the same columns: two batches of
+/// one game).
+fn append(tables: &mut [Table], more: Vec<Table>) {
+    for (table, more) in tables.iter_mut().zip(more) {
+        table.rows += more.rows;
+        for (column, more) in table.columns.iter_mut().zip(more.columns) {
+            column.data.extend(more.data);
         }
     }
 }
@@ -299,6 +470,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     m.add_function(wrap_pyfunction!(show_game, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt_python_strategies, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
     trump::register(m)?;

@@ -14,7 +14,7 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{checked_python_batch, chosen_index, option_error, parse_json, strategy_error, tables_to_python};
+use super::{chosen_index, option_error, parse_json, PySlots, Slotted};
 use crate::decide::{Fault, Outside, Player, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
@@ -27,6 +27,7 @@ use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::cell::RefCell;
 
 /// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
 /// `overrides` (JSON object); returns the engine's result as JSON.
@@ -37,14 +38,12 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
     replay::replay_hand(&rules, &hand).map(|v| v.to_string()).map_err(|e| option_error(OptionError::new("hand", e)))
 }
 
-/// A lineup slot played by a Python object.
-struct PyPlayer<'py, 'k> {
-    py: Python<'py>,
-    object: Bound<'py, PyAny>,
+/// A lineup slot played by a Python object: it asks through the batch's [`PySlots`], which all
+/// the slots' players share (one at a time: a table's decisions come one after another).
+struct PyPlayer<'s, 'py, 'k> {
+    slots: &'s RefCell<PySlots<'py>>,
     slot: u8,
     knobs: &'k Knobs,
-    /// The exception that stopped the batch, when this player raised it.
-    error: Option<PyErr>,
 }
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
@@ -112,63 +111,61 @@ fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-impl PyPlayer<'_, '_> {
-    fn call(&self, v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Action> {
-        let py = self.py;
-        let options = PyList::empty(py);
-        for &a in legal {
-            options.append(action_tuple(py, a)?)?;
-        }
-        let answer = self.object.call_method1("decide", (view(py, v, point)?, options))?;
-        Ok(legal[chosen_index(&answer, legal.len())?])
-    }
-}
-
-impl Player<Riichi> for PyPlayer<'_, '_> {
+impl Player<Riichi> for PyPlayer<'_, '_, '_> {
     fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
         if let Some(a) = knob_answer(self.knobs, v, point) {
             return Ok(a);
         }
-        self.call(v, point, legal).map_err(|e| {
-            // The engine adds the game, seat and point; the exception's own text is added by
-            // strategy_error.
-            self.error = Some(e);
-            Fault::Failed(format!("Python strategy of lineup slot {}", self.slot))
-        })
+        let args = |py| {
+            let options = PyList::empty(py);
+            for &a in legal {
+                options.append(action_tuple(py, a)?)?;
+            }
+            PyTuple::new(py, [view(py, v, point)?.into_any(), options.into_any()])
+        };
+        let answer = self.slots.borrow_mut().decide(self.slot, v.seat, point.name(), args, |r| chosen_index(r, legal.len()));
+        // A failure stops the game at once; the slots keep the strategy's exception, told where.
+        answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
     }
 }
 
-python_entry_points!(riichi_play_batch_python, riichi_show_python);
+/// Riichi's hook: the slots behind a cell, so that each Python slot's [`PyPlayer`] can ask
+/// through them while the batch holds the players.
+impl<'py> Slotted<'py> for RefCell<PySlots<'py>> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        self.get_mut()
+    }
+}
 
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; a failure is a strategy's exception (with where it happened)
-/// if one raised, else the engine's refusal.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
+/// Plays `batch` through `play` (a batch or a shown game) with a [`PyPlayer`] in each slot that
+/// `slots` claims.
+fn with_players(
+    rules: &Rules,
+    lineup: &[Knobs],
+    batch: &Batch,
+    slots: &RefCell<PySlots<'_>>,
     play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<Riichi>(rules, lineup, strategies.len())?;
-    let mut players: Vec<Option<PyPlayer>> = strategies
-        .into_iter()
-        .zip(&lineup)
+) -> Result<Vec<Table>, String> {
+    let mut players: Vec<Option<PyPlayer>> = lineup
+        .iter()
         .enumerate()
-        .map(|(slot, (object, knobs))| object.map(|object| PyPlayer { py, object, slot: slot as u8, knobs, error: None }))
+        .map(|(slot, knobs)| {
+            let slot = slot as u8;
+            slots.borrow().claims(slot).then_some(PyPlayer { slots, slot, knobs })
+        })
         .collect();
     let mut outside: Vec<Option<&mut dyn Player<Riichi>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
-    let result = play(&rules, &lineup, &batch, &mut outside);
-    drop(outside);
-    match result {
-        Ok(tables) => tables_to_python(py, &tables),
-        Err(e) => Err(match players.iter_mut().flatten().find_map(|p| p.error.take()) {
-            Some(cause) => strategy_error(py, &e.to_string(), cause),
-            None => pyo3::exceptions::PyValueError::new_err(e.to_string()),
-        }),
-    }
+    play(rules, lineup, batch, &mut outside).map_err(|e| e.to_string())
 }
+
+python_entry_points!(
+    Riichi,
+    riichi_play_batch_python,
+    riichi_show_python,
+    |slots, _: &Rules| Ok(RefCell::new(slots)),
+    |rules, lineup, batch, slots| with_players(rules, lineup, batch, slots, play_tables),
+    |rules, lineup, batch, slots| with_players(rules, lineup, batch, slots, show_with)
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;

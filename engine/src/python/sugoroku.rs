@@ -1,30 +1,26 @@
 //! PyO3 entry point for sugoroku batches in which some lineup slots are Python strategies.
 //!
-//! The protocol (documented for analysts in `simharness/games/sugoroku_python.py`): an object
+//! The protocol (documented for analysts in `simharness/games/sugoroku/python.py`): an object
 //! with `decide(view: dict) -> bool`, asked only where the rules leave a choice (G-D1…G-D4), and
 //! answering whether to take the option. Dice are drawn exactly as in a native batch, so a Python
 //! slot meets the same luck as the knobs it replaces.
 
-use super::{checked_python_batch, strategy_error, tables_to_python};
+use super::{PySlots, Slotted};
 use crate::game::Batch;
 use crate::games::sugoroku::actions::{Decision, DecisionPoint};
 use crate::games::sugoroku::batch::{play_tables, Hook};
 use crate::games::sugoroku::show::show_with;
 use crate::games::sugoroku::state::State;
-use crate::games::sugoroku::{Knobs, Rules, Sugoroku};
+use crate::games::sugoroku::{Rules, Sugoroku};
 use crate::options::Options;
-use crate::table::Table;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 struct PyHook<'py> {
-    py: Python<'py>,
-    objects: Vec<Option<Bound<'py, PyAny>>>,
+    slots: PySlots<'py>,
     /// The batch's rule set, one dict shared by every view.
     rules: Bound<'py, PyAny>,
-    /// The first failure, kept as a Python exception so that its traceback survives.
-    error: Option<PyErr>,
 }
 
 fn decision_name(d: Decision) -> &'static str {
@@ -64,51 +60,41 @@ fn view<'py>(py: Python<'py>, rules: &Bound<'py, PyAny>, s: &State<'_>, seat: us
     Ok(d)
 }
 
-impl PyHook<'_> {
-    fn call(&self, obj: &Bound<'_, PyAny>, s: &State<'_>, seat: usize, point: DecisionPoint) -> PyResult<bool> {
-        let answer = obj.call_method1("decide", (view(self.py, &self.rules, s, seat, point)?,))?;
-        // Only a real bool: a truthy int or string is more likely a bug than an answer.
-        answer.extract::<bool>().map_err(|_| {
-            let shown = answer.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
-            PyTypeError::new_err(format!("decide() returned {shown} at {}; expected True or False", decision_name(point.decision)))
-        })
-    }
-}
-
 impl Hook for PyHook<'_> {
     fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>> {
-        let obj = self.objects.get(usize::from(slot))?.as_ref()?;
-        Some(self.call(obj, s, seat, point).map_err(|e| {
-            // The engine adds the game; the exception's own text is added by strategy_error.
-            self.error = Some(e);
-            format!("Python strategy of lineup slot {slot} (seat {seat}) at {}", decision_name(point.decision))
-        }))
+        let rules = &self.rules;
+        let name = decision_name(point.decision);
+        let args = |py| PyTuple::new(py, [view(py, rules, s, seat, point)?]);
+        // Only a real bool: a truthy int or string is more likely a bug than an answer.
+        let answer = |r: &Bound<'_, PyAny>| {
+            r.extract::<bool>().map_err(|_| {
+                let shown = r.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+                PyTypeError::new_err(format!("decide() returned {shown} at {name}; expected True or False"))
+            })
+        };
+        let answer = self.slots.decide(slot, seat, name, args, answer)?;
+        // The slots keep the strategy's exception; the engine stops the batch after this game.
+        Some(answer.ok_or_else(|| format!("Python strategy of lineup slot {slot} failed")))
     }
 }
 
-python_entry_points!(sugoroku_play_batch_python, sugoroku_show_python);
-
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; a strategy's exception is raised where it happened.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PyHook<'py>) -> Result<Vec<Table>, String>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, knobs) = checked_python_batch::<Sugoroku>(rules, lineup, strategies.len())?;
-    let rules_dict = py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
-    let mut hook = PyHook { py, objects: strategies, rules: rules_dict, error: None };
-    match play(&rules, &knobs, &batch, &mut hook) {
-        Ok(tables) => tables_to_python(py, &tables),
-        Err(msg) => Err(match hook.error.take() {
-            Some(cause) => strategy_error(py, &msg, cause),
-            None => PyRuntimeError::new_err(msg),
-        }),
+impl<'py> Slotted<'py> for PyHook<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        &mut self.slots
     }
 }
+
+python_entry_points!(
+    Sugoroku,
+    sugoroku_play_batch_python,
+    sugoroku_show_python,
+    |slots: PySlots<'py>, rules: &Rules| {
+        let rules = slots.py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
+        Ok(PyHook { slots, rules })
+    },
+    play_tables,
+    show_with
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sugoroku_play_batch_python, m)?)?;

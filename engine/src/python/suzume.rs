@@ -6,16 +6,15 @@
 //! (`point` "tsumo" = D1, "discard" = D2, "ron" = D3) and returning the index of the chosen
 //! action: `("tsumo",)`/`("pass",)`, `("discard", tile)` per tile in hand, `("ron",)`/`("pass",)`.
 
-use super::{checked_python_batch, option_error, parse_json, PySlots};
+use super::{option_error, parse_json, PySlots, Slotted};
 use crate::game::Batch;
 use crate::games::suzume::actions::{View, WinKind};
 use crate::games::suzume::batch::play_tables;
 use crate::games::suzume::scoring::{score_report, Parts, Tile};
 use crate::games::suzume::show::show_with;
 use crate::games::suzume::state::Hook;
-use crate::games::suzume::{Knobs, Rules, Suzume};
+use crate::games::suzume::{Rules, Suzume};
 use crate::options::{Options, Validate};
-use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -110,23 +109,20 @@ impl Hook for PyHook<'_> {
     }
 }
 
-python_entry_points!(suzume_play_batch_python, suzume_show_python);
-
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PyHook<'py>) -> Option<Vec<Table>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<Suzume>(rules, lineup, strategies.len())?;
-    let mut hook = PyHook { slots: PySlots::new(py, strategies), red_tiles: rules.red_tiles };
-    let tables = play(&rules, &lineup, &batch, &mut hook);
-    hook.slots.finish(tables)
+impl<'py> Slotted<'py> for PyHook<'py> {
+    fn slots(&mut self) -> &mut PySlots<'py> {
+        &mut self.slots
+    }
 }
+
+python_entry_points!(
+    Suzume,
+    suzume_play_batch_python,
+    suzume_show_python,
+    |slots, rules: &Rules| Ok(PyHook { slots, red_tiles: rules.red_tiles }),
+    play_tables,
+    show_with
+);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suzume_score, m)?)?;

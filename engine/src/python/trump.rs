@@ -8,16 +8,15 @@
 //! `("discard", card)` and, when riichi is legal, `("riichi", card)` per card in hand,
 //! `("ron",)`/`("pass",)`.
 
-use super::{checked_python_batch, option_error, parse_json, PySlots};
+use super::{option_error, parse_json, PySlots};
 use crate::game::Batch;
 use crate::games::trump::actions::{Point, View};
 use crate::games::trump::batch::play_tables;
 use crate::games::trump::scoring::{score_report, waits, Query, Value, YAKU};
 use crate::games::trump::show::show_with;
 use crate::games::trump::state::Hook;
-use crate::games::trump::{Knobs, Rules, Trump};
+use crate::games::trump::{Rules, Trump};
 use crate::options::{Options, Validate};
-use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -40,7 +39,7 @@ fn trump_score(
     round_wind: Option<&str>,
     indicator: Option<&str>,
     ura_indicator: Option<&str>,
-    jokers: u8,
+    jokers: i64,
     discards: &str,
     rules: &str,
 ) -> PyResult<String> {
@@ -142,7 +141,7 @@ impl Hook for PySlots<'_> {
     }
 }
 
-python_entry_points!(trump_play_batch_python, trump_show_python);
+python_entry_points!(Trump, trump_play_batch_python, trump_show_python, |slots, _: &Rules| Ok(slots), play_tables, show_with);
 
 /// The yaku names in bit order of `hands.yaku` and `win_yaku.yaku` (the engine's `Yaku::name`).
 #[pyfunction]
@@ -152,22 +151,6 @@ fn trump_yaku_names() -> Vec<&'static str> {
         names[y as usize] = y.name();
     }
     names
-}
-
-/// Checks the lineup and plays `batch` through `play` (a batch or a shown game) with the Python
-/// objects deciding for their slots; `None` from `play` raises the strategy's exception.
-fn with_python<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    strategies: Vec<Option<Bound<'py, PyAny>>>,
-    batch: Batch,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut PySlots<'py>) -> Option<Vec<Table>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let (rules, lineup) = checked_python_batch::<Trump>(rules, lineup, strategies.len())?;
-    let mut slots = PySlots::new(py, strategies);
-    let tables = play(&rules, &lineup, &batch, &mut slots);
-    slots.finish(tables)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

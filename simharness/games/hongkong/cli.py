@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from simharness.engine import OptionError
 from simharness.games.hongkong.scoring import score_hand
 from simharness.games.suzume.cli import parse_rule, score_and_print
 
@@ -27,7 +28,7 @@ def _render(r: dict[str, Any]) -> str:
     )
     lines.append(f"{total}: base {r['base']:g}, portion {r['portion']:g}")
     for p in r["payments"]:
-        deltas = ", ".join(f"{w} {d:+g}" for w, d in p["deltas"].items())
+        deltas = ", ".join(f"{w} {p['deltas'][w]:+g}" for w in "ESWN")
         who = "self-draw" if p["discarder"] is None else f"discarded by {p['discarder']}"
         lines.append(f"  {who}: {deltas}")
     return "\n".join(lines)
@@ -38,7 +39,8 @@ def score_command(
         str, typer.Argument(help="Concealed tiles in MPSZ (1z-4z = E S W N, 5z 白, 6z 發, 7z 中).")
     ],
     win: Annotated[str, typer.Option("--win", help="The winning tile.")],
-    ron: Annotated[bool, typer.Option("--ron/--tsumo", help="Won on a discard or by self-draw.")] = True,
+    ron: Annotated[bool, typer.Option("--ron", help="Won on a discard (the default).")] = False,
+    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by self-draw.")] = False,
     seat_wind: Annotated[str, typer.Option("--seat-wind", help="E, S, W or N (East deals).")] = "E",
     round_wind: Annotated[str, typer.Option("--round-wind", help="E, S, W or N.")] = "E",
     melds: Annotated[
@@ -49,22 +51,37 @@ def score_command(
     last_tile: Annotated[
         bool, typer.Option("--last-tile", help="The last live tile or its discard.")
     ] = False,
-    replacement: Annotated[bool, typer.Option("--replacement", help="Won on a replacement tile.")] = False,
+    replacement: Annotated[
+        bool,
+        typer.Option(
+            "--replacement",
+            help="Won on a replacement tile: a kong's when --melds has a kong, else a bonus tile's.",
+        ),
+    ] = False,
     robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="Won by robbing a kong.")] = False,
     heavenly: Annotated[bool, typer.Option("--heavenly", help="The dealer's dealt hand.")] = False,
     earthly: Annotated[bool, typer.Option("--earthly", help="On the dealer's first discard.")] = False,
+    kong_on_kong: Annotated[
+        bool,
+        typer.Option("--kong-on-kong", help="槓上槓: on the replacement of a second kong in a row."),
+    ] = False,
     preset: Annotated[str, typer.Option("--preset", help="default or old_style.")] = "default",
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Score one Hong Kong mahjong hand: every fan item, the base points and who pays what, or why
-    it does not win (exit status 1; 2 for wrong input)."""
+    it does not win (exit status 1; 2 for wrong input, circumstances that cannot happen together
+    included)."""
 
     def score() -> dict[str, Any]:
+        if ron and tsumo:
+            raise OptionError(
+                "tsumo", "--ron with --tsumo: a hand is won on a discard or by self-draw, not both"
+            )
         return score_hand(
             hand,
             win,
-            tsumo=not ron,
+            tsumo=tsumo,
             melds=melds or [],
             seat_wind=seat_wind,
             round_wind=round_wind,
@@ -75,6 +92,7 @@ def score_command(
             robbing_kong=robbing_kong,
             heavenly=heavenly,
             earthly=earthly,
+            kong_on_kong=kong_on_kong,
             preset=preset,
             rules=dict(parse_rule(r) for r in rule or []),
         )

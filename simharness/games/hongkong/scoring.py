@@ -33,13 +33,17 @@ def score_hand(
     robbing_kong: bool = False,
     heavenly: bool = False,
     earthly: bool = False,
+    kong_on_kong: bool = False,
     preset: str = "default",
     rules: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Scores a winning hand: ``hand`` is the concealed tiles in MPSZ notation (``1z``-``4z`` =
     E S W N, ``5z`` 白, ``6z`` 發, ``7z`` 中), with or without ``win``; ``melds`` as in
     ``score riichi`` (``pon:555z``, ``chi:324m``, ``kan:9999m``, ``ankan:1111z``); ``flowers`` and
-    ``seasons`` are bonus tile numbers 1-4.
+    ``seasons`` are bonus tile numbers 1-4. The circumstances (``tsumo``, ``last_tile``,
+    ``replacement``: after a kong when ``melds`` has one, else after a bonus tile;
+    ``robbing_kong``, ``heavenly``, ``earthly``, ``kong_on_kong``: the replacement of a second kong
+    in a row) must be possible together in play.
 
     Returns ``legal`` (bool), ``reason`` (why it does not win, else None), ``fan`` (total, bonus
     tiles included; None for a limit hand), ``counted_fan`` (toward the minimum), ``base`` (the
@@ -48,7 +52,8 @@ def score_hand(
     self-draw, each with ``deltas`` by wind; East deals).
 
     Raises :class:`simharness.engine.OptionError` for a bad tile, a wrong count, more than four
-    copies, a bad meld, wind or bonus number, or a bad rule.
+    copies, a bad meld, wind or bonus number, a bad rule, or circumstances that cannot happen
+    (e.g. ``earthly`` with ``tsumo``, or ``heavenly`` outside East's seat), naming them and why.
     """
     raw = _call(
         _engine.hongkong_score,
@@ -65,6 +70,7 @@ def score_hand(
         robbing_kong,
         heavenly,
         earthly,
+        kong_on_kong,
         preset,
         json.dumps(rules or {}),
     )

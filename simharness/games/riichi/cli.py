@@ -17,6 +17,7 @@ from rich.markup import escape
 from simharness.engine import OptionError
 from simharness.games import riichi
 from simharness.games.riichi import replay as riichi_replay
+from simharness.games.suzume.cli import MAX_JSON_DEPTH, check_win_type, int_between, json_value_problem
 
 
 def _rule_overrides(items: list[str]) -> dict[str, Any]:
@@ -25,10 +26,13 @@ def _rule_overrides(items: list[str]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise OptionError("--rule", f'expected KEY=VALUE (e.g. kuitan=false), got "{item}"')
+        name = key.strip()
         try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value.strip()
+            out[name] = json.loads(value)
+        except (ValueError, RecursionError):  # not JSON (or more than Python reads): a string
+            out[name] = value.strip()
+        if problem := json_value_problem(out[name]):
+            raise OptionError("--rule", f"{item}: {problem}")
     return out
 
 
@@ -40,6 +44,18 @@ def _split_melds(values: list[str]) -> list[str]:
 def _fail(message: str, code: int) -> typer.Exit:
     typer.echo(message, err=True)
     return typer.Exit(code)
+
+
+def _strict_json_problem(row: Any) -> tuple[str, str] | None:
+    """(field, why) for a row that Python's JSON reader takes but the engine's strict one would not,
+    refusing the whole batch. The field is the row's key that holds it, else ``line``."""
+    fields = row.items() if isinstance(row, dict) else [("line", row)]
+    for key, value in fields:
+        if problem := json_value_problem(key):
+            return "line", problem
+        if problem := json_value_problem(value):
+            return key, problem
+    return None
 
 
 class _Batch:
@@ -61,11 +77,22 @@ class _Batch:
             ) from None
         self.rows: list[tuple[int, Any]] = []
         for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    self.rows.append((n, json.loads(line)))
-                except json.JSONDecodeError as e:
-                    self.fail(n, "line", f"not JSON ({e.msg})")
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                self.fail(n, "line", f"not JSON ({e.msg})")
+            except ValueError as e:  # Python reads no integer of over 4,300 digits
+                self.fail(n, "line", f"a number too long to read ({str(e).split(';')[0]})")
+            except RecursionError:
+                self.fail(n, "line", f"nested more than {MAX_JSON_DEPTH} levels deep")
+            else:
+                refused = _strict_json_problem(row)
+                if refused is None:
+                    self.rows.append((n, row))
+                else:
+                    self.fail(n, *refused)
 
     def fail(self, line: int, field: str, message: str, status: int = 2) -> None:
         self.status = max(self.status, status)
@@ -82,7 +109,8 @@ def score_riichi(
         str | None, typer.Argument(help="Concealed tiles in MPSZ, with or without the winning tile.")
     ] = None,
     win: Annotated[str | None, typer.Option("--win", help="The winning tile (e.g. 2z, 0p).")] = None,
-    tsumo: Annotated[bool, typer.Option("--tsumo/--ron", help="Won by self-draw or on a discard.")] = False,
+    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by self-draw.")] = False,
+    ron: Annotated[bool, typer.Option("--ron", help="Won on a discard (the default).")] = False,
     riichi_: Annotated[bool, typer.Option("--riichi", help="Riichi declared.")] = False,
     double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Riichi on the first turn.")] = False,
     ippatsu: Annotated[bool, typer.Option("--ippatsu")] = False,
@@ -106,12 +134,16 @@ def score_riichi(
     ura: Annotated[str, typer.Option("--ura", help="Ura indicator tiles (MPSZ).")] = "",
     round_wind: Annotated[str, typer.Option("--round", help="Round wind: E, S, W, N.")] = "E",
     seat_wind: Annotated[str, typer.Option("--seat", help="Seat wind: E (dealer), S, W, N.")] = "E",
-    honba: Annotated[int, typer.Option("--honba", min=0)] = 0,
+    honba: Annotated[int, typer.Option("--honba", parser=int_between(0, 65535))] = 0,
     deposits: Annotated[
-        int, typer.Option("--deposits", min=0, help="Riichi sticks the winner collects.")
+        int,
+        typer.Option("--deposits", parser=int_between(0, 65535), help="Riichi sticks the winner collects."),
     ] = 0,
     nukidora: Annotated[
-        int, typer.Option("--nukidora", min=0, help="Extracted flowers or sanma Norths (each a dora).")
+        int,
+        typer.Option(
+            "--nukidora", parser=int_between(0, 8), help="Extracted flowers or sanma Norths (each a dora)."
+        ),
     ] = 0,
     rules: Annotated[str, typer.Option("--rules", help="Rule preset.")] = "tenhou",
     rule: Annotated[
@@ -125,6 +157,7 @@ def score_riichi(
 ) -> None:
     """Score a winning Riichi hand: han, fu, yaku, dora, limit and payments."""
     try:
+        check_win_type(ron, tsumo)
         overrides = _rule_overrides(rule or [])
         if batch is not None:
             _score_batch(_Batch(batch), rules, overrides)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import xml.etree.ElementTree as ET
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -276,81 +277,113 @@ _DRAW = "TUVW"
 _DISCARD = "DEFG"
 
 
+class LogError(ValueError):
+    """The input is not a readable Tenhou log: not gzip or not XML, an element without an attribute
+    it needs or with a malformed one, or a record cut short (a hand without its result, a game
+    without its final scores)."""
+
+
 def parse(source: str | bytes | Path) -> Game:
-    """Parses an mjlog from a path (plain or gzip) or from its XML text."""
+    """Parses an mjlog from a path (plain or gzip) or from its XML text. A file that cannot be read
+    raises ``OSError``; one that is not a whole Tenhou log, :class:`LogError` saying why."""
     if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("<")):
         data = Path(source).read_bytes()
-        text = gzip.decompress(data).decode() if data[:2] == b"\x1f\x8b" else data.decode()
+        try:
+            text = gzip.decompress(data).decode() if data[:2] == b"\x1f\x8b" else data.decode()
+        except (EOFError, OSError, zlib.error, UnicodeDecodeError) as e:
+            raise LogError(f"not a readable log: {e}") from None
     else:
         text = source.decode() if isinstance(source, bytes) else source
-    root = ET.fromstring(text)
-    players: tuple[str, ...] = ()
-    game_type = 0
-    first_dealer = 0
-    hands: list[Hand] = []
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise LogError(f"not a readable log: not XML ({e})") from None
+    game = Game((), 0, 0, [])
     last_draw: dict[int, int] = {}
     for el in root:
-        tag, a = el.tag, el.attrib
-        if tag == "GO":
-            game_type = int(a.get("type", "0"))
-        elif tag == "UN" and "n0" in a and not players:
-            players = tuple(unquote(a.get(f"n{i}", "")) for i in range(4))
-        elif tag == "TAIKYOKU":
-            first_dealer = int(a.get("oya", "0"))
-        elif tag == "INIT":
-            seed = _ints(a["seed"])
-            hands.append(
-                Hand(
-                    Init(
-                        round=seed[0], honba=seed[1], sticks=seed[2], dice=(seed[3] + 1, seed[4] + 1),
-                        dora_indicator=seed[5], scores=tuple(x * 100 for x in _ints(a["ten"])),
-                        dealer=int(a["oya"]), hands=tuple(_ints(a.get(f"hai{i}")) for i in range(4)),
-                    )
-                )
-            )  # fmt: skip
-            last_draw = {}
-        elif not hands:
-            continue
-        elif tag[0] in _DRAW and tag[1:].isdigit():
-            who = _DRAW.index(tag[0])
-            last_draw[who] = int(tag[1:])
-            hands[-1].events.append(Draw(who, int(tag[1:])))
-        elif tag[0] in _DISCARD and tag[1:].isdigit():
-            who, tile = _DISCARD.index(tag[0]), int(tag[1:])
-            hands[-1].events.append(Discard(who, tile, last_draw.pop(who, None) == tile))
-        elif tag == "N":
-            who = int(a["who"])
-            last_draw.pop(who, None)
-            hands[-1].events.append(Call(who, Meld.decode(int(a["m"]))))
-        elif tag == "REACH":
-            ten = a.get("ten")
-            hands[-1].events.append(
-                Reach(int(a["who"]), int(a["step"]), tuple(x * 100 for x in _ints(ten)) if ten else None)
+        try:
+            _element(game, el, last_draw)
+        except KeyError as e:
+            raise LogError(f"not a readable log: <{el.tag}> has no {e.args[0]} attribute") from None
+        except (ValueError, IndexError) as e:
+            raise LogError(f"not a readable log: <{el.tag}> has a malformed attribute ({e})") from None
+    for i, hand in enumerate(game.hands):
+        if not hand.events or not isinstance(hand.events[-1], Agari | Ryuukyoku):
+            raise LogError(
+                f"not a readable log: its hand {i + 1} ends without a result (AGARI or RYUUKYOKU): "
+                "the record is cut short"
             )
-        elif tag == "DORA":
-            hands[-1].events.append(NewDora(int(a["hai"])))
-        elif tag == "AGARI":
-            scores, deltas = _scores(a.get("sc"))
-            ten = _ints(a["ten"])
-            yaku = _ints(a.get("yaku"))
-            ba = _ints(a.get("ba", "0,0"))
-            hands[-1].events.append(
-                Agari(
-                    who=int(a["who"]), from_who=int(a["fromWho"]), hand=_ints(a["hai"]),
-                    melds=tuple(Meld.decode(m) for m in _ints(a.get("m"))), machi=int(a["machi"]),
-                    fu=ten[0], points=ten[1], limit=ten[2],
-                    yaku=tuple(zip(yaku[0::2], yaku[1::2], strict=True)), yakuman=_ints(a.get("yakuman")),
-                    dora=_ints(a.get("doraHai")), ura=_ints(a.get("doraHaiUra")),
-                    honba=ba[0], sticks=ba[1], scores=scores, deltas=deltas,
-                    pao=int(a["paoWho"]) if "paoWho" in a else None, final=_floats(a.get("owari")),
+    if game.hands and game.hands[-1].results[-1].final is None:
+        raise LogError(
+            "not a readable log: its last hand has no final scores (owari): the record is cut short"
+        )
+    return game
+
+
+def _element(game: Game, el: ET.Element, last_draw: dict[int, int]) -> None:
+    """Adds one element of a log to ``game``; ``last_draw`` holds each seat's last drawn tile in
+    the current hand (to tell tsumogiri)."""
+    tag, a = el.tag, el.attrib
+    hands = game.hands
+    if tag == "GO":
+        game.game_type = int(a.get("type", "0"))
+    elif tag == "UN" and "n0" in a and not game.players:
+        game.players = tuple(unquote(a.get(f"n{i}", "")) for i in range(4))
+    elif tag == "TAIKYOKU":
+        game.first_dealer = int(a.get("oya", "0"))
+    elif tag == "INIT":
+        seed = _ints(a["seed"])
+        hands.append(
+            Hand(
+                Init(
+                    round=seed[0], honba=seed[1], sticks=seed[2], dice=(seed[3] + 1, seed[4] + 1),
+                    dora_indicator=seed[5], scores=tuple(x * 100 for x in _ints(a["ten"])),
+                    dealer=int(a["oya"]), hands=tuple(_ints(a.get(f"hai{i}")) for i in range(4)),
                 )
-            )  # fmt: skip
-        elif tag == "RYUUKYOKU":
-            scores, deltas = _scores(a.get("sc"))
-            ba = _ints(a.get("ba", "0,0"))
-            shown = {i: _ints(a[f"hai{i}"]) for i in range(4) if f"hai{i}" in a}
-            hands[-1].events.append(
-                Ryuukyoku(a.get("type", ""), ba[0], ba[1], scores, deltas, shown,
-                          _floats(a.get("owari")))
-            )  # fmt: skip
-    return Game(players, game_type, first_dealer, hands)
+            )
+        )  # fmt: skip
+        last_draw.clear()
+    elif not hands:
+        return
+    elif tag[0] in _DRAW and tag[1:].isdigit():
+        who = _DRAW.index(tag[0])
+        last_draw[who] = int(tag[1:])
+        hands[-1].events.append(Draw(who, int(tag[1:])))
+    elif tag[0] in _DISCARD and tag[1:].isdigit():
+        who, tile = _DISCARD.index(tag[0]), int(tag[1:])
+        hands[-1].events.append(Discard(who, tile, last_draw.pop(who, None) == tile))
+    elif tag == "N":
+        who = int(a["who"])
+        last_draw.pop(who, None)
+        hands[-1].events.append(Call(who, Meld.decode(int(a["m"]))))
+    elif tag == "REACH":
+        ten = a.get("ten")
+        hands[-1].events.append(
+            Reach(int(a["who"]), int(a["step"]), tuple(x * 100 for x in _ints(ten)) if ten else None)
+        )
+    elif tag == "DORA":
+        hands[-1].events.append(NewDora(int(a["hai"])))
+    elif tag == "AGARI":
+        scores, deltas = _scores(a.get("sc"))
+        ten = _ints(a["ten"])
+        yaku = _ints(a.get("yaku"))
+        ba = _ints(a.get("ba", "0,0"))
+        hands[-1].events.append(
+            Agari(
+                who=int(a["who"]), from_who=int(a["fromWho"]), hand=_ints(a["hai"]),
+                melds=tuple(Meld.decode(m) for m in _ints(a.get("m"))), machi=int(a["machi"]),
+                fu=ten[0], points=ten[1], limit=ten[2],
+                yaku=tuple(zip(yaku[0::2], yaku[1::2], strict=True)), yakuman=_ints(a.get("yakuman")),
+                dora=_ints(a.get("doraHai")), ura=_ints(a.get("doraHaiUra")),
+                honba=ba[0], sticks=ba[1], scores=scores, deltas=deltas,
+                pao=int(a["paoWho"]) if "paoWho" in a else None, final=_floats(a.get("owari")),
+            )
+        )  # fmt: skip
+    elif tag == "RYUUKYOKU":
+        scores, deltas = _scores(a.get("sc"))
+        ba = _ints(a.get("ba", "0,0"))
+        shown = {i: _ints(a[f"hai{i}"]) for i in range(4) if f"hai{i}" in a}
+        hands[-1].events.append(
+            Ryuukyoku(a.get("type", ""), ba[0], ba[1], scores, deltas, shown,
+                      _floats(a.get("owari")))
+        )  # fmt: skip

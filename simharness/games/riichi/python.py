@@ -1,11 +1,12 @@
 """Writing a Riichi strategy in Python.
 
 A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
-per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer
-a choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
-index out of range or an exception stops the batch with an error of the same type that names the
-game and slot (the original is its ``__cause__``). Every other decision of the
-slot's knobs (yame, noten_declaration, open_riichi) still comes from the script's ``[knobs]``.
+per lineup slot and batch and calls its ``decide(view, legal)`` only at decision points that offer a
+choice (a lone "pass" is never asked). It returns the index of the chosen action in ``legal``; an
+exception, a non-int or an index out of range stops the batch with an error of the same type naming
+the game index, the lineup slot, the seat and the decision point (or the game and ``__init__`` when
+making the instance raises; the original is its ``__cause__``). Every other decision of the slot's
+knobs (yame, noten_declaration, open_riichi) still comes from the script's ``[knobs]``.
 
 This is much slower than the native knobs: each decision builds a Python view and calls Python
 (``benchmarks/riichi_game.py`` reports the cost); use it to prototype, then express a strategy in

@@ -142,7 +142,10 @@ def compare(
     game: mjlog.Game, preset: str | None = None, overrides: dict[str, Any] | None = None
 ) -> list[HandCheck]:
     """Replays every hand of ``game`` and compares each with its record, under ``preset``
-    (default: Tenhou's for the record's player count) with the game type's overrides."""
+    (default: Tenhou's for the record's player count) with the game type's overrides. A record
+    without a hand is a :class:`mjlog.LogError`: there is nothing to compare, so it cannot agree."""
+    if not game.hands:
+        raise mjlog.LogError("no game to replay: the record holds no hand (no <INIT> element)")
     n = seats(game)
     preset = preset or default_preset(game)
     rules = {**rules_for(game), **(overrides or {})}

@@ -3,8 +3,10 @@
 A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
 per lineup slot and batch and calls its ``decide(view)`` only where the rules leave the player a
 choice. It returns ``True`` to take the option and ``False`` to decline (the rules' default); any
-other value (even a truthy int) or an exception stops the batch with an error naming the game and
-the lineup slot. The script's ``[knobs]`` are validated but decide nothing for a Python slot.
+other value (even a truthy int) or an exception stops the batch with an error of the same type
+naming the game index, the lineup slot, the seat and the decision point (or the game and
+``__init__`` when making the instance raises; the original is its ``__cause__``). The script's
+``[knobs]`` are validated but decide nothing for a Python slot.
 
 Dice are keyed exactly as for the native knobs (by deal, seat, the seat's rolling-turn number and
 the roll number within the turn), so a Python strategy meets the same luck as the knob set it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -18,9 +19,63 @@ def parse_rule(text: str) -> tuple[str, Any]:
     if not sep or not key:
         raise OptionError("rule", f"expected KEY=VALUE, got {text!r}")
     try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON (or more than Python reads): a string
         return key, value
+    if problem := json_value_problem(parsed):
+        raise OptionError("rule", f"{text}: {problem}")
+    return key, parsed
+
+
+# serde_json, which reads JSON in the engine, refuses nesting deeper than 128 levels; no request or
+# rule value comes near this.
+MAX_JSON_DEPTH = 100
+
+
+def json_value_problem(value: Any, depth: int = 1) -> str | None:
+    """Why the engine's strict JSON reader would refuse ``value``, which Python's reader gave: NaN or
+    Infinity (also a number beyond a float's range), a lone surrogate escape (``"\\ud800"``), nesting
+    too deep. None for a value it reads."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{json.dumps(value)} is not a finite JSON number (NaN, Infinity or beyond 1.8e308)"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return f"a lone surrogate escape (\\u{ord(value[e.start]):04x}) is not a character"
+        return None
+    if isinstance(value, (list, dict)):
+        if depth >= MAX_JSON_DEPTH:
+            return f"nested more than {MAX_JSON_DEPTH} levels deep"
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        return next((p for v in items if (p := json_value_problem(v, depth + 1))), None)
+    return None
+
+
+def check_win_type(ron: bool, tsumo: bool) -> None:
+    """``--ron`` and ``--tsumo`` are two flags rather than one ``--ron/--tsumo`` switch so that giving
+    both is refused instead of the last one silently winning."""
+    if ron and tsumo:
+        raise OptionError(
+            "--ron with --tsumo",
+            "a win is on another player's discard (ron) or on one's own draw (tsumo), not both",
+        )
+
+
+def int_between(low: int, high: int) -> Callable[[int | str], int]:
+    """A Typer ``parser`` for an integer option whose error names the whole allowed range, whatever
+    is wrong (negative, too large, not an integer): Typer's own checks name only the broken bound."""
+
+    def parse(text: int | str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # not an integer, or more digits than Python converts
+            value = None
+        if value is None or not low <= value <= high:
+            raise typer.BadParameter(f"expected an integer from {low} to {high}, got {text}")
+        return value
+
+    return parse
 
 
 Report = dict[str, Any]
@@ -82,10 +137,13 @@ def _render(r: dict[str, Any]) -> str:
 def score_command(
     hand: Annotated[str, typer.Argument(help="6 tiles, e.g. 1r2r3rCCC (1-9, r = red, F = 發, C = 中).")],
     win: Annotated[str, typer.Option("--win", help="The winning tile (one of the 6).")],
-    ron: Annotated[bool, typer.Option("--ron/--tsumo", help="Won on a discard or by own draw.")] = False,
+    ron: Annotated[bool, typer.Option("--ron", help="Won on a discard.")] = False,
+    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by own draw (the default).")] = False,
     dealer: Annotated[bool, typer.Option("--dealer", help="The winner is the dealer.")] = False,
     dora: Annotated[str | None, typer.Option("--dora", help="The flipped dora tile.")] = None,
-    players: Annotated[int, typer.Option("--players", help="Players (2-5), for tsumo payments.")] = 4,
+    players: Annotated[
+        int, typer.Option("--players", parser=int_between(2, 5), help="Players (2-5), for tsumo payments.")
+    ] = 4,
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
@@ -93,6 +151,7 @@ def score_command(
     (exit status 1)."""
 
     def score() -> dict[str, Any]:
+        check_win_type(ron, tsumo)
         rules = dict(parse_rule(r) for r in rule or [])
         return score_hand(hand, win, ron=ron, dealer=dealer, dora=dora, players=players, rules=rules)
 

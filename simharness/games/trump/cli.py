@@ -8,8 +8,28 @@ from typing import Annotated, Any
 import typer
 
 from simharness.engine import OptionError
-from simharness.games.suzume.cli import parse_rule
+from simharness.games.suzume.cli import check_win_type, int_between, parse_rule
 from simharness.games.trump.scoring import score_hand
+
+# The engine names the situation it refuses by score_hand's arguments ("riichi+first_turn" for two
+# that clash); these are the command's flags for them.
+_FLAGS = {
+    name: "--" + name.replace("_", "-")
+    for name in (
+        "win", "ron", "riichi", "ippatsu", "double_riichi", "first_turn", "dealer", "seat_wind",
+        "round_wind", "indicator", "ura_indicator", "jokers",
+    )
+}  # fmt: skip
+
+
+def _as_flags(field: str) -> str:
+    """An engine field as the flags that set it: ``riichi+first_turn`` is ``--riichi with
+    --first-turn``, ``ron+dealer+first_turn`` ``--ron with --dealer and --first-turn``."""
+    names = field.split("+")
+    if not all(n in _FLAGS for n in names):
+        return field
+    first, *rest = (_FLAGS[n] for n in names)
+    return " with ".join([first, " and ".join(rest)]) if rest else first
 
 
 def _render(hand: str, win: str, ron: bool, r: dict[str, Any]) -> str:
@@ -38,10 +58,16 @@ def _render(hand: str, win: str, ron: bool, r: dict[str, Any]) -> str:
 def score_command(
     hand: Annotated[str, typer.Argument(help="7 cards, e.g. 8812356 (1-9, T J Q K, X = a kept Joker).")],
     win: Annotated[str, typer.Option("--win", help="The winning card.")],
-    ron: Annotated[bool, typer.Option("--ron/--tsumo", help="Won on a discard or by own draw.")] = False,
+    ron: Annotated[bool, typer.Option("--ron", help="Won on a discard.")] = False,
+    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by own draw (the default).")] = False,
     riichi: Annotated[bool, typer.Option("--riichi", help="The winner declared riichi.")] = False,
     ippatsu: Annotated[bool, typer.Option("--ippatsu", help="Within one go-around of riichi.")] = False,
-    double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Riichi on the first draw.")] = False,
+    double_riichi: Annotated[
+        bool,
+        typer.Option(
+            "--double-riichi", help="Riichi on the first draw (a riichi: --riichi may be given too)."
+        ),
+    ] = False,
     first_turn: Annotated[
         bool,
         typer.Option(
@@ -57,13 +83,15 @@ def score_command(
     ura_indicator: Annotated[
         str | None, typer.Option("--ura-indicator", help="The ura-dora indicator (riichi).")
     ] = None,
-    jokers: Annotated[int, typer.Option("--jokers", min=0, max=2, help="Jokers set aside.")] = 0,
+    jokers: Annotated[int, typer.Option("--jokers", parser=int_between(0, 2), help="Jokers set aside.")] = 0,
     rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule KEY=VALUE (repeat).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """Score one Trump mahjong hand: every yaku and its han, dora, Jokers, points and payments, or
-    why it does not win (exit status 1)."""
+    why it does not win (exit status 1). A situation the game cannot reach (--riichi with
+    --first-turn, a held Joker under joker_keep_allowed=false, ...) is wrong input (exit status 2)."""
     try:
+        check_win_type(ron, tsumo)
         rules = dict(parse_rule(r) for r in rule or [])
         result = score_hand(
             hand,
@@ -82,7 +110,7 @@ def score_command(
             rules=rules,
         )
     except OptionError as e:
-        typer.echo(f"error: {e.field}: {e.message}", err=True)
+        typer.echo(f"error: {_as_flags(e.field)}: {e.message}", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(result) if as_json else _render(hand, win, ron, result))
     if not result["legal"]:

@@ -3,10 +3,12 @@
 A strategy script names a class with ``python = "module:Class"``; the engine creates one instance
 per lineup slot and batch and calls its ``decide(view, legal)`` at each decision point of spec §10,
 for the seat that slot plays. ``decide`` returns the index of the chosen action in ``legal``; an
-exception, a non-int or an index out of range stops the batch with an error naming the slot and the
-decision point. The cards are keyed exactly as in native play, so a Python strategy meets the same
-luck as the knobs it is compared with. It is much slower than the native knobs: prototype in
-Python, then express a strategy in knobs when it should run at scale.
+exception, a non-int or an index out of range stops the batch with an error of the same type naming
+the game index, the lineup slot, the seat and the decision point (or the game and ``__init__`` when
+making the instance raises; the original is its ``__cause__``). The cards are keyed exactly as in
+native play, so a Python strategy meets the same luck as the knobs it is compared with. It is much
+slower than the native knobs: prototype in Python, then express a strategy in knobs when it should
+run at scale.
 
 Decision points (``view["point"]``) and their ``legal`` actions:
 

@@ -487,17 +487,22 @@ fn meld_set(m: &HkMeld) -> Set {
 /// minimum may still have another reading that is not, so the best *legal* reading is chosen
 /// when there is one.
 pub fn evaluate(rules: &Rules, hand: &Hand, ctx: &WinContext) -> Option<Value> {
-    let mut best: Option<Value> = None;
+    let mut best: Option<(Value, u16)> = None;
     let mut consider = |items: Vec<(FanItem, u8)>, limit: Option<Limit>, special: u8| {
+        // §8.5 counts F for every reading, a limit hand's too (its items are still the ones
+        // that apply), so that a limit reading and a capped one tie on the base and the larger
+        // F is logged rather than whichever reading the search met first.
+        let fan: u16 = items.iter().map(|&(_, f)| u16::from(f)).sum();
         let v = value(rules, items, limit, special);
-        let key = |v: &Value| (v.legal(rules), v.base, v.fan);
-        if best.as_ref().is_none_or(|b| key(&v) > key(b)) {
-            best = Some(v);
+        if best.as_ref().is_none_or(|(b, bf)| (v.legal(rules), v.base, fan) > (b.legal(rules), b.base, *bf)) {
+            best = Some((v, fan));
         }
     };
     let (all, closed) = totals(hand);
     let bonus_count = (ctx.flowers.count_ones() + ctx.seasons.count_ones()) as u8;
-    if rules.has_bonus_tiles() {
+    // The bonus-tile wins are instant wins on one's own draw (§8.3 V, A25), never on another
+    // player's tile.
+    if rules.has_bonus_tiles() && ctx.self_draw {
         if bonus_count == 8 && rules.all_flowers_instant_win {
             consider(Vec::new(), Some(Limit::EightFlowers), 0);
         }
@@ -543,7 +548,7 @@ pub fn evaluate(rules: &Rules, hand: &Hand, ctx: &WinContext) -> Option<Value> {
             }
         }
     }
-    best
+    best.map(|(v, _)| v)
 }
 
 /// Totals a reading. `special` is the fan of a 16-point hand item under `special_combine = max`

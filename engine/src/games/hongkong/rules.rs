@@ -20,7 +20,9 @@ option_enum! {
 }
 
 option_enum! {
-    /// F6 on the last live tile only (`draw_only`) or also on the discard that follows it.
+    /// F6 on the self-draw of the last live-wall tile only (`draw_only`) or also on the discard
+    /// that follows it. Never on a replacement from the dead wall, even one that empties the live
+    /// wall, nor on a discard made after a claim on the last discard (§8.1 F6).
     pub enum LastTileScope { DrawAndDiscard = "draw_and_discard", DrawOnly = "draw_only" }
 }
 
@@ -69,7 +71,8 @@ option_enum! {
 
 option_enum! {
     /// 地和: a non-dealer's win on the dealer's first discard (`hk`), or a non-dealer's
-    /// self-draw on its first draw with no claim before (`riichi`).
+    /// self-draw on its first draw (a bonus tile's replacement included, a kong's not) with no
+    /// claim before (`riichi`).
     pub enum EarthlyHand { Hk = "hk", Riichi = "riichi" }
 }
 
@@ -125,9 +128,11 @@ options! {
         /// 槓上槓自摸: a self-draw on the replacement of a kong made on a kong's replacement is a
         /// limit hand (old style); off: scored as a replacement win.
         kong_on_kong_limit: bool = false;
-        /// 八仙過海: holding all eight bonus tiles wins at once at the limit (the variant, A25).
+        /// 八仙過海: holding all eight bonus tiles wins at once at the limit (the variant, A25): a
+        /// win on one's own draw, never on another player's tile.
         all_flowers_instant_win: bool = false;
-        /// 花糊: holding seven bonus tiles wins at once with this fan (0: not a win).
+        /// 花糊: holding seven bonus tiles wins at once, on one's own draw, with this fan (0: not a
+        /// win).
         seven_flowers_fan: u8 = 0, range(0, 13);
         /// Fan → multiplier table.
         base_table: BaseTable = BaseTable::FanLaak;
@@ -145,8 +150,9 @@ options! {
         /// The dealer pays and collects double (A29).
         dealer_double: bool = false;
         /// 包 liability: the guarantor pays a discard win's two portions, or a self-draw's three,
-        /// alone.
-        bao: Bao = Bao::ThirdSet;
+        /// alone. Off by default: the seed's table (§8.2) has no 包, only the shares of §8.2;
+        /// `old_style` (the common table of the settlement records) turns it on.
+        bao: Bao = Bao::Off;
         /// 詐糊 false-win penalty (A20).
         false_win_penalty: FalseWinPenalty = FalseWinPenalty::None;
         /// Several wins on one discard (A23).
@@ -227,12 +233,12 @@ impl Rules {
 pub fn presets() -> Vec<Preset> {
     vec![Preset {
         name: "old_style",
-        doc: "The common Hong Kong (old style) table of faan-old-style.jsonl: 3-faan minimum, 13-faan maximum, half-spicy multipliers with full responsibility, 清一色 7, 混一色 3, 小三元 5 in total, 混么 1, 門前清 1, no kong fan, 槓上槓自摸, 花糊 3 and 八仙過海.",
+        doc: "The common Hong Kong (old style) table of faan-old-style.jsonl: 3-faan minimum, 13-faan maximum, half-spicy multipliers with full responsibility, 清一色 7, 混一色 3, 小三元 5 in total, 混么 1, 門前清 1, no kong fan, 槓上槓自摸, 花糊 3, 八仙過海 and 包 on the third set.",
         overrides: json!({
             "min_fan": 3, "max_fan": 13, "base_table": "half_spicy", "base_points": 1.0, "responsibility": "full",
             "full_flush_fan": 7, "half_flush_fan": 3, "small_dragons_fan": 5, "mixed_terminals_fan": 1,
             "concealed_fan": 1, "kong_fan": "zero", "kong_on_kong_limit": true, "seven_flowers_fan": 3,
-            "all_flowers_instant_win": true, "false_win_penalty": "limit_each",
+            "all_flowers_instant_win": true, "false_win_penalty": "limit_each", "bao": "third_set",
         }),
     }]
 }

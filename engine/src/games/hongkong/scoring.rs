@@ -2,8 +2,8 @@
 //! parsing of a hand given in MPSZ notation for the `score hongkong` command.
 
 use super::hand::{evaluate, Hand, HkMeld, Limit, Value, WinContext};
-use super::rules::{Bao, FalseWinPenalty, Responsibility, Rules};
-use crate::games::riichi::tiles::{parse_tile, parse_tiles, Counts, Kind, Meld, KINDS};
+use super::rules::{Bao, EarthlyHand, FalseWinPenalty, Responsibility, Rules};
+use crate::games::riichi::tiles::{parse_tiles, Counts, Kind, Meld, Tile, KINDS};
 
 /// A wrong input: the field it came from and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,25 +16,34 @@ fn bad(field: &'static str, message: impl Into<String>) -> InputError {
     InputError { field, message: message.into() }
 }
 
+/// The accepted tile forms, for the messages about a tile that is not one.
+const TILE_FORMS: &str = "a digit and a suit letter: 1m-9m (characters), 1p-9p (dots), 1s-9s (bamboo) or 1z-7z (E S W N 白 發 中)";
+
 /// Parses the concealed tiles (with or without the winning tile), the winning tile and the melds
 /// (Riichi's notation: `pon:555z`, `chi:324m`, `kan:9999m`, `ankan:1111z`, `kakan:7777s`).
 pub fn parse_hand(hand: &str, win: &str, melds: &[String]) -> Result<Hand, InputError> {
-    let no_red = |field: &'static str, text: &str| {
-        if text.contains('0') {
+    // Riichi's notation reads 0 as a red five; Hong Kong mahjong has none (§1).
+    let no_red = |field: &'static str, text: &str, tiles: &[Tile]| {
+        if tiles.iter().any(|t| t.red) {
             Err(bad(field, format!("\"{text}\": Hong Kong mahjong has no red fives (0); write 5")))
         } else {
             Ok(())
         }
     };
-    no_red("hand", hand)?;
-    no_red("win", win)?;
     let tiles = parse_tiles(hand).map_err(|e| bad("hand", e))?;
-    let win = parse_tile(win).map_err(|e| bad("win", e))?.kind;
+    no_red("hand", hand, &tiles)?;
+    let win_tile = match parse_tiles(win).as_deref() {
+        Ok([t]) => *t,
+        _ => return Err(bad("win", format!("\"{win}\" is not a tile; expected one tile, {TILE_FORMS}"))),
+    };
+    no_red("win", win, &[win_tile])?;
+    let win = win_tile.kind;
     let melds = melds
         .iter()
         .map(|m| {
-            no_red("melds", m)?;
-            Meld::parse(m).map_err(|e| bad("melds", e))
+            let meld = Meld::parse(m).map_err(|e| bad("melds", e))?;
+            no_red("melds", m, &meld.tiles)?;
+            Ok(meld)
         })
         .collect::<Result<Vec<_>, _>>()?;
     if melds.len() > 4 {
@@ -141,7 +150,8 @@ pub fn payments(rules: &Rules, dealer: u8, winner: u8, discarder: Option<u8>, li
         owe = [0.0; 4];
         owe[usize::from(x)] = total;
     }
-    let mut delta = owe.map(|o| -o);
+    // 0.0 - o, not -o: a player who pays nothing shows 0, not -0.
+    let mut delta = owe.map(|o| 0.0 - o);
     delta[usize::from(winner)] = total;
     delta
 }
@@ -216,29 +226,152 @@ pub struct ScoreRequest<'a> {
     pub robbing_kong: bool,
     pub heavenly: bool,
     pub earthly: bool,
+    pub kong_on_kong: bool,
 }
 
 const WINDS: [&str; 4] = ["E", "S", "W", "N"];
 
+/// One circumstance of a win, as `score hongkong` names it.
+struct Circumstance {
+    flag: &'static str,
+    field: &'static str,
+    on: bool,
+}
+
+/// Refuses a win that cannot happen in play (spec §3-§5, §8.1, §8.3): the flags of `score
+/// hongkong` taken together, against the tiles, the seat and the rules. Input from outside (the
+/// CLI, the Python API) goes through it; played games build only what it accepts (the engine's
+/// invariant test checks every played win against it).
+pub fn check_situation(rules: &Rules, hand: &Hand, ctx: &WinContext) -> Result<(), InputError> {
+    use super::hand::Replacement;
+    let riichi_earthly = rules.earthly_hand_def == EarthlyHand::Riichi;
+    let (heavenly, earthly, last, replacement, robbing, kong_on_kong) = (0, 1, 2, 3, 4, 5);
+    let flags = [
+        Circumstance { flag: "--heavenly", field: "heavenly", on: ctx.heavenly },
+        Circumstance { flag: "--earthly", field: "earthly", on: ctx.earthly },
+        Circumstance { flag: "--last-tile", field: "last_tile", on: ctx.last_tile },
+        Circumstance { flag: "--replacement", field: "replacement", on: ctx.replacement != Replacement::None && !ctx.kong_on_kong },
+        Circumstance { flag: "--robbing-kong", field: "robbing_kong", on: ctx.robbing_kong },
+        Circumstance { flag: "--kong-on-kong", field: "kong_on_kong", on: ctx.kong_on_kong },
+    ];
+    let first_turn = "the first turn comes before any kong, replacement or claim, with the live wall full";
+    let from_dead_wall = "a replacement is drawn from the dead wall, not the live wall (§3, §8.1 F6)";
+    let own_draw = "robbing a kong wins on another player's tile, a replacement on one's own draw";
+    let exclusive: [(usize, usize, &str); 13] = [
+        (heavenly, earthly, "the dealer's dealt hand (heavenly) and a non-dealer's win on the dealer's first turn (earthly) are two different wins (§8.3 #15, #16)"),
+        (heavenly, last, first_turn),
+        (heavenly, replacement, "a heavenly hand is complete as dealt, before any replacement in play (§8.3 #15)"),
+        (heavenly, robbing, first_turn),
+        (heavenly, kong_on_kong, first_turn),
+        (earthly, last, first_turn),
+        (earthly, robbing, first_turn),
+        (earthly, kong_on_kong, first_turn),
+        (last, replacement, from_dead_wall),
+        (last, kong_on_kong, from_dead_wall),
+        (last, robbing, "a kong is declared only while the live wall holds a tile to replace it (§4), so a robbed kong is never the last tile"),
+        (robbing, replacement, own_draw),
+        (robbing, kong_on_kong, own_draw),
+    ];
+    for (a, b, why) in exclusive {
+        if flags[a].on && flags[b].on {
+            return Err(bad(flags[a].field, format!("{} with {}: {why}", flags[a].flag, flags[b].flag)));
+        }
+    }
+    // Under the riichi-style definition (A16) earthly is a first self-draw, which may be a bonus
+    // tile's replacement; the spec's is a win on the dealer's discard.
+    if ctx.earthly && !riichi_earthly && flags[replacement].on {
+        return Err(bad(
+            "earthly",
+            "--earthly with --replacement: an earthly hand wins on the dealer's first discard, not on a drawn tile (§8.3 #16)",
+        ));
+    }
+    for (i, why) in [
+        (heavenly, "a heavenly hand is the dealer's dealt hand, a self-draw (§8.3 #15)"),
+        (replacement, "a replacement tile is one's own draw (§8.1 F7)"),
+        (kong_on_kong, "槓上槓 is one's own draw of a kong's replacement"),
+    ] {
+        if flags[i].on && !ctx.self_draw {
+            return Err(bad(flags[i].field, format!("{} with --ron: {why}; use --tsumo", flags[i].flag)));
+        }
+    }
+    if ctx.robbing_kong && ctx.self_draw {
+        return Err(bad(
+            "robbing_kong",
+            "--robbing-kong with --tsumo: robbing a kong wins on the tile another player adds to its pung (§5.3); use --ron",
+        ));
+    }
+    if ctx.earthly && ctx.self_draw != riichi_earthly {
+        let message = if riichi_earthly {
+            "--earthly with --ron: under earthly_hand_def = riichi an earthly hand is a non-dealer's self-draw on its first draw; use --tsumo"
+        } else {
+            "--earthly with --tsumo: an earthly hand wins on the dealer's first discard (§8.3 #16); use --ron"
+        };
+        return Err(bad("earthly", message));
+    }
+    let seat = WINDS[usize::from(ctx.seat_wind)];
+    if ctx.heavenly && ctx.seat_wind != 0 {
+        return Err(bad("heavenly", format!("--heavenly with --seat-wind {seat}: only the dealer (East) has a heavenly hand (§8.3 #15)")));
+    }
+    if ctx.earthly && ctx.seat_wind == 0 {
+        return Err(bad("earthly", "--earthly with --seat-wind E: an earthly hand is a non-dealer's (§8.3 #16); East deals"));
+    }
+    for (on, flag, field) in [(ctx.heavenly, "--heavenly", "heavenly"), (ctx.earthly, "--earthly", "earthly")] {
+        if on && !hand.melds.is_empty() {
+            return Err(bad(field, format!("{flag} with --melds: {first_turn}, so the hand has no meld")));
+        }
+    }
+    let kongs = hand.melds.iter().filter(|m| m.kind.is_kan()).count();
+    if ctx.kong_on_kong && kongs < 2 {
+        return Err(bad(
+            "kong_on_kong",
+            format!("--kong-on-kong with {kongs} kong(s) among --melds: 槓上槓 follows two kongs in a row, so the hand shows at least two"),
+        ));
+    }
+    match ctx.replacement {
+        Replacement::Kong if kongs == 0 => {
+            return Err(bad("replacement", "--replacement after a kong, but --melds has no kong (kan, ankan or kakan)"));
+        }
+        Replacement::Bonus if ctx.flowers | ctx.seasons == 0 => {
+            return Err(bad(
+                "replacement",
+                "--replacement with no kong among --melds and no --flowers or --seasons: a replacement is drawn for a kong or a bonus tile (§4), so the hand shows one",
+            ));
+        }
+        _ => {}
+    }
+    if ctx.robbing_kong {
+        let mut held = hand.concealed[usize::from(hand.win)];
+        for m in &hand.melds {
+            held += m.tiles().filter(|&k| k == hand.win).count() as u8;
+        }
+        if held != 1 {
+            return Err(bad(
+                "robbing_kong",
+                format!(
+                    "--robbing-kong of {}: the kong-maker holds the other three (its exposed pung), so the winning hand holds only the robbed tile, but it holds {held}",
+                    kind_name(hand.win)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The JSON report of `score hongkong`: `legal`, `reason`, `fan` (null for a limit hand),
 /// `counted_fan`, `base` (the table's multiplier), `limit`, `items` (name and fan of each),
 /// and `payments`: one entry per possible discarder (one with `discarder` null for a
-/// self-draw), each with every seat's point change by wind (East deals).
+/// self-draw; only East for an earthly hand, won on the dealer's discard), each with every
+/// seat's point change by wind (East deals). A win that cannot happen is an [`InputError`]
+/// ([`check_situation`]).
 pub fn score_report(rules: &Rules, req: &ScoreRequest) -> Result<serde_json::Value, InputError> {
     use serde_json::json;
     let hand = parse_hand(req.hand, req.win, req.melds)?;
     let seat = parse_wind("seat_wind", req.seat_wind)?;
-    let replacement = match (req.replacement, hand.melds.iter().any(|m| m.kind.is_kan())) {
+    let replacement = match (req.replacement || req.kong_on_kong, hand.melds.iter().any(|m| m.kind.is_kan())) {
         (false, _) => super::hand::Replacement::None,
         (true, true) => super::hand::Replacement::Kong,
         (true, false) => super::hand::Replacement::Bonus,
     };
-    if req.robbing_kong && req.self_draw {
-        return Err(bad("robbing_kong", "a robbed kong is won on another player's tile: use --ron"));
-    }
-    if (req.replacement || req.heavenly) && !req.self_draw {
-        return Err(bad("replacement", "a replacement-tile or heavenly win is a self-draw: use --tsumo"));
-    }
     let ctx = WinContext {
         self_draw: req.self_draw,
         seat_wind: seat,
@@ -250,11 +383,12 @@ pub fn score_report(rules: &Rules, req: &ScoreRequest) -> Result<serde_json::Val
         robbing_kong: req.robbing_kong,
         heavenly: req.heavenly,
         earthly: req.earthly,
-        kong_on_kong: false,
+        kong_on_kong: req.kong_on_kong,
     };
     if !rules.has_bonus_tiles() && ctx.flowers | ctx.seasons != 0 {
         return Err(bad("flowers", "the 136-tile set has no flowers or seasons"));
     }
+    check_situation(rules, &hand, &ctx)?;
     let mut out = json!({"seat_wind": WINDS[usize::from(seat)], "self_draw": req.self_draw});
     let v = match score(rules, &hand, &ctx) {
         Ok(v) => v,
@@ -276,11 +410,12 @@ pub fn score_report(rules: &Rules, req: &ScoreRequest) -> Result<serde_json::Val
         }
         m
     };
+    let discarders: Vec<u8> = if ctx.earthly && !ctx.self_draw { vec![0] } else { (0..4u8).filter(|&d| d != seat).collect() };
     let payments: Vec<serde_json::Value> = if req.self_draw {
         vec![json!({"discarder": null, "deltas": by_wind(payments(rules, 0, seat, None, None, v.base))})]
     } else {
-        (0..4u8)
-            .filter(|&d| d != seat)
+        discarders
+            .into_iter()
             .map(|d| json!({"discarder": WINDS[usize::from(d)], "deltas": by_wind(payments(rules, 0, seat, Some(d), None, v.base))}))
             .collect()
     };

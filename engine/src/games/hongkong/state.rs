@@ -258,7 +258,8 @@ impl Table<'_> {
         kind_of(id).map(|k| (k, replaced))
     }
 
-    fn context(&self, s: u8, self_draw: bool) -> WinContext {
+    /// `last_tile`: the win is on the last live-wall tile or the discard that follows it (F6).
+    fn context(&self, s: u8, self_draw: bool, last_tile: bool) -> WinContext {
         let seat = &self.seats[usize::from(s)];
         WinContext {
             self_draw,
@@ -266,7 +267,7 @@ impl Table<'_> {
             round_wind: self.round_wind,
             flowers: seat.flowers,
             seasons: seat.seasons,
-            last_tile: self.live() == 0,
+            last_tile,
             ..WinContext::default()
         }
     }
@@ -409,6 +410,10 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
     let mut cur = setup.dealer;
     // The kind just drawn by `cur` and how (None: no draw this turn, as after a pung or chow).
     let mut drawn: Option<(Kind, Replacement)> = None;
+    // F6 (§8.1) is the last *live-wall* tile and the discard right after it: a replacement from
+    // the dead wall that empties the live wall (through the replenishment of §3) is not it, nor
+    // is a discard made after a claim on the last discard.
+    let took_last_live = |t: &Table, drawn: Option<(Kind, Replacement)>| t.live() == 0 && matches!(drawn, Some((_, Replacement::None)));
     let mut first_turn = true;
     let mut kong_chain = 0u8;
     let mut any_claim = false;
@@ -417,10 +422,12 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         let s = usize::from(cur);
         if drawn.is_some() || first_turn {
             let win = drawn.map_or_else(|| (0..KINDS as Kind).rev().find(|&k| t.seats[s].hand[usize::from(k)] > 0).unwrap_or(0), |d| d.0);
-            let mut ctx = t.context(cur, true);
+            let mut ctx = t.context(cur, true, took_last_live(&t, drawn));
             ctx.replacement = drawn.map_or(Replacement::None, |d| d.1);
             ctx.heavenly = first_turn && cur == setup.dealer;
-            ctx.earthly = rules.earthly_hand_def == EarthlyHand::Riichi && !any_claim && t.draws <= 3 && cur != setup.dealer;
+            // The riichi-style 地和 is a win on the first draw itself, not on a kong's replacement.
+            ctx.earthly =
+                rules.earthly_hand_def == EarthlyHand::Riichi && !any_claim && t.draws <= 3 && cur != setup.dealer && kong_chain == 0;
             ctx.kong_on_kong = kong_chain >= 2;
             let hand = t.seats[s].hand;
             if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
@@ -447,7 +454,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
                     t.note(cur, what, k, None);
                     if added {
                         // Robbing the kong (§5.3): others may win on the added tile.
-                        let winners = discard_winners(&mut t, players, cur, k, true, false);
+                        let winners = discard_winners(&mut t, players, cur, k, Won::RobbedKong);
                         if !winners.is_empty() {
                             return settle_discard(&mut t, winners, cur, true, setup.dealer, dice, &result);
                         }
@@ -471,11 +478,12 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         }
         first_turn = false;
         kong_chain = 0;
+        let last_discard = took_last_live(&t, drawn);
         let k = players[s].discard(&t.view(cur, cur));
         t.discard_from(cur, k);
         let dealer_first = cur == setup.dealer && t.draws == 0 && !any_claim;
         let earthly = rules.earthly_hand_def == EarthlyHand::Hk && dealer_first;
-        let winners = discard_winners(&mut t, players, cur, k, false, earthly);
+        let winners = discard_winners(&mut t, players, cur, k, Won::Discard { earthly, last: last_discard });
         if !winners.is_empty() {
             return settle_discard(&mut t, winners, cur, false, setup.dealer, dice, &result);
         }
@@ -564,17 +572,28 @@ pub fn pick_winners<T>(mut declared: Vec<T>, multi: MultiWin) -> Vec<T> {
     declared
 }
 
+/// How another player's tile came to be won on.
+#[derive(Clone, Copy)]
+enum Won {
+    /// A discard: the dealer's first (地和 under `earthly_hand_def = hk`), or the one right after
+    /// the last live-wall tile (F6).
+    Discard { earthly: bool, last: bool },
+    /// The tile added to an exposed pung (搶槓; a kong needs a live tile, so never the last).
+    RobbedKong,
+}
+
 /// Seats that win on `tile` from `from` (a discard, or a robbed kong), in turn order; one or all
 /// per `multi_win`.
-fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, tile: Kind, robbing: bool, earthly: bool) -> Vec<Winner> {
+fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, tile: Kind, how: Won) -> Vec<Winner> {
     let mut out = Vec::new();
     for i in 1..4u8 {
         let c = (from + i) % 4;
         let mut hand = t.seats[usize::from(c)].hand;
         hand[usize::from(tile)] += 1;
-        let mut ctx = t.context(c, false);
-        ctx.robbing_kong = robbing;
-        ctx.earthly = earthly;
+        let ctx = match how {
+            Won::Discard { earthly, last } => WinContext { earthly, ..t.context(c, false, last) },
+            Won::RobbedKong => WinContext { robbing_kong: true, ..t.context(c, false, false) },
+        };
         if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
             if players[usize::from(c)].win_on(&t.view(c, from), &w.value, tile) {
                 out.push(w);

@@ -3,7 +3,7 @@
 
 use super::hand::{multiplier, FanItem, Limit, Replacement, Value, WinContext};
 use super::rules::{presets, Rules};
-use super::scoring::{bao_payer, false_win, parse_hand, payments, score, Claimed};
+use super::scoring::{bao_payer, false_win, parse_hand, payments, score, score_report, Claimed, ScoreRequest};
 use crate::game::resolve_preset;
 use crate::options::Options;
 use serde_json::{json, Value as Json};
@@ -343,7 +343,7 @@ fn half_spicy_and_spicy_multipliers() {
 
 #[test]
 fn bao_liability() {
-    let r = rules(json!({}));
+    let r = rules(json!({"bao": "third_set"}));
     let big = hk(&r, "123m1p", "1p", &["pon:555z", "pon:666z", "pon:777z"], RON).unwrap();
     let claims = [
         Claimed { base: 31, chow: false, from: 3 },
@@ -353,9 +353,195 @@ fn bao_liability() {
     assert_eq!(bao_payer(&r, &claims, &big), Some(0));
     // The guarantor pays a self-draw alone: three portions.
     assert_eq!(payments(&r, 0, 1, None, Some(0), big.base), [-384.0, 384.0, 0.0, 0.0]);
-    assert_eq!(bao_payer(&rules(json!({"bao": "off"})), &claims, &big), None);
     let chicken = hk(&r, "123m456p789s55p", "5p", &["pon:777s"], RON).unwrap();
     assert_eq!(bao_payer(&r, &claims[..1], &chicken), None);
+}
+
+#[test]
+fn bao_is_off_in_the_seeds_table_and_on_in_old_style() {
+    let claims = [
+        Claimed { base: 31, chow: false, from: 3 },
+        Claimed { base: 32, chow: false, from: 2 },
+        Claimed { base: 33, chow: false, from: 0 },
+    ];
+    // Big three dragons won on N's discard, the third dragon set claimed from E: the seed's table
+    // (§8.2, no 包) splits the 256 as the discarder 128, the two others 64 each.
+    let seed = rules(json!({}));
+    let big = hk(&seed, "123m1p", "1p", &["pon:555z", "pon:666z", "pon:777z"], RON).unwrap();
+    let liable = bao_payer(&seed, &claims, &big);
+    assert_eq!(liable, None);
+    assert_eq!(payments(&seed, 0, 1, Some(3), liable, big.base), [-64.0, 256.0, -64.0, -128.0]);
+    // old_style (the settlement records' table) keeps 包: E pays the whole hand.
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let big = hk(&old, "123m1p", "1p", &["pon:555z", "pon:666z", "pon:777z"], RON).unwrap();
+    let liable = bao_payer(&old, &claims, &big);
+    assert_eq!(liable, Some(0));
+    let limit = 2.0 * big.base;
+    assert_eq!(payments(&old, 0, 1, Some(3), liable, big.base), [-limit, limit, 0.0, 0.0]);
+}
+
+#[test]
+fn a_tie_at_the_limit_takes_the_reading_with_more_fan() {
+    // 111 222 333 444 55m self-drawn: four concealed pungs (a limit, and 13 fan of items: all
+    // pungs 3, full flush 6, self-draw 1, own season 1, flower set 2) or 123m ×3 + 444m (10 fan,
+    // capped at the same 64): §8.5 takes the larger fan, the limit hand.
+    let ctx = WinContext { seat_wind: 1, flowers: 0xF, seasons: 0b0010, ..TSUMO };
+    let v = hk(&rules(json!({})), "11122233344455m", "5m", &[], ctx).unwrap();
+    assert_eq!((v.limit, v.base), (Some(Limit::FourConcealedPungs), 64.0));
+}
+
+#[test]
+fn bonus_tile_wins_are_self_drawn_only() {
+    // 八仙過海 and 花糊 (§8.3 V, A25) are instant wins on one's own draw: the hand's tiles do not
+    // matter, but another player's discard cannot be won with them.
+    let eight = rules(json!({"all_flowers_instant_win": true}));
+    let all = WinContext { flowers: 0xF, seasons: 0xF, ..TSUMO };
+    assert_eq!(hk(&eight, "444m135p345s23456z", "4m", &[], all).unwrap().limit, Some(Limit::EightFlowers));
+    let e = hk(&eight, "444m135p345s23456z", "4m", &[], WinContext { self_draw: false, ..all }).unwrap_err();
+    assert!(e.contains("not complete"), "{e}");
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let seven = WinContext { flowers: 0xF, seasons: 0b0111, ..TSUMO };
+    assert_eq!(hk(&old, "444m135p345s23456z", "4m", &[], seven).unwrap().items, vec![(FanItem::SevenFlowers, 3)]);
+    assert!(hk(&old, "444m135p345s23456z", "4m", &[], WinContext { self_draw: false, ..seven }).is_err());
+    // A complete hand holding seven bonus tiles still wins on a discard, by its tiles.
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({"min_fan": 0})).unwrap();
+    let v = hk(&old, "123m456p789s55p777s", "5p", &[], WinContext { self_draw: false, ..seven }).unwrap();
+    assert!(v.items.iter().all(|&(i, _)| i != FanItem::SevenFlowers), "{:?}", v.items);
+}
+
+#[test]
+fn a_win_tile_that_is_no_tile_says_so() {
+    for bad in ["10p", "5x", "55p", "p"] {
+        let e = parse_hand("123m456p789s5p", bad, &[]).unwrap_err();
+        assert_eq!(e.field, "win");
+        assert!(e.message.contains("is not a tile") && e.message.contains("1m-9m"), "{bad}: {}", e.message);
+    }
+    let e = parse_hand("123m456p789s5p", "0p", &[]).unwrap_err();
+    assert!(e.message.contains("no red fives"), "{}", e.message);
+}
+
+#[test]
+fn a_player_who_pays_nothing_shows_zero_not_minus_zero() {
+    // Full responsibility (old_style): the discarder pays everything, the others 0.
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let d = payments(&old, 0, 0, Some(1), None, 8.0);
+    assert_eq!(d, [16.0, -16.0, 0.0, 0.0]);
+    assert!(d[2].is_sign_positive() && d[3].is_sign_positive(), "{d:?}");
+}
+
+fn request<'a>(hand: &'a str, win: &'a str, melds: &'a [String]) -> ScoreRequest<'a> {
+    ScoreRequest {
+        hand,
+        win,
+        melds,
+        self_draw: false,
+        seat_wind: "E",
+        round_wind: "E",
+        flowers: "",
+        seasons: "",
+        last_tile: false,
+        replacement: false,
+        robbing_kong: false,
+        heavenly: false,
+        earthly: false,
+        kong_on_kong: false,
+    }
+}
+
+#[test]
+fn kong_on_kong_reference_case() {
+    // faan-old-style.jsonl's 槓上槓自摸: 234m 111p 444p 66p 111s, with the two 1s as the kongs
+    // the win followed.
+    let melds = vec!["kan:1111p".to_string(), "ankan:1111s".to_string()];
+    let req = ScoreRequest { self_draw: true, kong_on_kong: true, ..request("234m444p66p", "6p", &melds) };
+    let old = resolve_preset::<Rules>(&presets(), "old_style", &json!({})).unwrap();
+    let r = score_report(&old, &req).unwrap();
+    assert_eq!((r["legal"].as_bool(), r["limit"].as_str()), (Some(true), Some("kong_on_kong")));
+    // The seed's table has no such limit: a replacement win with two kongs.
+    let r = score_report(&rules(json!({})), &req).unwrap();
+    let items: Vec<&str> = r["items"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!((r["fan"].as_u64(), items), (Some(5), vec!["kong", "self_draw", "replacement", "no_bonus"]));
+}
+
+#[test]
+fn impossible_circumstances_are_refused_naming_the_flags() {
+    let r = rules(json!({}));
+    let riichi = rules(json!({"earthly_hand_def": "riichi"}));
+    let chicken = "123m456p789s55p777s";
+    let kong = ["kan:1111z".to_string()];
+    let two_kongs = ["kan:7777s".to_string(), "ankan:1111z".to_string()];
+    let base = request(chicken, "5p", &[]);
+    let with_kong = request("123m456p789s55p", "5p", &kong);
+    let two = request("123m456p55p", "5p", &two_kongs);
+    // Won on 3m: the hand holds one, as a robbed kong's tile must be.
+    let robbable = request("12m456p789s55p777s", "3m", &[]);
+    // (rules, request, the field named, what the message says): wins that cannot happen.
+    let cases: Vec<(&Rules, ScoreRequest, &str, &[&str])> = vec![
+        (&r, ScoreRequest { earthly: true, self_draw: true, seat_wind: "S", ..base }, "earthly", &["--earthly with --tsumo"]),
+        (&r, ScoreRequest { earthly: true, ..base }, "earthly", &["--earthly with --seat-wind E"]),
+        (&r, ScoreRequest { earthly: true, seat_wind: "W", ..with_kong }, "earthly", &["--earthly with --melds"]),
+        (&riichi, ScoreRequest { earthly: true, seat_wind: "W", ..base }, "earthly", &["--earthly with --ron", "riichi"]),
+        (&r, ScoreRequest { heavenly: true, ..base }, "heavenly", &["--heavenly with --ron"]),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, seat_wind: "N", ..base }, "heavenly", &["--heavenly with --seat-wind N"]),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, ..with_kong }, "heavenly", &["--heavenly with --melds"]),
+        (&r, ScoreRequest { heavenly: true, earthly: true, self_draw: true, ..base }, "heavenly", &["--heavenly with --earthly"]),
+        (&r, ScoreRequest { heavenly: true, last_tile: true, self_draw: true, ..base }, "heavenly", &["--heavenly with --last-tile"]),
+        (&r, ScoreRequest { earthly: true, last_tile: true, seat_wind: "S", ..base }, "earthly", &["--earthly with --last-tile"]),
+        (&r, ScoreRequest { earthly: true, robbing_kong: true, seat_wind: "S", ..robbable }, "earthly", &["--earthly with --robbing-kong"]),
+        (
+            &r,
+            ScoreRequest { last_tile: true, replacement: true, self_draw: true, ..with_kong },
+            "last_tile",
+            &["--last-tile with --replacement", "dead wall"],
+        ),
+        (&r, ScoreRequest { last_tile: true, robbing_kong: true, ..robbable }, "last_tile", &["--last-tile with --robbing-kong"]),
+        (
+            &r,
+            ScoreRequest { last_tile: true, kong_on_kong: true, self_draw: true, ..two },
+            "last_tile",
+            &["--last-tile with --kong-on-kong"],
+        ),
+        (&r, ScoreRequest { robbing_kong: true, self_draw: true, ..robbable }, "robbing_kong", &["--robbing-kong with --tsumo"]),
+        (&r, ScoreRequest { robbing_kong: true, ..base }, "robbing_kong", &["--robbing-kong of 5p", "holds 3"]),
+        (
+            &r,
+            ScoreRequest { robbing_kong: true, replacement: true, self_draw: true, ..with_kong },
+            "robbing_kong",
+            &["--robbing-kong with --replacement"],
+        ),
+        (&r, ScoreRequest { replacement: true, ..with_kong }, "replacement", &["--replacement with --ron"]),
+        (&r, ScoreRequest { replacement: true, self_draw: true, ..base }, "replacement", &["no kong", "--flowers"]),
+        (&r, ScoreRequest { kong_on_kong: true, ..two }, "kong_on_kong", &["--kong-on-kong with --ron"]),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..with_kong }, "kong_on_kong", &["1 kong(s)"]),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..base }, "kong_on_kong", &["0 kong(s)"]),
+    ];
+    for (rules, req, field, says) in cases {
+        let e = score_report(rules, &req).unwrap_err();
+        assert_eq!(e.field, field, "{}", e.message);
+        for s in says {
+            assert!(e.message.contains(s), "want {s:?} in {}", e.message);
+        }
+    }
+    // Each circumstance where it can happen.
+    for (rules, req) in [
+        (&r, ScoreRequest { earthly: true, seat_wind: "S", ..base }),
+        (&riichi, ScoreRequest { earthly: true, self_draw: true, seat_wind: "S", ..base }),
+        (&riichi, ScoreRequest { earthly: true, self_draw: true, replacement: true, flowers: "2", seat_wind: "S", ..base }),
+        (&r, ScoreRequest { heavenly: true, self_draw: true, ..base }),
+        (&r, ScoreRequest { last_tile: true, self_draw: true, ..with_kong }),
+        (&r, ScoreRequest { last_tile: true, ..base }),
+        (&r, ScoreRequest { robbing_kong: true, ..robbable }),
+        (&r, ScoreRequest { replacement: true, self_draw: true, ..with_kong }),
+        (&r, ScoreRequest { replacement: true, self_draw: true, seasons: "3", ..base }),
+        (&r, ScoreRequest { kong_on_kong: true, self_draw: true, ..two }),
+    ] {
+        let report = score_report(rules, &req).unwrap_or_else(|e| panic!("{}: {}", e.field, e.message));
+        assert_eq!(report["legal"], json!(true), "{report}");
+    }
+    // An earthly hand is won on the dealer's discard: East is the only discarder.
+    let r = score_report(&r, &ScoreRequest { earthly: true, seat_wind: "S", ..base }).unwrap();
+    assert_eq!(r["payments"].as_array().unwrap().len(), 1);
+    assert_eq!(r["payments"][0]["discarder"], json!("E"));
 }
 
 /// One hand line of a mahjong-scorer record.
@@ -526,8 +712,10 @@ fn old_style_case(case: &Json) -> (Rules, super::hand::Hand, WinContext) {
     }
     let r = resolve_preset::<Rules>(&presets(), "old_style", &o).unwrap();
     let double_kong = flag("winByDoubleKong");
+    // The bonus-tile wins are taken on one's own draw (§8.3 V), which the package does not flag.
+    let flower_win = flag("eightImmortalsCrossingTheSea") || flag("flowersHand");
     let ctx = WinContext {
-        self_draw: flag("selfPick") || flag("heavenlyHand") || double_kong,
+        self_draw: flag("selfPick") || flag("heavenlyHand") || double_kong || flower_win,
         seat_wind,
         round_wind: seat_wind,
         flowers,
@@ -578,10 +766,13 @@ fn differential_faan_old_style() {
 mod game {
     use super::super::actions::{Claim, View};
     use super::super::batch::play;
+    use super::super::hand::FanItem;
     use super::super::hand::{HkMeld, Value};
     use super::super::rules::{presets, MultiWin, Rules};
-    use super::super::scoring::{kind_name, parse_hand, score};
-    use super::super::state::{pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandSetup, Outcome, Player, TAG_STRATEGY};
+    use super::super::scoring::{check_situation, kind_name, parse_hand, score};
+    use super::super::state::{
+        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandResult, HandSetup, Happening, Outcome, Player, TAG_STRATEGY,
+    };
     use super::super::strategies::{Bot, Knobs};
     use crate::game::{resolve_preset, Batch};
     use crate::games::riichi::tiles::{counts_to_string, Kind, MeldKind};
@@ -608,21 +799,23 @@ mod game {
         format!("{kind}:{tiles}")
     }
 
+    /// Hand `h` of a run of random deals: the dealer and round wind turn with `h`.
+    fn play_one(rules: &Rules, lineup: &[Knobs; 4], h: u64, log: bool) -> HandResult {
+        let key = Key::new(7).with(h);
+        let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
+        let [b0, b1, b2, b3] = &mut bots;
+        let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
+        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log }, &mut players)
+    }
+
     /// Plays `hands` hands of random deals under `rules` and checks, for each: every tile is
     /// accounted for, the payments sum to zero, and every win re-scores from its text (the
-    /// `score hongkong` path: MPSZ hand, melds, winning tile) to the same value.
+    /// `score hongkong` path: MPSZ hand, melds, winning tile, and circumstances that
+    /// `check_situation` accepts) to the same value.
     fn check_hands(rules: &Rules, lineup: &[Knobs; 4], hands: u64) -> [u32; 4] {
         let mut seen = [0u32; 4]; // draws, self-draws, discard wins, false wins
         for h in 0..hands {
-            let key = Key::new(7).with(h);
-            let mut bots: [Bot; 4] =
-                std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
-            let [b0, b1, b2, b3] = &mut bots;
-            let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
-            let r = play_hand(
-                &HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log: false },
-                &mut players,
-            );
+            let r = play_one(rules, lineup, h, false);
             assert_eq!(usize::from(r.tiles_accounted), tile_count(rules), "hand {h}: tiles not conserved");
             assert_eq!(r.delta.iter().sum::<i64>(), 0, "hand {h}: points not conserved {:?}", r.delta);
             match &r.outcome {
@@ -641,6 +834,7 @@ mod game {
                         let text = counts_to_string(&w.hand.concealed);
                         let parsed =
                             parse_hand(&text, &kind_name(w.hand.win), &melds).unwrap_or_else(|e| panic!("{text} {melds:?}: {e:?}"));
+                        check_situation(rules, &parsed, &w.ctx).unwrap_or_else(|e| panic!("{text} {melds:?} {:?}: {e:?}", w.ctx));
                         let v: Value = score(rules, &parsed, &w.ctx).unwrap_or_else(|e| panic!("{text} {melds:?}: {e}"));
                         assert_eq!((v.fan, v.base, v.limit), (w.value.fan, w.value.base, w.value.limit), "{text} {melds:?}");
                         assert!(r.delta[usize::from(w.seat)] > 0);
@@ -649,6 +843,50 @@ mod game {
             }
         }
         seen
+    }
+
+    /// Whether the win that ends `r` is on the last live-wall tile or the discard right after it
+    /// (F6, §8.1), read from the hand's events alone: a self-draw of the tile that a live draw
+    /// left the wall empty with, or a discard made right after that draw.
+    fn on_the_last_tile(r: &HandResult) -> bool {
+        let ev = &r.events;
+        let win = ev.iter().position(|e| matches!(e.what, Happening::SelfDrawWin | Happening::DiscardWin | Happening::RobbedKongWin));
+        let Some(win) = win.filter(|_| r.live_left == 0) else { return false };
+        let drawn_live = |i: usize| ev[i - 1].what == Happening::Draw && ev[i - 1].seat == ev[i].seat;
+        match ev[win].what {
+            Happening::SelfDrawWin => drawn_live(win),
+            Happening::DiscardWin => ev[win - 1].what == Happening::Discard && drawn_live(win - 1),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn the_last_tile_fan_is_for_the_last_live_wall_tile_in_played_hands() {
+        // A 3-faan minimum runs many hands to the end of the wall.
+        let rules = resolve_preset::<Rules>(&presets(), "default", &json!({"min_fan": 3})).unwrap();
+        let min_fan = knobs(json!({"min_win_fan": 3, "relax_live": 8, "discard": "value"}));
+        let lineup = [Knobs::default(), min_fan.clone(), knobs(json!({"claims": "pung_only", "discard": "pungs"})), min_fan];
+        // F6 wins; self-draws on a replacement that emptied the live wall; discards won after
+        // the wall emptied that do not follow its last live tile (hand 1713: a chow on the last
+        // discard, then a discard; 11776: a season's replacement emptied the wall).
+        let mut seen = [0u32; 3];
+        for h in 0..12000 {
+            let r = play_one(&rules, &lineup, h, true);
+            let Outcome::Win { winners, discarder, .. } = &r.outcome else { continue };
+            let want = on_the_last_tile(&r);
+            for w in winners {
+                assert_eq!(w.ctx.last_tile, want, "hand {h}: {:?}", &r.events[r.events.len().saturating_sub(4)..]);
+                let has = w.value.items.iter().any(|&(i, _)| i == FanItem::LastTile);
+                assert_eq!(has, want && w.value.limit.is_none(), "hand {h}");
+            }
+            match (want, r.live_left, discarder) {
+                (true, _, _) => seen[0] += 1,
+                (false, 0, None) => seen[1] += 1,
+                (false, 0, Some(_)) => seen[2] += 1,
+                _ => {}
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     }
 
     #[test]

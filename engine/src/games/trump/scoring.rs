@@ -590,8 +590,8 @@ pub struct Query<'a> {
     pub round_wind: Option<&'a str>,
     pub indicator: Option<&'a str>,
     pub ura_indicator: Option<&'a str>,
-    /// Jokers set aside.
-    pub jokers: u8,
+    /// Jokers set aside (0-2; wider here so that a wrong count is reported, not wrapped).
+    pub jokers: i64,
     /// Kinds in the player's own discards (furiten).
     pub discards: &'a str,
 }
@@ -625,8 +625,9 @@ fn indicator(field: &str, text: Option<&str>) -> Result<Option<u8>, OptionError>
 }
 
 /// The held cards and the situation of `q`, checked: 7 cards, one winning card, at most 4 copies of
-/// a rank and 2 Jokers over the hand, the win, the indicators and the set-aside Jokers.
-pub fn parse_query(q: &Query) -> Result<(Counts, Situation, u16), OptionError> {
+/// a rank and 2 Jokers over the hand, the win, the set-aside Jokers, the indicators and the own
+/// discards, and no situation the game cannot reach (a field `a+b` names the inputs that clash).
+pub fn parse_query(q: &Query, rules: &Rules) -> Result<(Counts, Situation, u16), OptionError> {
     let cards = parse_kinds("hand", q.hand)?;
     if cards.len() != 7 {
         return Err(OptionError::new("hand", format!("expected 7 cards, got {} in \"{}\"", cards.len(), q.hand)));
@@ -637,31 +638,77 @@ pub fn parse_query(q: &Query) -> Result<(Counts, Situation, u16), OptionError> {
         held[usize::from(k)] += 1;
     }
     let (dora_ind, ura_ind) = (indicator("indicator", q.indicator)?, indicator("ura_indicator", q.ura_indicator)?);
+    let discarded = parse_kinds("discards", q.discards)?;
+    let jokers = u8::try_from(q.jokers)
+        .ok()
+        .filter(|&n| n <= copies(JOKER))
+        .ok_or_else(|| OptionError::new("jokers", format!("expected 0 to 2 Jokers set aside, got {}", q.jokers)))?;
     let mut all = held;
     all[usize::from(win)] += 1;
-    all[usize::from(JOKER)] += q.jokers;
+    all[usize::from(JOKER)] += jokers;
     for k in dora_ind.iter().chain(&ura_ind) {
         all[usize::from(*k)] += 1;
     }
-    if let Some(k) = (0..KINDS as u8).find(|&k| all[usize::from(k)] > copies(k)) {
-        let what = if k == JOKER { "Jokers (hand, win and set-aside)".to_string() } else { format!("copies of {}", kind_name(k)) };
-        return Err(OptionError::new("hand", format!("{} {what}, but the deck has only {}", all[usize::from(k)], copies(k))));
+    too_many("hand", &all, "hand, win, set-aside and indicators")?;
+    for &k in &discarded {
+        all[usize::from(k)] += 1;
     }
-    if q.ippatsu && !(q.riichi || q.double_riichi) {
-        return Err(OptionError::new("ippatsu", "ippatsu needs riichi (or double riichi)"));
-    }
-    if q.ura_indicator.is_some() && !(q.riichi || q.double_riichi) {
-        return Err(OptionError::new("ura_indicator", "ura-dora is turned only for a riichi winner"));
-    }
-    let seat_wind = wind("seat_wind", q.seat_wind, if q.dealer { EAST } else { EAST + 1 })?;
-    if q.dealer != (seat_wind == EAST) {
-        return Err(OptionError::new("seat_wind", "the dealer sits East (T) and only the dealer does"));
+    too_many("discards", &all, "hand, win, set-aside, indicators and own discards")?;
+    let joker_in = [("hand", held[usize::from(JOKER)] > 0), ("win", win == JOKER), ("discards", discarded.contains(&JOKER))];
+    if let Some((field, _)) = joker_in.into_iter().find(|&(_, joker)| joker && !rules.joker_keep_allowed) {
+        return Err(OptionError::new(
+            field,
+            "a Joker (X) here, but with joker_keep_allowed off every Joker is set aside as it comes (§4.3), \
+             so none is held, discarded or won on; set-aside Jokers are counted by jokers",
+        ));
     }
     let riichi = match (q.riichi, q.double_riichi) {
         (_, true) => Riichi::Double,
         (true, false) => Riichi::Single,
         _ => Riichi::None,
     };
+    if q.ippatsu && riichi == Riichi::None {
+        return Err(OptionError::new(
+            "ippatsu",
+            "ippatsu is a win within one go-around of a riichi declaration, so it needs riichi or double_riichi",
+        ));
+    }
+    if q.ura_indicator.is_some() && riichi == Riichi::None {
+        return Err(OptionError::new("ura_indicator", "ura-dora is turned only for a riichi winner"));
+    }
+    if q.first_turn {
+        // A first-turn win is a tsumo on the first draw (tenhou, chiihou) or a ron before it
+        // (renhou, §6.1 #16): the winner has not discarded yet.
+        match riichi {
+            Riichi::Single => {
+                return Err(OptionError::new(
+                    "riichi+first_turn",
+                    "riichi is declared with a discard, and a first-turn win comes before the winner's first discard",
+                ))
+            }
+            Riichi::Double => {
+                return Err(OptionError::new(
+                    "double_riichi+first_turn",
+                    "double riichi is declared with the discard after the first draw, so the win comes after the first turn",
+                ))
+            }
+            Riichi::None => {}
+        }
+        if q.ron && q.dealer {
+            return Err(OptionError::new(
+                "ron+dealer+first_turn",
+                "renhou is a ron before the winner's first draw, but the dealer draws first, so no discard comes before it \
+                 (the dealer's first-turn win is tenhou, a tsumo)",
+            ));
+        }
+        if !discarded.is_empty() {
+            return Err(OptionError::new("discards+first_turn", "a first-turn win comes before the winner's first discard"));
+        }
+    }
+    let seat_wind = wind("seat_wind", q.seat_wind, if q.dealer { EAST } else { EAST + 1 })?;
+    if q.dealer != (seat_wind == EAST) {
+        return Err(OptionError::new("seat_wind", "the dealer sits East (T) and only the dealer does"));
+    }
     let s = Situation {
         win,
         tsumo: !q.ron,
@@ -673,10 +720,22 @@ pub fn parse_query(q: &Query) -> Result<(Counts, Situation, u16), OptionError> {
         round_wind: wind("round_wind", q.round_wind, EAST)?,
         dora: dora_ind.and_then(dora_of),
         ura: ura_ind.and_then(dora_of),
-        jokers_aside: q.jokers,
+        jokers_aside: jokers,
     };
-    let discards = parse_kinds("discards", q.discards)?.into_iter().fold(0u16, |m, k| m | 1 << k);
+    let discards = discarded.into_iter().fold(0u16, |m, k| m | 1 << k);
     Ok((held, s, discards))
+}
+
+/// More cards of a kind in `all` than the deck has, as an error on `field` (`counted` says which
+/// cards `all` holds).
+fn too_many(field: &str, all: &Counts, counted: &str) -> Result<(), OptionError> {
+    match (0..KINDS as u8).find(|&k| all[usize::from(k)] > copies(k)) {
+        None => Ok(()),
+        Some(k) => {
+            let what = if k == JOKER { "Jokers".to_string() } else { format!("copies of {}", kind_name(k)) };
+            Err(OptionError::new(field, format!("{} {what} ({counted}), but the deck has only {}", all[usize::from(k)], copies(k))))
+        }
+    }
 }
 
 /// The value of a win (or why it is not one) and its payments, as JSON: `legal`, `reason`, `han`,
@@ -684,7 +743,7 @@ pub fn parse_query(q: &Query) -> Result<(Counts, Situation, u16), OptionError> {
 /// (`dealer`/`child`/`discarder` with amounts, and the winner's `total`).
 pub fn score_report(q: &Query, rules: &Rules) -> Result<serde_json::Value, OptionError> {
     use serde_json::json;
-    let (held, s, discards) = parse_query(q)?;
+    let (held, s, discards) = parse_query(q, rules)?;
     let result = if q.ron {
         ron(&held, &s, discards, rules)
     } else {

@@ -22,7 +22,7 @@ fn q<'a>(hand: &'a str, win: &'a str) -> Query<'a> {
 }
 
 fn score(q: &Query, rules: &Rules) -> Result<Value, Illegal> {
-    let (held, s, discards) = parse_query(q).unwrap();
+    let (held, s, discards) = parse_query(q, rules).unwrap();
     if q.ron {
         ron(&held, &s, discards, rules)
     } else {
@@ -118,7 +118,7 @@ fn tr_h1_h2_pinfu_source_example() {
 fn tr_h3_iipeikou_not_pinfu_but_four_pairs_scores_higher() {
     // The spec expects 1 han from JJ / 345 / 345, but the same 8 cards are also JJ 33 44 55,
     // four pairs, and §5.4 takes the highest reading: suutoitsu 2.
-    let (held, s, _) = parse_query(&q("JJ34535", "4")).unwrap();
+    let (held, s, _) = parse_query(&q("JJ34535", "4"), &spec()).unwrap();
     let mut c = held;
     c[usize::from(s.win)] += 1;
     let vs = values(&c, &s, &spec());
@@ -269,7 +269,7 @@ fn edge_waits_and_wrap_around_are_not_pinfu_or_trios() {
 
 #[test]
 fn bad_hands_are_errors_naming_the_field() {
-    let err = |q: Query| parse_query(&q).unwrap_err();
+    let err = |q: Query| parse_query(&q, &spec()).unwrap_err();
     assert_eq!(err(q("123456", "7")).field, "hand");
     assert_eq!(err(q("1234567Z", "7")).field, "hand");
     assert!(err(q("1111234", "1")).message.contains("5 copies of 1"), "{}", err(q("1111234", "1")).message);
@@ -279,6 +279,39 @@ fn bad_hands_are_errors_naming_the_field() {
     assert_eq!(err(Query { indicator: Some("X"), ..q("1234567", "7") }).field, "indicator");
     assert_eq!(err(Query { ippatsu: true, ..q("1234567", "7") }).field, "ippatsu");
     assert_eq!(err(Query { dealer: true, seat_wind: Some("J"), ..q("1234567", "7") }).field, "seat_wind");
+}
+
+#[test]
+fn situations_the_game_cannot_reach_are_errors_naming_the_inputs_that_clash() {
+    let err = |q: Query, rules: &Rules| parse_query(&q, rules).unwrap_err().field;
+    let tsumo = Query { ron: false, ..q("8812356", "4") };
+    // Riichi is declared with a discard; a first-turn win comes before the first discard.
+    assert_eq!(err(Query { riichi: true, first_turn: true, ..tsumo }, &spec()), "riichi+first_turn");
+    let double = Query { double_riichi: true, ippatsu: true, first_turn: true, ..tsumo };
+    assert_eq!(err(double, &spec()), "double_riichi+first_turn");
+    // The dealer draws first, so never rons before the first draw (no renhou).
+    assert_eq!(err(Query { dealer: true, first_turn: true, ..q("8812356", "4") }, &spec()), "ron+dealer+first_turn");
+    assert_eq!(err(Query { first_turn: true, discards: "9", ..tsumo }, &spec()), "discards+first_turn");
+    assert_eq!(err(Query { discards: "88", ..q("8812356", "8") }, &spec()), "discards");
+    // Without joker_keep_allowed every Joker is set aside at once: none held, discarded or won on.
+    let no_keep = Rules { joker_keep_allowed: false, ..spec() };
+    assert_eq!(err(Query { ron: false, ..q("11TJQKX", "9") }, &no_keep), "hand");
+    assert_eq!(err(Query { ron: false, ..q("11TJQK9", "X") }, &no_keep), "win");
+    assert_eq!(err(Query { discards: "X", ..q("8812356", "4") }, &no_keep), "discards");
+    assert!(parse_query(&Query { jokers: 2, ..q("8812356", "4") }, &no_keep).is_ok());
+    for jokers in [-1, 3, 255, 257] {
+        assert_eq!(err(Query { jokers, ..q("8812356", "4") }, &spec()), "jokers", "{jokers}");
+    }
+    // What the game does reach: tenhou, chiihou, renhou (a child), double riichi with ippatsu.
+    for ok in [
+        Query { dealer: true, first_turn: true, ..tsumo },
+        Query { first_turn: true, ..tsumo },
+        Query { first_turn: true, ..q("8812356", "4") },
+        Query { riichi: true, double_riichi: true, ippatsu: true, ..tsumo },
+        Query { ron: false, first_turn: true, ..q("11TJQKX", "9") },
+    ] {
+        assert!(parse_query(&ok, &spec()).is_ok(), "{ok:?}");
+    }
 }
 
 #[test]
