@@ -3,7 +3,7 @@
 //! Not-winning hands raise `ValueError(("agari", why))`; malformed input names its field.
 
 use super::option_error;
-use crate::games::riichi::scoring::{self, Score, ScoreError};
+use crate::games::riichi::hand::{self, Score, ScoreError};
 use crate::games::riichi::tiles::{counts_of, parse_tiles, Counts, Tile, KINDS};
 use crate::games::riichi::yaku::Situation;
 use crate::games::riichi::{agari, rules, shanten};
@@ -144,12 +144,12 @@ fn parse_requests(text: &str) -> PyResult<Value> {
     serde_json::from_str(text).map_err(|e| option_error(OptionError::new("request", format!("invalid JSON: {e}"))))
 }
 
-/// Scores one hand: `request` is a JSON object (see `scoring::request`); returns JSON.
+/// Scores one hand: `request` is a JSON object (see `hand::request`); returns JSON.
 #[pyfunction]
 fn riichi_score(request: &str, preset: &str, overrides: &str) -> PyResult<String> {
     let rules = base_rules(preset, overrides)?;
-    let (w, r) = scoring::request(&parse_requests(request)?, &rules).map_err(score_error)?;
-    Ok(score_json(&scoring::score(&w, &r).map_err(score_error)?, &r).to_string())
+    let (w, r) = hand::request(&parse_requests(request)?, &rules).map_err(score_error)?;
+    Ok(score_json(&hand::score(&w, &r).map_err(score_error)?, &r).to_string())
 }
 
 /// A failed row of a batch: (row, field, message).
@@ -240,7 +240,7 @@ fn riichi_score_batch<'py>(py: Python<'py>, requests: &str, preset: &str, overri
         Value::Array(v) => v,
         _ => return Err(option_error(OptionError::new("requests", "expected a JSON list of requests"))),
     };
-    let out = py.detach(|| columns(list.iter().map(|v| scoring::request(v, &rules).and_then(|(w, r)| scoring::score(&w, &r)))));
+    let out = py.detach(|| columns(list.iter().map(|v| hand::request(v, &rules).and_then(|(w, r)| hand::score(&w, &r)))));
     to_python(py, out)
 }
 
@@ -262,7 +262,7 @@ fn le<const N: usize>(field: &str, data: &[u8], rows: usize, per_row: usize) -> 
 /// not allocate per hand).
 #[allow(clippy::too_many_arguments)]
 fn array_input(
-    w: &mut scoring::WinInput,
+    w: &mut hand::WinInput,
     tiles: &[[u8; 2]],
     win: [u8; 2],
     melds: &[[u8; 4]],
@@ -350,7 +350,7 @@ fn riichi_score_arrays<'py>(
     let (dora, ura) = (le::<2>("dora", dora, n, 5)?, le::<2>("ura", ura, n, 5)?);
     let (honba, deposits) = (le::<2>("honba", honba, n, 1)?, le::<2>("deposits", deposits, n, 1)?);
     let out = py.detach(|| {
-        let mut w = scoring::WinInput::default();
+        let mut w = hand::WinInput::default();
         columns((0..n).map(|i| {
             array_input(
                 &mut w,
@@ -365,7 +365,7 @@ fn riichi_score_arrays<'py>(
                 u16::from_le_bytes(honba[i]),
                 u16::from_le_bytes(deposits[i]),
             )
-            .and_then(|()| scoring::score(&w, &rules))
+            .and_then(|()| hand::score(&w, &rules))
         }))
     });
     to_python(py, out)
@@ -374,7 +374,7 @@ fn riichi_score_arrays<'py>(
 /// JSON: the scoring rule catalogue, presets, yaku names (bit order) and limit names.
 #[pyfunction]
 fn riichi_catalogue_json() -> String {
-    use crate::games::riichi::scoring::Limit;
+    use crate::games::riichi::hand::Limit;
     use crate::games::riichi::yaku::Yaku;
     json!({
         "rules": rules::Rules::specs().iter().map(|s| s.to_json()).collect::<Vec<_>>(),

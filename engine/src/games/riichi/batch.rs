@@ -1,11 +1,14 @@
 //! `impl Game`: plays a batch of games with keyed walls and fills the `games`, `players` and
 //! `hands` tables.
 
-use super::actions::{Action, Decider, Point};
-use super::rules::{self, FinalRounding, LeftoverDeposits, Rules, TieBreak, Uma};
-use super::state::{Event, HandResult, Outcome, Progress, State, MAX_TILES, SEATS};
+use super::actions::{Action, Point};
+use super::rules::{self, Extension, ExtensionMax, GameLength, Nagashi, RenchanOnDraw, Rules, Uma, Yame};
+use super::scoring::{sashi, HandResult, Outcome};
+use super::state::{Event, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
-use super::{Riichi, TAG_DICE, TAG_STRATEGY, TAG_WALL};
+use super::wall::{dice, wall};
+use super::{Riichi, TAG_STRATEGY};
+use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
@@ -149,44 +152,6 @@ rows! {
     }
 }
 
-/// The key of one hand's chance under `tag`: the deal, the round index, the honba and, for a hand
-/// replayed after a chombo, the replay count (absent for the first play, so that walls without
-/// chombo stay those of (deal, round, honba)).
-fn hand_key(root: Key, tag: u64, deal: u64, progress: Progress) -> Key {
-    let k = root.with(tag).with(deal).with(u64::from(progress.round)).with(u64::from(progress.honba));
-    if progress.repeat > 0 {
-        k.with(u64::from(progress.repeat))
-    } else {
-        k
-    }
-}
-
-/// The wall of one hand: a pure function of the seed, the deal, the round index, the honba and
-/// the replay count. The set's `rules.tile_count()` ids (without 2m–8m for three players, flowers
-/// last) are shuffled in the first entries; the default set shuffles exactly as it always has.
-pub fn wall(root: Key, deal: u64, progress: Progress, rules: &Rules) -> [u8; MAX_TILES] {
-    let mut w = tile_set(rules);
-    let n = rules.tile_count();
-    hand_key(root, TAG_WALL, deal, progress).stream().shuffle(&mut w[..n]);
-    w
-}
-
-/// The set's tile ids in id order (the first `rules.tile_count()` entries).
-pub fn tile_set(rules: &Rules) -> [u8; MAX_TILES] {
-    let mut w: [u8; MAX_TILES] = std::array::from_fn(|i| i as u8);
-    if rules.players == 3 {
-        // No 2m–8m (ids 4–31): the rest moves down, flowers included.
-        w.copy_within(32.., 4);
-    }
-    w
-}
-
-/// The dealer's dice sum of one hand (used by `wareme`): keyed like the wall, with its own tag.
-pub fn dice(root: Key, deal: u64, progress: Progress) -> u8 {
-    let mut st = hand_key(root, TAG_DICE, deal, progress).stream();
-    st.die() + st.die()
-}
-
 /// Everything one game produced.
 pub struct GameLog {
     pub hands: Vec<(Progress, u8, HandResult)>,
@@ -204,13 +169,12 @@ pub struct GameLog {
     pub deposit: u32,
 }
 
-/// Plays a whole game from East 1 with `d` deciding; walls come from `wall_of`.
+/// Plays a whole game from East 1 with `d` deciding; walls and dice come from `wall_of`.
 pub fn play_game(
     state: &mut State<'_>,
-    d: &mut dyn Decider,
+    d: &mut dyn Player<Riichi>,
     wall_of: &mut dyn FnMut(Progress) -> ([u8; MAX_TILES], u8),
-    yame: &mut dyn FnMut(&State<'_>) -> bool,
-) -> Result<GameLog, String> {
+) -> Result<GameLog, PlayerError> {
     state.start_game();
     let mut hands = Vec::new();
     let mut events = Vec::new();
@@ -224,7 +188,7 @@ pub fn play_game(
             events.push((hands.len() as u32, ev.clone()));
         }
         let dealer = state.dealer;
-        let over = state.advance(&r, yame);
+        let over = state.advance(&r, d)?;
         hands.push((progress, dealer, r));
         if over {
             break;
@@ -233,96 +197,151 @@ pub fn play_game(
     let bust_seats: [bool; SEATS] = std::array::from_fn(|s| s < state.n && state.rules.tobi.busts(state.p[s].points));
     let busted = bust_seats.contains(&true);
     let rules = state.rules;
-    let n = state.n;
-    let mut points: [i64; SEATS] = std::array::from_fn(|i| state.p[i].points);
     let leftover = state.progress.sticks;
-    let rank = ranks(&points[..n]);
-    if rules.leftover_deposits == LeftoverDeposits::ToTop {
-        let top = (0..n).find(|&i| rank[i] == 1).unwrap_or(0);
-        points[top] += i64::from(leftover * rules.riichi_deposit);
-    }
-    if rules.yakitori > 0 {
-        let winners: Vec<bool> = (0..n).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
-        let n_win = winners.iter().filter(|&&w| w).count() as i64;
-        if (1..n as i64).contains(&n_win) {
-            let pot = i64::from(rules.yakitori) * (n as i64 - n_win);
-            // An indivisible remainder goes to the first winner in seat order: points stay conserved.
-            let first = winners.iter().position(|&w| w).unwrap_or(0);
-            points[first] += pot % n_win;
-            for s in 0..n {
-                points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
-            }
-        }
-    }
-    let mut score = final_scores(rules, &points);
-    if rules.chombo_payment == rules::ChomboPayment::PointsDeduction {
-        for (_, _, r) in &hands {
-            for (s, x) in score.iter_mut().enumerate() {
-                *x -= f64::from(r.chombo >> s & 1) * f64::from(rules.chombo_deduction) / 1000.0;
-            }
-        }
-    }
-    let scheduled = state.scheduled();
+    let (points, score) = super::scoring::settle_game(rules, std::array::from_fn(|i| state.p[i].points), leftover, &hands);
+    let scheduled = scheduled(rules);
     Ok(GameLog { hands, events, final_points: points, score, busted, bust_seats, leftover, scheduled, deposit: rules.riichi_deposit })
 }
 
-/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the rank uma is
-/// +uma_1st / +uma_2nd / −(uma_1st + uma_2nd) (+15 / 0 / −15 by default) and oka is
-/// (return − start) × 3; seat 3 stays 0. `sashi` needs the lineup and is added by [`sashi`].
-pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
-    let n = rules.seats();
-    let rank = ranks(&points[..n]);
-    let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
-    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * n as f64 / 1000.0 } else { 0.0 };
-    let mut bonus = match rules.uma {
-        Uma::Rank if n == 3 => [b, a, -a - b, 0.0],
-        Uma::Rank => [b, a, -a, -b],
-        // JPML (§13.5): those who sink below the baseline pay 12 in all, by how many stay above.
-        Uma::Sinking => match (0..n).filter(|&s| points[s] >= i64::from(rules.return_points)).count() {
-            1 => [12.0, -1.0, -3.0, -8.0],
-            2 => [8.0, 4.0, -4.0, -8.0],
-            3 => [8.0, 3.0, 1.0, -12.0],
-            _ => [0.0; SEATS],
-        },
-        Uma::Sashi | Uma::Binta | Uma::None => [0.0; SEATS],
-    };
-    bonus[0] += oka;
-    let tied = |s: usize, o: usize| rules.tie_break == TieBreak::Split && points[o] == points[s];
-    let mut out = [0.0; SEATS];
-    for s in 0..n {
-        let (sum, shared) =
-            (0..n).filter(|&o| o == s || tied(s, o)).fold((0.0, 0.0), |(x, k), o| (x + bonus[usize::from(rank[o] - 1)], k + 1.0));
-        let bonus_s = sum / shared;
-        let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
-        if rules.final_rounding == FinalRounding::Nearest1000 {
-            raw = raw.round();
-        }
-        out[s] = raw + bonus_s;
+/// Hands a game schedules before extensions (one wind round = n dealer rotations).
+pub fn scheduled(rules: &Rules) -> u32 {
+    let n = rules.seats() as u32;
+    match rules.game_length {
+        GameLength::Ikkyoku => 1,
+        GameLength::Tonpuu => n,
+        GameLength::Hanchan => 2 * n,
+        GameLength::Iichan => 4 * n,
     }
-    if rules.uma == Uma::Binta {
-        let start = i64::from(rules.starting_points);
-        for hi in 0..n {
-            for lo in (0..n).filter(|&lo| rank[hi] < rank[lo] && !tied(hi, lo)) {
-                let doubled = points[lo] < start && points[hi] >= start;
-                let stake = f64::from(rules.side_bet) * if doubled { 2.0 } else { 1.0 };
-                out[hi] += stake;
-                out[lo] -= stake;
-            }
-        }
-    }
-    out
 }
 
-/// 差しウマ under `uma = sashi`: of the seats `a` and `b` (lineup players 1 and 2), the lower-ranked
-/// pays the other `side_bet` (nothing on a tie under tie_break = split).
-pub fn sashi(rules: &Rules, score: &mut [f64; SEATS], points: &[i64; SEATS], a: usize, b: usize) {
-    let rank = ranks(&points[..rules.seats()]);
-    if rules.tie_break == TieBreak::Split && points[a] == points[b] {
-        return;
+/// Whether `points` (seats beyond the rules' ignored) end the game by tobi.
+pub fn busted_at(rules: &Rules, points: &[i64; SEATS]) -> bool {
+    points[..rules.seats()].iter().any(|&p| rules.tobi.busts(p))
+}
+
+/// Whether the game is over when the deal passes after hand `round` with `points` (no tobi;
+/// seats beyond the rules' ignored).
+pub fn over_when_deal_passes(rules: &Rules, round: u32, points: &[i64; SEATS]) -> bool {
+    let sched = scheduled(rules);
+    let n = rules.seats() as u32;
+    if rules.game_length == GameLength::Ikkyoku {
+        return true;
     }
-    let (hi, lo) = if rank[a] < rank[b] { (a, b) } else { (b, a) };
-    score[hi] += f64::from(rules.side_bet);
-    score[lo] -= f64::from(rules.side_bet);
+    if round + 1 < sched {
+        return false;
+    }
+    if rules.extension == Extension::Off {
+        return true;
+    }
+    if rules.extension == Extension::FullRound && round >= sched && round % n != n - 1 {
+        return false;
+    }
+    if points[..rules.seats()].iter().any(|&p| p >= i64::from(rules.return_points)) {
+        return true;
+    }
+    let limit = match rules.extension_max {
+        ExtensionMax::OneRound => sched + n,
+        ExtensionMax::TwoRounds => sched + 2 * n,
+        // 返り東 repeats; 64 further hands bound a game that would otherwise never end.
+        ExtensionMax::ReturnEast => sched + 64,
+    };
+    round + 1 >= limit
+}
+
+/// Whether `dealer` is in sole first place with `points` (ties broken by seat order; the first
+/// `n` seats).
+pub fn dealer_is_top(points: &[i64; SEATS], dealer: u8, n: usize) -> bool {
+    crate::game::ranks(&points[..n])[usize::from(dealer)] == 1
+}
+
+/// The game flow between hands (§13): renchan, honba, the end of the game.
+impl State<'_> {
+    /// Whether the dealer keeps the deal after `r`.
+    pub fn dealer_keeps(&self, r: &HandResult) -> bool {
+        let dealer = self.dealer;
+        match r.outcome {
+            Outcome::Tsumo | Outcome::Ron => r.wins.iter().any(|w| w.seat == dealer),
+            Outcome::Chombo => true,
+            Outcome::Nagashi if self.rules.nagashi_mangan == Nagashi::AsWin => r.nagashi & (1 << dealer) != 0,
+            Outcome::Exhaustive | Outcome::Nagashi => {
+                let tenpai = r.tenpai & (1 << dealer) != 0;
+                match self.rules.renchan_on_draw {
+                    RenchanOnDraw::Tenpai => tenpai,
+                    RenchanOnDraw::EastNotenPassesSouthKeeps => tenpai || self.progress.round >= self.n as u32,
+                    RenchanOnDraw::AlwaysPass => false,
+                    RenchanOnDraw::AlwaysKeep => true,
+                }
+            }
+            _ => self.rules.abortive_draw_renchan,
+        }
+    }
+
+    fn points(&self) -> [i64; SEATS] {
+        self.p.each_ref().map(|p| p.points)
+    }
+
+    /// Advances `progress` past hand `r` (§13.2, §13.4). Returns true when the game is over. The
+    /// dealer's player answers [`Point::Yame`] under `agari_yame`/`tenpai_yame = choice`.
+    pub fn advance(&mut self, r: &HandResult, d: &mut dyn Player<Riichi>) -> Result<bool, PlayerError> {
+        let rules = self.rules;
+        if r.outcome == Outcome::Chombo {
+            // The same hand again, on a new wall (A42); only a payment that busts someone ends it.
+            self.progress.repeat += 1;
+            return Ok(busted_at(rules, &self.points()));
+        }
+        self.progress.repeat = 0;
+        let keeps = self.dealer_keeps(r);
+        let round = self.progress.round;
+        let dealer_won = r.wins.iter().any(|w| w.seat == self.dealer);
+        let won =
+            matches!(r.outcome, Outcome::Tsumo | Outcome::Ron) || (r.outcome == Outcome::Nagashi && rules.nagashi_mangan == Nagashi::AsWin);
+        // Honba: +1 after a dealer win and after any draw; reset after a win without the dealer.
+        if won && !keeps {
+            self.progress.honba = 0;
+        } else {
+            self.progress.honba += 1;
+        }
+        if !keeps {
+            self.progress.round += 1;
+        }
+        if busted_at(rules, &self.points()) {
+            return Ok(true);
+        }
+        if !keeps {
+            return Ok(over_when_deal_passes(rules, round, &self.points()));
+        }
+        let sched = scheduled(rules);
+        if rules.game_length == GameLength::Ikkyoku {
+            return Ok(true);
+        }
+        let target = i64::from(rules.return_points);
+        let extension_on = rules.extension != Extension::Off;
+        if round + 1 < sched {
+            return Ok(false);
+        }
+        let in_extension = round >= sched;
+        let rule = if dealer_won {
+            rules.agari_yame
+        } else if matches!(r.outcome, Outcome::Exhaustive | Outcome::Nagashi) {
+            rules.tenpai_yame
+        } else {
+            Yame::Off
+        };
+        let n = self.n as u32;
+        if rules.extension == Extension::FullRound && in_extension && round % n != n - 1 {
+            return Ok(false);
+        }
+        Ok(match rule {
+            Yame::Off => false,
+            Yame::AutoIfTop => self.dealer_is_top() && (!extension_on || self.p[usize::from(self.dealer)].points >= target),
+            Yame::Choice => self.ask_yes(d, usize::from(self.dealer), Point::Yame, Action::Yame)?,
+        })
+    }
+
+    /// The dealer is in sole first place (ties broken by seat order).
+    pub fn dealer_is_top(&self) -> bool {
+        dealer_is_top(&self.points(), self.dealer, self.n)
+    }
 }
 
 impl Game for Riichi {
@@ -351,7 +370,7 @@ impl Game for Riichi {
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
+        play_tables(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
     }
 
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
@@ -359,46 +378,9 @@ impl Game for Riichi {
     }
 }
 
-/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
-pub trait Hook {
-    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
-    /// decide.
-    fn decide(&mut self, slot: u8, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Option<Result<Action, String>>;
-}
-
-pub(super) struct NoHook;
-
-impl Hook for NoHook {
-    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: Point, _: &[Action]) -> Option<Result<Action, String>> {
-        None
-    }
-}
-
-struct Hooked<'a, 'k> {
-    native: Native<'k>,
-    slots: [u8; SEATS],
-    hook: &'a mut dyn Hook,
-}
-
-impl Decider for Hooked<'_, '_> {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
-        match self.hook.decide(self.slots[seat], s, seat, point, legal) {
-            Some(r) => r,
-            None => self.native.decide(s, seat, point, legal),
-        }
-    }
-
-    fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
-        self.native.declare_noten(s, seat, tenpai)
-    }
-
-    fn open_riichi(&mut self, s: &State<'_>, seat: usize) -> bool {
-        self.native.open_riichi(s, seat)
-    }
-}
-
-/// Plays `batch` and returns its tables; `hook` decides for the slots it claims.
-pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
+/// Plays `batch` and returns its tables. `outside[slot]` is the player of a lineup slot played
+/// from outside the engine (a Python strategy); the other slots play their knobs.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
     let mut state = State::new(rules);
     let mut games = Vec::with_capacity(batch.count as usize);
     let n = rules.seats();
@@ -409,7 +391,7 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
         let every = u64::from(rules.event_log_every);
         state.events = (every > 0 && game % every == 0).then(Vec::new);
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let log = play_one(&mut state, lineup, batch.seed, &seating, &mut *hook)?;
+        let log = play_one(&mut state, lineup, batch.seed, &seating, outside)?;
         push_rows(&log, &seating, n, &mut games, &mut players, &mut hand_rows);
         event_rows.extend(event_rows_of(&log, &seating));
     }
@@ -417,19 +399,24 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dy
 }
 
 /// Plays the game of `seating` with the keyed walls, dice and strategy randomness of `seed`:
-/// the same game whether it is played in a batch or alone (`show`).
-pub fn play_one(state: &mut State<'_>, lineup: &[Knobs], seed: u64, seating: &Seating, hook: &mut dyn Hook) -> Result<GameLog, String> {
+/// the same game whether it is played in a batch or alone (`show`). Each seat is played by its
+/// lineup slot's player from `outside`, or else by its knobs.
+pub fn play_one(
+    state: &mut State<'_>,
+    lineup: &[Knobs],
+    seed: u64,
+    seating: &Seating,
+    outside: &mut Outside<'_, Riichi>,
+) -> Result<GameLog, PlayerError> {
     let rules = state.rules;
     let n = rules.seats();
     let root = Key::new(seed);
-    let knobs: [&Knobs; SEATS] = std::array::from_fn(|s| &lineup[usize::from(seating.player(s as u8))]);
-    let native =
-        Native { knobs, keys: std::array::from_fn(|s| root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)), counter: [0; SEATS] };
-    let mut d = Hooked { native, slots: std::array::from_fn(|s| seating.player(s as u8)), hook };
-    let mut log = play_game(state, &mut d, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)), &mut |s| {
-        knobs[usize::from(s.dealer)].yame && s.dealer_is_top()
-    })
-    .map_err(|e| format!("game {}: {e}", seating.game))?;
+    let slot = |s: usize| usize::from(seating.player(s as u8));
+    let mut natives: [Native; SEATS] =
+        std::array::from_fn(|s| Native::new(&lineup[slot(s)], root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)));
+    let mut players = seat_players(&mut natives, outside, n, slot);
+    let mut log = play_game(state, &mut players, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)))
+        .map_err(|e| e.in_game(seating.game))?;
     if rules.uma == Uma::Sashi {
         let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
         sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));

@@ -2,11 +2,15 @@
 //! decomposition, yaku, fu and points) and the game engine in the template's module shape:
 //!
 //! - `rules.rs`: every house rule of §15 (scoring and game flow) and the presets of §15.7;
-//! - `state.rs`: the wall, the hand state machine (draws, calls, kans, riichi, furiten, wins,
-//!   draws and their settlement) and the game flow between hands;
-//! - `actions.rs`: the decision points, the legal actions and the [`actions::Decider`] trait;
+//! - `wall.rs`: the keyed walls and dice, the deal, the dead wall and the dora;
+//! - `state.rs`: one hand, from the first draw to its end (draws, calls, kans, riichi, furiten,
+//!   wins and draws);
+//! - `actions.rs`: the decision points, the legal actions and the [`actions::View`] a player
+//!   decides from ([`crate::decide`]);
+//! - `scoring.rs`: settlement (win payments, pao, noten, nagashi, chombo, uma and oka); the value
+//!   of a winning hand is the evaluator's (`hand.rs`);
 //! - `strategies.rs`: strategy knobs and the native policy;
-//! - `batch.rs`: `impl Game`, keyed walls and the tables.
+//! - `batch.rs`: `impl Game`, the game flow between hands and the tables.
 //!
 //! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba[/repeat]` (round = the index
 //! of the hand's dealer rotation, so a wall never repeats within a game; `repeat` counts replays
@@ -20,6 +24,7 @@ pub mod actions;
 pub mod agari;
 pub mod batch;
 pub mod fu;
+pub mod hand;
 pub mod replay;
 pub mod rules;
 pub mod scoring;
@@ -28,8 +33,11 @@ pub mod show;
 pub mod state;
 pub mod strategies;
 pub mod tiles;
+pub mod wall;
 pub mod yaku;
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

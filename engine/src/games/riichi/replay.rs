@@ -13,10 +13,14 @@
 //! own wall layout (§3.3, `rules`) has them and the set's other tiles in id order. The result
 //! holds the hand's `events` as the `events` table logs them (`[seat, kind, tile]`).
 
-use super::actions::{Action, Decider, Point};
-use super::batch::tile_set;
+use super::actions::{Action, Point, View};
 use super::rules::Rules;
-use super::state::{dealt_at, Outcome, Progress, State};
+use super::scoring::Outcome;
+use super::state::{Progress, State};
+use super::strategies::{knob_answer, Knobs};
+use super::wall::{dealt_at, tile_set};
+use super::Riichi;
+use crate::decide::{Fault, Player};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +46,9 @@ impl Script {
     }
 }
 
-impl Decider for Script {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+impl Player<Riichi> for Script {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let seat = v.seat;
         let here = |a: Action| format!("{a:?} by seat {seat}");
         match point {
             Point::Turn { .. } => match self.peek() {
@@ -55,7 +60,10 @@ impl Decider for Script {
                     self.next += 1;
                     Ok(Action::Tsumo)
                 }
-                other => Err(format!("seat {seat} is to act after {} discards but the record's next action is {other:?}", s.discards)),
+                other => Err(Fault::Illegal(format!(
+                    "seat {seat} is to act after {} discards but the record's next action is {other:?}",
+                    v.discards
+                ))),
             },
             Point::Response { from, .. } => {
                 for r in self.rons() {
@@ -67,8 +75,8 @@ impl Decider for Script {
                 }
                 if let Some(Rec::Act(who, a)) = self.peek() {
                     if usize::from(who) == seat && a.is_call() {
-                        if !legal.iter().any(|&l| same_call(s, l, a)) {
-                            return Err(format!("{} is not legal; legal: {legal:?}", here(a)));
+                        if !legal.iter().any(|&l| same_call(v, l, a)) {
+                            return Err(Fault::Illegal(format!("{} is not legal; legal: {legal:?}", here(a))));
                         }
                         self.next += 1;
                         return Ok(a);
@@ -76,14 +84,17 @@ impl Decider for Script {
                 }
                 Ok(Action::Pass)
             }
+            // What a record does not hold (a noten claim, an open riichi, yame) is answered as the
+            // default knobs answer it.
+            Point::Noten { .. } | Point::OpenRiichi | Point::Yame => Ok(knob_answer(&Knobs::default(), v, point).unwrap_or(Action::Pass)),
         }
     }
 }
 
 /// Calls compare by the red/plain make-up of the own tiles, not by tile ids.
-fn same_call(s: &State<'_>, a: Action, b: Action) -> bool {
+fn same_call(v: &View<'_>, a: Action, b: Action) -> bool {
     let norm = |t: [u8; 2]| {
-        let mut v = t.map(|x| if s.is_red(x) { 200 + x / 4 } else { x / 4 });
+        let mut v = t.map(|x| if v.is_red(x) { 200 + x / 4 } else { x / 4 });
         v.sort_unstable();
         v
     };
@@ -243,7 +254,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
     let mut script = Script { recs, next: 0 };
     let r = match state.play_hand(&mut script) {
         Ok(r) => r,
-        Err(e) => return Ok(json!({"error": e})),
+        Err(e) => return Ok(json!({"error": e.to_string()})),
     };
     let wins: Vec<Value> = r
         .wins
@@ -261,7 +272,10 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
     // The hand as the `events` table logs it ([seat, kind, tile]), for exporters.
     let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind, e.tile])).collect();
     let points_after: Vec<i64> = state.p[..n].iter().map(|p| p.points).collect();
-    let over = state.advance(&r, &mut |s| s.dealer_is_top());
+    let over = match state.advance(&r, &mut script) {
+        Ok(over) => over,
+        Err(e) => return Ok(json!({"error": e.to_string()})),
+    };
     Ok(json!({
         "error": if unplayed > 0 && !matches!(r.outcome, Outcome::Ron | Outcome::Sanchahou) {
             json!(format!("the hand ended ({}) with {unplayed} recorded actions left", Outcome::NAMES[r.outcome as usize]))

@@ -429,6 +429,15 @@ impl Rules {
     pub fn nuki(&self) -> bool {
         self.flowers > 0 || self.north_nuki()
     }
+
+    /// Whether tile id `id` is a red five: ids 16, 52, 88 (and 53 with four red fives).
+    pub fn is_red(&self, id: u8) -> bool {
+        match self.aka_dora {
+            0 => false,
+            3 => matches!(id, 16 | 52 | 88),
+            _ => matches!(id, 16 | 52 | 53 | 88),
+        }
+    }
 }
 
 /// Defaults that follow `players = 3` (§14, A37) where neither the preset nor the overrides set

@@ -1,657 +1,585 @@
-//! Hand value (spec §7.7, §11): every interpretation of a winning hand is scored and the one that
-//! pays the most is kept (高点法); then limits, payments, honba and riichi sticks.
+//! Settlement (spec §11–§13): what each hand's end pays — wins with honba and riichi sticks, pao
+//! (責任払い), wareme, the exhaustive draw's noten payments and nagashi mangan, chombo — and the
+//! end of the game: leftover sticks, yakitori, uma and oka. The value of a winning hand itself is
+//! the hand evaluator's (`hand.rs`).
 
-use super::agari::{self, Set, SetKind, Wait};
-use super::fu;
-use super::rules::{ChiitoitsuFu, Renhou, Rules, SanmaTsumo, SanmaTsumoHonba};
-use super::shanten;
-use super::tiles::{counts_of, dora_successor, Counts, Kind, Meld, MeldKind, Tile, KINDS};
-use super::yaku::{self, HandFacts, Interpretation, Situation, Yaku, YakuSet};
-use crate::options::OptionError;
-use std::fmt;
+use super::actions::{Action, Point};
+use super::hand::{self, Score, WinInput};
+use super::rules::*;
+use super::state::{bit, Progress, State, FLOWER, NONE, POCCHI, SEATS};
+use super::tiles::{Kind, Meld, MeldKind, Tile, KINDS};
+use super::yaku::{Situation, Yaku};
+use super::Riichi;
+use crate::decide::{Fault, Player, PlayerError};
+use crate::game::ranks;
 
-/// A winning hand as the caller describes it.
-#[derive(Debug, Clone, Default)]
-pub struct WinInput {
-    /// Concealed tiles, with or without the winning tile (13 − 3k or 14 − 3k tiles for k melds).
-    pub hand: Vec<Tile>,
-    pub win: Option<Tile>,
-    pub melds: Vec<Meld>,
-    pub situation: Situation,
-    /// Dora and ura indicators (tiles, not the dora they point at).
-    pub dora: Vec<Tile>,
-    pub ura: Vec<Tile>,
-    pub honba: u32,
-    /// Riichi sticks on the table that the winner collects (this hand's included).
-    pub deposits: u32,
-    /// Nukidora han: extracted flowers or sanma Norths, the flower-indicator bonus included
-    /// (spec §1.4, §14).
-    pub nukidora: u8,
-    /// Han of the all-flowers yaku (rule `flower_all_yaku_han`) when the winner earned it: yaku
-    /// han (they count toward `min_han`), named by the yaku `all_flowers`.
-    pub flower_yaku: u8,
-}
-
+/// How a hand ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
-    None,
-    Mangan,
-    Haneman,
-    Baiman,
-    Sanbaiman,
-    KazoeYakuman,
-    Yakuman,
+pub enum Outcome {
+    Tsumo = 0,
+    Ron = 1,
+    Exhaustive = 2,
+    Nagashi = 3,
+    Kyuushu = 4,
+    SuuchaRiichi = 5,
+    SuufonRenda = 6,
+    Suukaikan = 7,
+    Sanchahou = 8,
+    /// A foul shown (§12.4): the hand is void and replayed.
+    Chombo = 9,
 }
 
-impl Limit {
-    pub const NAMES: [&'static str; 7] = ["", "mangan", "haneman", "baiman", "sanbaiman", "kazoe_yakuman", "yakuman"];
+impl Outcome {
+    pub const NAMES: [&'static str; 10] =
+        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou", "chombo"];
 
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+    pub fn abortive(self) -> bool {
+        matches!(self as u8, 4..=8)
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    Standard,
-    Chiitoitsu,
-    Kokushi,
+/// One win of a hand.
+#[derive(Debug, Clone)]
+pub struct WinRec {
+    pub seat: u8,
+    /// The discarder; the winner for a tsumo.
+    pub from: u8,
+    pub score: Score,
+    /// Seat that paid under pao (NONE if none).
+    pub pao: u8,
 }
 
-/// Who pays what. Amounts include the honba bonus; riichi sticks are only in `received`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Payments {
-    /// Ron: what the discarder pays.
-    pub ron: u32,
-    /// Tsumo: what the dealer pays (0 when the winner is the dealer).
-    pub tsumo_dealer: u32,
-    /// Tsumo: what each non-dealer pays.
-    pub tsumo_non_dealer: u32,
-    /// Everything the winner receives: payments, honba and riichi sticks.
-    pub received: u32,
+/// What a hand did.
+#[derive(Debug, Clone)]
+pub struct HandResult {
+    pub outcome: Outcome,
+    pub wins: Vec<WinRec>,
+    /// Point changes of the hand (deposits included: a riichi stick is −1000 to its player).
+    pub deltas: [i64; SEATS],
+    /// Tenpai at an exhaustive draw, bit per seat.
+    pub tenpai: u8,
+    pub riichi: u8,
+    /// Seats with an open call.
+    pub open: u8,
+    pub nagashi: u8,
+    /// Discards made in the hand when it ended.
+    pub turn: u32,
+    /// The wareme seat (NONE without wareme).
+    pub wareme: u8,
+    /// Seats whose foul was shown in the hand (chombo), bit per seat.
+    pub chombo: u8,
+    /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
+    pub noten_declared: u8,
+    /// Tiles each seat extracted (flowers, sanma Norths).
+    pub nuki: [u8; SEATS],
 }
 
-/// The value of a winning hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Score {
-    /// Han including dora (13 per yakuman for a yakuman hand).
-    pub han: u32,
-    pub fu: u32,
-    /// The yaku that count ([`Score::yaku`] gives their han).
-    pub yaku_mask: u64,
-    /// Total yakuman multiplier (0 = not a yakuman hand).
-    pub yakuman: u8,
-    /// Dora, red fives and ura dora that count (all 0 in a yakuman hand).
-    pub dora: u8,
-    pub aka: u8,
-    pub ura: u8,
-    /// Nukidora han that count.
-    pub nuki: u8,
-    pub limit: Limit,
-    /// Basic points (fu × 2^(han+2), or the limit's).
-    pub basic: u32,
-    /// What the winner receives before honba and riichi sticks.
-    pub points: u32,
-    pub payments: Payments,
-    pub form: Form,
-    pub wait: Option<Wait>,
-    pub closed: bool,
-    pub dealer: bool,
-    pub tsumo: bool,
-}
-
-/// Why a hand cannot be scored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ScoreError {
-    /// The input is malformed or contradictory (names the field).
-    Input(OptionError),
-    /// The hand is well-formed but does not win (incomplete, or no yaku).
-    NoWin(String),
-}
-
-impl fmt::Display for ScoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ScoreError::Input(e) => e.fmt(f),
-            ScoreError::NoWin(m) => f.write_str(m),
+impl HandResult {
+    /// A hand that ended with `outcome` and nothing else yet (play_hand fills in the rest).
+    fn of(outcome: Outcome) -> Self {
+        HandResult {
+            outcome,
+            wins: Vec::new(),
+            deltas: [0; SEATS],
+            tenpai: 0,
+            riichi: 0,
+            open: 0,
+            nagashi: 0,
+            turn: 0,
+            wareme: NONE,
+            chombo: 0,
+            noten_declared: 0,
+            nuki: [0; SEATS],
         }
     }
 }
 
-fn input(field: &str, message: impl Into<String>) -> ScoreError {
-    ScoreError::Input(OptionError::new(field, message))
-}
-
-fn ceil100(x: u32) -> u32 {
-    x.div_ceil(100) * 100
-}
-
-/// Basic points and the limit reached for a hand of `han` and `fu` (spec §11.2–11.4).
-pub fn basic_points(han: u32, fu: u32, yakuman: u8, rules: &Rules) -> (u32, Limit) {
-    if yakuman > 0 {
-        return (8000 * u32::from(yakuman), Limit::Yakuman);
-    }
-    match han {
-        13.. if rules.kazoe_yakuman => (8000, Limit::KazoeYakuman),
-        11.. => (6000, Limit::Sanbaiman),
-        8.. => (4000, Limit::Baiman),
-        6.. => (3000, Limit::Haneman),
-        5.. => (2000, Limit::Mangan),
-        _ => {
-            let b = fu << (han + 2);
-            if b >= 2000 || (rules.kiriage_mangan && b == 1920) {
-                (2000, Limit::Mangan)
-            } else {
-                (b, Limit::None)
-            }
-        }
-    }
-}
-
-/// Rounds to the nearest 100, halves up (四捨五入).
-fn round100(x: u32) -> u32 {
-    (x + 50) / 100 * 100
-}
-
-/// What each payer of a tsumo adds for the honba: a third of the honba bonus, or half of it with
-/// three players under `seppan` and `marudori`, whose tsumo pays the full value, or under
-/// `sanma_tsumo_honba = half`.
-pub fn tsumo_honba(honba: u32, rules: &Rules) -> u32 {
-    let half = rules.sanma_tsumo_honba == SanmaTsumoHonba::Half || matches!(rules.sanma_tsumo, SanmaTsumo::Seppan | SanmaTsumo::Marudori);
-    let shares = if rules.players == 3 && half { 2 } else { 3 };
-    honba * rules.honba_value / shares
-}
-
-/// Three-player tsumo shares (§14 E): (dealer's share, each non-dealer's share) without honba.
-fn sanma_tsumo(basic: u32, dealer: bool, rules: &Rules) -> (u32, u32) {
-    let (d, n) = if dealer { (0, ceil100(2 * basic)) } else { (ceil100(2 * basic), ceil100(basic)) };
-    match rules.sanma_tsumo {
-        SanmaTsumo::TsumoSon => (d, n),
-        SanmaTsumo::SentenKafu => (if dealer { 0 } else { d + 1000 }, n + 1000),
-        // The absent North would pay a non-dealer's share: each payer takes half of it.
-        SanmaTsumo::Seppan => {
-            let half = round100(n / 2);
-            (if dealer { 0 } else { d + half }, n + half)
-        }
-        SanmaTsumo::Marudori => {
-            let ron = ceil100(basic * if dealer { 6 } else { 4 });
-            if dealer {
-                (0, round100(ron / 2))
-            } else {
-                (round100(ron * 2 / 3), round100(ron / 3))
-            }
-        }
-    }
-}
-
-/// Payments for `basic` points (spec §11.5–11.6; three players: §14 E).
-pub fn payments(basic: u32, dealer: bool, tsumo: bool, honba: u32, deposits: u32, rules: &Rules) -> (u32, Payments) {
-    let mut p = Payments::default();
-    let points;
-    if !tsumo {
-        points = ceil100(basic * if dealer { 6 } else { 4 });
-        p.ron = points + honba * rules.honba_value;
-    } else if rules.players == 3 {
-        let (d, n) = sanma_tsumo(basic, dealer, rules);
-        let each = tsumo_honba(honba, rules);
-        points = d + if dealer { 2 * n } else { n };
-        if !dealer {
-            p.tsumo_dealer = d + each;
-        }
-        p.tsumo_non_dealer = n + each;
-        p.received = points + 2 * each + deposits * rules.riichi_deposit;
-        return (points, p);
-    } else if dealer {
-        let each = ceil100(2 * basic);
-        points = 3 * each;
-        p.tsumo_non_dealer = each + honba * rules.honba_value / 3;
-    } else {
-        let (d, n) = (ceil100(2 * basic), ceil100(basic));
-        points = d + 2 * n;
-        p.tsumo_dealer = d + honba * rules.honba_value / 3;
-        p.tsumo_non_dealer = n + honba * rules.honba_value / 3;
-    }
-    p.received = points + honba * rules.honba_value + deposits * rules.riichi_deposit;
-    (points, p)
-}
-
-/// One scored reading of the hand.
-#[derive(Clone, Copy)]
-struct Candidate {
-    y: YakuSet,
-    fu: u32,
-    form: Form,
-    wait: Option<Wait>,
-    kansaki_ok: bool,
-}
-
-/// The hand after validation: counts and facts shared by every interpretation.
-struct Prepared {
-    facts: HandFacts,
-    /// Called melds as sets, in input order (the first `n_called`).
-    called: [Set; 4],
-    n_called: usize,
-    /// Every tile with kans as four, for dora.
-    dora_counts: Counts,
-    reds: u8,
-}
-
-fn prepare(w: &WinInput, s: &Situation, rules: &Rules) -> Result<Prepared, ScoreError> {
-    let win = w.win.ok_or_else(|| input("win", "the winning tile is required"))?;
-    for (field, inds) in [("dora", &w.dora), ("ura", &w.ura)] {
-        if inds.len() > 5 {
-            return Err(input(field, format!("at most 5 indicators (one plus four kan dora), got {}", inds.len())));
-        }
-    }
-    let k = w.melds.len();
-    if k > 4 {
-        return Err(input("melds", format!("at most 4 melds, got {k}")));
-    }
-    let mut concealed = counts_of(&w.hand);
-    let mut reds = w.hand.iter().filter(|t| t.red).count() as u8;
-    match w.hand.len() + 3 * k {
-        13 => {
-            concealed[usize::from(win.kind)] += 1;
-            reds += u8::from(win.red);
-        }
-        14 => {
-            if concealed[usize::from(win.kind)] == 0 {
-                return Err(input("win", format!("the hand has 14 tiles but no {} (the winning tile)", win.name())));
-            }
-        }
-        n => {
-            return Err(input(
-                "hand",
-                format!(
-                    "expected {} concealed tiles with {k} meld(s) (13 − 3·melds, or 14 − 3·melds with the winning tile), got {}",
-                    13 - 3 * k,
-                    n - 3 * k
-                ),
-            ))
-        }
-    }
-    let mut dora_counts = concealed;
-    let mut called = [Set { kind: SetKind::Sequence, base: 0, concealed: false, called: true }; 4];
-    let mut first_call = None;
-    for (i, m) in w.melds.iter().enumerate() {
-        for t in &m.tiles {
-            dora_counts[usize::from(t.kind)] += 1;
-        }
-        reds += m.reds();
-        let kind = match m.kind {
-            MeldKind::Chi => SetKind::Sequence,
-            MeldKind::Pon => SetKind::Triplet,
-            _ => SetKind::Kan,
-        };
-        if m.kind.is_open() && first_call.is_none() {
-            first_call = Some(i);
-        }
-        called[i] = Set { kind, base: m.base(), concealed: m.kind == MeldKind::Ankan, called: true };
-    }
-    if let Some(kind) = (0..KINDS).find(|&i| dora_counts[i] > 4) {
-        let name = Tile { kind: kind as Kind, red: false }.name();
-        return Err(input("hand", format!("{} copies of {name} in the hand and melds; there are only 4", dora_counts[kind])));
-    }
-    let closed = w.melds.iter().all(|m| !m.kind.is_open());
-    let facts =
-        HandFacts { all: dora_counts, concealed, win: win.kind, closed, no_melds: k == 0, first_call, situation_mask: 0, tile_mask: 0 }
-            .with_masks(s, rules);
-    Ok(Prepared { facts, called, n_called: k, dora_counts, reds })
-}
-
-fn check_situation(w: &WinInput, closed: bool) -> Result<(), ScoreError> {
-    let s = &w.situation;
-    let has_kan = w.melds.iter().any(|m| m.kind.is_kan());
-    let first_turn = s.tenhou || s.chiihou || s.renhou;
-    let rules: [(bool, &str, &str); 16] = [
-        ((s.riichi || s.double_riichi) && !closed, "riichi", "riichi needs a closed hand (only ankan melds)"),
-        (s.open_riichi && !(s.riichi || s.double_riichi), "open_riichi", "open riichi needs riichi"),
-        (s.ippatsu && !(s.riichi || s.double_riichi), "ippatsu", "ippatsu needs riichi"),
-        (s.haitei && !s.tsumo, "haitei", "haitei is a tsumo on the last tile"),
-        (s.houtei && s.tsumo, "houtei", "houtei is a ron on the last discard"),
-        (s.rinshan && !s.tsumo, "rinshan", "rinshan is a tsumo"),
-        (s.rinshan && !has_kan && w.nukidora == 0, "rinshan", "rinshan needs a kan among the melds or an extracted tile (nukidora)"),
-        (s.rinshan && s.haitei, "rinshan", "a replacement tile is never haitei"),
-        (s.chankan && s.tsumo, "chankan", "chankan is a ron"),
-        (s.chankan && s.houtei, "chankan", "a robbed kan tile is never houtei"),
-        (first_turn && (s.riichi || s.double_riichi), "riichi", "no riichi before a first-turn win"),
-        (s.tenhou && !(s.dealer() && s.tsumo && w.melds.is_empty()), "tenhou", "tenhou is the dealer's tsumo with no meld"),
-        (s.chiihou && (s.dealer() || !s.tsumo || !w.melds.is_empty()), "chiihou", "chiihou is a non-dealer's tsumo with no meld"),
-        (s.renhou && (s.dealer() || s.tsumo || !w.melds.is_empty()), "renhou", "renhou is a non-dealer's ron with no meld"),
-        (!(27..31).contains(&s.round_wind), "round_wind", "expected a wind (E, S, W, N)"),
-        (!(27..31).contains(&s.seat_wind), "seat_wind", "expected a wind (E, S, W, N)"),
-    ];
-    for (bad, field, message) in rules {
-        if bad {
-            return Err(input(field, message));
-        }
-    }
-    Ok(())
-}
-
-/// Calls `visit` with every reading of the hand, its yaku and fu.
-fn candidates(p: &Prepared, s: &Situation, rules: &Rules, visit: &mut impl FnMut(Candidate)) {
-    let f = &p.facts;
-    if f.no_melds {
-        if agari::is_kokushi(&f.concealed) {
-            let y = yaku::kokushi(f, rules, agari::is_kokushi13(&f.concealed, f.win));
-            visit(Candidate { y, fu: if s.tsumo { 30 } else { 40 }, form: Form::Kokushi, wait: None, kansaki_ok: true });
-        }
-        if agari::is_chiitoitsu(&f.concealed, rules.chiitoitsu_same_pairs) {
-            let y = yaku::chiitoitsu(f, rules);
-            let fu = if rules.chiitoitsu_fu == ChiitoitsuFu::Fu50Han1 { 50 } else { 25 };
-            visit(Candidate { y, fu, form: Form::Chiitoitsu, wait: Some(Wait::Tanki), kansaki_ok: true });
-        }
-    }
-    let called = &p.called[..p.n_called];
-    agari::for_each_decomposition(&f.concealed, 4 - called.len(), &mut |d| {
-        let mut sets = [d.sets[0]; 4];
-        sets[..called.len()].copy_from_slice(called);
-        sets[called.len()..].copy_from_slice(&d.sets[..d.n]);
-        // Each place the winning tile can sit gives one interpretation; identical sets give the same.
-        let mut slots = [(None, Wait::Tanki); 5];
-        let mut n_slots = 0;
-        if d.pair == f.win {
-            n_slots = 1;
-        }
-        for (j, x) in sets.iter().enumerate().skip(called.len()) {
-            let holds = match x.kind {
-                SetKind::Sequence => (x.base..x.base + 3).contains(&f.win),
-                _ => x.base == f.win,
-            };
-            if holds && !slots[..n_slots].iter().any(|&(o, _)| o.is_some_and(|o: usize| sets[o] == *x)) {
-                slots[n_slots] = (Some(j), agari::wait_of(x, f.win));
-                n_slots += 1;
-            }
-        }
-        for &(slot, wait) in &slots[..n_slots] {
-            let mut sets = sets;
-            if let Some(j) = slot {
-                if !s.tsumo && sets[j].kind == SetKind::Triplet {
-                    sets[j].concealed = false;
+impl State<'_> {
+    fn melds_for_score(&self, seat: usize) -> Vec<Meld> {
+        self.p[seat]
+            .melds
+            .iter()
+            .map(|m| {
+                let mut tiles: Vec<Tile> = Vec::with_capacity(4);
+                if m.called != NONE {
+                    tiles.push(self.tile(m.called));
                 }
-            }
-            let i = Interpretation { sets, pair: d.pair, wait };
-            let y = yaku::standard(&i, f, s, rules);
-            let pinfu = y.mask & Yaku::Pinfu.bit() != 0;
-            let (_, fu) = fu::standard(&i, s, f.closed, pinfu, rules);
-            let kansaki_ok = !rules.kansaki || f.first_call.is_none_or(|c| yaku::first_call_in_yaku(&i, c, &y, s, rules));
-            visit(Candidate { y, fu, form: Form::Standard, wait: Some(wait), kansaki_ok });
-        }
-    });
-}
-
-fn min_han(rules: &Rules, honba: u32) -> u8 {
-    if rules.ryanhan_shibari && honba >= u32::from(rules.ryanhan_shibari_from) {
-        rules.min_han.max(2)
-    } else {
-        rules.min_han
-    }
-}
-
-fn enough_yaku(y: &YakuSet, extra: u8, need: u8) -> bool {
-    y.yakuman > 0 || y.han + extra >= need || y.mask & Yaku::RenhouMangan.bit() != 0
-}
-
-/// Scores a winning hand, choosing the interpretation that pays the most.
-pub fn score(w: &WinInput, rules: &Rules) -> Result<Score, ScoreError> {
-    let p = prepare(w, &w.situation, rules)?;
-    check_situation(w, p.facts.closed)?;
-    let best = best_candidate(&p, &w.situation, w, rules)?;
-    if !rules.atozuke {
-        check_sakizuke(&p, w, rules)?;
-    }
-    Ok(finish(&p, w, rules, best))
-}
-
-struct Valued {
-    c: Candidate,
-    han: u32,
-    basic: u32,
-    limit: Limit,
-    dora: (u8, u8, u8, u8),
-}
-
-fn best_candidate(p: &Prepared, s: &Situation, w: &WinInput, rules: &Rules) -> Result<Valued, ScoreError> {
-    let need = min_han(rules, w.honba);
-    let count = |inds: &[Tile]| inds.iter().map(|t| p.dora_counts[usize::from(dora_successor(t.kind, rules.players))]).sum::<u8>();
-    let dora = count(&w.dora);
-    let ura = if (s.riichi || s.double_riichi) && rules.ura_dora { count(&w.ura) } else { 0 };
-    let aka = if rules.aka_dora > 0 { p.reds } else { 0 };
-    let mut best: Option<Valued> = None;
-    let mut most_yaku_han = 0;
-    let mut complete = false;
-    candidates(p, s, rules, &mut |c| {
-        complete = true;
-        most_yaku_han = most_yaku_han.max(c.y.han + w.flower_yaku);
-        if !enough_yaku(&c.y, w.flower_yaku, need) || !c.kansaki_ok {
-            return;
-        }
-        let counted = if c.y.yakuman > 0 { (0, 0, 0, 0) } else { (dora, aka, ura, w.nukidora) };
-        let flower = if c.y.yakuman > 0 { 0 } else { w.flower_yaku };
-        let han = u32::from(c.y.han + flower) + u32::from(counted.0 + counted.1 + counted.2) + u32::from(counted.3);
-        let (mut basic, mut limit) = basic_points(han, c.fu, c.y.yakuman, rules);
-        if c.y.mask & Yaku::RenhouMangan.bit() != 0 {
-            let (b, l) = if rules.renhou == Renhou::Baiman { (4000, Limit::Baiman) } else { (2000, Limit::Mangan) };
-            if b > basic {
-                (basic, limit) = (b, l);
-            }
-        }
-        let mut c = c;
-        if flower > 0 {
-            // The all-flowers yaku's han come from the rule; the bit names it in the yaku column.
-            c.y.mask |= Yaku::AllFlowers.bit();
-        }
-        let v = Valued { c, han, basic, limit, dora: counted };
-        if best.as_ref().is_none_or(|b| (v.basic, v.han, v.c.fu) > (b.basic, b.han, b.c.fu)) {
-            best = Some(v);
-        }
-    });
-    if !complete {
-        let n = shanten::shanten(&p.facts.concealed);
-        return Err(ScoreError::NoWin(format!("not a complete hand: shanten {n} with the winning tile")));
-    }
-    best.ok_or_else(|| {
-        ScoreError::NoWin(if most_yaku_han == 0 {
-            "no yaku: the hand is complete but has no yaku (dora do not count)".to_owned()
-        } else if most_yaku_han < need {
-            format!("only {most_yaku_han} han of yaku; {need} required (dora do not count)")
-        } else {
-            "kansaki: the first call is not part of a yaku".to_owned()
-        })
-    })
-}
-
-/// `atozuke = false`: every tile of the wait must give a yaku without haitei, houtei, rinshan or
-/// chankan (no 片アガリ, no chance-yaku-only wins).
-fn check_sakizuke(p: &Prepared, w: &WinInput, rules: &Rules) -> Result<(), ScoreError> {
-    let mut before = p.facts.concealed;
-    before[usize::from(p.facts.win)] -= 1;
-    let mut s = w.situation;
-    (s.haitei, s.houtei, s.rinshan, s.chankan) = (false, false, false, false);
-    for k in agari::waits(&before) {
-        let mut other = w.clone();
-        other.hand = Vec::new();
-        for (kind, &n) in before.iter().enumerate() {
-            other.hand.extend(std::iter::repeat_n(Tile { kind: kind as Kind, red: false }, usize::from(n)));
-        }
-        other.win = Some(Tile { kind: k, red: false });
-        let q = prepare(&other, &s, rules)?;
-        if let Err(ScoreError::NoWin(why)) = best_candidate(&q, &s, &other, rules) {
-            let name = Tile { kind: k, red: false }.name();
-            return Err(ScoreError::NoWin(format!("atozuke is off and winning on {name} would not count: {why}")));
-        }
-    }
-    Ok(())
-}
-
-fn finish(p: &Prepared, w: &WinInput, rules: &Rules, v: Valued) -> Score {
-    let s = &w.situation;
-    let (points, pay) = payments(v.basic, s.dealer(), s.tsumo, w.honba, w.deposits, rules);
-    let han = if v.c.y.yakuman > 0 { 13 * u32::from(v.c.y.yakuman) } else { v.han };
-    Score {
-        han,
-        fu: v.c.fu,
-        yaku_mask: v.c.y.mask,
-        yakuman: v.c.y.yakuman,
-        dora: v.dora.0,
-        aka: v.dora.1,
-        ura: v.dora.2,
-        nuki: v.dora.3,
-        limit: v.limit,
-        basic: v.basic,
-        points,
-        payments: pay,
-        form: v.c.form,
-        wait: v.c.wait,
-        closed: p.facts.closed,
-        dealer: s.dealer(),
-        tsumo: s.tsumo,
-    }
-}
-
-impl Score {
-    /// The yaku with their han under `rules` (the rules the hand was scored with); for a yakuman,
-    /// its multiplier. Renhou as a mangan or baiman shows 0 han: it sets a minimum value instead.
-    pub fn yaku(&self, rules: &Rules) -> Vec<(Yaku, u8)> {
-        Yaku::from_mask(self.yaku_mask)
-            .map(|y| {
-                let han = if y.is_yakuman() {
-                    y.yakuman(rules)
-                } else if y == Yaku::Chiitoitsu && rules.chiitoitsu_fu == ChiitoitsuFu::Fu50Han1 {
-                    1
+                let mut skipped = false;
+                for &t in &m.tiles[..usize::from(m.n)] {
+                    if t == m.called && !skipped {
+                        skipped = true;
+                        continue;
+                    }
+                    tiles.push(self.tile(t));
+                }
+                // Relative seat: 1 下家, 2 対面, 3 上家 (with three players the left seat is 上家).
+                let rel = (usize::from(m.from) + self.n - seat) % self.n;
+                let from = if m.kind == MeldKind::Ankan {
+                    0
+                } else if rel == self.n - 1 {
+                    3
                 } else {
-                    y.han(self.closed)
+                    rel as u8
                 };
-                (y, han)
+                Meld { kind: m.kind, tiles, from }
             })
             .collect()
     }
-}
 
-fn wind(field: &str, v: &serde_json::Value) -> Result<Kind, ScoreError> {
-    let text = v.as_str().ok_or_else(|| input(field, format!("expected E, S, W or N, got {v}")))?;
-    match text.trim() {
-        "E" | "e" | "east" | "1z" => Ok(27),
-        "S" | "s" | "south" | "2z" => Ok(28),
-        "W" | "w" | "west" | "3z" => Ok(29),
-        "N" | "n" | "north" | "4z" => Ok(30),
-        _ => Err(input(field, format!("expected E, S, W or N, got \"{text}\""))),
+    /// Scores `seat` winning on `win` (for a tsumo the tile is already in the hand).
+    pub fn score_win(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool) -> Result<Score, String> {
+        self.score_at(seat, win, tsumo, rinshan, chankan, self.live_next >= self.live_end)
     }
-}
 
-fn tiles_field(field: &str, v: &serde_json::Value) -> Result<Vec<Tile>, ScoreError> {
-    let parse = |s: &str| super::tiles::parse_tiles(s).map_err(|e| input(field, e));
-    match v {
-        serde_json::Value::String(s) => parse(s),
-        serde_json::Value::Array(items) => {
-            let mut out = Vec::new();
-            for x in items {
-                out.extend(parse(x.as_str().ok_or_else(|| input(field, format!("expected tiles in MPSZ, got {x}")))?)?);
-            }
-            Ok(out)
-        }
-        serde_json::Value::Null => Ok(Vec::new()),
-        _ => Err(input(field, format!("expected tiles in MPSZ notation, got {v}"))),
-    }
-}
-
-/// The keys of a scoring request (see [`request`]).
-pub const REQUEST_KEYS: &[&str] = &[
-    "hand",
-    "win",
-    "melds",
-    "tsumo",
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "haitei",
-    "houtei",
-    "rinshan",
-    "chankan",
-    "tenhou",
-    "chiihou",
-    "renhou",
-    "open_riichi",
-    "dora",
-    "ura",
-    "round_wind",
-    "seat_wind",
-    "honba",
-    "deposits",
-    "nukidora",
-    "rules",
-    "rule_overrides",
-];
-
-/// A scoring request from JSON: `hand` and `win` in MPSZ, `melds` as meld strings
-/// ([`Meld::parse`]), flags as booleans, `dora`/`ura` indicator tiles, winds as `E S W N`,
-/// `honba`, `deposits`; `rules` (a preset) and `rule_overrides` (an object) replace `base` when
-/// given. Unknown keys and bad values are errors naming the key.
-pub fn request(v: &serde_json::Value, base: &Rules) -> Result<(WinInput, Rules), ScoreError> {
-    let obj = v.as_object().ok_or_else(|| input("request", "expected an object with at least hand and win"))?;
-    let mut w = WinInput { situation: Situation { round_wind: 27, seat_wind: 27, ..Situation::default() }, ..WinInput::default() };
-    let mut preset = None;
-    let mut overrides = None;
-    for (key, value) in obj {
-        let flag = || value.as_bool().ok_or_else(|| input(key, format!("expected true or false, got {value}")));
-        let count = || {
-            value
-                .as_u64()
-                .filter(|&n| n <= 65535)
-                .map(|n| n as u32)
-                .ok_or_else(|| input(key, format!("expected an integer from 0 to 65535, got {value}")))
+    /// [`State::score_win`] with the last-tile situation (haitei/houtei) given.
+    fn score_at(&self, seat: usize, win: u8, tsumo: bool, rinshan: bool, chankan: bool, last: bool) -> Result<Score, String> {
+        let p = &self.p[seat];
+        let h = &self.hidden[seat];
+        // A tsumo on the marked 白 as a wild tile: it is the kind it stands for.
+        let pocchi = self.pocchi_as.filter(|_| tsumo && win == POCCHI);
+        let as_tile = |t: u8| match pocchi {
+            Some(k) if t == POCCHI => Tile { kind: k, red: false },
+            _ => self.tile(t),
         };
-        let s = &mut w.situation;
-        match key.as_str() {
-            "hand" => w.hand = tiles_field(key, value)?,
-            "win" => {
-                let t = tiles_field(key, value)?;
-                if t.len() != 1 {
-                    return Err(input(key, format!("expected one tile, got {value}")));
-                }
-                w.win = Some(t[0]);
-            }
-            "melds" => {
-                let items: Vec<&str> = match value {
-                    serde_json::Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("?")).collect(),
-                    serde_json::Value::String(s) => s.split_whitespace().collect(),
-                    _ => return Err(input(key, "expected a list of melds such as \"pon:555z\"")),
-                };
-                w.melds = items.iter().map(|m| Meld::parse(m).map_err(|e| input(key, e))).collect::<Result<_, _>>()?;
-            }
-            "tsumo" => s.tsumo = flag()?,
-            "riichi" => s.riichi = flag()?,
-            "double_riichi" => s.double_riichi = flag()?,
-            "ippatsu" => s.ippatsu = flag()?,
-            "haitei" => s.haitei = flag()?,
-            "houtei" => s.houtei = flag()?,
-            "rinshan" => s.rinshan = flag()?,
-            "chankan" => s.chankan = flag()?,
-            "tenhou" => s.tenhou = flag()?,
-            "chiihou" => s.chiihou = flag()?,
-            "renhou" => s.renhou = flag()?,
-            "open_riichi" => s.open_riichi = flag()?,
-            "dora" => w.dora = tiles_field(key, value)?,
-            "ura" => w.ura = tiles_field(key, value)?,
-            "round_wind" => s.round_wind = wind(key, value)?,
-            "seat_wind" => s.seat_wind = wind(key, value)?,
-            "honba" => w.honba = count()?,
-            "deposits" => w.deposits = count()?,
-            "nukidora" => w.nukidora = count()?.try_into().ok().filter(|&n| n <= 8).ok_or_else(|| input(key, "expected 0 to 8"))?,
-            "rules" => preset = Some(value.as_str().ok_or_else(|| input(key, "expected a preset name"))?),
-            "rule_overrides" => overrides = Some(value),
-            other => return Err(ScoreError::Input(crate::options::unknown_key(other, REQUEST_KEYS))),
+        let mut hand: Vec<Tile> = h.hand.iter().map(|&t| as_tile(t)).collect();
+        if !tsumo {
+            hand.push(self.tile(win));
+        }
+        let first = self.uninterrupted && !p.discarded;
+        let dealer = seat == usize::from(self.dealer);
+        let situation = Situation {
+            tsumo,
+            riichi: p.riichi && !p.double_riichi,
+            double_riichi: p.double_riichi,
+            ippatsu: p.riichi && p.ippatsu,
+            haitei: tsumo && last && !rinshan,
+            houtei: !tsumo && last && !chankan,
+            rinshan,
+            chankan,
+            tenhou: tsumo && first && dealer,
+            chiihou: tsumo && first && !dealer,
+            renhou: !tsumo && first && !dealer && self.rules.renhou != Renhou::Off,
+            open_riichi: p.open_riichi,
+            pocchi: pocchi.is_some(),
+            round_wind: self.round_wind(),
+            seat_wind: self.seat_wind(seat),
+        };
+        let (dora, ura) = self.indicators();
+        let input = WinInput {
+            hand,
+            win: Some(as_tile(win)),
+            melds: self.melds_for_score(seat),
+            situation,
+            dora,
+            ura,
+            honba: self.progress.honba,
+            deposits: self.progress.sticks,
+            nukidora: self.nukidora(seat),
+            flower_yaku: self.flower_yaku(seat),
+        };
+        hand::score(&input, self.rules).map_err(|e| e.to_string())
+    }
+
+    /// Han of the all-flowers yaku for `seat` (rule `flower_all_yaku_han`; 0 if not earned).
+    fn flower_yaku(&self, seat: usize) -> u8 {
+        let f = usize::from(self.rules.flowers);
+        if f == 0 || self.rules.flower_all_yaku_han == 0 {
+            return 0;
+        }
+        let own = self.p[seat].nuki.iter().filter(|&&t| t >= FLOWER).count();
+        if own == f {
+            self.rules.flower_all_yaku_han
+        } else {
+            0
         }
     }
-    if w.hand.is_empty() {
-        return Err(input("hand", "the concealed tiles are required"));
+
+    pub(super) fn set_pao(&mut self, caller: usize, from: usize, kind: MeldKind) {
+        let rule = self.rules.pao;
+        if rule.is_empty() || kind == MeldKind::Chi {
+            return;
+        }
+        let p = &mut self.p[caller];
+        let sets = |f: fn(Kind) -> bool| p.melds.iter().filter(|m| m.kind != MeldKind::Chi && f(m.base())).count();
+        let dragons = sets(super::tiles::is_dragon);
+        let winds = sets(super::tiles::is_wind);
+        let last = p.melds.last().map(|m| m.base()).unwrap_or(0);
+        if rule.contains(Pao::Daisangen) && dragons == 3 && super::tiles::is_dragon(last) {
+            p.pao_daisangen = from as u8;
+        }
+        if rule.contains(Pao::Daisuushii) && winds == 4 && super::tiles::is_wind(last) {
+            p.pao_daisuushii = from as u8;
+        }
+        if rule.contains(Pao::Suukantsu) && kind == MeldKind::Daiminkan && p.melds.iter().filter(|m| m.kind.is_kan()).count() == 4 {
+            p.pao_suukantsu = from as u8;
+        }
     }
-    let rules = if preset.is_some() || overrides.is_some() {
-        let empty = serde_json::json!({});
-        super::rules::resolve(preset.unwrap_or("default"), overrides.unwrap_or(&empty)).map_err(ScoreError::Input)?
-    } else {
-        base.clone()
+
+    fn transfer(&mut self, from: usize, to: usize, amount: u32) {
+        self.p[from].points -= i64::from(amount);
+        self.p[to].points += i64::from(amount);
+    }
+
+    /// A hand payment: `base` doubled when the wareme seat pays or receives it, plus `honba`.
+    fn pay(&mut self, from: usize, to: usize, base: u32, honba: u32) {
+        let w = usize::from(self.wareme);
+        let factor = if from == w || to == w { 2 } else { 1 };
+        self.transfer(from, to, base * factor + honba);
+    }
+
+    /// Pays the wins of `seats` (in order from the discarder) on `tile`.
+    pub(super) fn settle_wins(
+        &mut self,
+        seats: &[usize],
+        from: usize,
+        tile: u8,
+        tsumo: bool,
+        rinshan: bool,
+        chankan: bool,
+    ) -> Result<HandResult, PlayerError> {
+        let mut wins = Vec::with_capacity(seats.len());
+        let honba = self.progress.honba;
+        if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
+            for id in self.indicator_ids().1 {
+                self.log(NONE, 19, id);
+            }
+        }
+        for (i, &w) in seats.iter().enumerate() {
+            // A declared win that does not score is an illegal declaration (the legal actions
+            // offer only wins that score).
+            let score = self.score_win(w, tile, tsumo, rinshan, chankan).map_err(|e| PlayerError {
+                game: None,
+                seat: w,
+                point: if tsumo { "turn" } else { "response" },
+                fault: Fault::Illegal(format!("the declared win does not score: {e}")),
+            })?;
+            let honba_w = if i == 0 || self.rules.multi_ron_honba == MultiRonHonba::EachWinner { honba } else { 0 };
+            let dealer = w == usize::from(self.dealer);
+            let (liable, mult) = self.pao_of(w, &score);
+            let liable_basic = 8000 * u32::from(mult);
+            // Dealing into an open riichi while not in riichi pays at least a yakuman.
+            let basic = if !tsumo && self.p[w].open_riichi && !self.p[from].riichi { score.basic.max(8000) } else { score.basic };
+            let rest_basic = basic - if liable != NONE { liable_basic } else { 0 };
+            let hv = self.rules.honba_value;
+            if tsumo && rinshan && self.rules.pao_daiminkan_rinshan && self.daiminkan_from != NONE {
+                let l = usize::from(self.daiminkan_from);
+                self.pay_normal(w, l, score.basic, dealer, false, honba_w);
+                wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: l as u8 });
+                continue;
+            }
+            if liable == NONE || (!tsumo && liable == from as u8) {
+                self.pay_normal(w, from, basic, dealer, tsumo, honba_w);
+            } else {
+                let l = usize::from(liable);
+                let value = hand::payments(liable_basic, dealer, false, 0, 0, self.rules).1.ron;
+                if tsumo {
+                    self.pay(l, w, value, honba_w * hv);
+                    if rest_basic > 0 {
+                        self.pay_normal(w, from, rest_basic, dealer, true, 0);
+                    }
+                } else {
+                    self.pay(l, w, value / 2, 0);
+                    self.pay(from, w, value / 2, honba_w * hv);
+                    if rest_basic > 0 {
+                        self.pay_normal(w, from, rest_basic, dealer, false, 0);
+                    }
+                }
+            }
+            wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: liable });
+        }
+        let first = seats[0];
+        let sticks = self.progress.sticks * self.rules.riichi_deposit;
+        self.p[first].points += i64::from(sticks);
+        self.progress.sticks = 0;
+        Ok(HandResult { wins, ..HandResult::of(if tsumo { Outcome::Tsumo } else { Outcome::Ron }) })
+    }
+
+    fn pay_normal(&mut self, w: usize, from: usize, basic: u32, dealer: bool, tsumo: bool, honba: u32) {
+        // Base amounts and the honba bonus apart: wareme doubles only the former.
+        let (_, pay) = hand::payments(basic, dealer, tsumo, 0, 0, self.rules);
+        let hv = self.rules.honba_value;
+        if !tsumo {
+            self.pay(from, w, pay.ron, honba * hv);
+            return;
+        }
+        let honba_each = hand::tsumo_honba(honba, self.rules);
+        for s in 0..self.n {
+            if s == w {
+                continue;
+            }
+            let amount = if s == usize::from(self.dealer) { pay.tsumo_dealer } else { pay.tsumo_non_dealer };
+            self.pay(s, w, amount, honba_each);
+        }
+    }
+
+    /// The seat liable for a yakuman of `w`'s win and the multiplier of the liable part.
+    fn pao_of(&self, w: usize, score: &Score) -> (u8, u8) {
+        let p = &self.p[w];
+        for &(yaku, seat) in &[(Yaku::Daisangen, p.pao_daisangen), (Yaku::Daisuushii, p.pao_daisuushii), (Yaku::Suukantsu, p.pao_suukantsu)]
+        {
+            if seat != NONE {
+                if let Some(&(_, m)) = score.yaku(self.rules).iter().find(|(y, _)| *y == yaku) {
+                    if score.yakuman > 0 && !self.rules.yakuman_as_13_han {
+                        return (seat, m);
+                    }
+                }
+            }
+        }
+        (NONE, 0)
+    }
+
+    fn tenpai_at_draw(&self, seat: usize) -> bool {
+        let p = &self.p[seat];
+        let h = &self.hidden[seat];
+        if h.waits == 0 || p.forfeit {
+            return false;
+        }
+        if !self.rules.keishiki_tenpai && !p.closed() {
+            let id = |k: usize| (k * 4 + 3) as u8; // never a red five
+            let yaku = (0..KINDS).any(|k| h.waits & bit(k as u8) != 0 && self.score_at(seat, id(k), false, false, false, false).is_ok());
+            if !yaku {
+                return false;
+            }
+        }
+        match self.rules.karaten {
+            Karaten::AlwaysTenpai => true,
+            Karaten::OwnFourIsNoten | Karaten::AnyDeadWaitIsNoten => {
+                let any = self.rules.karaten == Karaten::AnyDeadWaitIsNoten;
+                (0..KINDS).any(|k| {
+                    h.waits & bit(k as u8) != 0 && {
+                        let used = if any { h.counts[k] + self.seen[k] } else { h.counts[k] + self.exposed_own(seat, k) };
+                        used < 4
+                    }
+                })
+            }
+        }
+    }
+
+    /// Copies of kind `k` in `seat`'s melds (counted in both `own` and `seen`).
+    pub(super) fn exposed_own(&self, seat: usize, k: usize) -> u8 {
+        self.p[seat].melds.iter().map(|m| m.tiles[..usize::from(m.n)].iter().filter(|&&t| usize::from(t / 4) == k).count() as u8).sum()
+    }
+
+    /// A foul of the seats of `offenders` is shown (§12.4). Under hand_forfeit they may no longer
+    /// call or win and the hand goes on (`None`); otherwise the hand ends void with the penalty and
+    /// is replayed (A42): this hand's riichi sticks go back to their players.
+    pub(super) fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
+        self.chombo |= offenders;
+        for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            self.log(s as u8, 13, NONE);
+        }
+        let rule = self.rules.chombo_payment;
+        if rule == ChomboPayment::HandForfeit {
+            for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+                self.p[s].forfeit = true;
+            }
+            return None;
+        }
+        let deposit = i64::from(self.rules.riichi_deposit);
+        for s in 0..SEATS {
+            if self.p[s].riichi {
+                self.p[s].points += deposit;
+                self.progress.sticks -= 1;
+            }
+        }
+        for o in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
+            // A mangan paid the other way round (not doubled by wareme, A46), or 3000 to each.
+            let (_, mangan) = hand::payments(2000, o == usize::from(self.dealer), true, 0, 0, self.rules);
+            for s in (0..self.n).filter(|&s| s != o) {
+                let amount = match rule {
+                    ChomboPayment::Mangan if s == usize::from(self.dealer) => mangan.tsumo_dealer,
+                    ChomboPayment::Mangan => mangan.tsumo_non_dealer,
+                    ChomboPayment::ThreeThousandAll => 3000,
+                    ChomboPayment::PointsDeduction | ChomboPayment::HandForfeit => 0,
+                };
+                self.transfer(o, s, amount);
+            }
+        }
+        Some(self.abort(Outcome::Chombo))
+    }
+
+    pub(super) fn exhaustive_draw(&mut self, d: &mut dyn Player<Riichi>) -> Result<HandResult, PlayerError> {
+        let n = self.n;
+        // Riichi hands are shown at the tenpai check, and with them a foul riichi.
+        let fouls = (0..n).filter(|&s| self.hidden[s].foul && !self.p[s].forfeit).fold(0u8, |m, s| m | 1 << s);
+        if fouls != 0 {
+            if let Some(r) = self.chombo(fouls) {
+                return Ok(r);
+            }
+        }
+        let mut tenpai = 0u8;
+        for s in 0..n {
+            if self.tenpai_at_draw(s) {
+                tenpai |= 1 << s;
+            }
+        }
+        // 聴牌隠し: the seats show their hands in turn order from the dealer, and a tenpai player
+        // not in riichi may claim noten instead, knowing only what the seats before it showed.
+        let mut noten_declared = 0u8;
+        if self.rules.allow_noten_declaration {
+            let mut shown = 0u8;
+            for i in 0..n {
+                let s = (usize::from(self.dealer) + i) % n;
+                if tenpai & (1 << s) != 0 && !self.p[s].riichi && self.ask_yes(d, s, Point::Noten { shown }, Action::DeclareNoten)? {
+                    tenpai &= !(1 << s);
+                    noten_declared |= 1 << s;
+                    self.log_action(s, Action::DeclareNoten, NONE);
+                }
+                shown |= tenpai & (1 << s);
+            }
+        }
+        let mut nagashi = 0u8;
+        if self.rules.nagashi_mangan != Nagashi::Off {
+            for s in 0..n {
+                if !self.p[s].river_simple && !self.p[s].river_called && !self.p[s].forfeit {
+                    nagashi |= 1 << s;
+                }
+            }
+        }
+        let outcome = if nagashi != 0 {
+            for s in 0..n {
+                if nagashi & (1 << s) != 0 {
+                    let dealer = s == usize::from(self.dealer);
+                    let honba = if self.rules.nagashi_mangan == Nagashi::AsWin { self.progress.honba } else { 0 };
+                    self.pay_normal(s, s, 2000, dealer, true, honba);
+                }
+            }
+            if self.rules.nagashi_mangan == Nagashi::AsWin {
+                let first = (0..n).map(|i| (usize::from(self.dealer) + i) % n).find(|&s| nagashi & (1 << s) != 0).unwrap_or(0);
+                let sticks = self.progress.sticks * self.rules.riichi_deposit;
+                self.p[first].points += i64::from(sticks);
+                self.progress.sticks = 0;
+            }
+            Outcome::Nagashi
+        } else {
+            let pay = noten_payments(self.rules, tenpai);
+            for (p, x) in self.p.iter_mut().zip(pay) {
+                p.points += x;
+            }
+            Outcome::Exhaustive
+        };
+        Ok(HandResult { tenpai, nagashi, noten_declared, ..HandResult::of(outcome) })
+    }
+
+    pub(super) fn abort(&mut self, outcome: Outcome) -> HandResult {
+        HandResult::of(outcome)
+    }
+}
+
+/// Noten payments (§12.2 step 3; `sanma_noten_total` with three players, §14) of each seat
+/// when the seats of `tenpai` are tenpai.
+pub fn noten_payments(rules: &Rules, tenpai: u8) -> [i64; SEATS] {
+    let (n, t) = (rules.seats() as u32, tenpai.count_ones());
+    if !(1..n).contains(&t) {
+        return [0; SEATS];
+    }
+    let total = if n == 3 { rules.sanma_noten_total } else { rules.noten_bappu_total };
+    let (gain, loss) = (i64::from(total / t), i64::from(total / (n - t)));
+    std::array::from_fn(|s| {
+        if s >= rules.seats() {
+            0
+        } else if tenpai & (1 << s) != 0 {
+            gain
+        } else {
+            -loss
+        }
+    })
+}
+
+/// The end of a game (§13.5) from the seats' `points` and the riichi sticks left on the table:
+/// the leftover sticks to the top under `leftover_deposits = to_top`, yakitori, then the final
+/// scores (uma, oka, chombo deductions). Returns the final points and the scores.
+pub fn settle_game(
+    rules: &Rules,
+    mut points: [i64; SEATS],
+    leftover: u32,
+    hands: &[(Progress, u8, HandResult)],
+) -> ([i64; SEATS], [f64; SEATS]) {
+    let n = rules.seats();
+    let rank = ranks(&points[..n]);
+    if rules.leftover_deposits == LeftoverDeposits::ToTop {
+        let top = (0..n).find(|&i| rank[i] == 1).unwrap_or(0);
+        points[top] += i64::from(leftover * rules.riichi_deposit);
+    }
+    if rules.yakitori > 0 {
+        let winners: Vec<bool> = (0..n).map(|s| hands.iter().any(|(_, _, r)| r.wins.iter().any(|w| usize::from(w.seat) == s))).collect();
+        let n_win = winners.iter().filter(|&&w| w).count() as i64;
+        if (1..n as i64).contains(&n_win) {
+            let pot = i64::from(rules.yakitori) * (n as i64 - n_win);
+            // An indivisible remainder goes to the first winner in seat order: points stay conserved.
+            let first = winners.iter().position(|&w| w).unwrap_or(0);
+            points[first] += pot % n_win;
+            for s in 0..n {
+                points[s] += if winners[s] { pot / n_win } else { -i64::from(rules.yakitori) };
+            }
+        }
+    }
+    let mut score = final_scores(rules, &points);
+    if rules.chombo_payment == ChomboPayment::PointsDeduction {
+        for (_, _, r) in hands {
+            for (s, x) in score.iter_mut().enumerate() {
+                *x -= f64::from(r.chombo >> s & 1) * f64::from(rules.chombo_deduction) / 1000.0;
+            }
+        }
+    }
+    (points, score)
+}
+
+/// (points − return)/1000 + uma + oka per seat (§13.5). With three players the rank uma is
+/// +uma_1st / +uma_2nd / −(uma_1st + uma_2nd) (+15 / 0 / −15 by default) and oka is
+/// (return − start) × 3; seat 3 stays 0. `sashi` needs the lineup and is added by [`sashi`].
+pub fn final_scores(rules: &Rules, points: &[i64; SEATS]) -> [f64; SEATS] {
+    let n = rules.seats();
+    let rank = ranks(&points[..n]);
+    let (a, b) = (f64::from(rules.uma_2nd), f64::from(rules.uma_1st));
+    let oka = if rules.oka { f64::from(rules.return_points - rules.starting_points) * n as f64 / 1000.0 } else { 0.0 };
+    let mut bonus = match rules.uma {
+        Uma::Rank if n == 3 => [b, a, -a - b, 0.0],
+        Uma::Rank => [b, a, -a, -b],
+        // JPML (§13.5): those who sink below the baseline pay 12 in all, by how many stay above.
+        Uma::Sinking => match (0..n).filter(|&s| points[s] >= i64::from(rules.return_points)).count() {
+            1 => [12.0, -1.0, -3.0, -8.0],
+            2 => [8.0, 4.0, -4.0, -8.0],
+            3 => [8.0, 3.0, 1.0, -12.0],
+            _ => [0.0; SEATS],
+        },
+        Uma::Sashi | Uma::Binta | Uma::None => [0.0; SEATS],
     };
-    Ok((w, rules))
+    bonus[0] += oka;
+    let tied = |s: usize, o: usize| rules.tie_break == TieBreak::Split && points[o] == points[s];
+    let mut out = [0.0; SEATS];
+    for s in 0..n {
+        let (sum, shared) =
+            (0..n).filter(|&o| o == s || tied(s, o)).fold((0.0, 0.0), |(x, k), o| (x + bonus[usize::from(rank[o] - 1)], k + 1.0));
+        let bonus_s = sum / shared;
+        let mut raw = (points[s] - i64::from(rules.return_points)) as f64 / 1000.0;
+        if rules.final_rounding == FinalRounding::Nearest1000 {
+            raw = raw.round();
+        }
+        out[s] = raw + bonus_s;
+    }
+    if rules.uma == Uma::Binta {
+        let start = i64::from(rules.starting_points);
+        for hi in 0..n {
+            for lo in (0..n).filter(|&lo| rank[hi] < rank[lo] && !tied(hi, lo)) {
+                let doubled = points[lo] < start && points[hi] >= start;
+                let stake = f64::from(rules.side_bet) * if doubled { 2.0 } else { 1.0 };
+                out[hi] += stake;
+                out[lo] -= stake;
+            }
+        }
+    }
+    out
+}
+
+/// 差しウマ under `uma = sashi`: of the seats `a` and `b` (lineup players 1 and 2), the lower-ranked
+/// pays the other `side_bet` (nothing on a tie under tie_break = split).
+pub fn sashi(rules: &Rules, score: &mut [f64; SEATS], points: &[i64; SEATS], a: usize, b: usize) {
+    let rank = ranks(&points[..rules.seats()]);
+    if rules.tie_break == TieBreak::Split && points[a] == points[b] {
+        return;
+    }
+    let (hi, lo) = if rank[a] < rank[b] { (a, b) } else { (b, a) };
+    score[hi] += f64::from(rules.side_bet);
+    score[lo] -= f64::from(rules.side_bet);
 }

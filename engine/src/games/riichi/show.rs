@@ -4,10 +4,12 @@
 //! tiles, so that every hand can be rebuilt), `wins` (one row per win, with the scoring
 //! breakdown) and `win_yaku` (the han of each yaku of each win).
 
-use super::batch::{event_rows_of, play_one, push_rows, EventRow, GameRow, HandRow, Hook, NoHook, PlayerRow};
+use super::batch::{event_rows_of, play_one, push_rows, EventRow, GameRow, HandRow, PlayerRow};
 use super::rules::Rules;
 use super::state::{State, NONE};
 use super::strategies::Knobs;
+use super::Riichi;
+use crate::decide::{Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rows;
 use crate::table::{Rows, Table};
@@ -60,16 +62,17 @@ rows! {
 
 /// The first game of `batch`, played alone with its events, wins and yaku.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    show_with(rules, lineup, batch, &mut NoHook).expect("native strategies only choose legal actions")
+    show_with(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
 }
 
-/// [`show`] with `hook` deciding for the slots it claims (Python strategies).
-pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut dyn Hook) -> Result<Vec<Table>, String> {
+/// [`show`] with the players of `outside` for the lineup slots played from outside the engine
+/// (Python strategies).
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
     let n = rules.seats();
     let seating = Seating::new(batch.first_game, n as u8, batch.duplicate);
     let mut state = State::new(rules);
     state.events = Some(Vec::new());
-    let log = play_one(&mut state, lineup, batch.seed, &seating, hook)?;
+    let log = play_one(&mut state, lineup, batch.seed, &seating, outside)?;
     let (mut games, mut players, mut hands) = (Vec::new(), Vec::new(), Vec::new());
     push_rows(&log, &seating, n, &mut games, &mut players, &mut hands);
     let events: Vec<EventRow> = event_rows_of(&log, &seating).collect();

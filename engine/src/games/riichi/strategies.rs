@@ -14,10 +14,12 @@
 //! worst danger counts; ties go to the more efficient discard.
 
 use super::accept::{accepting, accepting_after, after_discards};
-use super::actions::{Action, Decider, Point};
+use super::actions::{Action, Point, View};
 use super::shanten;
-use super::state::{State, SEATS};
+use super::state::SEATS;
 use super::tiles::{is_yaochu, Counts, Kind, KINDS};
+use super::Riichi;
+use crate::decide::{Fault, Player};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
@@ -72,9 +74,10 @@ option_enum! {
     pub enum NotenDeclaration {
         Never = "never",
         /// The dealer of the last scheduled hand (or an extension hand) whose noten claim passes
-        /// the deal and so ends the game with them in sole first place (after paying noten), when
-        /// declaring tenpai would not already end it by tenpai_yame. A non-dealer's claim never
-        /// moves the deal, so never.
+        /// the deal and so ends the game with them in sole first place after the noten payments,
+        /// whichever of the seats that have not shown yet are tenpai (the dealer shows first and
+        /// sees no other hand), unless declaring tenpai would surely end it already by
+        /// tenpai_yame. A non-dealer's claim never moves the deal, so never.
         WhenItEndsGameOnTop = "when_it_ends_game_on_top",
         /// Every time (a floor: gives up noten payments for nothing).
         Always = "always",
@@ -133,74 +136,101 @@ options! {
 
 impl Validate for Knobs {}
 
-/// The seats' native policies at one table.
+/// A seat's native player: its knobs, and its key for random choices (drawn by a per-seat
+/// decision counter).
 pub struct Native<'k> {
-    pub knobs: [&'k Knobs; SEATS],
-    pub keys: [Key; SEATS],
-    pub counter: [u64; SEATS],
+    pub knobs: &'k Knobs,
+    pub key: Key,
+    pub counter: u64,
 }
 
-impl Decider for Native<'_> {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
-        let k = self.knobs[seat];
-        self.counter[seat] += 1;
+impl<'k> Native<'k> {
+    pub fn new(knobs: &'k Knobs, key: Key) -> Self {
+        Native { knobs, key, counter: 0 }
+    }
+}
+
+impl Player<Riichi> for Native<'_> {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let k = self.knobs;
+        let tile = match point {
+            Point::Turn { .. } => None,
+            Point::Response { tile, .. } => Some(tile),
+            Point::Noten { .. } | Point::OpenRiichi | Point::Yame => return Ok(knob_answer(k, v, point).unwrap_or(Action::Pass)),
+        };
+        self.counter += 1;
         if k.policy == Policy::Random {
-            let i = self.keys[seat].draw(self.counter[seat]) % legal.len() as u64;
+            let i = self.key.draw(self.counter) % legal.len() as u64;
             return Ok(legal[i as usize]);
         }
-        Ok(match point {
-            Point::Turn { .. } => turn(k, s, seat, legal),
-            Point::Response { tile, .. } => respond(k, s, seat, tile, legal),
+        Ok(match tile {
+            None => turn(k, v, legal),
+            Some(tile) => respond(k, v, tile, legal),
         })
     }
-
-    fn open_riichi(&mut self, _: &State<'_>, seat: usize) -> bool {
-        self.knobs[seat].open_riichi
-    }
-
-    fn declare_noten(&mut self, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
-        let k = self.knobs[seat];
-        match k.noten_declaration {
-            NotenDeclaration::Never => false,
-            NotenDeclaration::Always => true,
-            NotenDeclaration::WhenItEndsGameOnTop => noten_ends_game_on_top(k, s, seat, tenpai),
-        }
-    }
 }
 
-/// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]).
-fn noten_ends_game_on_top(k: &Knobs, s: &State<'_>, seat: usize, tenpai: u8) -> bool {
+/// The knobs' answer at the yes/no points that a knob decides whatever the policy: a noten claim
+/// (`noten_declaration`), an open riichi (`open_riichi`) and yame (`yame`, when the dealer is in
+/// first place). `None` at a turn or a response. Python strategies' slots answer these points by
+/// their knobs too.
+pub fn knob_answer(k: &Knobs, v: &View<'_>, point: Point) -> Option<Action> {
+    let (yes, action) = match point {
+        Point::Turn { .. } | Point::Response { .. } => return None,
+        Point::Noten { shown } => (
+            match k.noten_declaration {
+                NotenDeclaration::Never => false,
+                NotenDeclaration::Always => true,
+                NotenDeclaration::WhenItEndsGameOnTop => noten_ends_game_on_top(k, v, shown),
+            },
+            Action::DeclareNoten,
+        ),
+        Point::OpenRiichi => (k.open_riichi, Action::OpenRiichi),
+        Point::Yame => (k.yame && super::batch::dealer_is_top(&v.points(), v.dealer, v.n), Action::Yame),
+    };
+    Some(if yes { action } else { Action::Pass })
+}
+
+/// The `when_it_ends_game_on_top` test (see [`NotenDeclaration`]) with the tenpai `shown` so far.
+fn noten_ends_game_on_top(k: &Knobs, v: &View<'_>, shown: u8) -> bool {
+    let (rules, seat, round) = (v.rules, v.seat, v.progress.round);
     // Only where tenpai keeps the deal and noten passes it does the claim change anything.
-    let noten_passes = match s.rules.renchan_on_draw {
+    let noten_passes = match rules.renchan_on_draw {
         super::rules::RenchanOnDraw::Tenpai => true,
-        super::rules::RenchanOnDraw::EastNotenPassesSouthKeeps => s.progress.round < s.n as u32,
+        super::rules::RenchanOnDraw::EastNotenPassesSouthKeeps => round < v.n as u32,
         super::rules::RenchanOnDraw::AlwaysPass | super::rules::RenchanOnDraw::AlwaysKeep => false,
     };
-    if seat != usize::from(s.dealer) || s.progress.round + 1 < s.scheduled() || !noten_passes {
+    if seat != usize::from(v.dealer) || round + 1 < super::batch::scheduled(rules) || !noten_passes {
         return false;
     }
+    let points = v.points();
     let after = |mask: u8| -> [i64; SEATS] {
-        let pay = s.noten_payments(mask);
-        std::array::from_fn(|i| s.p[i].points + pay[i])
+        let pay = super::scoring::noten_payments(rules, mask);
+        std::array::from_fn(|i| points[i] + pay[i])
     };
-    let top = |pts: &[i64; SEATS]| crate::game::ranks(&pts[..s.n])[seat] == 1;
-    let (noten, tenpai_pts) = (after(tenpai & !(1 << seat)), after(tenpai));
-    let ends = s.busted_at(&noten) || s.over_when_deal_passes(s.progress.round, &noten);
-    let yame_ends = top(&tenpai_pts)
-        && match s.rules.tenpai_yame {
-            super::rules::Yame::Off => false,
-            super::rules::Yame::Choice => k.yame,
-            super::rules::Yame::AutoIfTop => {
-                s.rules.extension == super::rules::Extension::Off || tenpai_pts[seat] >= i64::from(s.rules.return_points)
+    let top = |pts: &[i64; SEATS]| crate::game::ranks(&pts[..v.n])[seat] == 1;
+    // The claim ends the game with the seat on top, and tenpai would end it by yame, when the
+    // others' tenpai is `others`.
+    let claim_wins = |others: u8| {
+        let noten = after(others);
+        top(&noten) && (super::batch::busted_at(rules, &noten) || super::batch::over_when_deal_passes(rules, round, &noten))
+    };
+    let yame_ends = |others: u8| {
+        let tenpai_pts = after(others | 1 << seat);
+        top(&tenpai_pts)
+            && match rules.tenpai_yame {
+                super::rules::Yame::Off => false,
+                super::rules::Yame::Choice => k.yame,
+                super::rules::Yame::AutoIfTop => {
+                    rules.extension == super::rules::Extension::Off || tenpai_pts[seat] >= i64::from(rules.return_points)
+                }
             }
-        };
-    ends && top(&noten) && !yame_ends
-}
-
-/// Unseen copies of each kind from `seat`'s view.
-fn unseen(s: &State<'_>, seat: usize) -> Counts {
-    let c = &s.p[seat].counts;
-    std::array::from_fn(|k| 4u8.saturating_sub(c[k] + s.seen[k]))
+    };
+    // Every tenpai the seats after this one in turn order may show.
+    let turn = |s: usize| (s + v.n - usize::from(v.dealer)) % v.n;
+    let unknown = (0..v.n).filter(|&o| turn(o) > turn(seat)).fold(0u8, |m, o| m | 1 << o);
+    let worlds: Vec<u8> = (0..=unknown).filter(|&x| x & !unknown == 0).map(|x| shown | x).collect();
+    worlds.iter().all(|&w| claim_wins(w)) && !worlds.iter().all(|&w| yame_ends(w))
 }
 
 /// Unseen tiles that lower the shanten of the 3n+1 hand `c`.
@@ -243,31 +273,28 @@ fn weighted_count(mask: u64, unseen: &[u8; 48]) -> u32 {
 }
 
 /// Value of keeping a tile of kind `k`: dora, value honors held in pairs.
-fn value(s: &State<'_>, seat: usize, k: usize) -> u32 {
-    let mut v = u32::from(s.dora_count[k]) * 2;
-    let c = s.p[seat].counts[k];
-    if k >= 27 && c >= 2 && is_value_honor(s, seat, k as Kind) {
-        v += 3;
-    }
-    v
+fn value(v: &View<'_>, k: usize) -> u32 {
+    let dora = u32::from(v.dora_count[k]) * 2;
+    let pair = k >= 27 && v.own.counts[k] >= 2 && is_value_honor(v, k as Kind);
+    dora + if pair { 3 } else { 0 }
 }
 
-fn is_value_honor(s: &State<'_>, seat: usize, k: Kind) -> bool {
-    k >= 31 || k == s.round_wind() || k == s.seat_wind(seat) || (k == 30 && s.rules.north_value())
+fn is_value_honor(v: &View<'_>, k: Kind) -> bool {
+    k >= 31 || k == v.round_wind() || k == v.seat_wind(v.seat) || (k == 30 && v.rules.north_value())
 }
 
-fn danger(s: &State<'_>, seat: usize, k: usize) -> u8 {
+fn danger(v: &View<'_>, k: usize) -> u8 {
     let mut worst = 0;
     for o in 0..SEATS {
-        if o == seat || !s.p[o].riichi {
+        if o == v.seat || !v.seats[o].riichi {
             continue;
         }
-        let safe = s.p[o].river_kinds | s.safe_after_riichi[o];
+        let safe = v.seats[o].river_kinds | v.safe_after_riichi[o];
         let g = |j: usize| safe & (1 << j) != 0;
         let d = if g(k) {
             0
         } else if k >= 27 {
-            match s.seen[k] {
+            match v.seen[k] {
                 3.. => 1,
                 2 => 2,
                 _ => 4,
@@ -307,7 +334,7 @@ fn danger(s: &State<'_>, seat: usize, k: usize) -> u8 {
 }
 
 /// The turn action the knobs choose.
-fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
+fn turn(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Action {
     if k.tsumo && legal.contains(&Action::Tsumo) {
         return Action::Tsumo;
     }
@@ -315,24 +342,24 @@ fn turn(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Action {
         return Action::Kyuushu;
     }
     // Extraction is offered only with flowers or the sanma North as nukidora.
-    if s.rules.nuki() {
+    if v.rules.nuki() {
         if let Some(&nuki) = legal.iter().find(|a| matches!(a, Action::Nuki { tile } if *tile >= super::state::FLOWER || !k.keep_north)) {
             return nuki;
         }
     }
-    if let Some(kan) = turn_kan(k, s, seat, legal) {
+    if let Some(kan) = turn_kan(k, v, legal) {
         return kan;
     }
-    let p = &s.p[seat];
-    let nagashi = nagashi_discards(k, s, seat, legal);
+    let p = &v.seats[v.seat];
+    let nagashi = nagashi_discards(k, v, legal);
     let legal = nagashi.as_deref().unwrap_or(legal);
-    let (kind, sh, uk) = choose(k, s, seat, legal, false);
-    let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != seat && s.p[o].riichi);
+    let (kind, sh, uk) = choose(k, v, legal, false);
+    let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != v.seat && v.seats[o].riichi);
     if threatened && !(sh == 0 && uk >= u32::from(k.push_ukeire)) {
-        let (kind, sh, uk) = choose(k, s, seat, legal, true);
-        return pick_discard(k, s, seat, legal, kind, sh, uk);
+        let (kind, sh, uk) = choose(k, v, legal, true);
+        return pick_discard(k, v, legal, kind, sh, uk);
     }
-    pick_discard(k, s, seat, legal, kind, sh, uk)
+    pick_discard(k, v, legal, kind, sh, uk)
 }
 
 /// Shanten and unseen accepting tiles of the 3n+1 hand `c` (ukeire only when ready or near).
@@ -341,17 +368,17 @@ fn prospects(c: &Counts, unseen: &Counts) -> (i8, std::cmp::Reverse<u32>) {
 }
 
 /// The closed or added kan the `kan` knob declares on this turn, if any.
-fn turn_kan(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Option<Action> {
+fn turn_kan(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Option<Action> {
     let mut kans = legal.iter().copied().filter(|a| matches!(a, Action::Ankan { .. } | Action::Kakan { .. }));
-    let p = &s.p[seat];
+    let p = &v.seats[v.seat];
     match k.kan {
         KanPolicy::Never => None,
         KanPolicy::Always => kans.next(),
         KanPolicy::Safe if p.riichi => kans.next(),
         KanPolicy::Safe => {
             let first = kans.next()?;
-            let c = p.counts;
-            let un = unseen(s, seat);
+            let c = v.own.counts;
+            let un = v.unseen();
             let after = after_discards(&c);
             let best_sh = (0..KINDS).filter(|&d| c[d] > 0).map(|d| after[d]).min()?;
             let best = (0..KINDS)
@@ -376,8 +403,8 @@ fn turn_kan(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Option<A
 }
 
 /// Whether the `kan` knob takes an open kan (daiminkan) on a discard of `kind`.
-fn open_kan(k: &Knobs, s: &State<'_>, seat: usize, kind: usize) -> bool {
-    let p = &s.p[seat];
+fn open_kan(k: &Knobs, v: &View<'_>, kind: usize) -> bool {
+    let p = &v.seats[v.seat];
     match k.kan {
         KanPolicy::Never => false,
         KanPolicy::Always => true,
@@ -386,22 +413,22 @@ fn open_kan(k: &Knobs, s: &State<'_>, seat: usize, kind: usize) -> bool {
             if p.closed() {
                 return false;
             }
-            let un = unseen(s, seat);
-            let mut ck = p.counts;
+            let un = v.unseen();
+            let mut ck = v.own.counts;
             ck[kind] -= 3;
-            prospects(&ck, &un) <= prospects(&p.counts, &un)
+            prospects(&ck, &un) <= prospects(&v.own.counts, &un)
         }
     }
 }
 
 /// Under `nagashi`: the legal discards restricted to terminals and honors, when the hand is
 /// hopeless, nagashi is still alive and such a discard exists.
-fn nagashi_discards(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action]) -> Option<Vec<Action>> {
-    let p = &s.p[seat];
-    if !k.nagashi || p.riichi || p.river_simple || p.river_called || s.rules.nagashi_mangan == super::rules::Nagashi::Off {
+fn nagashi_discards(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Option<Vec<Action>> {
+    let p = &v.seats[v.seat];
+    if !k.nagashi || p.riichi || p.river_simple || p.river_called || v.rules.nagashi_mangan == super::rules::Nagashi::Off {
         return None;
     }
-    let c = p.counts;
+    let c = v.own.counts;
     let after = after_discards(&c);
     let best = (0..KINDS).filter(|&d| c[d] > 0).map(|d| after[d]).min()?;
     if best < k.nagashi_shanten as i8 {
@@ -418,8 +445,8 @@ type Head = (u8, i8, std::cmp::Reverse<u32>);
 
 /// The discard kind with (when `fold`) the least danger, then the lowest shanten, the most unseen
 /// accepting tiles, the least value kept back and the highest kind (honors first).
-fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -> (usize, i8, u32) {
-    let c = s.p[seat].counts;
+fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, u32) {
+    let c = v.own.counts;
     // Ukeire decides ties, and the good_wait riichi and push-or-fold choices; without those, a
     // single possible discard (as under riichi) needs no evaluation at all.
     let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold == FoldTrigger::Riichi;
@@ -434,10 +461,10 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
         }
     }
     let mut unseen48 = [0u8; 48];
-    unseen48[..KINDS].copy_from_slice(&unseen(s, seat));
+    unseen48[..KINDS].copy_from_slice(&v.unseen());
     let after = after_discards(&c);
     // The waits of an open riichi are shown: never discard into them while another kind is legal.
-    let shown = (0..SEATS).filter(|&o| o != seat && s.p[o].open_riichi).fold(0u64, |m, o| m | s.p[o].waits);
+    let shown = (0..SEATS).filter(|&o| o != v.seat).filter_map(|o| v.shown[o]).fold(0u64, |m, h| m | h.waits);
     let plain = |a: &Action| match *a {
         Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
         _ => None,
@@ -463,7 +490,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
     let mut dangers = [0u8; KINDS];
     if fold {
         for &(kind, _) in &cands[..n] {
-            dangers[kind] = danger(s, seat, kind);
+            dangers[kind] = danger(v, kind);
         }
     }
     let least = cands[..n].iter().map(|&(kind, _)| dangers[kind]).min().unwrap_or(0);
@@ -473,7 +500,7 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
         .filter(|&&(kind, sh)| (fold || sh <= min_shanten) && dangers[kind] <= least)
         .fold(0u64, |m, &(kind, _)| m | 1 << kind);
     let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
-    let value_of = |kind: usize| if k.keep_value { value(s, seat, kind) } else { 0 };
+    let value_of = |kind: usize| if k.keep_value { value(v, kind) } else { 0 };
     // The least key over the candidates (a total order, so their order does not matter); the
     // value kept back is computed only when a tie needs it.
     let mut best: Option<(Head, Option<u32>, usize)> = None;
@@ -501,22 +528,22 @@ fn choose(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], fold: bool) -
 
 /// Whether riichi with a discard of `kind` would be a foul under the rules (then the native policy
 /// stays dama: it never commits a chombo by choice).
-fn foul_riichi(s: &State<'_>, seat: usize, kind: usize) -> bool {
-    let p = &s.p[seat];
-    let mut c = p.counts;
+fn foul_riichi(v: &View<'_>, kind: usize) -> bool {
+    let p = &v.seats[v.seat];
+    let mut c = v.own.counts;
     c[kind] -= 1;
-    s.riichi_foul(&c, p.river_kinds | 1 << kind, Some(kind as Kind))
+    v.riichi_foul(&c, p.river_kinds | 1 << kind, Some(kind as Kind))
 }
 
 /// The legal discard of `kind` (plain before red when keeping value), as riichi if the knobs say so.
-fn pick_discard(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], kind: usize, sh: i8, uk: u32) -> Action {
+fn pick_discard(k: &Knobs, v: &View<'_>, legal: &[Action], kind: usize, sh: i8, uk: u32) -> Action {
     let want_riichi = sh == 0
         && match k.riichi {
             RiichiPolicy::Always => true,
             RiichiPolicy::Never => false,
             RiichiPolicy::GoodWait => uk >= u32::from(k.riichi_good_wait),
         }
-        && !foul_riichi(s, seat, kind);
+        && !foul_riichi(v, kind);
     let mut chosen: Option<Action> = None;
     for &a in legal {
         if let Action::Discard { tile, riichi } = a {
@@ -526,7 +553,7 @@ fn pick_discard(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], kind: u
             let better = match chosen {
                 None => true,
                 Some(Action::Discard { tile: t0, riichi: r0 }) => {
-                    (riichi && !r0) || (riichi == r0 && k.keep_value && s.is_red(t0) && !s.is_red(tile))
+                    (riichi && !r0) || (riichi == r0 && k.keep_value && v.is_red(t0) && !v.is_red(tile))
                 }
                 Some(_) => false,
             };
@@ -538,41 +565,41 @@ fn pick_discard(k: &Knobs, s: &State<'_>, seat: usize, legal: &[Action], kind: u
     chosen.expect("the chosen kind is a legal discard")
 }
 
-fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) -> Action {
+fn respond(k: &Knobs, v: &View<'_>, tile: u8, legal: &[Action]) -> Action {
     if k.ron && legal.contains(&Action::Ron) {
         return Action::Ron;
     }
-    if legal.contains(&Action::Daiminkan) && open_kan(k, s, seat, usize::from(tile / 4)) {
+    if legal.contains(&Action::Daiminkan) && open_kan(k, v, usize::from(tile / 4)) {
         return Action::Daiminkan;
     }
     if k.calls == CallPolicy::Never || legal.len() == 1 {
         return Action::Pass;
     }
-    let p = &s.p[seat];
-    let now = shanten::shanten(&p.counts);
+    let p = &v.seats[v.seat];
+    let now = shanten::shanten(&v.own.counts);
     let kind = tile / 4;
-    let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(s, seat, m.base()));
+    let value_meld = p.melds.iter().any(|m| m.kind != super::tiles::MeldKind::Chi && m.base() >= 27 && is_value_honor(v, m.base()));
     let simple_so_far =
-        s.rules.kuitan && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4))) && !is_yaochu(kind);
+        v.rules.kuitan && p.melds.iter().all(|m| (0..usize::from(m.n)).all(|i| !is_yaochu(m.tiles[i] / 4))) && !is_yaochu(kind);
     let mut best: Option<(i8, Action)> = None;
     for &a in legal {
         let own = match a {
             Action::Pon { tiles } | Action::Chi { tiles } => tiles,
             _ => continue,
         };
-        let mut c = p.counts;
+        let mut c = v.own.counts;
         for t in own {
             c[usize::from(t / 4)] -= 1;
         }
         let after = shanten::shanten(&c);
-        let value_pon = matches!(a, Action::Pon { .. }) && kind >= 27 && is_value_honor(s, seat, kind);
+        let value_pon = matches!(a, Action::Pon { .. }) && kind >= 27 && is_value_honor(v, kind);
         // Tanyao needs the meld's own tiles simple too: a chi of 1-2 on a 3 opens a hand that
         // can no longer have it.
         let all_simple = simple_so_far && own.iter().all(|&t| !is_yaochu(t / 4));
         let ok = match k.calls {
             CallPolicy::Never => false,
             CallPolicy::Yakuhai => value_pon || (value_meld && after < now),
-            CallPolicy::Any => after < now && (value_pon || value_meld || all_simple || has_value_pair(s, seat, &c)),
+            CallPolicy::Any => after < now && (value_pon || value_meld || all_simple || has_value_pair(v, &c)),
         };
         if ok && best.is_none_or(|(b, _)| after < b) {
             best = Some((after, a));
@@ -581,8 +608,8 @@ fn respond(k: &Knobs, s: &State<'_>, seat: usize, tile: u8, legal: &[Action]) ->
     best.map_or(Action::Pass, |(_, a)| a)
 }
 
-fn has_value_pair(s: &State<'_>, seat: usize, c: &Counts) -> bool {
-    (27..KINDS).any(|k| c[k] >= 2 && is_value_honor(s, seat, k as Kind))
+fn has_value_pair(v: &View<'_>, c: &Counts) -> bool {
+    (27..KINDS).any(|k| c[k] >= 2 && is_value_honor(v, k as Kind))
 }
 
 #[cfg(test)]

@@ -1,24 +1,37 @@
 //! Invariants of the game engine over many seeded games: tiles conserved, points plus deposits
 //! conserved, illegal actions refused, furiten respected, games ending by the rules.
 
-use super::actions::{Action, Decider, Point};
-use super::batch::{dice, final_scores, play_game, wall, GameLog, HandRow};
+use super::actions::{Action, Point, View};
+use super::batch::{play_game, scheduled, GameLog, HandRow};
 use super::rules::{self, Rules};
-use super::state::{HandResult, Outcome, Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
-use super::strategies::{Knobs, Native, Policy};
+use super::scoring::{final_scores, HandResult, Outcome};
+use super::state::{Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::strategies::{knob_answer, Knobs, Native, Policy};
+use super::wall::{dice, wall};
+use super::Riichi;
+use crate::decide::{Fault, Player, Seats};
 use crate::game::{Batch, Game};
 use crate::rng::Key;
 use crate::table::Rows;
 use serde_json::json;
+use std::cell::Cell;
+use std::rc::Rc;
 
-/// Checks the state at every decision, then lets `inner` decide; every `bad_every` decisions it
-/// first offers an illegal action and requires the engine to refuse it.
+/// The native players of a table's four seats, seat `s` with `lineup[s]` and key `key(s)`.
+fn natives<'k>(lineup: [&'k Knobs; SEATS], key: impl Fn(usize) -> Key) -> [Native<'k>; SEATS] {
+    std::array::from_fn(|s| Native::new(lineup[s], key(s)))
+}
+
+/// The native players of `natives` seated at one table.
+fn seated<'a, 'k>(natives: &'a mut [Native<'k>; SEATS]) -> Seats<'a, Riichi, SEATS> {
+    Seats(natives.each_mut().map(|n| n as &mut dyn Player<Riichi>))
+}
+
+/// The seats' native players; counts the tiles they extract and, when `reckless`, declares riichi
+/// with every discard that allows it, fouls included (what no native does).
 struct Checker<'k> {
-    inner: Native<'k>,
-    decisions: u64,
-    ron_offers: u64,
+    inner: [Native<'k>; SEATS],
     nuki: u64,
-    /// Declare riichi with every discard that allows it, fouls included (what no native does).
     reckless: bool,
 }
 
@@ -27,11 +40,11 @@ struct Checker<'k> {
 fn tiles_conserved(s: &State<'_>) {
     let mut seen = [0u8; MAX_TILES];
     let mut add = |id: u8| seen[usize::from(id)] += 1;
-    for p in &s.p[..s.n] {
-        p.hand.iter().copied().for_each(&mut add);
+    for (p, h) in s.p[..s.n].iter().zip(&s.hidden) {
+        h.hand.iter().copied().for_each(&mut add);
         p.river.iter().copied().for_each(&mut add);
         p.nuki.iter().copied().for_each(&mut add);
-        (0..8).filter(|i| p.flowers_held >> i & 1 == 1).for_each(|i| add(FLOWER + i));
+        (0..8).filter(|i| h.flowers_held >> i & 1 == 1).for_each(|i| add(FLOWER + i));
         for m in &p.melds {
             m.tiles[..usize::from(m.n)].iter().copied().for_each(&mut add);
         }
@@ -61,30 +74,31 @@ fn tiles_conserved(s: &State<'_>) {
     let total: usize = seen.iter().map(|&c| usize::from(c)).sum();
     assert_eq!(total, n_tiles, "tile count");
     assert!(seen.iter().enumerate().all(|(id, &c)| c == u8::from(in_set(id))), "tiles not conserved: {seen:?}");
-    for p in &s.p[..s.n] {
-        let n = p.hand.len() + 3 * p.melds.len() + p.flowers_held.count_ones() as usize;
+    for (p, h) in s.p[..s.n].iter().zip(&s.hidden) {
+        let n = h.hand.len() + 3 * p.melds.len() + h.flowers_held.count_ones() as usize;
         assert!(n == 13 || n == 14, "hand size {n}");
-        let counts: usize = p.counts.iter().map(|&c| usize::from(c)).sum();
-        assert_eq!(counts, p.hand.len());
-        assert!(p.hand.iter().all(|&t| t < FLOWER), "a flower among the hand tiles");
+        let counts: usize = h.counts.iter().map(|&c| usize::from(c)).sum();
+        assert_eq!(counts, h.hand.len());
+        assert!(h.hand.iter().all(|&t| t < FLOWER), "a flower among the hand tiles");
     }
     let most = s.replacements + if s.rules.sanma_dead_wall == rules::SanmaDeadWall::Replenished14 { 4 } else { 0 };
     assert!(s.rinshan_drawn <= most);
     assert!(s.live_end + taken_in <= s.dead, "a replacement tile taken in from the live wall is still live");
 }
 
-impl Decider for Checker<'_> {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
-        self.decisions += 1;
+/// Checks the state at every decision (through the state's probe): tiles and points conserved,
+/// ron never offered in furiten, no second riichi. Counts the ron offers in `rons`.
+fn check_every_decision(rons: Rc<Cell<u64>>) -> Box<super::state::Probe> {
+    Box::new(move |s: &State<'_>, seat: usize, point: Point, legal: &[Action]| {
         tiles_conserved(s);
         let total: i64 = s.p.iter().map(|p| p.points).sum::<i64>() + i64::from(s.progress.sticks) * i64::from(s.rules.riichi_deposit);
         assert_eq!(total, s.n as i64 * i64::from(s.rules.starting_points), "points plus deposits");
         if legal.contains(&Action::Ron) {
-            self.ron_offers += 1;
-            let p = &s.p[seat];
-            assert!(p.river_kinds & p.waits == 0 && !p.temp_furiten && !p.riichi_furiten, "ron offered in furiten");
+            rons.set(rons.get() + 1);
+            let (p, h) = (&s.p[seat], &s.hidden[seat]);
+            assert!(p.river_kinds & h.waits == 0 && !h.temp_furiten && !h.riichi_furiten, "ron offered in furiten");
             if let Point::Response { tile, .. } = point {
-                assert!(p.waits & (1 << (tile / 4)) != 0);
+                assert!(h.waits & (1 << (tile / 4)) != 0);
             }
         }
         if let Point::Turn { .. } = point {
@@ -92,9 +106,14 @@ impl Decider for Checker<'_> {
                 assert!(legal.iter().all(|a| !matches!(a, Action::Discard { riichi: true, .. })));
             }
         }
-        let a = self.inner.decide(s, seat, point, legal)?;
+    })
+}
+
+impl Player<Riichi> for Checker<'_> {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let a = self.inner[v.seat].decide(v, point, legal)?;
         if let Action::Nuki { tile } = a {
-            assert!(tile >= FLOWER || (s.rules.north_nuki() && tile / 4 == 30), "nuki of {tile}");
+            assert!(tile >= FLOWER || (v.rules.north_nuki() && tile / 4 == 30), "nuki of {tile}");
             self.nuki += 1;
         }
         let riichi = Action::Discard {
@@ -167,18 +186,13 @@ fn run_checked_full(rules: &Rules, lineup: [&Knobs; 4], games: u64, reckless: bo
     let mut state = State::new(rules);
     let root = Key::new(7);
     let mut seen = Seen::default();
-    let (mut ron_offers, mut hands) = (0, 0);
+    let mut hands = 0;
     let mut logs = Vec::new();
+    let rons = Rc::new(Cell::new(0));
+    state.probe.0 = Some(check_every_decision(rons.clone()));
     for g in 0..games {
-        let mut d = Checker {
-            inner: Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(99).with(g).with(s as u64)), counter: [0; SEATS] },
-            decisions: 0,
-            ron_offers: 0,
-            nuki: 0,
-            reckless,
-        };
-        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap();
-        ron_offers += d.ron_offers;
+        let mut d = Checker { inner: natives(lineup, |s| root.with(99).with(g).with(s as u64)), nuki: 0, reckless };
+        let log = play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p))).unwrap();
         hands += log.hands.len() as u64;
         for (_, dealer, r) in &log.hands {
             check_payments(&state, *dealer, r);
@@ -191,12 +205,12 @@ fn run_checked_full(rules: &Rules, lineup: [&Knobs; 4], games: u64, reckless: bo
         // The game ended by the rules: tobi, or the last hand was all-last or an extension hand.
         let (last, _, _) = log.hands.last().unwrap();
         let busted = state.p.iter().any(|p| p.points < 0);
-        assert!(busted || last.round + 1 >= state.scheduled(), "game {g} ended early at round {}", last.round);
+        assert!(busted || last.round + 1 >= scheduled(rules), "game {g} ended early at round {}", last.round);
         assert!(log.hands.len() < 200);
         logs.push(log);
     }
     seen.hands = hands;
-    seen.ron_offers = ron_offers;
+    seen.ron_offers = rons.get();
     seen.logs = logs;
     seen
 }
@@ -221,16 +235,15 @@ fn random_and_efficient_games_keep_every_invariant() {
 /// A decider that answers an illegal action is refused with an error.
 struct Cheater;
 
-impl Decider for Cheater {
-    fn decide(&mut self, s: &State<'_>, seat: usize, point: Point, legal: &[Action]) -> Result<Action, String> {
+impl Player<Riichi> for Cheater {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
         Ok(match point {
             // A tile the player does not hold.
             Point::Turn { .. } => {
-                let held = &s.p[seat].hand;
-                let t = (0..136u8).find(|t| !held.contains(t)).unwrap();
+                let t = (0..136u8).find(|t| !v.own.hand.contains(t)).unwrap();
                 Action::Discard { tile: t, riichi: false }
             }
-            Point::Response { .. } => legal[0],
+            _ => legal[0],
         })
     }
 }
@@ -244,7 +257,8 @@ fn illegal_actions_are_refused() {
     let w = wall(root, 0, state.progress, &rules);
     state.deal(&w, state.progress);
     let err = state.play_hand(&mut Cheater).unwrap_err();
-    assert!(err.contains("not legal") || err.contains("not in the hand"), "{err}");
+    assert!(matches!(&err.fault, Fault::Illegal(what) if what.contains("not legal") || what.contains("not in the hand")), "{err}");
+    assert_eq!((err.seat, err.point), (0, "turn"));
 }
 
 #[test]
@@ -460,9 +474,9 @@ fn nukidora_with_flower_and_north_indicators() {
     s.p[2].nuki = vec![120, 121];
     assert_eq!(s.nukidora(2), 4, "2 Norths extracted, each also a dora under a West indicator");
     // The deal: 13 tiles each to the three seats, 2m–8m absent (and so never unseen).
-    assert!(s.p[..3].iter().all(|p| p.hand.len() == 13 && p.counts[1..8].iter().all(|&c| c == 0)));
+    assert!(s.hidden[..3].iter().all(|h| h.hand.len() == 13 && h.counts[1..8].iter().all(|&c| c == 0)));
     assert!(s.seen[1..8].iter().all(|&c| c == 4));
-    assert!(s.p[3].hand.is_empty());
+    assert!(s.hidden[3].hand.is_empty());
     // Tenhou's dead wall: 14 tiles (R = 4, indicators from 98), live wall 39..94 (55 draws); the
     // fifth replacement tile is the one the first replacement draw took in (position 93).
     let r = rules::resolve("tenhou_sanma", &json!({})).unwrap();
@@ -510,7 +524,7 @@ fn sanma_defaults_follow_players() {
     assert_eq!(rules::resolve("default", &json!({"flowers": 3})).unwrap_err().field, "flowers");
     // 3-place uma with oka: 40000 − 35000 = 5000 × 3 = +15 to the top.
     let pts = [60000, 30000, 15000, 0];
-    let sc = super::batch::final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
+    let sc = final_scores(&rules::resolve("sanma", &json!({})).unwrap(), &pts);
     assert_eq!(sc, [20.0 + 15.0 + 15.0, -10.0, -25.0 - 15.0, 0.0]);
 }
 
@@ -536,7 +550,7 @@ fn sinking_binta_and_sashi_uma() {
     let pts = [40000, 28000, 20000, 12000];
     let mut sc = final_scores(&sashi, &pts);
     assert_eq!(sc, [10.0 + 20.0, -2.0, -10.0, -18.0], "no rank uma");
-    super::batch::sashi(&sashi, &mut sc, &pts, 3, 1);
+    super::scoring::sashi(&sashi, &mut sc, &pts, 3, 1);
     assert_eq!(sc, [30.0, -2.0 + 7.0, -10.0, -18.0 - 7.0]);
     assert_eq!(rules::resolve("sanma", &json!({"uma": "sinking"})).unwrap_err().field, "uma+players");
 }
@@ -574,12 +588,12 @@ fn sanma_wall(rules: &Rules, hands: [&str; 3], draws: &str, replacements: &str) 
 }
 
 /// Plays one hand with `script` choosing each action from the legal list.
-struct Scripted<F: FnMut(&State<'_>, usize, &[Action]) -> Action>(F);
+struct Scripted<F: FnMut(&View<'_>, &[Action]) -> Action>(F);
 
-impl<F: FnMut(&State<'_>, usize, &[Action]) -> Action> Decider for Scripted<F> {
-    fn decide(&mut self, s: &State<'_>, seat: usize, _: Point, legal: &[Action]) -> Result<Action, String> {
-        let a = (self.0)(s, seat, legal);
-        assert!(legal.contains(&a), "seat {seat}: {a:?} not in {legal:?}");
+impl<F: FnMut(&View<'_>, &[Action]) -> Action> Player<Riichi> for Scripted<F> {
+    fn decide(&mut self, v: &View<'_>, _: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let a = (self.0)(v, legal);
+        assert!(legal.contains(&a), "seat {}: {a:?} not in {legal:?}", v.seat);
         Ok(a)
     }
 }
@@ -605,12 +619,13 @@ fn sanma_north_extraction_rinshan_and_north_ron() {
         let mut state = State::new(&rules);
         state.start_game();
         state.deal(&w, state.progress);
-        let mut d = Scripted(|s: &State<'_>, seat: usize, legal: &[Action]| {
+        let mut d = Scripted(|v: &View<'_>, legal: &[Action]| {
+            let seat = v.seat;
             if legal.contains(&Action::Ron) {
                 return Action::Ron;
             }
             if legal.contains(&Action::Tsumo) {
-                assert!(!s.uninterrupted, "the extraction broke the first go-around");
+                assert!(!v.uninterrupted, "the extraction broke the first go-around");
                 return Action::Tsumo;
             }
             if let Some(&a) = legal.iter().find(|a| matches!(a, Action::Nuki { .. })) {
@@ -647,7 +662,7 @@ fn nuki_keeps_ippatsu() {
     state.start_game();
     state.deal(&w, state.progress);
     let mut turn = 0;
-    let mut d = Scripted(|s: &State<'_>, seat: usize, legal: &[Action]| {
+    let mut d = Scripted(|v: &View<'_>, legal: &[Action]| {
         if legal.contains(&Action::Ron) {
             return Action::Ron;
         }
@@ -655,14 +670,14 @@ fn nuki_keeps_ippatsu() {
             return Action::Pass;
         }
         turn += 1;
-        match (turn, seat) {
+        match (turn, v.seat) {
             (1, 0) => discard_kind(legal, "5z"),
             (2, 1) => *legal.iter().find(|a| matches!(a, Action::Discard { riichi: true, tile } if tile / 4 == 29)).unwrap(),
             (3, 2) => discard_kind(legal, "6z"),
             (4, 0) => *legal.iter().find(|a| matches!(a, Action::Nuki { .. })).unwrap(),
             (5, 0) => {
-                assert!(s.p[1].riichi && s.p[1].ippatsu, "ippatsu survives the extraction");
-                assert!(!s.uninterrupted);
+                assert!(v.seats[1].riichi && v.seats[1].ippatsu, "ippatsu survives the extraction");
+                assert!(!v.uninterrupted);
                 discard_kind(legal, "2s")
             }
             other => panic!("unexpected turn {other:?}: {legal:?}"),
@@ -703,7 +718,7 @@ fn riichi_fouls_are_furiten_and_empty_waits_from_the_own_view() {
     // 2222m345p678s999s waits only on a fifth 2m: no wait at all, an empty-wait riichi with nothing
     // in view.
     let dead = kinds("2222m345p678s999s");
-    assert_eq!(super::state::wait_mask(&dead), 0);
+    assert_eq!(super::actions::wait_mask(&dead), 0);
     assert!(State::new(&kara).riichi_foul(&dead, 0, None));
     assert!(!State::new(&furiten).riichi_foul(&dead, 0, None));
 }
@@ -781,41 +796,43 @@ fn chombo_voids_and_replays_the_hand_or_forfeits_it() {
     assert!(logs.iter().all(|l| l.hands.iter().all(|h| h.2.chombo == 0)));
 }
 
-/// `when_it_ends_game_on_top`: hand-worked all-last positions (South 4: round 7, dealer seat 3).
+/// `when_it_ends_game_on_top`: hand-worked all-last positions (South 4: round 7, dealer seat 3). The
+/// dealer shows first: the claim must end the game on top whichever other seats are tenpai.
 #[test]
 fn the_all_last_dealer_on_top_claims_noten_to_end_the_game() {
     use super::strategies::NotenDeclaration;
     let k = Knobs { noten_declaration: NotenDeclaration::WhenItEndsGameOnTop, ..Knobs::default() };
     let yame_off = rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off"})).unwrap();
     let yame_auto = rules::resolve("default", &json!({"allow_noten_declaration": true})).unwrap();
-    let claims = |rules: &Rules, round: u32, points: [i64; 4], tenpai: u8| {
+    let claims = |rules: &Rules, round: u32, points: [i64; 4]| {
         let mut state = State::new(rules);
         let p = super::state::Progress { round, honba: 0, sticks: 0, repeat: 0 };
         state.deal(&wall(Key::new(1), 0, p, rules)[..136], p);
         for (s, &x) in points.iter().enumerate() {
             state.p[s].points = x;
         }
-        let mut native = Native { knobs: [&k; 4], keys: [Key::new(2); 4], counter: [0; 4] };
-        native.declare_noten(&state, usize::from(state.dealer), tenpai)
+        knob_answer(&k, &state.view(usize::from(state.dealer)), Point::Noten { shown: 0 }) == Some(Action::DeclareNoten)
     };
-    // Alone tenpai at 40000: noten means no payments, the deal passes, someone has 30000: over.
-    assert!(claims(&yame_off, 7, [30000, 20000, 10000, 40000], 0b1000));
-    // Tenpai-yame already ends it, with the noten payments on top.
-    assert!(!claims(&yame_auto, 7, [30000, 20000, 10000, 40000], 0b1000));
+    // At 40000: after the claim the dealer pays at most 3000 (all three others tenpai) and stays on
+    // top, the deal passes, someone has 30000: over.
+    assert!(claims(&yame_off, 7, [30000, 20000, 10000, 40000]));
+    // Tenpai-yame ends it whatever the others show, with the noten payments on top.
+    assert!(!claims(&yame_auto, 7, [30000, 20000, 10000, 40000]));
     // Not all-last (South 3: round 6, dealer seat 2).
-    assert!(!claims(&yame_off, 6, [30000, 20000, 40000, 10000], 0b0100));
-    // With seat 0 also tenpai, the claim gives seat 0 +3000 (33500) and costs the dealer 1000 (30000).
-    assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000], 0b1001));
+    assert!(!claims(&yame_off, 6, [30000, 20000, 40000, 10000]));
+    // Should seat 0 be tenpai, the claim gives it +3000 (33500) and costs the dealer 1000 (30000).
+    // A dealer that saw seat 0's hand (noten) would claim; the dealer shows first and cannot.
+    assert!(!claims(&yame_off, 7, [30500, 20000, 18500, 31000]));
     // Nobody at 30000: the game goes into the West round, so the deal passing ends nothing.
-    assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000], 0b1000));
+    assert!(!claims(&yame_off, 7, [27000, 24000, 20000, 29000]));
     // When the deal never passes at a draw, or always does, the claim changes nothing.
     for rule in ["always_keep", "always_pass"] {
         let r =
             rules::resolve("default", &json!({"allow_noten_declaration": true, "tenpai_yame": "off", "renchan_on_draw": rule})).unwrap();
-        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000], 0b1000), "{rule}");
+        assert!(!claims(&r, 7, [30000, 20000, 10000, 40000]), "{rule}");
     }
     // The default knob never claims.
-    assert!(!Native { knobs: [&Knobs::default(); 4], keys: [Key::new(2); 4], counter: [0; 4] }.declare_noten(&State::new(&yame_off), 0, 1));
+    assert_eq!(knob_answer(&Knobs::default(), &State::new(&yame_off).view(0), Point::Noten { shown: 0 }), Some(Action::Pass));
 }
 
 /// With every tenpai hand claiming noten, the tenpai of a draw is what it was without the option
@@ -855,8 +872,8 @@ fn logged_games(rules: &Rules, lineup: [&Knobs; 4], games: u64) -> Vec<GameLog> 
     (0..games)
         .map(|g| {
             state.events = Some(Vec::new());
-            let mut d = Native { knobs: lineup, keys: std::array::from_fn(|s| root.with(98).with(g).with(s as u64)), counter: [0; SEATS] };
-            play_game(&mut state, &mut d, &mut |p| (wall(root, g, p, rules), dice(root, g, p)), &mut |s| s.dealer_is_top()).unwrap()
+            let mut players = natives(lineup, |s| root.with(98).with(g).with(s as u64));
+            play_game(&mut state, &mut seated(&mut players), &mut |p| (wall(root, g, p, rules), dice(root, g, p))).unwrap()
         })
         .collect()
 }
@@ -940,8 +957,8 @@ fn riichi_needs_a_wait_not_held_in_the_own_kan() {
         state.start_game();
         state.deal(&w, state.progress);
         let mut seen_riichi = None;
-        let mut d = Scripted(|_: &State<'_>, seat: usize, legal: &[Action]| {
-            if seat != 0 || legal[0] == Action::Pass {
+        let mut d = Scripted(|v: &View<'_>, legal: &[Action]| {
+            if v.seat != 0 || legal[0] == Action::Pass {
                 return legal[0];
             }
             if let Some(&kan) = legal.iter().find(|a| matches!(a, Action::Ankan { .. })) {
@@ -981,12 +998,12 @@ fn call_happy_never_chis_terminals_for_tanyao() {
                 .collect()
         };
         let held = ids(hand);
-        state.p[1].hand = held.clone();
-        state.p[1].counts = super::tiles::counts_of(&super::tiles::parse_tiles(hand).unwrap());
+        state.hidden[1].hand = held.clone();
+        state.hidden[1].counts = super::tiles::counts_of(&super::tiles::parse_tiles(hand).unwrap());
         let own = ids(chi);
         let legal = [Action::Pass, Action::Chi { tiles: [own[0], own[1]] }];
-        let mut native = Native { knobs: [&caller; SEATS], keys: [Key::new(0); SEATS], counter: [0; SEATS] };
-        let a = native.decide(&state, 1, Point::Response { from: 0, tile: 8, kan: false }, &legal).unwrap();
+        let mut native = Native::new(&caller, Key::new(0));
+        let a = native.decide(&state.view(1), Point::Response { from: 0, tile: 8, kan: false }, &legal).unwrap();
         assert_eq!(a == legal[1], takes, "{hand} chi {chi}: {a:?}");
     }
 }

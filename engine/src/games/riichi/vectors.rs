@@ -1,8 +1,8 @@
 //! The spec's test vectors (§10.4 F1–F10, §18 TV-1…TV-26 that concern one hand's value) and
 //! hand-worked 高点法 cases.
 
+use super::hand::{request, score, Limit, Score, ScoreError};
 use super::rules::Rules;
-use super::scoring::{request, score, Limit, Score, ScoreError};
 use super::yaku::Yaku;
 use serde_json::{json, Value};
 
@@ -284,7 +284,7 @@ fn nukidora_count_as_dora_not_as_yaku() {
 /// win, `(each non-dealer pays, total)` for a dealer win.
 #[test]
 fn sanma_tsumo_payment_methods() {
-    use super::scoring::payments;
+    use super::hand::payments;
     let rules = |method: &str| super::rules::resolve("sanma", &json!({"sanma_tsumo": method})).unwrap();
     let non_dealer = |r: &Rules, basic: u32| {
         let (points, p) = payments(basic, false, true, 0, 0, r);
@@ -352,7 +352,7 @@ fn sanma_hand_and_1m_indicator() {
 #[test]
 fn all_flowers_yaku_counts_toward_min_han() {
     let v = json!({"hand": "123m456p789s1122z", "win": "2z", "nukidora": 4});
-    let (mut w, r) = super::scoring::request(&v, &Rules::default()).unwrap();
+    let (mut w, r) = super::hand::request(&v, &Rules::default()).unwrap();
     assert!(score(&w, &r).is_err());
     w.flower_yaku = 2;
     let s = score(&w, &r).unwrap();
