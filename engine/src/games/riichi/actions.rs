@@ -584,10 +584,15 @@ impl State<'_> {
             n: self.n,
             own: &self.hidden[seat],
             seats: &self.p,
-            shown: std::array::from_fn(|o| {
-                let h = &self.hidden[o];
-                self.p[o].open_riichi.then_some(Shown { hand: &h.hand, waits: h.waits })
-            }),
+            // Only the local yaku open_riichi shows a hand.
+            shown: if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) {
+                std::array::from_fn(|o| {
+                    let h = &self.hidden[o];
+                    self.p[o].open_riichi.then_some(Shown { hand: &h.hand, waits: h.waits })
+                })
+            } else {
+                [None; SEATS]
+            },
             progress: self.progress,
             dealer: self.dealer,
             seen: &self.seen,
