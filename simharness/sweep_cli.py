@@ -138,7 +138,7 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
             jobs=jobs,
             force=force,
             console=Console(stderr=True, quiet=quiet),
-            before_play=lambda: store._atomic_write(cfg, lambda fh: fh.write(text.encode())),
+            before_play=lambda: store.write_file(cfg, text.encode(), out_dir),
         )
         result = build_sweep(store.open_run(run_dir))
         print_sweep(result, out)
