@@ -7,9 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from simharness.engine import OptionError
 from simharness.games.hongkong.scoring import score_hand
-from simharness.games.suzume.cli import parse_rule, score_and_print
+from simharness.games.suzume.cli import check_win_type, parse_rule, score_and_print
 
 
 def _render(r: dict[str, Any]) -> str:
@@ -74,10 +73,7 @@ def score_command(
     included)."""
 
     def score() -> dict[str, Any]:
-        if ron and tsumo:
-            raise OptionError(
-                "tsumo", "--ron with --tsumo: a hand is won on a discard or by self-draw, not both"
-            )
+        check_win_type(ron, tsumo)
         return score_hand(
             hand,
             win,
