@@ -8,6 +8,8 @@ pub mod games;
 pub mod options;
 pub mod rng;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 #[cfg(feature = "python")]
 mod python;

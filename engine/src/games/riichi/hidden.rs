@@ -18,51 +18,14 @@ use super::strategies::{Knobs, Native};
 use super::wall::{dice, wall};
 use super::Riichi;
 use crate::decide::{Player, Seats};
-use crate::options::Options;
 use crate::rng::Key;
-use serde_json::{json, Map, Value};
+use crate::testing::builtin;
+use serde_json::json;
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 /// Sampled decision points each built-in strategy must reach.
 const SAMPLES: u64 = 10_000;
-
-/// The built-in strategies: the `[knobs]` of every script in `strategies/riichi/` (a Python
-/// strategy's script has none and is left out), by name.
-fn builtin() -> Vec<(String, Knobs)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../strategies/riichi");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        if text.lines().any(|l| l.starts_with("python")) {
-            continue;
-        }
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let knobs = Knobs::from_json(&knob_table(&text)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        out.push((name, knobs));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
-/// The `[knobs]` table of a strategy script (`key = value` lines of strings, booleans and integers).
-fn knob_table(script: &str) -> Value {
-    let mut knobs = Map::new();
-    let mut lines = script.lines().map(str::trim).skip_while(|l| *l != "[knobs]").skip(1);
-    for line in lines.by_ref().take_while(|l| !l.starts_with('[')) {
-        let Some((key, value)) = line.split_once('=') else { continue };
-        let value = value.trim();
-        let parsed = match value {
-            "true" | "false" => json!(value == "true"),
-            v if v.starts_with('"') => json!(v.trim_matches('"')),
-            v => json!(v.parse::<i64>().unwrap_or_else(|_| panic!("knob value {v}"))),
-        };
-        knobs.insert(key.trim().to_owned(), parsed);
-    }
-    Value::Object(knobs)
-}
 
 /// `state` with everything `seat` cannot see dealt again by `key` (see the module doc); the seats
 /// of `shown` have shown their hands.
@@ -175,7 +138,7 @@ fn rule_sets() -> [Rules; 2] {
 
 #[test]
 fn hidden_tiles_never_change_a_builtin_strategys_view_or_decision() {
-    let strategies = builtin();
+    let strategies: Vec<(String, Knobs)> = builtin("riichi");
     assert!(strategies.len() >= 10, "{} built-in strategies", strategies.len());
     let k = strategies.len();
     let sampler = Rc::new(RefCell::new(Sampler {
