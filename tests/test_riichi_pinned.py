@@ -1,20 +1,14 @@
-"""Riichi games pinned to the byte: the tables of small reference batches hash to recorded values, so
-that a refactoring of the engine (or of the Python strategy glue) that changes any game fails here.
-A deliberate change of play updates these hashes in the same commit and says why.
-
-The batches reach the rule paths the reference configs use: four players under Tenhou rules in
-duplicate play, the coverage lineup with every event logged (kans, calls, nagashi, open riichi, noten
-claims, yame by choice, pao), three players with flowers, and a Python-protocol strategy."""
+"""Riichi games pinned to the byte (see `pinned.py`). The batches reach the rule paths the reference
+configs use: four players under Tenhou rules in duplicate play, the coverage lineup with every event
+logged (kans, calls, nagashi, open riichi, noten claims, yame by choice, pao), three players with
+flowers, and a Python-protocol strategy."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-import polars as pl
 import pytest
-
-from simharness import engine
+from pinned import Batch, play, table_digest
 
 EFFICIENCY: dict[str, Any] = {}
 FOLD = {"fold": "riichi", "push_ukeire": 6}
@@ -38,7 +32,7 @@ COVERAGE_RULES = {
 }
 
 # name: (preset, overrides, lineup, games, duplicate)
-BATCHES: dict[str, tuple[str, dict[str, Any], list[dict[str, Any]], int, bool]] = {
+BATCHES: dict[str, Batch] = {
     "tenhou-duplicate": ("tenhou", {}, [EFFICIENCY, FOLD, CALLER, DAMATEN], 16, True),
     "coverage-events": ("default", COVERAGE_RULES, [KAN_HAPPY, NAGASHI, NOTEN_OPEN, RANDOM], 24, False),
     "sanma-flowers": ("sanma", {"flowers": 4, "event_log_every": 1}, [EFFICIENCY, FOLD, CALLER], 12, False),
@@ -53,28 +47,9 @@ PINNED = {
 }
 
 
-def table_digest(tables: dict[str, pl.DataFrame]) -> str:
-    """sha256 over every table's name and every column's name, dtype and little-endian values."""
-    h = hashlib.sha256()
-    for name in sorted(tables):
-        h.update(name.encode())
-        frame = tables[name]
-        for column in frame.columns:
-            values = frame[column].to_numpy()
-            h.update(f"{column}:{values.dtype.newbyteorder('<').str}:{len(values)}".encode())
-            h.update(values.astype(values.dtype.newbyteorder("<")).tobytes())
-    return h.hexdigest()
-
-
-def play(batch: str) -> dict[str, pl.DataFrame]:
-    preset, overrides, lineup, games, duplicate = BATCHES[batch]
-    rules = engine.resolve_rules("riichi", preset, overrides)
-    return engine.play_batch("riichi", rules, lineup, seed=11, first_game=0, count=games, duplicate=duplicate)
-
-
 @pytest.mark.parametrize("batch", sorted(BATCHES))
 def test_reference_batches_keep_their_tables(batch: str) -> None:
-    tables = play(batch)
+    tables = play("riichi", BATCHES[batch])
     logged = "event_log_every" in BATCHES[batch][1]
     assert all(frame.height > 0 for name, frame in tables.items() if name != "events" or logged)
     assert table_digest(tables) == PINNED[batch]
