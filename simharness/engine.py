@@ -51,9 +51,9 @@ class GameInfo:
 
     @property
     def python_strategies(self) -> bool:
-        """Whether the game can seat Python-protocol strategies (its engine layer exports
-        ``<game>_play_batch_python``)."""
-        return hasattr(_engine, f"{self.name}_play_batch_python")
+        """Whether the game can seat Python-protocol strategies (its engine layer implements the
+        protocol: ``_engine.python_games()``)."""
+        return self.name in _engine.python_games()
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ def play_batch(
         require_python_strategies(game)
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
         raw = _call(
-            getattr(_engine, f"{game}_play_batch_python"), json.dumps(rules), json.dumps(knobs), python, seed,
+            _engine.play_batch_python, game, json.dumps(rules), json.dumps(knobs), python, seed,
             first_game, count, duplicate, cancel,
         )  # fmt: skip
     else:
@@ -279,13 +279,14 @@ def show_game(
 ) -> dict[str, pl.DataFrame]:
     """Game ``index`` played again alone with every event logged (the engine's ``Game::show``):
     the tables of :func:`play_batch` for that game plus the game's event tables. Python
-    strategies decide again through the game's ``<game>_show_python`` export."""
+    strategies decide again through ``_engine.show_python``."""
     python = _python_strategies(game, lineup)
     if python is None:
         raw = _call(_engine.show_game, game, json.dumps(rules), json.dumps(lineup), seed, index, duplicate)
     else:
         require_python_strategies(game)
-        export = getattr(_engine, f"{game}_show_python")
         knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
-        raw = _call(export, json.dumps(rules), json.dumps(knobs), python, seed, index, duplicate)
+        raw = _call(
+            _engine.show_python, game, json.dumps(rules), json.dumps(knobs), python, seed, index, duplicate
+        )
     return {name: _frame(cols) for name, (_rows, cols) in raw.items()}

@@ -199,9 +199,10 @@ def test_a_misspelt_key_is_one_error_and_other_errors_are_counted(tmp_path: Path
 def test_python_strategy_for_a_game_without_the_protocol_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A game has the protocol when its engine layer exports ``<game>_play_batch_python``; a script
+    """A game has the protocol when its engine layer implements it (``python_games``); a script
     naming a Python class for one without it fails at load (file and field), and so does a batch."""
-    monkeypatch.delattr(engine._engine, "suzume_play_batch_python")
+    others = [g for g in engine._engine.python_games() if g != "suzume"]
+    monkeypatch.setattr(engine._engine, "python_games", lambda: others)
     script = tmp_path / "py.toml"
     script.write_text('name = "py"\ngame = "suzume"\npython = "simharness.games.suzume.python:Fastest"\n')
     with pytest.raises(ConfigError) as e:

@@ -106,7 +106,7 @@ def test_a_game_outside_the_run_or_an_unknown_variant_is_refused(run_dir: Path) 
     ],
 )  # fmt: skip
 def test_python_strategies_decide_again_in_the_replay(game: str, body: str, tmp_path: Path) -> None:
-    """A Python seat's `decide` is called again (`<game>_show_python`), so the game ends as logged."""
+    """A Python seat's `decide` is called again (`_engine.show_python`), so the game ends as logged."""
     run = play(tmp_path, f"{game}-py", f'game = "{game}"\ngames = 2\n{body}')
     code, out = _show(str(run), "--game", "1")
     assert code == 0, out

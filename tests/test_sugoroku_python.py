@@ -174,10 +174,10 @@ def test_failing_strategy_names_game_and_slot() -> None:
     ):
         _play(rules, [naive, naive, dict(naive, python=f"{ME}:_ReturnsInt")], duplicate=False)
     with pytest.raises(ValueError) as v:
-        _engine.sugoroku_play_batch_python("{}", "[{}, {}]", [None], 1, 0, 1, False)
+        _engine.play_batch_python("sugoroku", "{}", "[{}, {}]", [None], 1, 0, 1, False)
     assert v.value.args[0] == "strategies"
     with pytest.raises(ValueError) as v:
-        _engine.sugoroku_play_batch_python("{}", "[{}]", [None], 1, 0, 1, False)
+        _engine.play_batch_python("sugoroku", "{}", "[{}]", [None], 1, 0, 1, False)
     assert v.value.args[0] == "players"
 
 

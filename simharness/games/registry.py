@@ -14,8 +14,8 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - ``notable_hand(hands) -> polars.DataFrame`` in the package: per variant the game holding its
   biggest hand (a yakuman or limit hand; columns variant, game, hand, score: larger is bigger, why),
   for the report's list of extreme games;
-- a ``python`` module: its Python-strategy protocol, present exactly when the engine layer exports
-  ``<game>_play_batch_python``;
+- a ``python`` module: its Python-strategy protocol, present exactly when the engine layer
+  implements it (``_engine.python_games()``);
 - ``MIN_SHARD`` in the package: the fewest games a default shard holds (about 10 ms of play with
   knob strategies), since a shard also writes its Parquet files.
 

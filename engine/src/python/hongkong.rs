@@ -181,15 +181,12 @@ impl<'py> Slotted<'py> for PyHook<'py> {
 
 python_entry_points!(
     HongKong,
-    hongkong_play_batch_python,
-    hongkong_show_python,
+    play_python,
     |slots, _: &Rules| Ok(PyHook { slots: RefCell::new(slots) }),
     |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| play_tables(rules, lineup, batch, Some(&*hook)),
     |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| show_with(rules, lineup, batch, Some(&*hook))
 );
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;
-    m.add_function(wrap_pyfunction!(hongkong_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(hongkong_show_python, m)?)
+    m.add_function(wrap_pyfunction!(hongkong_score, m)?)
 }

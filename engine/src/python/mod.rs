@@ -4,68 +4,34 @@
 //! Errors about user input become `ValueError((field, message))` so that the Python side can say
 //! which file and which field were wrong.
 
+use crate::decide::{Decisions, Fault, Outside, Player, PlayerError};
 use crate::game::{Batch, Game, GameApi, Registered};
 use crate::games;
+use crate::games::riichi::Riichi;
+use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, trump::Trump};
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::ffi::{c_long, c_ulong};
 use std::marker::PhantomData;
 use std::sync::Mutex;
 
-/// A game's two Python-strategy entry points, `<game>_play_batch_python` and `<game>_show_python`:
-/// [`with_python`] for the game type `$game` with its hook (built by `$hook` from the batch's
-/// [`PySlots`] and rules) and its batch and shown-game functions (`$play`, `$show`: rules, lineup,
-/// batch, hook). Defined before the game modules that use it.
+/// A game not yet on the [`Protocol`]: its entry point for [`play_batch_python`] and
+/// [`show_python`], made by [`with_python`] for the game type `$game` with its hook (built by
+/// `$hook` from the batch's [`PySlots`] and rules) and its batch and shown-game functions (`$play`,
+/// `$show`: rules, lineup, batch, hook). Defined before the game modules that use it.
 macro_rules! python_entry_points {
-    ($game:ty, $play_fn:ident, $show_fn:ident, $hook:expr, $play:expr, $show:expr) => {
-        /// Plays a batch like `play_batch(game, ...)` with `strategies[slot]` (a Python object or
-        /// None) deciding for that lineup slot instead of its knobs. Holds the GIL throughout.
-        /// `cancel` (an object with `is_set()`, e.g. a `threading.Event`) stops the batch with
-        /// `KeyboardInterrupt` before the next decision once it is set.
-        #[pyfunction]
-        #[pyo3(signature = (rules, lineup, strategies, seed, first_game, count, duplicate=false, cancel=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn $play_fn<'py>(
-            py: Python<'py>,
-            rules: &str,
-            lineup: &str,
-            strategies: Vec<Option<Bound<'py, PyAny>>>,
-            seed: u64,
-            first_game: u64,
-            count: u64,
-            duplicate: bool,
-            cancel: Option<Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyDict>> {
-            let slots = PySlots::new(py, strategies, cancel);
-            super::with_python::<$game, _, _, _, _>(rules, lineup, slots, Batch { seed, first_game, count, duplicate }, $hook, $play)
-        }
-
-        /// Game `game` played again alone with its events (`simharness show`), with Python
-        /// strategies in the slots whose `strategies` entry is an object.
-        #[pyfunction]
-        #[pyo3(signature = (rules, lineup, strategies, seed, game, duplicate=false))]
-        fn $show_fn<'py>(
-            py: Python<'py>,
-            rules: &str,
-            lineup: &str,
-            strategies: Vec<Option<Bound<'py, PyAny>>>,
-            seed: u64,
-            game: u64,
-            duplicate: bool,
-        ) -> PyResult<Bound<'py, PyDict>> {
-            let slots = PySlots::new(py, strategies, None);
-            super::with_python::<$game, _, _, _, _>(
-                rules,
-                lineup,
-                slots,
-                Batch { seed, first_game: game, count: 1, duplicate },
-                $hook,
-                $show,
-            )
+    ($game:ty, $fn:ident, $hook:expr, $play:expr, $show:expr) => {
+        pub(super) fn $fn<'py>(slots: PySlots<'py>, rules: &str, lineup: &str, batch: Batch, show: bool) -> PyResult<Bound<'py, PyDict>> {
+            if show {
+                super::with_python::<$game, _, _, _, _>(rules, lineup, slots, batch, $hook, $show)
+            } else {
+                super::with_python::<$game, _, _, _, _>(rules, lineup, slots, batch, $hook, $play)
+            }
         }
     };
 }
@@ -298,10 +264,7 @@ where
     let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
     let mut hook = hook(slots, &rules)?;
     let mut tables: Option<Vec<Table>> = None;
-    // A batch of no games still returns its (empty) tables.
-    let games =
-        if batch.count == 0 { vec![batch] } else { batch.games().map(|first_game| Batch { first_game, count: 1, ..batch }).collect() };
-    for game in games {
+    for game in one_by_one(batch) {
         hook.slots().game = game.first_game;
         match play(&rules, &lineup, &game, &mut hook).tables() {
             Ok(more) => match &mut tables {
@@ -315,6 +278,204 @@ where
         }
     }
     tables_to_python(py, &tables.unwrap_or_default())
+}
+
+/// A game's Python strategy protocol: an object with `decide(...)` deciding for a lineup slot, as a
+/// [`Player`] of the game like its native strategies. What `decide` receives is built from the
+/// seat's [`View`](Decisions::View) alone, so a Python strategy sees what a native one sees and
+/// nothing hidden. A game implements this and adds one line to [`PYTHON_GAMES`]; checking the
+/// lineup, asking each slot's object, the run's cancel flag, telling a failure where it happened
+/// and the tables are this module's.
+pub(crate) trait Protocol: Game + Decisions {
+    /// What the protocol builds once per batch from the rules (e.g. the rules as one dict that
+    /// every view shares).
+    type Context<'py>;
+
+    fn context<'py>(py: Python<'py>, rules: &Self::Rules) -> PyResult<Self::Context<'py>>;
+
+    /// The arguments of `decide` at `point` (usually `(view, legal)`: [`view_and_legal`]).
+    fn arguments<'py>(
+        py: Python<'py>,
+        cx: &Self::Context<'py>,
+        view: &Self::View<'_>,
+        point: Self::Point,
+        legal: &[Self::Action],
+    ) -> PyResult<Bound<'py, PyTuple>>;
+
+    /// The index in `legal` that `decide`'s `answer` chose: by default an int index.
+    fn chosen(answer: &Bound<'_, PyAny>, _point: Self::Point, legal: &[Self::Action]) -> PyResult<usize> {
+        chosen_index(answer, legal.len())
+    }
+
+    /// The answer of the slot's knobs at a point the protocol does not ask Python: by default,
+    /// every point is asked.
+    fn knob_answer(_knobs: &Self::Knobs, _view: &Self::View<'_>, _point: Self::Point, _legal: &[Self::Action]) -> Option<Self::Action> {
+        None
+    }
+
+    /// Plays `batch` with the players of `outside` in the slots played from outside the engine.
+    fn play_with(
+        rules: &Self::Rules,
+        lineup: &[Self::Knobs],
+        batch: &Batch,
+        outside: &mut Outside<'_, Self>,
+    ) -> Result<Vec<Table>, PlayerError>;
+
+    /// The first game of `batch` alone with its events ([`Game::show`]), with the players of `outside`.
+    fn show_with(
+        rules: &Self::Rules,
+        lineup: &[Self::Knobs],
+        batch: &Batch,
+        outside: &mut Outside<'_, Self>,
+    ) -> Result<Vec<Table>, PlayerError>;
+}
+
+/// The usual arguments of `decide`: the view and the list of legal actions as tuples.
+pub(crate) fn view_and_legal<'py>(
+    py: Python<'py>,
+    view: Bound<'py, PyDict>,
+    legal: impl IntoIterator<Item = PyResult<Bound<'py, PyTuple>>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let list = PyList::empty(py);
+    for action in legal {
+        list.append(action?)?;
+    }
+    PyTuple::new(py, [view.into_any(), list.into_any()])
+}
+
+/// A lineup slot played by a Python object: it asks through the batch's [`PySlots`], which all the
+/// slots' players share (one at a time: a table's decisions come one after another).
+struct PyPlayer<'s, 'py, 'k, G: Protocol> {
+    slots: &'s RefCell<PySlots<'py>>,
+    cx: &'s G::Context<'py>,
+    slot: u8,
+    knobs: &'k G::Knobs,
+}
+
+impl<G: Protocol> Player<G> for PyPlayer<'_, '_, '_, G> {
+    fn decide(&mut self, view: &G::View<'_>, point: G::Point, legal: &[G::Action]) -> Result<G::Action, Fault> {
+        if let Some(a) = G::knob_answer(self.knobs, view, point, legal) {
+            return Ok(a);
+        }
+        let args = |py| G::arguments(py, self.cx, view, point, legal);
+        let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), G::point_name(point), args, |r| G::chosen(r, point, legal));
+        // A failure stops the game at once; the slots keep the strategy's exception, told where.
+        answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
+    }
+}
+
+/// Checks the lineup and plays `batch` (or, with `show`, its first game alone with its events)
+/// with the Python objects of `slots` deciding for their slots. The games are played one at a time
+/// (a game does not depend on its batch), so that a failure names its game; a failure raises the
+/// strategy's exception (or the interrupt), else the engine's refusal.
+fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str, batch: Batch, show: bool) -> PyResult<Bound<'py, PyDict>> {
+    let py = slots.py;
+    let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
+    let cx = G::context(py, &rules)?;
+    let slots = RefCell::new(slots);
+    let mut players: Vec<Option<PyPlayer<G>>> = lineup
+        .iter()
+        .enumerate()
+        .map(|(slot, knobs)| {
+            let slot = slot as u8;
+            slots.borrow().claims(slot).then_some(PyPlayer { slots: &slots, cx: &cx, slot, knobs })
+        })
+        .collect();
+    let mut tables: Option<Vec<Table>> = None;
+    for game in one_by_one(batch) {
+        slots.borrow_mut().game = game.first_game;
+        let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
+        let played =
+            if show { G::show_with(&rules, &lineup, &game, &mut outside) } else { G::play_with(&rules, &lineup, &game, &mut outside) };
+        match played {
+            Ok(more) => match &mut tables {
+                Some(tables) => append(tables, more),
+                None => tables = Some(more),
+            },
+            Err(refusal) => {
+                let error = slots.borrow_mut().error.take();
+                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err(refusal.to_string())));
+            }
+        }
+    }
+    tables_to_python(py, &tables.unwrap_or_default())
+}
+
+/// The games of `batch` one at a time; a batch of no games is itself, so that it still returns its
+/// (empty) tables.
+fn one_by_one(batch: Batch) -> Vec<Batch> {
+    if batch.count == 0 {
+        vec![batch]
+    } else {
+        batch.games().map(|first_game| Batch { first_game, count: 1, ..batch }).collect()
+    }
+}
+
+/// How a game with a Python strategy protocol plays a batch (`show = false`) or shows a game.
+type PlayPython = for<'py> fn(PySlots<'py>, &str, &str, Batch, bool) -> PyResult<Bound<'py, PyDict>>;
+
+/// The games with a Python strategy protocol, by name: one line per game.
+const PYTHON_GAMES: &[(&str, PlayPython)] = &[
+    (Sugoroku::NAME, sugoroku::play_python),
+    (Suzume::NAME, suzume::play_python),
+    (Riichi::NAME, play_python::<Riichi>),
+    (HongKong::NAME, hongkong::play_python),
+    (Trump::NAME, trump::play_python),
+];
+
+fn python_game(name: &str) -> PyResult<PlayPython> {
+    PYTHON_GAMES.iter().find(|(n, _)| *n == name).map(|&(_, play)| play).ok_or_else(|| {
+        let known: Vec<&str> = PYTHON_GAMES.iter().map(|(n, _)| *n).collect();
+        option_error(OptionError::new("game", format!("\"{name}\" has no Python strategy protocol; games with one: {}", known.join(", "))))
+    })
+}
+
+/// The names of the games with a Python strategy protocol.
+#[pyfunction]
+fn python_games() -> Vec<&'static str> {
+    PYTHON_GAMES.iter().map(|(n, _)| *n).collect()
+}
+
+/// Plays a batch like `play_batch(game, ...)` with `strategies[slot]` (a Python object or None)
+/// deciding for that lineup slot instead of its knobs. Holds the GIL throughout. `cancel` (an
+/// object with `is_set()`, e.g. a `threading.Event`) stops the batch with `KeyboardInterrupt`
+/// before the next decision once it is set.
+#[pyfunction]
+#[pyo3(signature = (game, rules, lineup, strategies, seed, first_game, count, duplicate=false, cancel=None))]
+#[allow(clippy::too_many_arguments)]
+fn play_batch_python<'py>(
+    py: Python<'py>,
+    game: &str,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+    cancel: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let play = python_game(game)?;
+    play(PySlots::new(py, strategies, cancel), rules, lineup, Batch { seed, first_game, count, duplicate }, false)
+}
+
+/// Game `index` played again alone with its events (`simharness show`), with Python strategies in
+/// the slots whose `strategies` entry is an object.
+#[pyfunction]
+#[pyo3(signature = (game, rules, lineup, strategies, seed, index, duplicate=false))]
+#[allow(clippy::too_many_arguments)]
+fn show_python<'py>(
+    py: Python<'py>,
+    game: &str,
+    rules: &str,
+    lineup: &str,
+    strategies: Vec<Option<Bound<'py, PyAny>>>,
+    seed: u64,
+    index: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let play = python_game(game)?;
+    play(PySlots::new(py, strategies, None), rules, lineup, Batch { seed, first_game: index, count: 1, duplicate }, true)
 }
 
 /// Appends the rows of `more` to `tables` (the same tables with the same columns: two batches of
@@ -471,11 +632,13 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     m.add_function(wrap_pyfunction!(show_game, m)?)?;
     m.add_function(wrap_pyfunction!(interrupt_python_strategies, m)?)?;
+    m.add_function(wrap_pyfunction!(python_games, m)?)?;
+    m.add_function(wrap_pyfunction!(play_batch_python, m)?)?;
+    m.add_function(wrap_pyfunction!(show_python, m)?)?;
     riichi::register(m)?;
     suzume::register(m)?;
     trump::register(m)?;
     riichi_game::register(m)?;
-    sugoroku::register(m)?;
     hongkong::register(m)?;
     Ok(())
 }

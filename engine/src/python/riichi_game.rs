@@ -14,8 +14,8 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{chosen_index, option_error, parse_json, PySlots, Slotted};
-use crate::decide::{Fault, Outside, Player, PlayerError};
+use super::{option_error, parse_json, view_and_legal, Protocol};
+use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
 use crate::games::riichi::batch::play_tables;
@@ -27,7 +27,6 @@ use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use std::cell::RefCell;
 
 /// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
 /// `overrides` (JSON object); returns the engine's result as JSON.
@@ -36,14 +35,6 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
     let rules = rules::resolve(preset, &parse_json("rules", overrides)?).map_err(option_error)?;
     let hand = parse_json("hand", hand)?;
     replay::replay_hand(&rules, &hand).map(|v| v.to_string()).map_err(|e| option_error(OptionError::new("hand", e)))
-}
-
-/// A lineup slot played by a Python object: it asks through the batch's [`PySlots`], which all
-/// the slots' players share (one at a time: a table's decisions come one after another).
-struct PyPlayer<'s, 'py, 'k> {
-    slots: &'s RefCell<PySlots<'py>>,
-    slot: u8,
-    knobs: &'k Knobs,
 }
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
@@ -111,65 +102,31 @@ fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-impl Player<Riichi> for PyPlayer<'_, '_, '_> {
-    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
-        if let Some(a) = knob_answer(self.knobs, v, point) {
-            return Ok(a);
-        }
-        let args = |py| {
-            let options = PyList::empty(py);
-            for &a in legal {
-                options.append(action_tuple(py, a)?)?;
-            }
-            PyTuple::new(py, [view(py, v, point)?.into_any(), options.into_any()])
-        };
-        let answer = self.slots.borrow_mut().decide(self.slot, v.seat, point.name(), args, |r| chosen_index(r, legal.len()));
-        // A failure stops the game at once; the slots keep the strategy's exception, told where.
-        answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
+impl Protocol for Riichi {
+    type Context<'py> = ();
+
+    fn context(_: Python<'_>, _: &Rules) -> PyResult<()> {
+        Ok(())
+    }
+
+    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view(py, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    }
+
+    fn knob_answer(knobs: &Knobs, v: &View<'_>, point: Point, _: &[Action]) -> Option<Action> {
+        knob_answer(knobs, v, point)
+    }
+
+    fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
+        play_tables(rules, lineup, batch, outside)
+    }
+
+    fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError> {
+        show_with(rules, lineup, batch, outside)
     }
 }
-
-/// Riichi's hook: the slots behind a cell, so that each Python slot's [`PyPlayer`] can ask
-/// through them while the batch holds the players.
-impl<'py> Slotted<'py> for RefCell<PySlots<'py>> {
-    fn slots(&mut self) -> &mut PySlots<'py> {
-        self.get_mut()
-    }
-}
-
-/// Plays `batch` through `play` (a batch or a shown game) with a [`PyPlayer`] in each slot that
-/// `slots` claims.
-fn with_players(
-    rules: &Rules,
-    lineup: &[Knobs],
-    batch: &Batch,
-    slots: &RefCell<PySlots<'_>>,
-    play: impl FnOnce(&Rules, &[Knobs], &Batch, &mut Outside<'_, Riichi>) -> Result<Vec<Table>, PlayerError>,
-) -> Result<Vec<Table>, String> {
-    let mut players: Vec<Option<PyPlayer>> = lineup
-        .iter()
-        .enumerate()
-        .map(|(slot, knobs)| {
-            let slot = slot as u8;
-            slots.borrow().claims(slot).then_some(PyPlayer { slots, slot, knobs })
-        })
-        .collect();
-    let mut outside: Vec<Option<&mut dyn Player<Riichi>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
-    play(rules, lineup, batch, &mut outside).map_err(|e| e.to_string())
-}
-
-python_entry_points!(
-    Riichi,
-    riichi_play_batch_python,
-    riichi_show_python,
-    |slots, _: &Rules| Ok(RefCell::new(slots)),
-    |rules, lineup, batch, slots| with_players(rules, lineup, batch, slots, play_tables),
-    |rules, lineup, batch, slots| with_players(rules, lineup, batch, slots, show_with)
-);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(riichi_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(riichi_show_python, m)?)?;
     Ok(())
 }

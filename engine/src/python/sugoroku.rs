@@ -86,8 +86,7 @@ impl<'py> Slotted<'py> for PyHook<'py> {
 
 python_entry_points!(
     Sugoroku,
-    sugoroku_play_batch_python,
-    sugoroku_show_python,
+    play_python,
     |slots: PySlots<'py>, rules: &Rules| {
         let rules = slots.py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))?;
         Ok(PyHook { slots, rules })
@@ -95,9 +94,3 @@ python_entry_points!(
     play_tables,
     show_with
 );
-
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(sugoroku_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(sugoroku_show_python, m)?)?;
-    Ok(())
-}

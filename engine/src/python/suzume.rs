@@ -115,17 +115,8 @@ impl<'py> Slotted<'py> for PyHook<'py> {
     }
 }
 
-python_entry_points!(
-    Suzume,
-    suzume_play_batch_python,
-    suzume_show_python,
-    |slots, rules: &Rules| Ok(PyHook { slots, red_tiles: rules.red_tiles }),
-    play_tables,
-    show_with
-);
+python_entry_points!(Suzume, play_python, |slots, rules: &Rules| Ok(PyHook { slots, red_tiles: rules.red_tiles }), play_tables, show_with);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(suzume_score, m)?)?;
-    m.add_function(wrap_pyfunction!(suzume_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(suzume_show_python, m)?)
+    m.add_function(wrap_pyfunction!(suzume_score, m)?)
 }

@@ -141,7 +141,7 @@ impl Hook for PySlots<'_> {
     }
 }
 
-python_entry_points!(Trump, trump_play_batch_python, trump_show_python, |slots, _: &Rules| Ok(slots), play_tables, show_with);
+python_entry_points!(Trump, play_python, |slots, _: &Rules| Ok(slots), play_tables, show_with);
 
 /// The yaku names in bit order of `hands.yaku` and `win_yaku.yaku` (the engine's `Yaku::name`).
 #[pyfunction]
@@ -155,7 +155,5 @@ fn trump_yaku_names() -> Vec<&'static str> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_score, m)?)?;
-    m.add_function(wrap_pyfunction!(trump_play_batch_python, m)?)?;
-    m.add_function(wrap_pyfunction!(trump_show_python, m)?)?;
     m.add_function(wrap_pyfunction!(trump_yaku_names, m)?)
 }
