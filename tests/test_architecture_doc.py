@@ -43,7 +43,12 @@ def _named(path: str, shape: set[str]) -> bool:
     parts = path.split("/")
     # games/<game>/<file>: the shape, or "<game>/<file>" (and so also "games/<game>/<file>").
     if parts[0] == "games" and len(parts) == 3:
-        return parts[2] in shape or re.search(rf"(?<![\w/]){re.escape('/'.join(parts[1:]))}\b", DOC) is not None
+        return parts[2] in shape or _mentioned("/".join(parts[1:]))
+    return _mentioned(path)
+
+
+def _mentioned(path: str) -> bool:
+    """Whether the doc names `path` as a whole (not as the tail of a longer path or name)."""
     return re.search(rf"(?<![\w/]){re.escape(path)}\b", DOC) is not None
 
 
