@@ -101,6 +101,24 @@ impl fmt::Display for PlayerError {
 
 impl std::error::Error for PlayerError {}
 
+/// Asks `player` for one of `legal` at `point` and refuses an answer outside the list: the usual
+/// way for a game to ask (a game whose actions have equivalent spellings, as Riichi's tile ids,
+/// checks its own way).
+pub fn ask<G: Decisions>(
+    player: &mut dyn Player<G>,
+    view: &G::View<'_>,
+    point: G::Point,
+    legal: &[G::Action],
+) -> Result<G::Action, PlayerError> {
+    let seat = G::seat(view);
+    let chosen = player.decide(view, point, legal).map_err(|fault| PlayerError::new::<G>(seat, point, fault))?;
+    if legal.contains(&chosen) {
+        Ok(chosen)
+    } else {
+        Err(PlayerError::new::<G>(seat, point, Fault::Illegal(format!("{chosen:?} is not legal; legal: {legal:?}"))))
+    }
+}
+
 /// The players of the lineup slots played from outside the engine (Python strategies), by slot:
 /// `None` for a slot that plays its knobs. Native play has none (`&mut []`).
 pub type Outside<'p, G> = [Option<&'p mut dyn Player<G>>];
@@ -176,6 +194,13 @@ mod tests {
         let mut natives = [Fixed(0), Fixed(1), Fixed(2), Fixed(3)];
         let mut seats = seat_players(&mut natives, &mut outside, 3, |s| (s + 2) % 3);
         assert_eq!(seats.decide(&(0, 0), (), &[0]), Ok(99));
+    }
+
+    #[test]
+    fn an_answer_outside_the_legal_list_is_refused() {
+        assert_eq!(ask::<Toy>(&mut Fixed(2), &(1, 0), (), &[1, 2]), Ok(2));
+        let refused = ask::<Toy>(&mut Fixed(7), &(1, 0), (), &[1, 2]).unwrap_err();
+        assert_eq!(refused.to_string(), "seat 1 at turn: 7 is not legal; legal: [1, 2]");
     }
 
     #[test]

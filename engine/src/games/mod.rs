@@ -16,15 +16,22 @@ pub mod trump;
 
 pub mod hongkong;
 
-/// Every game, in the order `simharness games` lists them.
+pub mod toy;
+
+/// Every game, in the order `simharness games` lists them; the test-only [`toy`] game last, when
+/// the environment sets `SIMHARNESS_TOY_GAME=1`.
 pub fn registry() -> Vec<Box<dyn GameApi>> {
-    vec![
+    let mut games: Vec<Box<dyn GameApi>> = vec![
         Box::new(Registered::<sugoroku::Sugoroku>(std::marker::PhantomData)),
         Box::new(Registered::<suzume::Suzume>(std::marker::PhantomData)),
         Box::new(Registered::<riichi::Riichi>(std::marker::PhantomData)),
         Box::new(Registered::<hongkong::HongKong>(std::marker::PhantomData)),
         Box::new(Registered::<trump::Trump>(std::marker::PhantomData)),
-    ]
+    ];
+    if std::env::var_os("SIMHARNESS_TOY_GAME").is_some_and(|v| v == "1") {
+        games.push(Box::new(Registered::<toy::Toy>(std::marker::PhantomData)));
+    }
+    games
 }
 
 /// The game called `name`.

@@ -8,7 +8,7 @@ use crate::decide::{Decisions, Fault, Outside, Player, PlayerError};
 use crate::game::{Batch, Game, GameApi, Registered};
 use crate::games;
 use crate::games::riichi::Riichi;
-use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, trump::Trump};
+use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, toy::Toy, trump::Trump};
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
@@ -41,6 +41,7 @@ mod riichi;
 mod riichi_game;
 mod sugoroku;
 mod suzume;
+mod toy;
 mod trump;
 
 pub(crate) fn option_error(e: OptionError) -> PyErr {
@@ -421,11 +422,17 @@ const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Riichi::NAME, play_python::<Riichi>),
     (HongKong::NAME, hongkong::play_python),
     (Trump::NAME, trump::play_python),
+    (Toy::NAME, play_python::<Toy>),
 ];
 
+/// The registered games of [`PYTHON_GAMES`] (the test-only toy game is not always registered).
+fn registered_python_games() -> impl Iterator<Item = &'static (&'static str, PlayPython)> {
+    PYTHON_GAMES.iter().filter(|(n, _)| games::find(n).is_some())
+}
+
 fn python_game(name: &str) -> PyResult<PlayPython> {
-    PYTHON_GAMES.iter().find(|(n, _)| *n == name).map(|&(_, play)| play).ok_or_else(|| {
-        let known: Vec<&str> = PYTHON_GAMES.iter().map(|(n, _)| *n).collect();
+    registered_python_games().find(|(n, _)| *n == name).map(|&(_, play)| play).ok_or_else(|| {
+        let known: Vec<&str> = registered_python_games().map(|(n, _)| *n).collect();
         option_error(OptionError::new("game", format!("\"{name}\" has no Python strategy protocol; games with one: {}", known.join(", "))))
     })
 }
@@ -433,7 +440,7 @@ fn python_game(name: &str) -> PyResult<PlayPython> {
 /// The names of the games with a Python strategy protocol.
 #[pyfunction]
 fn python_games() -> Vec<&'static str> {
-    PYTHON_GAMES.iter().map(|(n, _)| *n).collect()
+    registered_python_games().map(|(n, _)| *n).collect()
 }
 
 /// Plays a batch like `play_batch(game, ...)` with `strategies[slot]` (a Python object or None)
