@@ -43,22 +43,28 @@ def package(game: str) -> ModuleType:
     return importlib.import_module(f"{__package__}.{game}")
 
 
+def _package_or_none(game: str) -> ModuleType | None:
+    """The game's package, or None for a game the engine plays without one (the tests' toy game,
+    or a run of a game this installation has no package for): the harness's part still works."""
+    try:
+        return package(game)
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.{game}":
+            raise
+        return None
+
+
 def submodule(game: str, name: str) -> ModuleType | None:
     """``simharness.games.<game>.<name>`` if the game has that module, else None."""
+    if _package_or_none(game) is None:
+        return None
     full = f"{__package__}.{game}.{name}"
     return importlib.import_module(full) if importlib.util.find_spec(full) is not None else None
 
 
 def _offered(game: str, name: str) -> Any:
-    """The package's attribute ``name``, or None when it has none (also for a run of a game this
-    installation has no package for: its report still has the harness's part)."""
-    try:
-        module = package(game)
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.{game}":
-            raise
-        return None
-    return getattr(module, name, None)
+    """The package's attribute ``name``, or None when it has none or no package."""
+    return getattr(_package_or_none(game), name, None)
 
 
 def summary_metrics(game: str) -> MetricsFn | None:
@@ -101,4 +107,4 @@ MIN_SHARD = 1000
 
 def min_shard(game: str) -> int:
     """The game package's ``MIN_SHARD`` (see above), else :data:`MIN_SHARD`."""
-    return int(getattr(package(game), "MIN_SHARD", MIN_SHARD))
+    return int(_offered(game, "MIN_SHARD") or MIN_SHARD)

@@ -282,6 +282,26 @@ __GAME__
 """
 
 
+def tables_page(shown: Shown) -> Page:
+    """The page of a game whose package draws none (a game with no ``show`` module, such as the
+    tests' toy game): its rows, every table the engine returned, one frame of final standings."""
+    parts = []
+    for name, frame in shown.tables.items():
+        heads = "".join(f"<th>{esc(c)}</th>" for c in frame.columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in frame.iter_rows()
+        )
+        parts.append(f"<h2>{esc(name)}</h2><table><tr>{heads}</tr>{body}</table>")
+    players = shown.tables["players"].sort("seat")
+    rows = [
+        (esc(f"seat {r['seat']} ({shown.strategy(r['seat'])})"), r["final_points"], f"<td>{r['rank']}</td>")
+        for r in players.iter_rows(named=True)
+    ]
+    standings = final_standings("<th>rank</th>", rows)
+    script = "return {parts:1,name:()=>'game',walk:(i,emit)=>{emit('the final standings',()=>D.standings);}};"
+    return Page(shown.title(shown.manifest["game"]), "".join(parts), {"standings": standings}, script)
+
+
 def _json(data: dict[str, Any]) -> str:
     """``data`` as JSON to sit in a <script> element: '</' and '<!' inside its strings are written
     as escapes, so that no string can end the element."""

@@ -145,12 +145,11 @@ def write_page(
 ) -> Path:
     """Replays ``game`` (see :func:`replay`) and writes its page to ``out`` (default
     :func:`page_path`); returns the path written."""
-    from simharness.show.page import render
+    from simharness.show.page import render, tables_page
 
     shown = replay(run_dir, game, variant)
     module = registry.submodule(shown.manifest["game"], "show")
-    assert module is not None  # replay checked it
-    text = render(shown, module.page(shown)).encode()
+    text = render(shown, tables_page(shown) if module is None else module.page(shown)).encode()
     if out is None:  # inside the run directory: never through a link
         path = page_path(run_dir, shown.variant, game)
         store.write_file(path, text, root=Path(run_dir))
