@@ -176,7 +176,7 @@ class Experiment:
             "lineup": [
                 {
                     "strategy": s.strategy,
-                    "knobs": s.knobs,
+                    "knobs": engine.identity_knobs(s.knobs),
                     **({"source": s.source["sha256"]} if s.source else {}),
                 }
                 for s in self.lineup
@@ -202,7 +202,20 @@ def load(
     Raises :class:`ConfigError` naming the file, the field and what was expected.
     """
     path = Path(path)
-    data = tomlfile.load(path, text)
+    return from_dict(tomlfile.load(path, text), path, games=games, seed=seed)
+
+
+# What a config given as a dict is called in messages; its strategies and Python modules are looked
+# up from the current folder, as a file's are from its own.
+DICT_CONFIG = Path("<config dict>")
+
+
+def from_dict(
+    data: dict[str, Any], path: Path = DICT_CONFIG, *, games: int | None = None, seed: int | None = None
+) -> Experiment:
+    """The experiment of a config's contents (the tables of a TOML file as a dict), validated exactly as
+    :func:`load` validates the file: errors name ``path`` and the field."""
+    data = dict(data)
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("players"), list):
         # `players = [...]` written after the [rules] header lands in that table in TOML (an
@@ -527,7 +540,7 @@ def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
             field=where,
         )
     try:
-        knobs = script.resolved_knobs(p.knobs, field=f"{where}.knobs")
+        knobs = script.resolved_knobs(p.knobs, field=f"{where}.knobs", near=[path.parent])
     except ConfigError as e:
         if e.file is None:
             raise ConfigError(e.message, file=path, field=e.field) from None
@@ -535,5 +548,5 @@ def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
     label = p.label or script.name
     if p.knobs and p.label is None:
         label += "(" + ",".join(f"{k}={_label(v)}" for k, v in p.knobs.items()) + ")"
-    source = strategies.source(script.python) if script.python else None
+    source = strategies.source(script.python, knobs.get(engine.PYTHON_DIR_KEY)) if script.python else None
     return Slot(i, label, script.name, script.version, knobs, str(script_path), source)

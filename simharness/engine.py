@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 import threading
 from dataclasses import dataclass
 from functools import cache
@@ -166,6 +167,28 @@ def _frame(columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
 
 
 PYTHON_KEY = "python"
+# The folder of a Python strategy's module when it is not on the import path (found beside its
+# config or script): put on the path of whichever process imports the module.
+PYTHON_DIR_KEY = "python_dir"
+
+
+def importable(folder: str) -> None:
+    """Puts ``folder`` on the import path (after what is there) unless it is on it: a strategy's
+    module and the sibling modules it imports load from it, in this process, for good."""
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
+def identity_knobs(knobs: dict[str, Any]) -> dict[str, Any]:
+    """A slot's knobs as a run's identity holds them: where a Python strategy's module was found is
+    not what it is (its source's hash is), so a run moved with its config is the same run."""
+    return {k: v for k, v in knobs.items() if k != PYTHON_DIR_KEY}
+
+
+def _native(slot: dict[str, Any]) -> dict[str, Any]:
+    """A slot's knobs without what only the Python side reads."""
+    return {k: v for k, v in slot.items() if k not in (PYTHON_KEY, PYTHON_DIR_KEY)}
+
 
 # Where the example strategies lived before one package per game; scripts and run manifests that
 # name the old modules still load (the name in the manifest stays as written, so resuming such a
@@ -185,10 +208,12 @@ def _python_strategies(game: str, lineup: list[dict[str, Any]]) -> list[Any] | N
     if not any(specs):
         return None
     out: list[Any] = []
-    for i, spec in enumerate(specs):
+    for i, (spec, knobs) in enumerate(zip(specs, lineup, strict=True)):
         if not spec:
             out.append(None)
             continue
+        if PYTHON_DIR_KEY in knobs:
+            importable(str(knobs[PYTHON_DIR_KEY]))
         module, _, name = str(spec).partition(":")
         where = f"{game}: Python strategy of lineup slot {i} ({spec}) at"
         try:
@@ -249,7 +274,7 @@ def play_batch(
     python = _python_strategies(game, lineup)
     if python is not None:
         require_python_strategies(game)
-        knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
+        knobs = [_native(slot) for slot in lineup]
         raw = _call(
             _engine.play_batch_python, game, json.dumps(rules), json.dumps(knobs), python, seed,
             first_game, count, duplicate, cancel,
@@ -285,7 +310,7 @@ def show_game(
         raw = _call(_engine.show_game, game, json.dumps(rules), json.dumps(lineup), seed, index, duplicate)
     else:
         require_python_strategies(game)
-        knobs = [{k: v for k, v in slot.items() if k != PYTHON_KEY} for slot in lineup]
+        knobs = [_native(slot) for slot in lineup]
         raw = _call(
             _engine.show_python, game, json.dumps(rules), json.dumps(knobs), python, seed, index, duplicate
         )

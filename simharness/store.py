@@ -38,6 +38,7 @@ import pyarrow.parquet as pq
 from polars.exceptions import PanicException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from simharness import engine
 from simharness.errors import RunDirError
 from simharness.tomlfile import field_path
 
@@ -294,13 +295,18 @@ def diff_paths(path: str, a: Any, b: Any) -> list[str]:
     return [path]
 
 
+def _knobs(knobs: Any) -> Any:
+    return engine.identity_knobs(knobs) if isinstance(knobs, dict) else knobs
+
+
 def _identity(fields: dict[str, Any]) -> dict[str, Any]:
     """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
     strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
     own = {k: fields.get(k) for k in IDENTITY}
     if isinstance(own["lineup"], list):
         own["lineup"] = [
-            {k: s.get(k) for k in ("strategy", "knobs")} if isinstance(s, dict) else s for s in own["lineup"]
+            {"strategy": s.get("strategy"), "knobs": _knobs(s.get("knobs"))} if isinstance(s, dict) else s
+            for s in own["lineup"]
         ]
     return own
 

@@ -12,7 +12,9 @@ rejects unknown knobs and bad values, so a script is checked by the same code th
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,17 +52,23 @@ class Strategy:
     path: Path
     python: str | None = None
 
-    def resolved_knobs(self, extra: dict[str, Any] | None = None, *, field: str = "knobs") -> dict[str, Any]:
-        """The complete knob set: engine defaults, then the script's knobs, then ``extra``.
+    def resolved_knobs(
+        self, extra: dict[str, Any] | None = None, *, field: str = "knobs", near: Sequence[Path] = ()
+    ) -> dict[str, Any]:
+        """The complete knob set: engine defaults, then the script's knobs, then ``extra``. A Python
+        strategy's module is looked up on the import path, then in the folders ``near`` (the
+        config's) and the script's own; found there, its folder travels with the knobs (under
+        ``engine.PYTHON_DIR_KEY``) to the workers that import it.
 
         Errors name this script's file (or, for ``extra``, ``field``) and the knob.
         """
+        folder = None
         if self.python:
             try:
                 engine.require_python_strategies(self.game)
             except engine.OptionError as e:
                 raise ConfigError(e.message, file=self.path, field=e.field) from None
-            _check_module(self.python, self.path)
+            folder = _check_module(self.python, self.path, [*near, self.path.parent])
         try:
             engine.resolve_knobs(self.game, self.knobs)
         except engine.OptionError as e:
@@ -70,37 +78,57 @@ class Strategy:
         except engine.OptionError as e:
             raise ConfigError(e.message, field=f"{field}.{e.field}") from None
         # The Python strategy travels with the knobs (and into the manifest); play_batch takes it out.
-        return {**knobs, engine.PYTHON_KEY: self.python} if self.python else knobs
+        if not self.python:
+            return knobs
+        return {
+            **knobs,
+            engine.PYTHON_KEY: self.python,
+            **({engine.PYTHON_DIR_KEY: str(folder)} if folder else {}),
+        }
 
 
-def _find_module(spec: str) -> tuple[Any, str]:
+def _find_module(spec: str, near: Sequence[Path] = ()) -> tuple[Any, str, Path | None]:
     """The import spec of the module of ``module:Class`` (found without running it: validating a
-    config must not execute a strategy's code), or None and why."""
-    module = spec.partition(":")[0]
+    config must not execute a strategy's code), why it was not found, and the folder of ``near``
+    (the config's, the script's) it was found in when it is not on the import path (None when it is:
+    a module the user installed or put on PYTHONPATH is imported as it is)."""
+    name = spec.partition(":")[0]
+    module = engine.MOVED_MODULES.get(name, name)
     try:
-        return importlib.util.find_spec(engine.MOVED_MODULES.get(module, module)), ""
+        found = importlib.util.find_spec(module)
     except (ImportError, ValueError) as e:  # a parent package that is missing or fails to import
-        return None, f" ({e})"
+        return None, f" ({e})", None
+    if found is not None:
+        return found, "", None
+    top = module.partition(".")[0]
+    for folder in near:
+        if importlib.machinery.PathFinder.find_spec(top, [str(folder)]) is not None:
+            engine.importable(str(folder.resolve()))
+            return importlib.util.find_spec(module), "", folder.resolve()
+    return None, "", None
 
 
-def _check_module(spec: str, path: Path) -> None:
-    """The module of ``module:Class`` can be found."""
-    found, why = _find_module(spec)
+def _check_module(spec: str, path: Path, near: Sequence[Path]) -> Path | None:
+    """The module of ``module:Class`` can be found; returns the folder of ``near`` it is in when it is
+    not on the import path."""
+    found, why, folder = _find_module(spec, near)
     if found is None:
         module = spec.partition(":")[0]
+        where = ", ".join(str(f) for f in near)
         raise ConfigError(
-            f'no Python module "{module}" on the import path{why}; expected an importable module '
-            "(install it, or run from the folder that holds it)",
+            f'no Python module "{module}" on the import path or in {where}{why}; expected an importable '
+            "module: a file beside the config or the strategy script, or one installed or on PYTHONPATH",
             file=path,
             field="python",
         )
+    return folder
 
 
-def source(spec: str) -> dict[str, str] | None:
+def source(spec: str, folder: str | None = None) -> dict[str, str] | None:
     """The file that defines the module of ``module:Class`` and a hash of its bytes (None when it has
     no file). A run's identity holds the hash: the games are a function of the class's code as much
     as of the knobs, so a run resumed after the file was edited would mix two strategies."""
-    found, _ = _find_module(spec)
+    found, _, _ = _find_module(spec, [Path(folder)] if folder else [])
     if found is None or not found.has_location or found.origin is None:
         return None
     try:
@@ -115,10 +143,11 @@ def edited_since(lineup: list[dict[str, Any]]) -> list[str]:
     not the one the run recorded: which strategy, and the file that changed."""
     out = []
     for slot in lineup:
-        recorded, spec = slot.get("source"), slot.get("knobs", {}).get(engine.PYTHON_KEY)
+        knobs = slot.get("knobs", {})
+        recorded, spec = slot.get("source"), knobs.get(engine.PYTHON_KEY)
         if not recorded or not spec:
             continue
-        now = source(spec)
+        now = source(spec, knobs.get(engine.PYTHON_DIR_KEY))
         if now is not None and now["sha256"] == recorded["sha256"]:
             continue
         what = (

@@ -54,24 +54,33 @@ target = 100
 
 
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SIMHARNESS_TOY_GAME": "1", "PYTHONPATH": str(tmp_path), "COLUMNS": "120"}
+    # No PYTHONPATH: the strategy module beside the config is found there.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(SIMHARNESS_TOY_GAME="1", COLUMNS="120")
     command = [sys.executable, "-m", "simharness", *args]
     return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture()
 def toy(tmp_path: Path) -> Path:
-    folder = tmp_path / "strategies" / "toy"
+    """A folder with the configs' strategy scripts and, beside them, the Python strategies' module."""
+    home = tmp_path / "toy"
+    folder = home / "strategies" / "toy"
     folder.mkdir(parents=True)
     for name, script in STRATEGIES.items():
         (folder / f"{name}.toml").write_text(script)
-    (tmp_path / "toy_strategy.py").write_text(MODULE)
-    return tmp_path
+    (home / "toy_strategy.py").write_text(MODULE)
+    return home
 
 
-def _run(toy: Path, name: str, players: list[str]) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _run(
+    toy: Path, name: str, players: list[str], jobs: int = 1
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Runs a config of ``toy``'s folder from its parent folder (so neither the config's strategy
+    scripts nor its Python module are in the current folder)."""
     (toy / f"{name}.toml").write_text(CONFIG.format(name=name, players=json.dumps(players)))
-    return _cli(toy, "run", f"{name}.toml", "--out", "out", "--jobs", "1"), toy / "out" / name
+    done = _cli(toy.parent, "run", f"{toy.name}/{name}.toml", "--out", f"{toy.name}/out", "--jobs", str(jobs))
+    return done, toy / "out" / name
 
 
 def _players(run_dir: Path) -> pl.DataFrame:
@@ -84,7 +93,8 @@ def test_a_game_on_the_contract_gets_runs_reports_pages_and_python_strategies(to
     games = _cli(toy, "games")
     assert games.returncode == 0 and "toy" in games.stdout, games.stdout + games.stderr
 
-    done, run_dir = _run(toy, "python", ["cautious", "bold", "pyhold"])
+    # Two worker processes: each imports the strategy module from the folder the config recorded.
+    done, run_dir = _run(toy, "python", ["cautious", "bold", "pyhold"], jobs=2)
     assert done.returncode == 0, done.stdout + done.stderr
     native, native_dir = _run(toy, "native", ["cautious", "bold", "hold20"])
     assert native.returncode == 0, native.stdout + native.stderr
