@@ -6,13 +6,11 @@ so a starter exists for every game the engine plays and always names real option
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import cycle, islice
 from pathlib import Path
-from typing import Any
 
-from simharness import config, engine, strategies
+from simharness import config, engine, strategies, tomlfile
 from simharness.errors import ConfigError
 
 CONFIG = "experiment.toml"
@@ -21,23 +19,15 @@ SCRIPT = "my-strategy"
 _SEATS = 4
 
 
-def _toml(v: Any) -> str:
-    """A value as TOML (the catalogue's values: scalars, "none", lists of names)."""
-    if isinstance(v, bool):
-        return str(v).lower()
-    if v is None:
-        return '"none"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    return json.dumps(v) if isinstance(v, str) else str(v)
-
-
 def _commented(specs: tuple[engine.OptionSpec, ...]) -> list[str]:
     """Every option as a commented-out line at its default, its meaning above it."""
     return [
         line
         for s in specs
-        for line in (*(f"# {d}".rstrip() for d in s.doc.splitlines()), f"# {s.name} = {_toml(s.default)}")
+        for line in (
+            *(f"# {d}".rstrip() for d in s.doc.splitlines()),
+            f"# {s.name} = {tomlfile.value(s.default)}",
+        )
     ]
 
 
@@ -90,7 +80,7 @@ def _config(name: str, game: str) -> str:
             'description = "My strategy against built-in ones"',
             "# The lineup in seat order: strategies/<game>/<name>.toml next to this file (or above it)",
             "# wins over a built-in script of the same name (`simharness strategies` lists them).",
-            f"players = {_toml(_lineup(game))}",
+            f"players = {tomlfile.value(_lineup(game))}",
             "",
             "[rules]",
             'preset = "default"           # a named base rule set',

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,21 +12,6 @@ from rich.markup import escape
 
 from simharness import config, runner, store, tomlfile
 from simharness.errors import ConfigError
-
-
-def _toml(v: Any) -> str:
-    """A TOML value for a config written here (strings, numbers, booleans, lists, inline tables)."""
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
-    raise TypeError(f"no TOML form for {v!r}")
 
 
 def coverage_lineup(game: str, start: Path) -> list[Any]:
@@ -56,7 +40,7 @@ def until_section(until: str | None, look_every: int | None) -> list[str]:
             f'expected METRIC:EFFECT with a finite EFFECT, e.g. "win[efficiency]:0.03"; got "{until}"',
             field="--until",
         )
-    lines = ["", "[sweep.until]", f"metric = {_toml(metric)}", f"mu1 = {effect!r}"]
+    lines = ["", "[sweep.until]", f"metric = {tomlfile.value(metric)}", f"mu1 = {effect!r}"]
     return lines + ([f"look_every = {look_every}"] if look_every is not None else [])
 
 
@@ -72,14 +56,14 @@ def sweep_config(
     """The text of the experiment config a sweep runs (``until``: its ``[sweep.until]`` lines)."""
     chosen = "all" if options == "all" else [o.strip() for o in options.split(",") if o.strip()]
     return "\n".join([
-        f"name = {_toml(f'sweep-{game}')}",
-        f"game = {_toml(game)}",
+        f"name = {tomlfile.value(f'sweep-{game}')}",
+        f"game = {tomlfile.value(game)}",
         f"games = {games}",
         f"seed = {seed}",
-        f"description = {_toml(f'One-option-at-a-time sweep of {game} around preset {preset}')}",
-        f"players = {_toml(players)}",
-        "", "[rules]", f"preset = {_toml(preset)}",
-        "", "[sweep]", f"options = {_toml(chosen)}", *(until or []), "",
+        f"description = {tomlfile.value(f'One-option-at-a-time sweep of {game} around preset {preset}')}",
+        f"players = {tomlfile.value(players)}",
+        "", "[rules]", f"preset = {tomlfile.value(preset)}",
+        "", "[sweep]", f"options = {tomlfile.value(chosen)}", *(until or []), "",
     ])  # fmt: skip
 
 

@@ -4,6 +4,7 @@ file, the line or the field, and what was expected."""
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import sys
 from pathlib import Path
@@ -34,6 +35,38 @@ def load(path: Path, text: str | None = None) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         # tomllib's message already says "(at line L, column C)"
         raise ConfigError(f"invalid TOML: {e}", file=path) from None
+
+
+def key(k: str) -> str:
+    """A TOML key: bare where TOML allows, else quoted."""
+    return k if k and all(c.isalnum() or c in "_-" for c in k) and k.isascii() else json.dumps(k)
+
+
+def value(v: Any) -> str:
+    """A TOML value (strings, numbers, booleans, lists, inline tables); None is an option's "none"."""
+    if v is None:
+        return '"none"'
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{key(k)} = {value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"no TOML form for {v!r}")
+
+
+def dumps(data: dict[str, Any], prefix: str = "") -> str:
+    """A TOML document of ``data``: its scalars and lists, then each table under its header (a
+    table of tables alone, as ``[variants]``, gets none of its own)."""
+    plain = "\n".join(f"{key(k)} = {value(v)}" for k, v in data.items() if not isinstance(v, dict))
+    header = f"[{prefix[:-1]}]" if prefix and (plain or not data) else ""
+    parts = ["\n".join(p for p in (header, plain) if p)]
+    parts += [dumps(v, f"{prefix}{key(k)}.").rstrip("\n") for k, v in data.items() if isinstance(v, dict)]
+    return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def field_path(loc: tuple[str | int, ...]) -> str:

@@ -89,9 +89,9 @@ def test_sweep_pairs_effects_like_the_report_and_lists_identical_variants_apart(
 
 
 def _toml_scalar(x: object) -> str:
-    from simharness.sweep_cli import _toml
+    from simharness.tomlfile import value
 
-    return _toml(x)
+    return value(x)
 
 
 def test_validate_lists_the_skipped_sweep_values_with_their_reasons(tmp_path: Path) -> None:
