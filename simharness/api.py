@@ -124,18 +124,23 @@ class Run:
         """The strategy of each lineup slot."""
         return [str(slot["strategy"]) for slot in self.manifest["lineup"]]
 
-    def table(self, name: str) -> pl.LazyFrame:
+    def table(self, name: str, *, decode: bool = True) -> pl.LazyFrame:
         """Table ``name`` of every variant (in the config's order) as one LazyFrame, with ``variant``
-        first; each shard is checked before it is read."""
+        first; each shard is checked before it is read. ``decode`` reads the coded columns as the
+        engine names them (:func:`decoded`); ``decode=False`` gives the stored codes."""
         if name not in self.tables:
             raise KeyError(f'no table "{name}"; the run has: {", ".join(self.tables)}')
         frames = [self._run.scan(name, v).with_columns(variant=pl.lit(v)) for v in self.variants]
         order = pl.Enum(self.variants)
-        return (
+        raw = (
             pl.concat(frames)
             .with_columns(pl.col("variant").cast(order))
             .select("variant", pl.exclude("variant"))
         )
+        if not decode:
+            return raw
+        seated = self.table("players", decode=False).select("variant", "game", "seat", "strategy")
+        return decoded(raw, self.game, name, None if name == "players" else seated)
 
     @property
     def players(self) -> pl.LazyFrame:
@@ -239,6 +244,51 @@ class Report:
         with store.naming(path):
             write_html(self.run._run, self.data, path, self._sums)
         return path
+
+
+def decoded(
+    frame: pl.LazyFrame, game: str, table: str, strategies: pl.LazyFrame | None = None
+) -> pl.LazyFrame:
+    """``frame`` (rows of ``game``'s table ``table``) with its coded columns as the engine names them
+    (``engine.ColumnSpec``): a value code as a ``pl.Enum`` of the names (its physical value is the
+    code), a bit mask as a list of the names of its bits, a mask of seats as a list of seats, in
+    order. Beside a seat column ``c`` (the dealer, the discarder), ``c_strategy`` names the strategy
+    that played that seat in that game when ``strategies`` (``variant, game, seat, strategy`` rows)
+    is given; no seat (negative, or 255) is null in both."""
+    have = set(frame.collect_schema().names())
+    spec = {t.name: t for t in engine.schema(game)}[table]
+    exprs: list[pl.Expr] = []
+    seats: list[str] = []
+    for c in (c for c in spec.columns if c.name in have):
+        col = pl.col(c.name)
+        if c.labels is not None:
+            exprs.append(
+                col.cast(pl.UInt32).replace_strict(
+                    range(len(c.labels)), c.labels, return_dtype=pl.Enum(c.labels)
+                )
+            )
+        elif c.bits is not None:
+            exprs.append(_members(col, list(c.bits), pl.Enum(c.bits)).alias(c.name))
+        elif c.seats:
+            exprs.append(_members(col, list(range(8)), pl.UInt8()).alias(c.name))
+        elif c.seat:
+            none = (col.cast(pl.Int64) < 0) | (col.cast(pl.Int64) == 255)
+            exprs.append(pl.when(none).then(None).otherwise(col).cast(pl.UInt8).alias(c.name))
+            seats.append(c.name)
+    out = frame.with_columns(exprs)
+    if strategies is not None and "game" in have:
+        for c in seats:
+            named = strategies.rename({"seat": c, "strategy": f"{c}_strategy"})
+            out = out.join(named, on=["variant", "game", c], how="left", maintain_order="left")
+    return out
+
+
+def _members(mask: pl.Expr, names: list[Any], dtype: pl.DataType) -> pl.Expr:
+    """The names of the bits set in ``mask``, in bit order."""
+    parts = [
+        pl.when((mask.cast(pl.UInt64) & (1 << i)) != 0).then(pl.lit(n, dtype)) for i, n in enumerate(names)
+    ]
+    return pl.concat_list(parts).list.drop_nulls()
 
 
 def _interval(row: dict[str, Any], name: str, value: Mapping[str, Any]) -> None:

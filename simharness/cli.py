@@ -329,7 +329,9 @@ def schema(
     """Document the tables a run of GAME writes: every column with its type and meaning."""
     tables = []
     for t in engine.schema(game):
-        cols = [{"name": c.name, "dtype": c.dtype, "doc": c.doc, "source": "engine"} for c in t.columns]
+        cols = [
+            {"name": c.name, "dtype": c.dtype, "doc": _coded_doc(c), "source": "engine"} for c in t.columns
+        ]
         for name, dtype, doc in HARNESS_COLUMNS["*"] + HARNESS_COLUMNS.get(t.name, []):
             cols.append({"name": name, "dtype": dtype, "doc": doc, "source": "harness"})
         tables.append({"name": t.name, "doc": t.doc, "columns": cols})
@@ -343,6 +345,15 @@ def schema(
             added = " (added by the harness)" if c["source"] == "harness" else ""
             table.add_row(c["name"], c["dtype"], escape(c["doc"] + added))
         out.print(table)
+
+
+def _coded_doc(c: engine.ColumnSpec) -> str:
+    """A column's meaning with what its codes stand for (the names Python reads decoded)."""
+    if c.labels is not None:
+        return f"{c.doc} Values: " + ", ".join(f"{i} = {n}" for i, n in enumerate(c.labels)) + "."
+    if c.bits is not None:
+        return f"{c.doc} Bits: " + ", ".join(f"{i} = {n}" for i, n in enumerate(c.bits)) + "."
+    return c.doc
 
 
 @app.command()

@@ -79,9 +79,17 @@ class Preset:
 
 @dataclass(frozen=True)
 class ColumnSpec:
+    """A column as the engine documents it. A coded column says what its values mean (the engine's
+    own names, so no reader keeps a copy): ``labels`` (value i is ``labels[i]``), ``bits`` (bit i set
+    means ``bits[i]`` is in), ``seat`` (a seat; negative or 255 is none) or ``seats`` (bit s per seat)."""
+
     name: str
     dtype: str
     doc: str
+    labels: tuple[str, ...] | None = None
+    bits: tuple[str, ...] | None = None
+    seat: bool = False
+    seats: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,12 +143,41 @@ def presets(game: str) -> tuple[Preset, ...]:
 
 
 @cache
+@cache
 def schema(game: str) -> tuple[TableSchema, ...]:
     """The tables a batch of ``game`` returns, with documented columns."""
+
+    def column(c: dict[str, Any]) -> ColumnSpec:
+        names = {k: tuple(c[k]) for k in ("labels", "bits") if k in c}
+        return ColumnSpec(**{**c, **names})
+
     return tuple(
-        TableSchema(t["name"], t["doc"], tuple(ColumnSpec(**c) for c in t["columns"]))
+        TableSchema(t["name"], t["doc"], tuple(column(c) for c in t["columns"]))
         for t in json.loads(_call(_engine.schema_json, game))
     )
+
+
+def column(game: str, table: str, name: str) -> ColumnSpec:
+    """The column ``name`` of ``game``'s table ``table``."""
+    for t in schema(game):
+        for c in t.columns:
+            if (t.name, c.name) == (table, name):
+                return c
+    raise KeyError(f"{game} has no column {table}.{name}")
+
+
+def labels(game: str, table: str, name: str) -> tuple[str, ...]:
+    """The names of a coded column's values (or bits), in code order, as the engine declares them."""
+    c = column(game, table, name)
+    names = c.labels or c.bits
+    if names is None:
+        raise KeyError(f"{game}'s {table}.{name} is not a coded column")
+    return names
+
+
+def codes(game: str, table: str, name: str) -> dict[str, int]:
+    """Each name of a coded column (see :func:`labels`) → its code."""
+    return {label: i for i, label in enumerate(labels(game, table, name))}
 
 
 def resolve_rules(

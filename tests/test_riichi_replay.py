@@ -38,9 +38,9 @@ def test_the_corpus_covers_the_rare_outcomes() -> None:
     assert {
         "tsumo",
         "ron",
-        "exhaustive",
-        "kyuushu",
-        "nagashi",
+        "exhaustive_draw",
+        "kyuushu_kyuuhai",
+        "nagashi_mangan",
         "suukaikan",
         "suucha_riichi",
         "suufon_renda",
@@ -91,8 +91,8 @@ def test_a_real_sanma_game_replays_hand_by_hand() -> None:
     assert [c.name for c in checks] == [
         "E1-0", "E1-1", "E1-2", "E1-3", "E2-0", "E3-0", "S1-0", "S2-0", "S3-0", "S3-1", "S3-2"
     ]  # fmt: skip
-    assert [c.outcome for c in checks].count("exhaustive") == 3
-    assert {c.outcome for c in checks} == {"tsumo", "ron", "exhaustive"}
+    assert [c.outcome for c in checks].count("exhaustive_draw") == 3
+    assert {c.outcome for c in checks} == {"tsumo", "ron", "exhaustive_draw"}
     first = checks[0].engine["wins"][0]
     # East 1: the dealer's riichi tsumo, 2 Norths set aside under a West indicator (each North is
     # also a dora): 6 han haneman, 6000 from each of the two non-dealers (tsumo-son, not 18000).

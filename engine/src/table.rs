@@ -64,12 +64,43 @@ pub fn column<T: Cell>(name: &'static str, values: impl ExactSizeIterator<Item =
     Column { name, dtype: T::DTYPE, data }
 }
 
+/// What the values of a coded column mean, so that readers decode them from the schema rather than
+/// from a copy of the engine's names: `#[codes = ...]` on a [`rows!`] field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codes {
+    /// A number.
+    Plain,
+    /// Value `i` is `labels[i]`.
+    Labels(&'static [&'static str]),
+    /// Bit `i` set means `labels[i]` is in.
+    Bits(&'static [&'static str]),
+    /// A seat (a negative value, or 255 in an unsigned column, is no seat).
+    Seat,
+    /// Bit `s` set means seat `s` is in.
+    Seats,
+}
+
 /// Documentation of one column.
 #[derive(Debug, Clone)]
 pub struct ColumnSpec {
     pub name: &'static str,
     pub dtype: &'static str,
     pub doc: &'static str,
+    pub codes: Codes,
+}
+
+impl ColumnSpec {
+    fn to_json(&self) -> Value {
+        let mut c = json!({"name": self.name, "dtype": self.dtype, "doc": self.doc});
+        match self.codes {
+            Codes::Plain => {}
+            Codes::Labels(l) => c["labels"] = json!(l),
+            Codes::Bits(l) => c["bits"] = json!(l),
+            Codes::Seat => c["seat"] = json!(true),
+            Codes::Seats => c["seats"] = json!(true),
+        }
+        c
+    }
 }
 
 /// Documentation of one table.
@@ -85,9 +116,7 @@ impl TableSchema {
         json!({
             "name": self.name,
             "doc": self.doc,
-            "columns": self.columns.iter()
-                .map(|c| json!({"name": c.name, "dtype": c.dtype, "doc": c.doc}))
-                .collect::<Vec<_>>(),
+            "columns": self.columns.iter().map(ColumnSpec::to_json).collect::<Vec<_>>(),
         })
     }
 }
@@ -98,7 +127,8 @@ pub trait Rows: Sized {
     fn table(rows: &[Self]) -> Table;
 }
 
-/// Declares a row struct of primitive fields and its table.
+/// Declares a row struct of primitive fields and its table. A coded column says what its values
+/// mean with `#[codes = ...]` (a [`Codes`]), which the schema carries.
 ///
 /// ```ignore
 /// rows! {
@@ -106,6 +136,9 @@ pub trait Rows: Sized {
 ///     pub struct GameRow => "games" {
 ///         /// The game's index in the experiment.
 ///         game: u64,
+///         /// How the game ended.
+///         #[codes = Codes::Labels(&["goal", "max_turns"])]
+///         end: u8,
 ///     }
 /// }
 /// ```
@@ -114,7 +147,7 @@ macro_rules! rows {
     (
         $(#[doc = $sdoc:literal])+
         pub struct $name:ident => $table:literal {
-            $( $(#[doc = $doc:literal])+ $field:ident : $ty:ty, )*
+            $( $(#[doc = $doc:literal])+ $(#[codes = $codes:expr])? $field:ident : $ty:ty, )*
         }
     ) => {
         $(#[doc = $sdoc])+
@@ -131,6 +164,7 @@ macro_rules! rows {
                             name: stringify!($field),
                             dtype: <$ty as $crate::table::Cell>::DTYPE,
                             doc: concat!($($doc, "\n"),+).trim(),
+                            codes: $crate::rows!(@codes $($codes)?),
                         },
                     )*],
                 }
@@ -147,6 +181,8 @@ macro_rules! rows {
             }
         }
     };
+    (@codes) => { $crate::table::Codes::Plain };
+    (@codes $codes:expr) => { $codes };
 }
 
 /// Declares a game's `players` table: the columns every game shares (`game, deal, seat, player,
@@ -167,7 +203,7 @@ macro_rules! player_rows {
     (
         $(#[doc = $sdoc:literal])+
         pub struct $name:ident {
-            $( $(#[doc = $doc:literal])+ $field:ident : $ty:ty, )*
+            $( $(#[doc = $doc:literal])+ $(#[codes = $codes:expr])? $field:ident : $ty:ty, )*
         }
     ) => {
         $crate::rows! {
@@ -185,7 +221,7 @@ macro_rules! player_rows {
                 final_points: i64,
                 /// 1 = most final points; ties broken by seat order.
                 rank: u8,
-                $( $(#[doc = $doc])+ $field: $ty, )*
+                $( $(#[doc = $doc])+ $(#[codes = $codes])? $field: $ty, )*
             }
         }
     };
@@ -204,6 +240,12 @@ mod tests {
             b: i32,
             /// A flag.
             c: bool,
+            /// Who won.
+            #[codes = Codes::Seats]
+            winners: u8,
+            /// How.
+            #[codes = Codes::Labels(&["tsumo", "ron"])]
+            how: u8,
         }
     }
 
@@ -224,7 +266,7 @@ mod tests {
 
     #[test]
     fn rows_become_little_endian_columns() {
-        let t = R::table(&[R { a: 1, b: -2, c: true }, R { a: 258, b: 3, c: false }]);
+        let t = R::table(&[R { a: 1, b: -2, c: true, ..R::default() }, R { a: 258, b: 3, c: false, ..R::default() }]);
         assert_eq!(t.rows, 2);
         let a = t.column("a").unwrap();
         assert_eq!(a.dtype, "uint64");
@@ -235,5 +277,8 @@ mod tests {
         let s = R::schema();
         assert_eq!(s.columns[1].doc, "A signed value.");
         assert_eq!(s.to_json()["columns"][2]["dtype"], "bool");
+        assert_eq!(s.to_json()["columns"][3]["seats"], true);
+        assert_eq!(s.to_json()["columns"][4]["labels"], json!(["tsumo", "ron"]));
+        assert!(s.to_json()["columns"][0].get("labels").is_none());
     }
 }

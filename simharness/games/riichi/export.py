@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from simharness import engine
 from simharness.games.riichi.scoring import yaku_names
 
 if TYPE_CHECKING:
@@ -24,18 +25,25 @@ if TYPE_CHECKING:
     from simharness.show.replay import Shown
 
 RED_FIVES = frozenset({16, 52, 88})
-# Event kinds of the `events` table (engine/src/games/riichi/batch.rs).
-DRAW, RINSHAN, DISCARD, RIICHI_DISCARD = 0, 1, 2, 3
-CHI, PON, DAIMINKAN, ANKAN, KAKAN, TSUMO, RON, DORA = 4, 5, 6, 7, 8, 9, 10, 11
-NUKI, DEALT, MELD_TILE, URA = 16, 17, 18, 19
-OUTCOMES = (
-    "tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda",
-    "suukaikan", "sanchahou", "chombo",
-)  # fmt: skip
+# Event kinds of the `events` table, by the engine's names.
+_KIND = engine.codes("riichi", "events", "kind")
+DRAW, RINSHAN = _KIND["draw"], _KIND["replacement_draw"]
+DISCARD, RIICHI_DISCARD = _KIND["discard"], _KIND["riichi_discard"]
+CHI, PON, DAIMINKAN, ANKAN, KAKAN = (
+    _KIND["chi"],
+    _KIND["pon"],
+    _KIND["daiminkan"],
+    _KIND["ankan"],
+    _KIND["kakan"],
+)
+TSUMO, RON, DORA, NUKI = _KIND["tsumo"], _KIND["ron"], _KIND["dora_indicator"], _KIND["nuki"]
+DEALT, MELD_TILE, URA = _KIND["dealt"], _KIND["into_meld"], _KIND["ura_indicator"]
+OUTCOMES = engine.labels("riichi", "hands", "outcome")
 # tenhou.net/6 names of the ends without a win.
 _T6_DRAWS = {
-    "exhaustive": "流局", "nagashi": "流し満貫", "kyuushu": "九種九牌", "suucha_riichi": "四家立直",
-    "suufon_renda": "四風連打", "suukaikan": "四槓散了", "sanchahou": "三家和了", "chombo": "流局",
+    "exhaustive_draw": "流局", "nagashi_mangan": "流し満貫", "kyuushu_kyuuhai": "九種九牌",
+    "suucha_riichi": "四家立直", "suufon_renda": "四風連打", "suukaikan": "四槓散了", "sanchahou": "三家和了",
+    "chombo": "流局",
 }  # fmt: skip
 _MJAI_HONORS = ("E", "S", "W", "N", "P", "F", "C")
 

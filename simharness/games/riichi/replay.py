@@ -23,7 +23,7 @@ from simharness.games.riichi import mjlog
 SANMA = 0x10
 # Tenhou's abortive-draw names → the engine's outcomes.
 _DRAW_KINDS = {
-    "": "exhaustive", "nm": "nagashi", "yao9": "kyuushu", "reach4": "suucha_riichi",
+    "": "exhaustive_draw", "nm": "nagashi_mangan", "yao9": "kyuushu_kyuuhai", "reach4": "suucha_riichi",
     "kaze4": "suufon_renda", "kan4": "suukaikan", "ron3": "sanchahou",
 }  # fmt: skip
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from simharness import engine
 from simharness.games.riichi.scoring import yaku_names
 from simharness.show.page import (
     BASE,
@@ -27,18 +28,31 @@ from simharness.show.page import (
 from simharness.show.replay import Shown
 
 WINDS = "ESWN"
-OUTCOMES = (
-    "tsumo", "ron", "exhaustive draw", "nagashi mangan", "kyuushu kyuuhai", "suucha riichi",
-    "suufon renda", "suukaikan", "sanchahou", "chombo",
-)  # fmt: skip
+OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("riichi", "hands", "outcome"))
 LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "kazoe yakuman", "yakuman")
 RED_FIVES = {16, 52, 88}
 FLOWER = 136
 
-# Event kinds of the `events` table (engine/src/games/riichi/batch.rs).
-DRAW, RINSHAN, DISCARD, RIICHI_DISCARD = 0, 1, 2, 3
-CHI, PON, DAIMINKAN, ANKAN, KAKAN, TSUMO, RON, DORA = 4, 5, 6, 7, 8, 9, 10, 11
-KYUUSHU, FOUL, NOTEN, OPEN_RIICHI, NUKI, DEALT, MELD_TILE, URA = 12, 13, 14, 15, 16, 17, 18, 19
+# Event kinds of the `events` table, by the engine's names.
+_KIND = engine.codes("riichi", "events", "kind")
+DRAW, RINSHAN = _KIND["draw"], _KIND["replacement_draw"]
+DISCARD, RIICHI_DISCARD = _KIND["discard"], _KIND["riichi_discard"]
+CHI, PON, DAIMINKAN, ANKAN, KAKAN = (
+    _KIND["chi"],
+    _KIND["pon"],
+    _KIND["daiminkan"],
+    _KIND["ankan"],
+    _KIND["kakan"],
+)
+TSUMO, RON, DORA, KYUUSHU, FOUL = (
+    _KIND["tsumo"],
+    _KIND["ron"],
+    _KIND["dora_indicator"],
+    _KIND["kyuushu"],
+    _KIND["chombo"],
+)
+NOTEN, OPEN_RIICHI, NUKI = _KIND["noten_claimed"], _KIND["open_riichi"], _KIND["nuki"]
+DEALT, MELD_TILE, URA = _KIND["dealt"], _KIND["into_meld"], _KIND["ura_indicator"]
 _CALLS = {CHI: "chi", PON: "pon", DAIMINKAN: "daiminkan", ANKAN: "ankan", KAKAN: "kakan"}
 
 

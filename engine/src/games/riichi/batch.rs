@@ -4,15 +4,16 @@
 use super::actions::{Action, Point};
 use super::rules::{self, Extension, ExtensionMax, GameLength, Nagashi, RenchanOnDraw, Rules, Uma, Yame};
 use super::scoring::{sashi, HandResult, Outcome};
-use super::state::{Event, Progress, State, MAX_TILES, SEATS};
+use super::state::{Event, EventKind, Progress, State, MAX_TILES, SEATS};
 use super::strategies::{Knobs, Native};
 use super::wall::{dice, wall};
+use super::yaku::Yaku;
 use super::{Riichi, TAG_STRATEGY};
 use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
-use crate::table::{Rows, Table, TableSchema};
+use crate::table::{Codes, Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
 rows! {
@@ -92,12 +93,16 @@ rows! {
         /// Replays of this round and honba after a chombo (0 = first play).
         repeat: u32,
         /// Dealer seat.
+        #[codes = Codes::Seat]
         dealer: u8,
-        /// 0 tsumo, 1 ron, 2 exhaustive draw, 3 nagashi mangan, 4 kyuushu kyuuhai, 5 suucha riichi, 6 suufon renda, 7 suukaikan, 8 sanchahou, 9 chombo (the hand is void and replayed).
+        /// How the hand ended (chombo: the hand is void and replayed).
+        #[codes = Codes::Labels(&Outcome::NAMES)]
         outcome: u8,
         /// Winners, bit per seat.
+        #[codes = Codes::Seats]
         winners: u8,
         /// Seat whose discard was ronned; -1 otherwise.
+        #[codes = Codes::Seat]
         discarder: i8,
         /// Han of the first winner (13 per yakuman).
         han: u8,
@@ -105,21 +110,28 @@ rows! {
         fu: u8,
         /// Value of the first winner's hand (before honba and deposits).
         points: u32,
-        /// Yaku of the first winner, bit i = yaku i in this order: riichi, double_riichi, ippatsu, menzen_tsumo, haitei, houtei, rinshan, chankan, yakuhai_haku, yakuhai_hatsu, yakuhai_chun, seat_wind, round_wind, pinfu, iipeikou, tanyao, toitoi, sanankou, ittsu, sanshoku_doujun, sanshoku_doukou, chanta, honroutou, shousangen, sankantsu, chiitoitsu, junchan, ryanpeikou, honitsu, chinitsu, renhou, kokushi, kokushi_13_sided, suuankou, suuankou_tanki, daisangen, shousuushii, daisuushii, tsuuiisou, chinroutou, ryuuiisou, chuuren, junsei_chuuren, suukantsu, tenhou, chiihou, renhou_yakuman, daisharin, kaga_hyakumangoku, open_riichi, shiro_pocchi, yakuhai_north, all_flowers.
+        /// Yaku of the first winner, bit per yaku.
+        #[codes = Codes::Bits(Yaku::NAMES)]
         yaku: u64,
         /// Seats in riichi, bit per seat.
+        #[codes = Codes::Seats]
         riichi: u8,
         /// Seats with an open call, bit per seat.
+        #[codes = Codes::Seats]
         open: u8,
         /// Seats tenpai at an exhaustive draw, bit per seat.
+        #[codes = Codes::Seats]
         tenpai: u8,
         /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
+        #[codes = Codes::Seats]
         noten_declared: u8,
         /// Seats whose foul was shown (chombo; under hand_forfeit the hand went on), bit per seat.
+        #[codes = Codes::Seats]
         chombo: u8,
         /// Discards made in the hand when it ended (the turn of the win).
         turn: u16,
         /// The wareme seat (rule `wareme`); -1 without.
+        #[codes = Codes::Seat]
         wareme: i8,
         /// Point change of seat 0 (riichi sticks included).
         delta_0: i32,
@@ -144,8 +156,10 @@ rows! {
         /// Order of the event within the hand.
         seq: u16,
         /// Seat acting; 255 for a dora indicator.
+        #[codes = Codes::Seat]
         seat: u8,
-        /// 0 draw, 1 replacement draw, 2 discard, 3 riichi discard, 4 chi, 5 pon, 6 daiminkan, 7 ankan, 8 kakan, 9 tsumo, 10 ron (declared), 11 dora indicator revealed (the first one opens the hand), 12 kyuushu kyuuhai, 13 foul shown (chombo), 14 noten claimed at a draw, 15 riichi opened (open_riichi), 16 nuki (flower or North extracted), 17 tile dealt (each seat's starting tiles, after the first indicator), 18 tile of the hand put into a meld (after its call: chi, pon, daiminkan, ankan), 19 ura dora indicator (turned over for a riichi win, before the win).
+        /// What happened (see `EventKind`).
+        #[codes = Codes::Labels(&EventKind::NAMES)]
         kind: u8,
         /// Tenhou tile id (kind = id / 4; flowers 136–143; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,
@@ -432,7 +446,7 @@ pub(super) fn event_rows_of<'a>(log: &'a GameLog, seating: &'a Seating) -> impl 
             hand: *hand,
             seq: seq as u16,
             seat: e.seat,
-            kind: e.kind,
+            kind: e.kind as u8,
             tile: e.tile,
         })
     })

@@ -270,7 +270,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         .collect();
     let unplayed = script.recs.len() - script.next;
     // The hand as the `events` table logs it ([seat, kind, tile]), for exporters.
-    let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind, e.tile])).collect();
+    let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind as u8, e.tile])).collect();
     let points_after: Vec<i64> = state.p[..n].iter().map(|p| p.points).collect();
     let over = match state.advance(&r, &mut script) {
         Ok(over) => over,

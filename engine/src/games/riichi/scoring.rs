@@ -6,7 +6,7 @@
 use super::actions::{Action, Point};
 use super::hand::{self, Score, WinInput};
 use super::rules::*;
-use super::state::{bit, Progress, State, FLOWER, NONE, POCCHI, SEATS};
+use super::state::{bit, EventKind, Progress, State, FLOWER, NONE, POCCHI, SEATS};
 use super::tiles::{Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{Situation, Yaku};
 use super::Riichi;
@@ -30,8 +30,19 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const NAMES: [&'static str; 10] =
-        ["tsumo", "ron", "exhaustive", "nagashi", "kyuushu", "suucha_riichi", "suufon_renda", "suukaikan", "sanchahou", "chombo"];
+    /// The `outcome` column's values, in code order.
+    pub const NAMES: [&'static str; 10] = [
+        "tsumo",
+        "ron",
+        "exhaustive_draw",
+        "nagashi_mangan",
+        "kyuushu_kyuuhai",
+        "suucha_riichi",
+        "suufon_renda",
+        "suukaikan",
+        "sanchahou",
+        "chombo",
+    ];
 
     pub fn abortive(self) -> bool {
         matches!(self as u8, 4..=8)
@@ -241,7 +252,7 @@ impl State<'_> {
         let honba = self.progress.honba;
         if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
             for id in self.indicator_ids().1 {
-                self.log(NONE, 19, id);
+                self.log(NONE, EventKind::UraIndicator, id);
             }
         }
         for (i, &w) in seats.iter().enumerate() {
@@ -366,7 +377,7 @@ impl State<'_> {
     pub(super) fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
         self.chombo |= offenders;
         for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
-            self.log(s as u8, 13, NONE);
+            self.log(s as u8, EventKind::Chombo, NONE);
         }
         let rule = self.rules.chombo_payment;
         if rule == ChomboPayment::HandForfeit {

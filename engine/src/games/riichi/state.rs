@@ -172,8 +172,69 @@ impl Concealed {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
     pub seat: u8,
-    pub kind: u8,
+    pub kind: EventKind,
     pub tile: u8,
+}
+
+/// What an event of the `events` table is (its `kind` column holds the code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum EventKind {
+    Draw,
+    ReplacementDraw,
+    Discard,
+    RiichiDiscard,
+    Chi,
+    Pon,
+    Daiminkan,
+    Ankan,
+    Kakan,
+    Tsumo,
+    /// Declared.
+    Ron,
+    /// Revealed; the first one opens the hand.
+    DoraIndicator,
+    Kyuushu,
+    /// A foul shown (chombo).
+    Chombo,
+    /// Noten claimed at a draw.
+    NotenClaimed,
+    /// Riichi opened (open_riichi).
+    OpenRiichi,
+    /// A flower or North extracted.
+    Nuki,
+    /// A tile of a seat's starting hand, after the first indicator.
+    Dealt,
+    /// A tile of the hand put into a meld, after its call (chi, pon, daiminkan, ankan).
+    IntoMeld,
+    /// Turned over for a riichi win, before the win.
+    UraIndicator,
+}
+
+impl EventKind {
+    /// The names of the codes, in order.
+    pub const NAMES: [&'static str; 20] = [
+        "draw",
+        "replacement_draw",
+        "discard",
+        "riichi_discard",
+        "chi",
+        "pon",
+        "daiminkan",
+        "ankan",
+        "kakan",
+        "tsumo",
+        "ron",
+        "dora_indicator",
+        "kyuushu",
+        "chombo",
+        "noten_claimed",
+        "open_riichi",
+        "nuki",
+        "dealt",
+        "into_meld",
+        "ura_indicator",
+    ];
 }
 
 /// The game between hands.
@@ -371,7 +432,7 @@ impl<'r> State<'r> {
     }
 
     #[inline]
-    pub(super) fn log(&mut self, seat: u8, kind: u8, tile: u8) {
+    pub(super) fn log(&mut self, seat: u8, kind: EventKind, tile: u8) {
         if let Some(ev) = &mut self.events {
             ev.push(Event { seat, kind, tile });
         }
@@ -383,18 +444,19 @@ impl<'r> State<'r> {
             return;
         }
         let (kind, tile) = match action {
-            Action::Discard { tile, riichi } => (2 + u8::from(riichi), tile),
-            Action::Chi { .. } => (4, called),
-            Action::Pon { .. } => (5, called),
-            Action::Daiminkan => (6, called),
-            Action::Ankan { kind } => (7, kind * 4),
-            Action::Kakan { tile } => (8, tile),
-            Action::Tsumo => (9, NONE),
-            Action::Ron => (10, called),
-            Action::Kyuushu => (12, NONE),
-            Action::Nuki { tile } => (16, tile),
-            Action::DeclareNoten => (14, NONE),
-            Action::OpenRiichi => (15, NONE),
+            Action::Discard { tile, riichi: false } => (EventKind::Discard, tile),
+            Action::Discard { tile, riichi: true } => (EventKind::RiichiDiscard, tile),
+            Action::Chi { .. } => (EventKind::Chi, called),
+            Action::Pon { .. } => (EventKind::Pon, called),
+            Action::Daiminkan => (EventKind::Daiminkan, called),
+            Action::Ankan { kind } => (EventKind::Ankan, kind * 4),
+            Action::Kakan { tile } => (EventKind::Kakan, tile),
+            Action::Tsumo => (EventKind::Tsumo, NONE),
+            Action::Ron => (EventKind::Ron, called),
+            Action::Kyuushu => (EventKind::Kyuushu, NONE),
+            Action::Nuki { tile } => (EventKind::Nuki, tile),
+            Action::DeclareNoten => (EventKind::NotenClaimed, NONE),
+            Action::OpenRiichi => (EventKind::OpenRiichi, NONE),
             Action::Pass | Action::Yame => return,
         };
         self.log(seat as u8, kind, tile);
@@ -431,7 +493,7 @@ impl<'r> State<'r> {
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
                     self.hidden[seat].take(id);
-                    self.log(seat as u8, 0, id);
+                    self.log(seat as u8, EventKind::Draw, id);
                     (seat, Some(id), false)
                 }
                 Next::Draw { seat, rinshan: true } => (seat, Some(self.draw_rinshan(seat)), true),
@@ -466,7 +528,7 @@ impl<'r> State<'r> {
                         let mut tiles = [0u8; 4];
                         for (i, &t) in ids.iter().enumerate() {
                             self.hidden[seat].remove(t);
-                            self.log(seat as u8, 18, t);
+                            self.log(seat as u8, EventKind::IntoMeld, t);
                             tiles[i] = t;
                         }
                         self.p[seat].melds.push(MeldRec { kind: MeldKind::Ankan, tiles, n: 4, called: NONE, from: seat as u8 });
@@ -695,7 +757,7 @@ impl<'r> State<'r> {
         tiles[0] = tile;
         for (i, &t) in own.iter().enumerate() {
             self.hidden[caller].remove(t);
-            self.log(caller as u8, 18, t);
+            self.log(caller as u8, EventKind::IntoMeld, t);
             self.seen[usize::from(t / 4)] += 1;
             tiles[i + 1] = t;
         }

@@ -9,7 +9,7 @@
 
 use super::actions::wait_mask;
 use super::rules::{KanDoraTiming, Rules};
-use super::state::{Concealed, Event, Progress, Seat, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::state::{Concealed, Event, EventKind, Progress, Seat, State, FLOWER, MAX_TILES, NONE, SEATS};
 use super::tiles::{dora_successor, Kind, Tile, KINDS};
 use super::{TAG_DICE, TAG_WALL};
 use crate::rng::Key;
@@ -152,7 +152,7 @@ impl State<'_> {
             self.dora_shown += 1;
             let id = self.wall[self.indicator_at(self.dora_shown - 1)];
             self.show_indicator(id);
-            self.log(NONE, 11, id);
+            self.log(NONE, EventKind::DoraIndicator, id);
         }
     }
 
@@ -225,10 +225,10 @@ impl State<'_> {
         if let Some(ev) = &mut self.events {
             ev.clear();
             // The hand's start, so that a log alone rebuilds every hand (`simharness show`, export).
-            ev.push(Event { seat: NONE, kind: 11, tile: first_indicator });
+            ev.push(Event { seat: NONE, kind: EventKind::DoraIndicator, tile: first_indicator });
             for (s, h) in self.hidden[..n].iter().enumerate() {
                 let flowers = (0..8).filter(|f| h.flowers_held >> f & 1 != 0).map(|f| FLOWER + f);
-                ev.extend(h.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: 17, tile }));
+                ev.extend(h.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: EventKind::Dealt, tile }));
             }
         }
         self.suukaikan_pending = false;
@@ -262,7 +262,7 @@ impl State<'_> {
         let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
         self.rinshan_drawn += 1;
         self.hidden[seat].take(id);
-        self.log(seat as u8, 1, id);
+        self.log(seat as u8, EventKind::ReplacementDraw, id);
         id
     }
 

@@ -14,6 +14,8 @@ macro_rules! yaku_list {
 
         impl Yaku {
             pub const ALL: &'static [Yaku] = &[$( Yaku::$v ),*];
+            /// The names of [`Yaku::ALL`], in order: bit `i` of a yaku mask is `NAMES[i]`.
+            pub const NAMES: &'static [&'static str] = &[$( $name ),*];
             const TABLE: &'static [(&'static str, u8, u8)] = &[$( ($name, $closed, $open) ),*];
         }
     };
