@@ -181,6 +181,59 @@ sweep_cli.register(app, _user_errors, out)
 
 @app.command()
 @_user_errors
+def tune(
+    config_path: ConfigArg,
+    slot: Annotated[int, typer.Option("--slot", help="The lineup slot whose knobs are tuned.")],
+    knobs: Annotated[str, typer.Option("--knobs", help="Numeric knobs to tune, comma-separated.")],
+    objective: Annotated[
+        str, typer.Option(help="first_place (share of 1st place) or final_points.")
+    ] = "first_place",
+    budget: Annotated[int, typer.Option(help="Games played by the tuning steps (both arms).")] = 20_000,
+    steps: Annotated[int, typer.Option(help="SPSA steps.")] = 40,
+    seed: SeedOpt = None,
+    variant: Annotated[str | None, typer.Option(help="The variant's rules (default: the first).")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Parent of the tune's folder.")] = Path(
+        "results"
+    ),
+) -> None:
+    """Tune numeric knobs of one lineup slot against the rest of the lineup (SPSA on shared deals),
+    confirm on fresh deals and write the tuned strategy script beside CONFIG."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from simharness import tune as tuner
+
+    exp = config.load(config_path)
+    p = tuner.plan(
+        exp, slot, [k.strip() for k in knobs.split(",") if k.strip()], objective, budget, steps, seed, variant
+    )
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]tuning"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("steps"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("tune", total=steps)
+        result = tuner.tune(p, out_dir, progress=lambda done, total: bar.update(task, completed=done))
+    c = result.confirmation
+    names = [k.name for k in p.knobs]
+    out.print(
+        f"{escape(exp.lineup[slot].strategy)} (slot {slot}), {objective}, {budget:,} games in {steps} steps"
+    )
+    for name, a, b in zip(names, result.start, result.tuned, strict=True):
+        out.print(f"  {name}: {_fmt(a)} → {_fmt(b)}")
+    verdict = "better" if c.lo > 0 else "worse" if c.hi < 0 else "no difference detected"
+    out.print(
+        f"confirmed on {c.games:,} fresh games: tuned − start = {c.estimate:+.4g} [{c.lo:+.4g}, {c.hi:+.4g}] "
+        f"(p = {c.pvalue:.3g}): {verdict}"
+    )
+    out.print(escape(f"strategy script: {result.script}  (trajectory: {result.folder / tuner.TRAJECTORY})"))
+
+
+@app.command()
+@_user_errors
 def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = None) -> None:
     """Check CONFIG (structure, rules of every variant, strategies and knobs) without playing."""
     exp = config.load(config_path, games=games, seed=seed)

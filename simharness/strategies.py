@@ -33,6 +33,10 @@ class _Script(BaseModel):
     version: int = Field(default=1, ge=0, description="bump when the knobs change meaning")
     description: str = ""
     knobs: dict[str, Any] = Field(default_factory=dict)
+    tuned: dict[str, Any] = Field(
+        default_factory=dict,
+        description="how `simharness tune` made this script (config, seed, budget, result)",
+    )
     python: str | None = Field(
         default=None,
         pattern=r"^[\w.]+:\w+$",
