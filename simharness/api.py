@@ -24,12 +24,27 @@ ConfigLike = str | Path | Mapping[str, Any] | Experiment
 
 
 def experiment(
-    source: ConfigLike | None = None, *, games: int | None = None, seed: int | None = None, **fields: Any
+    source: ConfigLike | None = None,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    strategies: Mapping[str, type] | None = None,
+    **fields: Any,
 ) -> Experiment:
     """A validated experiment: from a TOML file's path, a dict of its contents, or keyword fields
     (``game``, ``players``, ``rules``, ``variants``, ``games``, ``seed``, ``name``, ...; ``name``
     defaults to the game's). A mistake raises :class:`simharness.errors.ConfigError` with the same
-    message and field path as in a TOML file. ``games``/``seed`` override the source's."""
+    message and field path as in a TOML file. ``games``/``seed`` override the source's.
+    ``strategies`` maps names to Python strategy classes: a lineup entry with such a name is played by
+    the class (a config file or dict from a notebook, no module or script needed)."""
+    if strategies:
+        if isinstance(source, Experiment):
+            raise TypeError("experiment(): strategies= goes with a config, not with an Experiment")
+        if source is None or isinstance(source, Mapping):
+            data = dict(source or {"name": str(fields.get("game", "experiment")), **fields})
+            return config.from_dict(data, games=games, seed=seed, classes=strategies)
+        path = Path(source)
+        return config.from_dict(tomlfile.load(path), path, games=games, seed=seed, classes=strategies)
     if isinstance(source, Experiment):
         if fields:
             raise TypeError("experiment(): give an Experiment or fields, not both")
@@ -62,13 +77,19 @@ def run(
     jobs: int = -1,
     progress: bool = True,
     force: bool = False,
+    strategies: Mapping[str, type] | None = None,
 ) -> Run:
     """Plays the experiment (a config path, dict or :class:`Experiment`) into ``out/<name>``, or
     finishes it where it stopped, and returns the :class:`Run`; ``progress`` draws the bar on
-    stderr. A finished run with the same config is opened as it is."""
-    exp = experiment(source, games=games, seed=seed)
+    stderr. A finished run with the same config is opened as it is. ``strategies``: Python strategy
+    classes by the names the lineup gives them (see :func:`experiment`)."""
+    exp = experiment(source, games=games, seed=seed, strategies=strategies)
     console = Console(stderr=True, quiet=not progress)
-    return open(runner.run(exp, Path(out), jobs=jobs, force=force, console=console))
+    specs = [s.knobs.get(engine.PYTHON_KEY) for s in exp.lineup]
+    # A class only this process can see (a notebook's) plays in this process's threads.
+    local = any(spec and not engine.importable_class(str(spec)) for spec in specs)
+    backend = "threading" if local else None
+    return open(runner.run(exp, Path(out), jobs=jobs, force=force, console=console, backend=backend))
 
 
 def open(run_dir: str | Path, *, partial: bool = False) -> Run:

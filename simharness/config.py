@@ -9,9 +9,12 @@ whose errors are re-labelled with the file and the config path of the offending 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import inspect
 import itertools
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -211,10 +214,16 @@ DICT_CONFIG = Path("<config dict>")
 
 
 def from_dict(
-    data: dict[str, Any], path: Path = DICT_CONFIG, *, games: int | None = None, seed: int | None = None
+    data: dict[str, Any],
+    path: Path = DICT_CONFIG,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    classes: Mapping[str, type] | None = None,
 ) -> Experiment:
     """The experiment of a config's contents (the tables of a TOML file as a dict), validated exactly as
-    :func:`load` validates the file: errors name ``path`` and the field."""
+    :func:`load` validates the file: errors name ``path`` and the field. ``classes`` are Python
+    strategies given as objects: a lineup entry that names one is played by that class."""
     data = dict(data)
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("players"), list):
@@ -271,7 +280,12 @@ def from_dict(
                 "players",
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
-    lineup = [_slot(f.game, i, p, path) for i, p in enumerate(f.players)]
+    lineup = [
+        _object_slot(f.game, i, p, classes[p.strategy], path)
+        if classes and p.strategy in classes
+        else _slot(f.game, i, p, path)
+        for i, p in enumerate(f.players)
+    ]
     _check_names(lineup, path)
     per_variant = f.sweep.until if f.sweep is not None else None
     if f.until is not None and per_variant is not None:
@@ -520,6 +534,29 @@ def _check_names(lineup: list[Slot], path: Path) -> None:
             file=path,
             field=f"players[{s.slot}]",
         )
+
+
+def _object_slot(game: str, i: int, p: PlayerEntry, cls: type, path: Path) -> Slot:
+    """A lineup slot played by a Python strategy class given as an object (``sh.run(...,
+    strategies={name: cls})``): the knobs' defaults answer what its protocol leaves to knobs; its
+    source's hash (or, without a source, its qualified name) is its identity."""
+    where = f"players[{i}]"
+    try:
+        engine.require_python_strategies(game)
+        knobs = engine.resolve_knobs(game, p.knobs)
+    except engine.OptionError as e:
+        raise ConfigError(e.message, file=path, field=f"{where}.{e.field}") from None
+    if not callable(getattr(cls, "decide", None)):
+        raise ConfigError(f"{cls!r} has no decide method; expected a strategy class", file=path, field=where)
+    spec = engine.register_class(cls)
+    try:
+        file, text = inspect.getsourcefile(cls) or "<object>", inspect.getsource(cls)
+    except (OSError, TypeError):
+        file, text = "<object>", spec
+    source = {"file": file, "sha256": hashlib.sha256(text.encode()).hexdigest()[:16]}
+    return Slot(
+        i, p.label or p.strategy, p.strategy, 1, {**knobs, engine.PYTHON_KEY: spec}, "<object>", source
+    )
 
 
 def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:

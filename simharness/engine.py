@@ -8,6 +8,7 @@ polars DataFrames built from the engine's column buffers without a Python object
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 import threading
@@ -216,6 +217,25 @@ def importable(folder: str) -> None:
         sys.path.append(folder)
 
 
+# Python strategy classes given as objects (the Python API's `strategies=`), by their `module:Class`:
+# found here before any import, so a class defined in a notebook plays in this process.
+_CLASSES: dict[str, type] = {}
+
+
+def register_class(cls: type) -> str:
+    """Makes ``cls`` playable as a lineup slot's Python strategy in this process; returns its spec."""
+    spec = f"{cls.__module__}:{cls.__qualname__}"
+    _CLASSES[spec] = cls
+    return spec
+
+
+def importable_class(spec: str) -> bool:
+    """Whether another process can import the class ``spec`` names (a class defined in ``__main__``
+    or inside a function cannot be)."""
+    module, _, name = spec.partition(":")
+    return module != "__main__" and "<locals>" not in name and importlib.util.find_spec(module) is not None
+
+
 def identity_knobs(knobs: dict[str, Any]) -> dict[str, Any]:
     """A slot's knobs as a run's identity holds them: where a Python strategy's module was found is
     not what it is (its source's hash is), so a run moved with its config is the same run."""
@@ -254,7 +274,9 @@ def _python_strategies(game: str, lineup: list[dict[str, Any]]) -> list[Any] | N
         module, _, name = str(spec).partition(":")
         where = f"{game}: Python strategy of lineup slot {i} ({spec}) at"
         try:
-            cls = getattr(importlib.import_module(MOVED_MODULES.get(module, module)), name)
+            cls = _CLASSES.get(str(spec)) or getattr(
+                importlib.import_module(MOVED_MODULES.get(module, module)), name
+            )
         except (ImportError, AttributeError) as e:
             raise OptionError(f"lineup[{i}].python", f"cannot load {spec!r}: {e}") from None
         except Exception as e:
