@@ -137,7 +137,7 @@ def provenance(run: RunLike) -> dict[str, Any]:
     m = run.manifest
     return {
         "path": str(run.path),
-        **{k: m.get(k) for k in ("game", "name", "seed", "duplicate")},
+        **{k: m.get(k) for k in ("game", "name", "description", "seed", "duplicate")},
         "games": store.expected_games(m),
         "planned_games": m.get("games"),
         "lineup": m.get("lineup", []),
@@ -165,6 +165,8 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
     p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
     deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
+    ``tails``: p1, p99 and the worst final score per variant and their differences paired by deal
+    (``report.tails``).
     Memory is bounded by the groups and distinct scores, not the games (``report.stream``);
     ``progress`` shows the shards read.
     """
