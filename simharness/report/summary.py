@@ -21,6 +21,7 @@ from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
+from simharness.report.verdict import print_verdict
 from simharness.stats.sequential import SPRT, stopped_estimate
 
 
@@ -261,9 +262,67 @@ def games_label(run: dict[str, Any]) -> str:
     return f"{played} games per variant{stopped}"
 
 
-def print_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print the summary as tables that fit the console (a row is one line, see ``textfit``): per
-    variant by strategy, rank shares and by seat, then the comparisons and the game metrics."""
+# Changes per variant the short summary names (the full report names all).
+SHORT_CHANGES = 5
+
+
+def _wider_pm(iv: dict[str, Any] | None) -> str:
+    """``estimate ±h`` with h the wider side of the interval (a quantile's is not symmetric): short
+    enough for the headline table, and never narrower than the interval."""
+    if not iv or iv.get("estimate") is None:
+        return "–"
+    e = iv["estimate"]
+    if iv.get("lo") is None or iv.get("hi") is None:
+        return f"{e:.0f}"
+    return f"{e:.0f} ±{max(e - iv['lo'], iv['hi'] - e):.0f}"
+
+
+def _print_headline(summary: dict[str, Any], console: Console) -> None:
+    """The headline numbers side by side per variant: each strategy's 1st-place rate and mean final
+    points, game length, the tails of final points and the bust rate where the game has one."""
+    variants = summary["variant_order"]
+    blocks = summary["variants"]
+    tails = (summary.get("tails") or {}).get("variants", {})
+    card = (summary.get("scorecard") or {}).get("variants", {})
+
+    def row(name: str, cell: Any) -> list[str]:
+        return [name, *(cell(v) for v in variants)]
+
+    def strategy(v: str, s: str) -> dict[str, Any]:
+        return next((x for x in blocks[v]["by_strategy"] if x["strategy"] == s), {})
+
+    rows: list[list[str]] = []
+    for r in blocks[variants[0]]["by_strategy"]:
+        s = r["strategy"]
+        rows.append(
+            row(f"{s}: 1st-place rate", lambda v: fmt_pm(strategy(v, s).get("first_place_rate"), True))
+        )
+        rows.append(row(f"{s}: mean points", lambda v: fmt_pm(strategy(v, s).get("points", {}).get("mean"))))
+    length = blocks[variants[0]]["length"]
+    if length:
+        rows.append(
+            row(f"game length ({length['unit']})", lambda v: fmt_pm((blocks[v]["length"] or {}).get("mean")))
+        )
+    for q in (summary.get("tails") or {}).get("quantiles", []):
+        rows.append(row(f"{q} of final points", lambda v: _wider_pm(tails.get(v, {}).get(q))))
+    if tails:
+        rows.append(row("worst final score", lambda v: f"{tails[v]['worst']:.0f}" if v in tails else "–"))
+    if card and "bust_rate" in card.get(variants[0], {}):
+        rows.append(row("bust rate", lambda v: fmt_pm(card[v].get("bust_rate"), True)))
+    print_fitted(
+        console,
+        "headline: estimate ± 95% CI half-width (rates in %)",
+        [Col("metric", right=False)],
+        [Col(v) for v in variants],
+        rows,
+    )
+
+
+def print_summary(summary: dict[str, Any], console: Console, full: bool = True) -> None:
+    """Print the summary as tables that fit the console (a row is one line, see ``textfit``): the
+    verdict when the summary has one, then per variant by strategy, rank shares and by seat, then the
+    comparisons and the game metrics; when not ``full``, the verdict (its first changes) and the
+    headline table only."""
     run = summary["run"]
     prov = run.get("provenance") or {}
     console.print(
@@ -274,6 +333,12 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     )
     if run.get("warning"):
         console.print(f"[bold yellow]warning:[/] {escape(run['warning'])}")
+    if summary.get("verdict"):
+        print_verdict(summary["verdict"], console, None if full else SHORT_CHANGES)
+    if not full:
+        console.print()
+        _print_headline(summary, console)
+        return
     wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]

@@ -90,7 +90,8 @@ class _Dist:
 def _dist(points: pl.DataFrame) -> _Dist:
     """From rows ``final_points, count`` sorted by value."""
     return _Dist(
-        points["final_points"].cast(pl.Float64).to_numpy(), np.cumsum(points["count"].to_numpy().astype(np.int64))
+        points["final_points"].cast(pl.Float64).to_numpy(),
+        np.cumsum(points["count"].to_numpy().astype(np.int64)),
     )
 
 
@@ -195,7 +196,9 @@ class TailSums:
                         "variant": v,
                         "baseline": base,
                         "metric": tail_name(q),
-                        "difference": Interval(est, est - z * se, est + z * se, min(ca.deals, cb.deals)).to_dict(),
+                        "difference": Interval(
+                            est, est - z * se, est + z * se, min(ca.deals, cb.deals)
+                        ).to_dict(),
                         "se": se,
                         "rho": rho,
                         "pvalue": p,
