@@ -285,30 +285,27 @@ def _print_headline(summary: dict[str, Any], console: Console) -> None:
     tails = (summary.get("tails") or {}).get("variants", {})
     card = (summary.get("scorecard") or {}).get("variants", {})
 
-    def row(name: str, cell: Any) -> list[str]:
-        return [name, *(cell(v) for v in variants)]
-
     def strategy(v: str, s: str) -> dict[str, Any]:
         return next((x for x in blocks[v]["by_strategy"] if x["strategy"] == s), {})
 
     rows: list[list[str]] = []
     for r in blocks[variants[0]]["by_strategy"]:
         s = r["strategy"]
-        rows.append(
-            row(f"{s}: 1st-place rate", lambda v: fmt_pm(strategy(v, s).get("first_place_rate"), True))
-        )
-        rows.append(row(f"{s}: mean points", lambda v: fmt_pm(strategy(v, s).get("points", {}).get("mean"))))
+        by = [strategy(v, s) for v in variants]
+        rows.append([f"{s}: 1st-place rate", *(fmt_pm(b.get("first_place_rate"), True) for b in by)])
+        rows.append([f"{s}: mean points", *(fmt_pm(b.get("points", {}).get("mean")) for b in by)])
     length = blocks[variants[0]]["length"]
     if length:
-        rows.append(
-            row(f"game length ({length['unit']})", lambda v: fmt_pm((blocks[v]["length"] or {}).get("mean")))
-        )
+        means = [(blocks[v]["length"] or {}).get("mean") for v in variants]
+        rows.append([f"game length ({length['unit']})", *(fmt_pm(m) for m in means)])
     for q in (summary.get("tails") or {}).get("quantiles", []):
-        rows.append(row(f"{q} of final points", lambda v: _wider_pm(tails.get(v, {}).get(q))))
+        rows.append([f"{q} of final points", *(_wider_pm(tails.get(v, {}).get(q)) for v in variants)])
     if tails:
-        rows.append(row("worst final score", lambda v: f"{tails[v]['worst']:.0f}" if v in tails else "–"))
+        rows.append(
+            ["worst final score", *(f"{tails[v]['worst']:.0f}" if v in tails else "–" for v in variants)]
+        )
     if card and "bust_rate" in card.get(variants[0], {}):
-        rows.append(row("bust rate", lambda v: fmt_pm(card[v].get("bust_rate"), True)))
+        rows.append(["bust rate", *(fmt_pm(card[v].get("bust_rate"), True) for v in variants)])
     print_fitted(
         console,
         "headline: estimate ± 95% CI half-width (rates in %)",

@@ -118,7 +118,8 @@ class TailSums:
         return next(iter(self.points))
 
     def add(self, players: pl.DataFrame) -> None:
-        """A chunk of whole deals: every variant's ``players`` rows (``variant``, ``deal``, ``final_points``)."""
+        """A chunk of whole deals: every variant's ``players`` rows (``variant``, ``deal``,
+        ``final_points``)."""
         for q in TAILS:
             per: dict[str, pl.DataFrame] = {}
             for (v,), pv in players.partition_by("variant", as_dict=True).items():

@@ -89,10 +89,8 @@ def _game_difference(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, An
         return None
     est = a["estimate"] - b["estimate"]
     se = math.hypot(_se(a), _se(b))
-    if se > 0:
-        p = float(2 * stats.norm.sf(abs(est) / se))
-    else:
-        p = 1.0 if est == 0 else 0.0
+    # A zero standard error is an exact difference: nothing to doubt, either way.
+    p = float(2 * stats.norm.sf(abs(est) / se)) if se > 0 else 1.0 if est == 0 else 0.0
     return {"estimate": est, "lo": est - Z95 * se, "hi": est + Z95 * se}, se, p
 
 
