@@ -315,6 +315,26 @@ def _print_headline(summary: dict[str, Any], console: Console) -> None:
     )
 
 
+def _print_sequential(seq: dict[str, Any] | None, console: Console) -> None:
+    """The run's sequential test (``[until]``): its decision and the stopping-aware estimate."""
+    if not seq:
+        return
+    r, e = seq["result"], seq["estimate"]
+    console.print()
+    a, b = escape(seq["a"]), escape(seq["b"])
+    console.print(
+        f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
+        f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
+        f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
+        f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
+    )
+    if e:
+        console.print(
+            f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
+            f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
+        )
+
+
 def print_summary(summary: dict[str, Any], console: Console, full: bool = True) -> None:
     """Print the summary as tables that fit the console (a row is one line, see ``textfit``): the
     verdict when the summary has one, then per variant by strategy, rank shares and by seat, then the
@@ -335,6 +355,7 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
     if not full:
         console.print()
         _print_headline(summary, console)
+        _print_sequential(summary.get("sequential"), console)
         return
     wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit
     for v in summary["variant_order"]:
@@ -386,22 +407,7 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
             f"Friedman χ²={_fmt_num(o['statistic'], 2)}, "
             f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
         )
-    seq = summary.get("sequential")
-    if seq:
-        r, e = seq["result"], seq["estimate"]
-        console.print()
-        a, b = escape(seq["a"]), escape(seq["b"])
-        console.print(
-            f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
-            f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
-            f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
-            f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
-        )
-        if e:
-            console.print(
-                f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
-                f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
-            )
+    _print_sequential(summary.get("sequential"), console)
     if summary["game_metrics"]:
         console.print()
         console.print("game metrics: estimate ± 95% CI half-width (rates and shares in %)")
