@@ -352,9 +352,9 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
         console.print(f"[bold yellow]warning:[/] {escape(run['warning'])}")
     if summary.get("verdict"):
         print_verdict(summary["verdict"], console, None if full else SHORT_CHANGES)
+    console.print()
+    _print_headline(summary, console)
     if not full:
-        console.print()
-        _print_headline(summary, console)
         _print_sequential(summary.get("sequential"), console)
         return
     wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit

@@ -30,6 +30,7 @@ from rich.markup import escape
 from scipy import stats
 
 from simharness.report.glance import PERCENT, is_share, label
+from simharness.report.htmlkit import esc, html_table
 from simharness.report.textfit import digits_for
 from simharness.stats.hypotheses import holm
 from simharness.stats.power import min_detectable
@@ -203,7 +204,9 @@ def comparison(report: dict[str, Any], v: str, base: str) -> dict[str, Any]:
     changes.sort(key=lambda c: (-size(c), c["p_holm"]))
     for c in changes:
         c["sentence"] = _sentence(c)
-    out: dict[str, Any] = {"variant": v, "baseline": base, "tested": len(cands), "changes": changes}
+    # The standard error and the worst scores served the order and the sentence (the tails keep them).
+    public = [{k: x for k, x in c.items() if k not in ("se", "worst", "worst_baseline")} for c in changes]
+    out: dict[str, Any] = {"variant": v, "baseline": base, "tested": len(cands), "changes": public}
     out["detectable"] = []
     if changes:
         out["summary"] = f"{len(changes)} of {len(cands)} metrics changed"
@@ -266,3 +269,40 @@ def print_verdict(verdict: dict[str, Any], console: Console, limit: int | None =
         console.print(f"[bold]{escape(heading)}[/bold]", highlight=False)
         for line in lines:
             console.print(f"  {escape(line)}", highlight=False)
+
+
+def verdict_html(report: dict[str, Any]) -> str:
+    """The verdict as the HTML page's first section, with the tails of final points per variant."""
+    verdict = report["verdict"]
+    q = verdict.get("question")
+    parts = [
+        "<h2>Verdict</h2>",
+        f"<p><strong>Question:</strong> {esc(q)}</p>" if q else "<p>The config has no description.</p>",
+    ]
+    for heading, lines in verdict_lines(verdict):
+        parts.append(f"<p><strong>{esc(heading)}</strong></p><ul>")
+        parts += [f"<li>{esc(line)}</li>" for line in lines]
+        parts.append("</ul>")
+    tails = report.get("tails") or {}
+    if tails.get("variants"):
+        header = ["variant", *(f"{q} of final points" for q in tails["quantiles"]), "worst", "best"]
+        rows = [
+            [
+                v,
+                *(_plain(t[q]) for q in tails["quantiles"]),
+                _num(t["worst"], 0),
+                _num(t["best"], 0),
+            ]
+            for v, t in ((v, tails["variants"][v]) for v in report["variant_order"] if v in tails["variants"])
+        ]
+        parts.append(html_table(header, rows))
+    return "\n".join(parts)
+
+
+def _plain(iv: dict[str, Any]) -> str:
+    """``estimate [lo, hi]`` of a quantile, in whole points."""
+    if iv.get("estimate") is None:
+        return "–"
+    if iv.get("lo") is None or iv.get("hi") is None:
+        return _num(iv["estimate"], 0)
+    return f"{_num(iv['estimate'], 0)} [{_num(iv['lo'], 0)}, {_num(iv['hi'], 0)}]"
