@@ -168,7 +168,8 @@ def _sentence(c: dict[str, Any]) -> str:
 
 
 def _detectable(cands: list[dict[str, Any]], alpha: float) -> list[dict[str, Any]]:
-    """Per headline metric the largest minimum detectable effect over its strategies."""
+    """Per headline metric the largest minimum detectable effect over its strategies (``mde`` None
+    when the metric's paired difference is zero in every deal: nothing to detect against)."""
     out = []
     for metric in HEADLINE:
         group = [c for c in cands if c["metric"] == metric and c["source"] in ("core", "tails")]
@@ -182,9 +183,13 @@ def _detectable(cands: list[dict[str, Any]], alpha: float) -> list[dict[str, Any
         )
         mde = min_detectable(max(ses), alpha, POWER)
         scale = 100.0 if c["unit"] == "pp" else 1.0
+        # Below the shown precision is rounding of a zero-width interval: the variant changed no deal.
+        same = mde * scale < 5e-5 and all(g["difference"]["estimate"] == 0 for g in group)
         unit = f" {c['unit']}" if c["unit"] else ""
-        text = f"±{_num(mde * scale, _sig2(mde * scale))}{unit} in {name}"
-        out.append({"metric": metric, "label": name, "unit": c["unit"], "mde": mde, "text": text})
+        text = name if same else f"±{_num(mde * scale, _sig2(mde * scale))}{unit} in {name}"
+        out.append(
+            {"metric": metric, "label": name, "unit": c["unit"], "mde": None if same else mde, "text": text}
+        )
     return out
 
 
@@ -211,15 +216,16 @@ def comparison(report: dict[str, Any], v: str, base: str) -> dict[str, Any]:
     if changes:
         out["summary"] = f"{len(changes)} of {len(cands)} metrics changed"
         return out
-    headline = [c for c in cands if c["source"] in ("core", "tails")]
-    if headline and all(c["se"] == 0 and c["difference"]["estimate"] == 0 for c in headline):
-        out["summary"] = f"no change detected: every game played exactly as under {base}"
+    out["detectable"] = _detectable(cands, ALPHA / max(len(cands), 1))
+    would = "; ".join(d["text"] for d in out["detectable"] if d["mde"] is not None)
+    same = ", ".join(d["text"] for d in out["detectable"] if d["mde"] is None)
+    if not would:
+        out["summary"] = "no change detected" + (
+            f": every game played exactly as under {base}" if out["detectable"] else ""
+        )
         return out
-    level = ALPHA / max(len(cands), 1)
-    out["detectable"] = _detectable(cands, level)
-    would = "; ".join(d["text"] for d in out["detectable"])
-    out["summary"] = "no change detected" + (
-        f"; with these games it would have detected {would}" if would else ""
+    out["summary"] = f"no change detected; with these games it would have detected {would}" + (
+        f"; the same in every deal: {same}" if same else ""
     )
     return out
 
