@@ -146,7 +146,7 @@ def _screen_lines(text: str, width: int = 80) -> int:
 def test_the_default_run_output_of_the_cap_config_fits_40_lines_at_80_columns(tmp_path: Path) -> None:
     config = REPO / "configs" / "sugoroku-cap.toml"
     # A process of its own: the console takes its width from COLUMNS when it is made.
-    cmd = [sys.executable, "-m", "simharness", "run", str(config), "--games", "2000", "--jobs", "1"]
+    cmd = [sys.executable, "-m", "simharness.cli", "run", str(config), "--games", "2000", "--jobs", "1"]
     env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(REPO)}
     done = subprocess.run(
         [*cmd, "--out", str(tmp_path)], capture_output=True, text=True, env=env, check=False
