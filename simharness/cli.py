@@ -144,6 +144,10 @@ def run(
         bool, typer.Option("--force", help="Replace a run of a different config in the run directory.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="Every table of `simharness report`, not only the verdict and headline."),
+    ] = False,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show the whole traceback when a Python strategy fails.")
     ] = False,
@@ -170,9 +174,14 @@ def run(
         typer.echo(failure, err=True)
         _exit(2)
     if not quiet:
-        from simharness.report.summary import build_summary, print_summary
+        from simharness.report.full import build_report, print_report
+        from simharness.report.summary import print_summary
 
-        print_summary(build_summary(store.open_run(run_dir)), out)
+        report = build_report(store.open_run(run_dir))
+        if full:
+            print_report(report, out)
+        else:
+            print_summary(report, out, full=False)
         out.print(escape(f"\nrun directory: {run_dir}  (details: simharness report {run_dir})"))
 
 

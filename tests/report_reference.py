@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from simharness.report.compare import fixed_sample_verdict
 from simharness.report.extremes import extreme_games
@@ -27,6 +28,7 @@ from simharness.report.summary import (
     variant_names,
 )
 from simharness.report.sums import QUANTILES
+from simharness.report.tails import TAILS, tail_name
 from simharness.stats.balance import seat_rank_cells
 from simharness.stats.hypotheses import (
     benjamini_hochberg,
@@ -153,6 +155,50 @@ def _omnibus(players: pl.DataFrame, variants: list[str]) -> list[dict[str, Any]]
     return out
 
 
+def _tails(players: pl.DataFrame, variants: list[str]) -> dict[str, Any]:
+    """``report.tails``: the quantiles by ``describe``, the paired differences from per-deal arrays."""
+    z = float(stats.norm.ppf(0.975))
+    blocks: dict[str, Any] = {}
+    resid: dict[tuple[str, float], pl.DataFrame] = {}
+    ivs = {}
+    for v in variants:
+        pv = players.filter(pl.col("variant") == v)
+        x, deals = pv["final_points"].cast(pl.Float64).to_numpy(), pv["deal"].to_numpy()
+        d = describe(x, deals, TAILS)
+        blocks[v] = {"worst": float(x.min()), "best": float(x.max())}
+        for q, iv in d.quantiles.items():
+            ivs[(v, q)] = iv
+            blocks[v][tail_name(q)] = iv.to_dict()
+            per = pv.group_by("deal").agg(b=(pl.col("final_points") <= iv.estimate).sum(), m=pl.len())
+            f = per["b"].sum() / per["m"].sum()
+            resid[(v, q)] = per.select("deal", r=pl.col("b") - f * pl.col("m"))
+    differences = []
+    base = variants[0]
+    for v in variants[1:]:
+        for q in TAILS:
+            a, b = ivs[(v, q)], ivs[(base, q)]
+            ra, rb = resid[(v, q)], resid[(base, q)]
+            j = ra.join(rb, on="deal", suffix="_b")
+            rho = float((j["r"] * j["r_b"]).sum() / math.sqrt((ra["r"] ** 2).sum() * (rb["r"] ** 2).sum()))
+            sa, sb = (a.hi - a.lo) / (2 * z), (b.hi - b.lo) / (2 * z)
+            se = math.sqrt(sa * sa + sb * sb - 2 * rho * sa * sb)
+            est = a.estimate - b.estimate
+            differences.append(
+                {
+                    "variant": v,
+                    "baseline": base,
+                    "metric": tail_name(q),
+                    "difference": {"estimate": est, "lo": est - z * se, "hi": est + z * se, "n": a.n},
+                    "se": se,
+                    "rho": rho,
+                    "pvalue": float(2 * stats.norm.sf(abs(est) / se)) if se > 0 else float(est == 0),
+                    "worst": blocks[v]["worst"],
+                    "worst_baseline": blocks[base]["worst"],
+                }
+            )
+    return {"quantiles": [tail_name(q) for q in TAILS], "variants": blocks, "differences": differences}
+
+
 def build_summary(run: RunLike) -> dict[str, Any]:
     """``report.summary.build_summary`` (which documents every field), every table in memory."""
     players = players_frame(run)
@@ -172,6 +218,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
         "rank_shares": rank_shares(share_rows(players).to_dicts(), variants),
         "game_metrics": game_metrics(run),
+        "tails": _tails(players, variants),
         "sequential": sequential_block(run, players),
         "extreme_games": extreme_games(run),
     }

@@ -35,7 +35,7 @@ def test_labels_that_look_like_markup_are_printed_as_written(tmp_path: Path) -> 
     checked = CliRunner().invoke(app, ["validate", str(cfg)])
     assert checked.exit_code == 0, checked.output
     assert f"  player 0: {A} (v1, " in checked.output and f"  player 1: {B} (v1, " in checked.output
-    ran = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out)])
+    ran = CliRunner().invoke(app, ["run", str(cfg), "--out", str(out), "--full"])
     assert ran.exit_code == 0, ran.output
     # the sequential test's line and a row of the strategy table
     assert f"sequential test {A} − {B} (final_points, base)" in ran.stdout

@@ -9,21 +9,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
-from simharness.report.glance import profile
+from simharness.report.glance import PERCENT, profile
 from simharness.report.stream import Collected, collect
 from simharness.report.summary import RunLike, fmt_ci, print_summary
 from simharness.report.textfit import Col, print_fitted
-
-# Metrics shown as percentages in tables.
-PERCENT = {
-    "first_seat_win_rate",
-    "skill_gradient",
-    "draw_rate",
-    "bust_rate",
-    "timeout_rate",
-    "extreme_rate",
-    "comeback",
-}
+from simharness.report.verdict import build_verdict
 
 
 def build_report(run: RunLike, progress: Progress | None = None) -> dict[str, Any]:
@@ -33,10 +23,11 @@ def build_report(run: RunLike, progress: Progress | None = None) -> dict[str, An
 
 
 def report_of(collected: Collected) -> dict[str, Any]:
-    """The report dict of a pass made with the scorecard, with the strategy profile (``glance.profile``)."""
+    """The report dict of a pass made with the scorecard, with the strategy profile (``glance.profile``)
+    and, first, the verdict (``report.verdict``)."""
     report = {**collected.summary, "scorecard": collected.scorecard}
     report["profile"] = profile(report)
-    return report
+    return {"verdict": build_verdict(report), **report}
 
 
 def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[str]]]:

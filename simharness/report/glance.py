@@ -23,6 +23,16 @@ LABELS = {FIRST: "1st-place rate", LAST: "last-place rate"}
 # The columns of a game's summary_metrics rows (simharness.games.registry), which rank shares share.
 LONG_FORM = {"variant": pl.String, "strategy": pl.String, "metric": pl.String, "estimate": pl.Float64,
              "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}  # fmt: skip
+# The balance scorecard's metrics shown as percentages (``stats.balance``).
+PERCENT = {
+    "first_seat_win_rate",
+    "skill_gradient",
+    "draw_rate",
+    "bust_rate",
+    "timeout_rate",
+    "extreme_rate",
+    "comeback",
+}
 # A game that names no profile: the generic reward (1st place) against the generic risk (last place).
 DEFAULT_PROFILE = (LAST, FIRST)
 

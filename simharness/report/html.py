@@ -30,6 +30,7 @@ from simharness.report.htmlkit import png as _png
 from simharness.report.stream import collect
 from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci, games_label
 from simharness.report.sums import SummarySums
+from simharness.report.verdict import verdict_html
 from simharness.stats.streaming import linear_quantile
 
 CSS = """
@@ -276,6 +277,7 @@ def render_html(
         f"<p class='warning'><strong>Warning:</strong> {_esc(info['warning'])}</p>"
         if info.get("warning")
         else "",
+        verdict_html(report) if report.get("verdict") else "",
         "<h2>Headline: strategies</h2>",
     ]
     header = ["variant", "strategy", "rows (deals)", "1st-place rate", "mean points", "median", "p5", "p95"]

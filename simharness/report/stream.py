@@ -40,6 +40,7 @@ from simharness.report.summary import (
     variant_names,
 )
 from simharness.report.sums import SummarySums
+from simharness.report.tails import TailSums
 from simharness.stats import balance
 from simharness.stats.sequential import look_scores
 
@@ -120,7 +121,7 @@ def shard_count(run: RunLike) -> int:
     return shards() if shards is not None else 1
 
 
-def _baseline_scan(run: RunLike, variant: str) -> pl.LazyFrame:
+def _variant_scan(run: RunLike, variant: str) -> pl.LazyFrame:
     scan = getattr(run, "scan", None)
     if scan is not None:
         return players_frame_lazy(run, scan("players", variant))
@@ -141,7 +142,7 @@ def scorecard_setup(
     run: RunLike, variants: list[str], players: pl.DataFrame, games: pl.DataFrame | None, axis: str
 ) -> balance.Setup:
     """The scorecard's setup from a lazy scan of the baseline variant and the first chunk's columns."""
-    base = _baseline_scan(run, variants[0])
+    base = _variant_scan(run, variants[0])
     points = (
         base.group_by("final_points").agg(count=pl.len()).sort("final_points").collect(engine="streaming")
     )
@@ -155,6 +156,20 @@ def scorecard_setup(
         columns,
         seat_axis=axis,
         deals=planned_deals(run.manifest),
+    )
+
+
+def tail_setup(run: RunLike, variants: list[str]) -> TailSums:
+    """The tails' quantiles, from one lazy scan of each variant's final points (``report.tails``)."""
+    return TailSums(
+        {
+            v: _variant_scan(run, v)
+            .group_by("final_points")
+            .agg(count=pl.len())
+            .sort("final_points")
+            .collect(engine="streaming")
+            for v in variants
+        }
     )
 
 
@@ -180,6 +195,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     scores: list[np.ndarray] = []
     sums: SummarySums | None = None
     card: balance.ScorecardSums | None = None
+    tails: TailSums | None = None
     variants: list[str] = []
     for sub, shards in chunks(run):
         players = players_frame(sub)
@@ -189,6 +205,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
             variants = variant_names(run, players)
             axis = seat_axis(players)
             sums = SummarySums(axis, players_per_game(players))
+            tails = tail_setup(run, variants)
             if scorecard:
                 games = sub.table("games")
                 card = balance.ScorecardSums(
@@ -196,6 +213,8 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
                 )
         sums.unit = unit
         sums.add(players, lengths, variants)
+        if tails is not None:
+            tails.add(players)
         if card is not None:
             card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
         if seq is not None:
@@ -205,7 +224,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         extremes.add(sub)
         if task is not None and progress is not None:
             progress.advance(task, shards)
-    if sums is None:
+    if sums is None or tails is None:
         raise ValueError("the run has no games to report")
     summary = {
         "run": provenance(run),
@@ -215,6 +234,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "omnibus": sums.omnibus() if len(variants) > 2 else [],
         "rank_shares": rank_shares(ranks.rows(run), variants),
         "game_metrics": metrics.rows(run),
+        "tails": tails.result(),
         "extreme_games": extremes.result(str(run.path), variants),
         "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
     }

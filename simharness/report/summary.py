@@ -21,6 +21,7 @@ from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
+from simharness.report.verdict import print_verdict
 from simharness.stats.sequential import SPRT, stopped_estimate
 
 
@@ -137,7 +138,7 @@ def provenance(run: RunLike) -> dict[str, Any]:
     m = run.manifest
     return {
         "path": str(run.path),
-        **{k: m.get(k) for k in ("game", "name", "seed", "duplicate")},
+        **{k: m.get(k) for k in ("game", "name", "description", "seed", "duplicate")},
         "games": store.expected_games(m),
         "planned_games": m.get("games"),
         "lineup": m.get("lineup", []),
@@ -165,6 +166,8 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     per strategy (win, final_points) and for game length, paired by deal, with Holm and BH adjusted
     p-values. ``omnibus`` (three or more variants): Friedman tests across all variants on the shared
     deals, per strategy for win and final_points. ``game_metrics``: the game module's own metrics.
+    ``tails``: p1, p99 and the worst final score per variant and their differences paired by deal
+    (``report.tails``).
     Memory is bounded by the groups and distinct scores, not the games (``report.stream``);
     ``progress`` shows the shards read.
     """
@@ -259,9 +262,84 @@ def games_label(run: dict[str, Any]) -> str:
     return f"{played} games per variant{stopped}"
 
 
-def print_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print the summary as tables that fit the console (a row is one line, see ``textfit``): per
-    variant by strategy, rank shares and by seat, then the comparisons and the game metrics."""
+# Changes per variant the short summary names (the full report names all).
+SHORT_CHANGES = 5
+
+
+def _wider_pm(iv: dict[str, Any] | None) -> str:
+    """``estimate ±h`` with h the wider side of the interval (a quantile's is not symmetric): short
+    enough for the headline table, and never narrower than the interval."""
+    if not iv or iv.get("estimate") is None:
+        return "–"
+    e = iv["estimate"]
+    if iv.get("lo") is None or iv.get("hi") is None:
+        return f"{e:.0f}"
+    return f"{e:.0f} ±{max(e - iv['lo'], iv['hi'] - e):.0f}"
+
+
+def _print_headline(summary: dict[str, Any], console: Console) -> None:
+    """The headline numbers side by side per variant: each strategy's 1st-place rate and mean final
+    points, game length, the tails of final points and the bust rate where the game has one."""
+    variants = summary["variant_order"]
+    blocks = summary["variants"]
+    tails = (summary.get("tails") or {}).get("variants", {})
+    card = (summary.get("scorecard") or {}).get("variants", {})
+
+    def strategy(v: str, s: str) -> dict[str, Any]:
+        return next((x for x in blocks[v]["by_strategy"] if x["strategy"] == s), {})
+
+    rows: list[list[str]] = []
+    for r in blocks[variants[0]]["by_strategy"]:
+        s = r["strategy"]
+        by = [strategy(v, s) for v in variants]
+        rows.append([f"{s}: 1st-place rate", *(fmt_pm(b.get("first_place_rate"), True) for b in by)])
+        rows.append([f"{s}: mean points", *(fmt_pm(b.get("points", {}).get("mean")) for b in by)])
+    length = blocks[variants[0]]["length"]
+    if length:
+        means = [(blocks[v]["length"] or {}).get("mean") for v in variants]
+        rows.append([f"game length ({length['unit']})", *(fmt_pm(m) for m in means)])
+    for q in (summary.get("tails") or {}).get("quantiles", []):
+        rows.append([f"{q} of final points", *(_wider_pm(tails.get(v, {}).get(q)) for v in variants)])
+    if tails:
+        rows.append(
+            ["worst final score", *(f"{tails[v]['worst']:.0f}" if v in tails else "–" for v in variants)]
+        )
+    if card and "bust_rate" in card.get(variants[0], {}):
+        rows.append(["bust rate", *(fmt_pm(card[v].get("bust_rate"), True) for v in variants)])
+    print_fitted(
+        console,
+        "headline: estimate ± 95% CI half-width (rates in %)",
+        [Col("metric", right=False)],
+        [Col(v) for v in variants],
+        rows,
+    )
+
+
+def _print_sequential(seq: dict[str, Any] | None, console: Console) -> None:
+    """The run's sequential test (``[until]``): its decision and the stopping-aware estimate."""
+    if not seq:
+        return
+    r, e = seq["result"], seq["estimate"]
+    console.print()
+    a, b = escape(seq["a"]), escape(seq["b"])
+    console.print(
+        f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
+        f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
+        f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
+        f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
+    )
+    if e:
+        console.print(
+            f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
+            f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
+        )
+
+
+def print_summary(summary: dict[str, Any], console: Console, full: bool = True) -> None:
+    """Print the summary as tables that fit the console (a row is one line, see ``textfit``): the
+    verdict when the summary has one, then per variant by strategy, rank shares and by seat, then the
+    comparisons and the game metrics; when not ``full``, the verdict (its first changes) and the
+    headline table only."""
     run = summary["run"]
     prov = run.get("provenance") or {}
     console.print(
@@ -272,6 +350,13 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
     )
     if run.get("warning"):
         console.print(f"[bold yellow]warning:[/] {escape(run['warning'])}")
+    if summary.get("verdict"):
+        print_verdict(summary["verdict"], console, None if full else SHORT_CHANGES)
+    console.print()
+    _print_headline(summary, console)
+    if not full:
+        _print_sequential(summary.get("sequential"), console)
+        return
     wide = console.width >= 120  # quantile spread and the unadjusted p-values only when they fit
     for v in summary["variant_order"]:
         b = summary["variants"][v]
@@ -322,22 +407,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             f"Friedman χ²={_fmt_num(o['statistic'], 2)}, "
             f"p={_fmt_num(o['pvalue'])}, Kendall's W={_fmt_num(o['effect'], 3)} ({o['n']} deals)"
         )
-    seq = summary.get("sequential")
-    if seq:
-        r, e = seq["result"], seq["estimate"]
-        console.print()
-        a, b = escape(seq["a"]), escape(seq["b"])
-        console.print(
-            f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
-            f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
-            f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
-            f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
-        )
-        if e:
-            console.print(
-                f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
-                f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
-            )
+    _print_sequential(summary.get("sequential"), console)
     if summary["game_metrics"]:
         console.print()
         console.print("game metrics: estimate ± 95% CI half-width (rates and shares in %)")

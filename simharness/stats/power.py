@@ -65,6 +65,14 @@ def n_paired(p1: float, p2: float, efficiency: float, alpha: float = 0.05, power
     return math.ceil((za + zb) ** 2 * v / (efficiency * (p2 - p1) ** 2))
 
 
+def min_detectable(se: float, alpha: float = 0.05, power: float = 0.8) -> float:
+    """The smallest true difference a two-sided level-``alpha`` test detects with probability ``power``,
+    for an estimate with standard error ``se``: (z_{1−α/2} + z_{power})·se (the normal approximation
+    above, solved for δ)."""
+    za, zb = _z(alpha, power)
+    return (za + zb) * se
+
+
 def sprt_expected_games(p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """Wald's approximate expected games of a Bernoulli SPRT of p0 vs p1, at H0 and at H1.
 
