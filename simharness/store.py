@@ -271,7 +271,14 @@ class _Manifest(BaseModel):
     sweep_sequential: _Stopped | None = None
 
 
-IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup")
+IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup", "lineups")
+
+
+def lineup_of(manifest: dict[str, Any], variant: str) -> list[dict[str, Any]]:
+    """The lineup slots ``variant`` seats: its own (``lineups``: a lineup variant, a challenger),
+    else the run's ``lineup``."""
+    own = (manifest.get("lineups") or {}).get(variant)
+    return list(own if own is not None else manifest["lineup"])
 
 
 def identity_hash(identity: dict[str, Any]) -> str:
@@ -298,10 +305,15 @@ def _identity(fields: dict[str, Any]) -> dict[str, Any]:
     """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
     strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
     own = {k: fields.get(k) for k in IDENTITY}
-    if isinstance(own["lineup"], list):
-        own["lineup"] = [
-            {k: s.get(k) for k in ("strategy", "knobs")} if isinstance(s, dict) else s for s in own["lineup"]
-        ]
+
+    def slots(lineup: Any) -> Any:
+        if not isinstance(lineup, list):
+            return lineup
+        return [{k: s.get(k) for k in ("strategy", "knobs")} if isinstance(s, dict) else s for s in lineup]
+
+    own["lineup"] = slots(own["lineup"])
+    if isinstance(own["lineups"], dict):
+        own["lineups"] = {v: slots(lineup) for v, lineup in own["lineups"].items()}
     return own
 
 
