@@ -42,6 +42,7 @@ class GroupSums:
     wins_sq: float = 0.0  # Σ win², for the row variance
     win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
     value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
+    rank_points: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ rank points, rows) per deal
     low: float = math.inf
     high: float = -math.inf
     hist: Histogram | None = None
@@ -101,9 +102,11 @@ class SummarySums:
             counts = ClusterCounts.of(cells)
             self.seats[v[0]] = self.seats[v[0]] + counts if v[0] in self.seats else counts
         strategy = self._groups(players, "strategy", "strategy", "final_points", win=True)
-        self._groups(
-            players.with_columns(pl.col(self.seat_axis).alias("seat")), "seat", "seat", "final_points", True
-        )
+        by_seat = players.with_columns(pl.col(self.seat_axis).alias("seat"))
+        self._groups(by_seat, "seat", "seat", "final_points", True)
+        if "rank_points" in players.columns:
+            self._rank_points(players, "strategy")
+            self._rank_points(by_seat, "seat")
         length = None
         if lengths is not None and lengths.height:
             length = self._groups(
@@ -138,6 +141,13 @@ class SummarySums:
         return per.join(keys, on="_g").select(
             "variant", "key", "deal", y=pl.col("x") / pl.col("m"), y_win=pl.col("w") / pl.col("m")
         )
+
+    def _rank_points(self, frame: pl.DataFrame, kind: str) -> None:
+        """Adds the chunk's per-deal sums of rank points of each group of ``kind``."""
+        per = frame.group_by("variant", kind, "deal").agg(x=pl.col("rank_points").sum(), m=pl.len())
+        for (v, k), g in per.partition_by("variant", kind, as_dict=True).items():
+            acc = self.groups.setdefault((v, kind, k), GroupSums())
+            acc.rank_points += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
 
     def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
         base = variants[0]
@@ -190,6 +200,8 @@ class SummarySums:
                     "first_places": g.wins,
                     "first_place_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
                     "points": g.distribution(),
+                    # The mean of rank points (config rank_points), clustered by deal like the rest.
+                    "rank_points": ratio_from_moments(g.rank_points).to_dict(),
                 }
             )
         return rows
