@@ -15,11 +15,11 @@ from rich.table import Table
 from simharness.errors import RunDirError
 from simharness.report.stream import chunks, shard_count
 from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_result, variant_names
+from simharness.report.sums import Arm
 from simharness.stats.hypotheses import paired_permutation_test
-from simharness.stats.intervals import Interval
-from simharness.stats.paired import METRIC_EXPRS, Baseline, per_deal
+from simharness.stats.paired import METRIC_EXPRS, Baseline
 from simharness.stats.sequential import look_scores
-from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
+from simharness.stats.streaming import Moments, PairedSums
 
 
 def fixed_sample_verdict(difference: dict[str, Any], pvalue: float | None, alpha: float) -> str:
@@ -81,7 +81,7 @@ def compare_strategies(
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
     (sa, va), (sb, vb) = arm(a), arm(b)
     task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
-    arms = {"a": _Arm(), "b": _Arm()}
+    arms = {"a": Arm(), "b": Arm()}
     paired = PairedSums()
     differences: list[np.ndarray] | None = []  # None once there are too many for the permutation test
     scores: list[np.ndarray] = []
@@ -174,35 +174,6 @@ def _checked(run: RunLike, players: pl.DataFrame, name: str, strategy: str, vari
             field=field,
         )
     return variant
-
-
-class _Arm:
-    """One strategy's rows, reduced: moments of single rows (the unit of independent play), of the
-    per-deal (sum, count) pairs (its deal-clustered mean) and the range of a row's value."""
-
-    def __init__(self) -> None:
-        self.rows = Moments.empty(1)
-        self.deals = Moments.empty(2)
-        self.lo, self.hi = math.inf, -math.inf
-
-    def add(self, rows: pl.DataFrame) -> pl.DataFrame:
-        """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""
-        y = rows["y"].cast(pl.Float64).to_numpy()
-        self.rows += Moments.of(y)
-        if len(y):
-            self.lo, self.hi = min(self.lo, float(y.min())), max(self.hi, float(y.max()))
-        deals = per_deal(rows, "y")
-        self.deals += Moments.of((deals["y"] * deals["m"]).to_numpy(), deals["m"].to_numpy())
-        return deals
-
-    def mean(self) -> Interval:
-        """``cluster_mean_ci`` of the rows by deal, from the per-deal sums."""
-        bounded = self.lo >= 0
-        return ratio_from_moments(
-            self.deals,
-            lower=0.0 if bounded else -math.inf,
-            upper=1.0 if bounded and self.hi <= 1 else math.inf,
-        )
 
 
 def _num(x: float | None, digits: int = 4) -> str:

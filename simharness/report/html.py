@@ -307,6 +307,10 @@ def render_html(
                 ]
             )
     parts.append(_table(header, rows))
+    if report.get("challengers"):
+        from simharness.report.challengers import challengers_html
+
+        parts.append(challengers_html(report["challengers"]))
     parts.append(glance_section(report))
     parts.append("<h2>Seats</h2>")
     rows = []

@@ -326,6 +326,10 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         print_fitted(
             console, f"differences vs {summary['variant_order'][0]}, paired by deal", keys, cols, cells
         )
+    if summary.get("challengers"):
+        from simharness.report.challengers import print_challengers
+
+        print_challengers(summary["challengers"], console)
     for o in summary.get("omnibus", []):
         console.print(
             f"all variants, {escape(str(o['strategy']))} {METRIC_NAMES.get(o['metric'], o['metric'])}: "

@@ -18,7 +18,7 @@ import polars as pl
 from simharness.stats.balance import seat_rank_cells
 from simharness.stats.hypotheses import ClusterCounts, benjamini_hochberg, holm, seat_advantage_test
 from simharness.stats.intervals import Interval
-from simharness.stats.paired import Baseline
+from simharness.stats.paired import Baseline, per_deal
 from simharness.stats.streaming import (
     FriedmanSums,
     Histogram,
@@ -272,10 +272,40 @@ class SummarySums:
         return {"variant": v, "baseline": base, "strategy": s, "metric": metric, **r.to_dict()}
 
     def omnibus(self) -> list[dict[str, Any]]:
-        """Friedman tests per strategy and metric over the deals shared by every variant."""
+        """Friedman tests per strategy and metric over the deals shared by every variant (none for a
+        strategy that does not play in every variant: a lineup variant's, a challenger)."""
         return [
             {"strategy": s, "metric": metric, **self.friedman[(s, metric)].result().to_dict()}
             for s in sorted({s for s, _m in self.friedman})
             for metric in METRICS
-            if (s, metric) in self.friedman
+            if (s, metric) in self.friedman and self.friedman[(s, metric)].blocks
         ]
+
+
+class Arm:
+    """One strategy's rows, reduced: moments of single rows (the unit of independent play), of the
+    per-deal (sum, count) pairs (its deal-clustered mean) and the range of a row's value."""
+
+    def __init__(self) -> None:
+        self.rows = Moments.empty(1)
+        self.deals = Moments.empty(2)
+        self.lo, self.hi = math.inf, -math.inf
+
+    def add(self, rows: pl.DataFrame) -> pl.DataFrame:
+        """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""
+        y = rows["y"].cast(pl.Float64).to_numpy()
+        self.rows += Moments.of(y)
+        if len(y):
+            self.lo, self.hi = min(self.lo, float(y.min())), max(self.hi, float(y.max()))
+        deals = per_deal(rows, "y")
+        self.deals += Moments.of((deals["y"] * deals["m"]).to_numpy(), deals["m"].to_numpy())
+        return deals
+
+    def mean(self) -> Interval:
+        """``cluster_mean_ci`` of the rows by deal, from the per-deal sums."""
+        bounded = self.lo >= 0
+        return ratio_from_moments(
+            self.deals,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.hi <= 1 else math.inf,
+        )
