@@ -149,13 +149,10 @@ def rank_points(points: list[float], by: str | list[str] = "game") -> pl.Expr:
     """Each row's rank points: ``points[rank − 1]``; k players sharing a rank (a game's
     ``ties = shared``: ranks 1, 1, 3) split the points of the k places they hold, as tied players
     split the uma, so that every game pays out the same total. ``by``: the columns of one game."""
-    prefix = [0.0, *itertools.accumulate(points)]
+    prefix = pl.lit(pl.Series([0.0, *itertools.accumulate(points)], dtype=pl.Float64))
     tied = pl.len().over([*([by] if isinstance(by, str) else by), "rank"])
     first = pl.col("rank").cast(pl.Int64) - 1
-    at = dict(enumerate(prefix))
-    below = first.replace_strict(at, return_dtype=pl.Float64)
-    upto = (first + tied).replace_strict(at, return_dtype=pl.Float64)
-    return ((upto - below) / tied).alias("rank_points")
+    return ((prefix.gather(first + tied) - prefix.gather(first)) / tied).alias("rank_points")
 
 
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).
