@@ -304,7 +304,8 @@ def diff_paths(path: str, a: Any, b: Any) -> list[str]:
 def _identity(fields: dict[str, Any]) -> dict[str, Any]:
     """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
     strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
-    own = {k: fields.get(k) for k in IDENTITY}
+    # `lineups` is part of an identity only when a variant seats its own lineup (config.identity).
+    own = {k: fields.get(k) for k in IDENTITY if k != "lineups" or k in fields}
 
     def slots(lineup: Any) -> Any:
         if not isinstance(lineup, list):
@@ -312,7 +313,7 @@ def _identity(fields: dict[str, Any]) -> dict[str, Any]:
         return [{k: s.get(k) for k in ("strategy", "knobs")} if isinstance(s, dict) else s for s in lineup]
 
     own["lineup"] = slots(own["lineup"])
-    if isinstance(own["lineups"], dict):
+    if isinstance(own.get("lineups"), dict):
         own["lineups"] = {v: slots(lineup) for v, lineup in own["lineups"].items()}
     return own
 

@@ -143,8 +143,11 @@ class SummarySums:
         )
 
     def _rank_points(self, frame: pl.DataFrame, kind: str) -> None:
-        """Adds the chunk's per-deal sums of rank points of each group of ``kind``."""
-        per = frame.group_by("variant", kind, "deal").agg(x=pl.col("rank_points").sum(), m=pl.len())
+        """Adds the chunk's per-deal sums of rank points of each group of ``kind`` (in the rows' order, so
+        that the sums, added in floating point, are the same numbers on every read)."""
+        per = frame.group_by("variant", kind, "deal", maintain_order=True).agg(
+            x=pl.col("rank_points").sum(), m=pl.len()
+        )
         for (v, k), g in per.partition_by("variant", kind, as_dict=True).items():
             acc = self.groups.setdefault((v, kind, k), GroupSums())
             acc.rank_points += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
