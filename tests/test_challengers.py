@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from rich.console import Console
 from scipy import stats
 from typer.testing import CliRunner
 
@@ -21,9 +22,9 @@ from simharness import config, engine, store, strategies
 from simharness.cli import app
 from simharness.errors import ConfigError
 from simharness.games import registry
-from simharness.report.challengers import METRICS, ChallengerSums
+from simharness.report.challengers import METRICS, ChallengerSums, challengers_html
 from simharness.report.stream import collect
-from simharness.report.summary import players_frame
+from simharness.report.summary import players_frame, print_summary
 from simharness.stats.paired import rank_points
 from tests.harness_helpers import in_repo, play
 
@@ -82,6 +83,9 @@ def test_a_lineup_variant_plays_its_own_lineup_on_the_same_deals(tmp_path: Path,
     assert "base" not in run.manifest["lineups"]  # it seats the top-level lineup
     _rows_match_lineups(run)
     _same_in_every_variant(_deal_chance(run, game))
+    # `show` plays a game of b again with b's lineup and finds the run's rows (else it refuses).
+    shown = CliRunner().invoke(app, ["show", str(run.path), "--variant", "b", "--game", "1"])
+    assert shown.exit_code == 0, shown.output
     # The lineups are part of the run's identity: another lineup in b is another experiment.
     cfg = tmp_path / "lv.toml"
     cfg.write_text(cfg.read_text().replace(f'players = ["{challenger}"', f'players = ["{field}"'))
@@ -116,6 +120,13 @@ def test_a_challenger_design_seats_each_challenger_everywhere_on_the_same_deals(
 
     summary = collect(run, scorecard=False).summary
     result = summary["challengers"]
+    # The terminal and HTML sections name every challenger (the HTML page puts the section after
+    # the headline table: report/html.py).
+    console = Console(record=True, width=200)
+    print_summary(summary, console)
+    assert "challengers − field, best rank points first" in console.export_text()
+    page = challengers_html(result)
+    assert page.startswith("<h2>Challengers</h2>") and all(f"<td>{c}</td>" in page for c in challengers)
     assert {r["challenger"] for r in result["ranking"]} == set(challengers)
     assert [(p["a"], p["b"]) for p in result["pairs"]] == [tuple(challengers)] * len(METRICS)
     # The report's "challenger − field" is `compare CHALLENGER@VARIANT FIELD@field`, computed apart.
