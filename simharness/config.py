@@ -398,15 +398,19 @@ def _lineup_of(over: dict[str, Any], where: str, path: Path) -> tuple[list[Any],
     field = f"{where}.players"
     if where == "grid":
         raise ConfigError("a grid varies rules; write a lineup in [variants.<name>]", file=path, field=field)
-    try:
-        entries = [PlayerEntry.model_validate(p) for p in players]
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise ConfigError(
-            f"expected strategy names or {{strategy = ..., knobs = ...}} tables: {err['msg']}",
-            file=path,
-            field=f"{field}[{err['loc'][0] if err['loc'] else 0}]",
-        ) from None
+    if not players:
+        raise ConfigError("expected a lineup: a list of strategy names", file=path, field=field)
+    entries = []
+    for i, p in enumerate(players):
+        try:
+            entries.append(PlayerEntry.model_validate(p))
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise ConfigError(
+                f"expected a strategy name or a {{ strategy = ..., knobs = ... }} table: {err['msg']}",
+                file=path,
+                field=f"{field}[{i}]",
+            ) from None
     return entries, field
 
 

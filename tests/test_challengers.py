@@ -226,6 +226,16 @@ def _config(tmp_path: Path, body: str) -> Path:
             'both named "naive"',
         ),
         (
+            'game = "sugoroku"\nplayers = ["naive", "naive"]\n[variants.b]\nplayers = ["naive", 3]\n',
+            "variants.b.players[1]",
+            "expected a strategy name",
+        ),
+        (
+            'game = "sugoroku"\nplayers = ["naive", "naive"]\n[variants.b]\nplayers = []\n',
+            "variants.b.players",
+            "expected a lineup",
+        ),
+        (
             'game = "riichi"\n[challengers]\nfield = "efficiency"\nstrategies = ["nope"]\n',
             "challengers.strategies[0].strategy",
             "nope",
