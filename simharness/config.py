@@ -277,6 +277,7 @@ def load(
 
     design = _sweep(f, preset, base, n, path) if f.sweep is not None else None
     own_lineups: dict[str, tuple[list[Any], str]] = {}
+    overrides: dict[str, tuple[dict[str, Any], str]]
     if challengers is not None:
         overrides = {name: ({}, "rules") for name in (FIELD_VARIANT, *challengers.lineups)}
         own_lineups = challengers.lineups

@@ -92,7 +92,7 @@ class ChallengerSums:
             for c, h in zip(own, holm(ps), strict=True):
                 c["p_holm"] = None if math.isnan(h) else float(h)
         vs_field = {(c["metric"], c["a"]): c for c in compared if c["b"] == self.field_variant}
-        ranking = [
+        ranking: list[dict[str, Any]] = [
             {
                 "challenger": v,
                 "strategy": s,
