@@ -299,7 +299,7 @@ def load(
         seats = resolved.get("players")
         if isinstance(seats, int) and seats != n:
             raise fail(
-                "players",
+                "challengers.seats" if challengers is not None else "players",
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
     top = "challengers.field" if challengers is not None else "players"

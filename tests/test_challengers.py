@@ -257,6 +257,12 @@ def _config(tmp_path: Path, body: str) -> Path:
             "remove duplicate = false",
         ),
         (
+            'game = "riichi"\n[rules]\nplayers = 3\n'
+            '[challengers]\nfield = "efficiency"\nstrategies = ["damaten"]\nseats = 4\n',
+            "challengers.seats",
+            "set players = 3: expected 3 strategies, got 4",
+        ),
+        (
             'game = "sugoroku"\nplayers = ["naive", "naive"]\nrank_points = [1, 0, -1]\n',
             "rank_points",
             "2 for this",
