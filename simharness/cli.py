@@ -257,7 +257,9 @@ def validate(config_path: ConfigArg, games: GamesOpt = None, seed: SeedOpt = Non
     for name, rules in exp.variants.items():
         diff = {k: v for k, v in rules.items() if base.get(k) != v}
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in diff.items()) or "the defaults"
-        out.print(f"  variant {name}: {escape(shown)}")
+        own = exp.lineups.get(name)
+        seated = f"; players {', '.join(s.strategy for s in own)}" if own else ""
+        out.print(f"  variant {name}: {escape(shown + seated)}")
     for name, reason in (exp.sweep.skipped if exp.sweep else {}).items():
         out.print(f"  skipped {name}: {escape(reason)}")
     for s in exp.lineup:

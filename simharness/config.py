@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from simharness import backends, engine, store, strategies, tomlfile
 from simharness import sweep as sweep_design
@@ -94,6 +94,17 @@ class SweepUntilFile(BaseModel):
     look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
 
 
+class ChallengersFile(BaseModel):
+    """``[challengers]``: each challenger in every seat of every deal against copies of the field
+    (one variant per challenger and the field's own variant; see :func:`_challengers`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    field: PlayerEntry = Field(description="the strategy of the other seats (and of the field variant)")
+    strategies: list[PlayerEntry] = Field(min_length=1, description="the challengers")
+    seats: int | None = Field(default=None, gt=0, description="seats per table; default the game's count")
+
+
 class SweepFile(BaseModel):
     """``[sweep]``: one variant per non-base value of each option (see :mod:`simharness.sweep`)."""
 
@@ -120,12 +131,15 @@ class ExperimentFile(BaseModel):
     duplicate: bool = False
     shard_size: int | None = Field(default=None, gt=0, description="games per shard; default by game cost")
     backend: str = Field(default=DEFAULT_BACKEND, min_length=1)
-    players: list[PlayerEntry] = Field(min_length=1)
+    # Required unless [challengers] makes the lineups.
+    players: list[PlayerEntry] | None = Field(default=None, min_length=1)
+    rank_points: list[float | int] | None = Field(default=None, description="points of 1st, 2nd, ... place")
     rules: dict[str, Any] = Field(default_factory=dict)
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
     grid: dict[str, list[Any]] = Field(default_factory=dict)
     until: UntilFile | None = None
     sweep: SweepFile | None = None
+    challengers: ChallengersFile | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,18 @@ class Experiment:
     exempt: dict[str, str] = field(default_factory=dict)
     # [sweep.until] resolved: like `until`, not part of identity().
     sweep_until: dict[str, Any] | None = None
+    # The variants that seat a lineup of their own (`players` in [variants.<v>], or [challengers]);
+    # every other variant seats `lineup`. Same seat count everywhere, so deals pair seat by seat.
+    lineups: dict[str, list[Slot]] = field(default_factory=dict)
+    # [challengers] resolved: the field's name, the challengers' names and each one's variant.
+    challengers: dict[str, Any] | None = None
+    # Points of 1st, 2nd, ... place (the config's, else the game's default): how the reports score
+    # a rank; not part of identity(), since the games do not depend on it.
+    rank_points: list[float] = field(default_factory=list)
+
+    def lineup_of(self, variant: str) -> list[Slot]:
+        """The lineup ``variant`` seats."""
+        return self.lineups.get(variant, self.lineup)
 
     def identity(self) -> dict[str, Any]:
         """Everything that determines the data; two runs with equal identity write equal shards."""
@@ -176,14 +202,13 @@ class Experiment:
             "duplicate": self.duplicate,
             "shard_size": self.shard_size,
             "variants": self.variants,
-            "lineup": [
-                {
-                    "strategy": s.strategy,
-                    "knobs": engine.identity_knobs(s.knobs),
-                    **({"source": s.source["sha256"]} if s.source else {}),
-                }
-                for s in self.lineup
-            ],
+            "lineup": [_slot_identity(s) for s in self.lineup],
+            # Only when a variant seats its own lineup, so that the hash of every older run stands.
+            **(
+                {"lineups": {v: [_slot_identity(s) for s in slots] for v, slots in self.lineups.items()}}
+                if self.lineups
+                else {}
+            ),
         }
 
     @property
@@ -194,6 +219,11 @@ class Experiment:
     def shard_count(self) -> int:
         """Shards per variant."""
         return -(-self.games // self.shard_size)
+
+
+def _slot_identity(s: Slot) -> dict[str, Any]:
+    knobs = engine.identity_knobs(s.knobs)
+    return {"strategy": s.strategy, "knobs": knobs, **({"source": s.source["sha256"]} if s.source else {})}
 
 
 def load(
@@ -253,22 +283,37 @@ def from_dict(
         info = engine.game_info(f.game)
     except engine.OptionError as e:
         raise fail("game", e.message) from None
-    n = len(f.players)
-    if not info.min_players <= n <= info.max_players:
-        raise fail("players", f"{f.game} takes {info.min_players} to {info.max_players} players, got {n}")
-    if f.duplicate and f.games % n:
-        raise fail("games", f"with duplicate = true, expected a multiple of the {n} players, got {f.games}")
-
     preset = f.rules.get("preset", "default")
     if not isinstance(preset, str):
         raise fail("rules.preset", f"expected a preset name, got {preset!r}")
     base = {k: v for k, v in f.rules.items() if k != "preset"}
-    design = _sweep(f, preset, base, len(f.players), path) if f.sweep is not None else None
-    overrides = (
-        {name: (over, "sweep") for name, over in design.variants.items()}
-        if design is not None
-        else _variant_overrides(f, path)
-    )
+    challengers = _challengers(f, info, preset, base, path) if f.challengers is not None else None
+    entries: list[PlayerEntry] = challengers.field_lineup if challengers is not None else f.players or []
+    if not entries:
+        raise fail("players", "expected a lineup: a list of strategy names (or [challengers])")
+    n = len(entries)
+    if not info.min_players <= n <= info.max_players:
+        raise fail("players", f"{f.game} takes {info.min_players} to {info.max_players} players, got {n}")
+    duplicate = f.duplicate or challengers is not None
+    if duplicate and f.games % n:
+        raise fail("games", f"with duplicate = true, expected a multiple of the {n} players, got {f.games}")
+
+    design = _sweep(f, preset, base, n, path) if f.sweep is not None else None
+    own_lineups: dict[str, tuple[list[Any], str]] = {}
+    overrides: dict[str, tuple[dict[str, Any], str]]
+    if challengers is not None:
+        overrides = {name: ({}, "rules") for name in (FIELD_VARIANT, *challengers.lineups)}
+        own_lineups = challengers.lineups
+    elif design is not None:
+        overrides = {name: (over, "sweep") for name, over in design.variants.items()}
+    else:
+        overrides = _variant_overrides(f, path)
+        own_lineups = {name: _lineup_of(over, where, path) for name, (over, where) in overrides.items()}
+        own_lineups = {name: lineup for name, lineup in own_lineups.items() if lineup[0]}
+        overrides = {
+            name: ({k: v for k, v in over.items() if name not in own_lineups or k != "players"}, where)
+            for name, (over, where) in overrides.items()
+        }
     variants = {
         name: _resolve(f.game, preset, base, over, where, path) for name, (over, where) in overrides.items()
     }
@@ -277,21 +322,41 @@ def from_dict(
         seats = resolved.get("players")
         if isinstance(seats, int) and seats != n:
             raise fail(
-                "players",
+                "challengers.seats" if challengers is not None else "players",
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
-    lineup = [
-        _object_slot(f.game, i, p, classes[p.strategy], path)
-        if classes and p.strategy in classes
-        else _slot(f.game, i, p, path)
-        for i, p in enumerate(f.players)
-    ]
-    _check_names(lineup, path)
+    top = "challengers.field" if challengers is not None else "players"
+
+    def at(where: str, i: int) -> str:
+        """The config path of slot ``i`` of a lineup written at ``where`` ([challengers] writes one
+        entry per lineup, not a list)."""
+        return where if challengers is not None else f"{where}[{i}]"
+
+    def slot(i: int, p: PlayerEntry, where: str) -> Slot:
+        if classes and p.strategy in classes:
+            return _object_slot(f.game, i, p, classes[p.strategy], path, where)
+        return _slot(f.game, i, p, path, where)
+
+    lineup = [slot(i, p, at(top, i)) for i, p in enumerate(entries)]
+    lineups: dict[str, list[Slot]] = {}
+    for name, (players, where) in own_lineups.items():
+        if len(players) != n:
+            raise fail(
+                where,
+                f"expected {n} strategies (the seats of every variant, so that deals pair seat by seat), "
+                f"got {len(players)}",
+            )
+        lineups[name] = [slot(i, p, at(where, i)) for i, p in enumerate(players)]
+    named = [(at(top, s.slot), s) for s in lineup]
+    for name, slots in lineups.items():
+        named += [(at(own_lineups[name][1], s.slot), s) for s in slots]
+    _check_names(named, path)
+    rank_points = _rank_points(f, n, path)
     per_variant = f.sweep.until if f.sweep is not None else None
     if f.until is not None and per_variant is not None:
         raise fail("sweep.until", "a run stops on [until] or on [sweep.until], not both; keep one")
     # Under duplicate play the n games of a deal are one unit: a shard or a look never splits them.
-    deal_games = n if f.duplicate else 1
+    deal_games = n if duplicate else 1
     if f.shard_size is not None and f.shard_size > MAX_SHARD_SIZE:
         raise fail(
             "shard_size",
@@ -316,7 +381,7 @@ def from_dict(
         description=f.description,
         games=f.games,
         seed=f.seed,
-        duplicate=f.duplicate,
+        duplicate=duplicate,
         shard_size=shard_size,
         backend=backends.parse(f.backend, file=path),
         preset=preset,
@@ -327,7 +392,127 @@ def from_dict(
         sweep=design,
         exempt=dict(f.sweep.exempt) if f.sweep is not None else {},
         sweep_until=sweep_until,
+        lineups=lineups,
+        challengers=challengers.record(lineup[0].strategy, lineups) if challengers is not None else None,
+        rank_points=rank_points,
     )
+
+
+def _rank_points(f: ExperimentFile, seats: int, path: Path) -> list[float]:
+    """``rank_points`` checked (one value per seat, never rising from 1st to last), else the game's."""
+    if f.rank_points is None:
+        return registry.rank_points(f.game, seats)
+    points = [float(x) for x in f.rank_points]
+    if len(points) != seats:
+        raise ConfigError(
+            f"expected one value per place, {seats} for this lineup, got {len(points)}",
+            file=path,
+            field="rank_points",
+        )
+    if any(b > a for a, b in itertools.pairwise(points)):
+        raise ConfigError(
+            f"expected points that never rise from 1st to last place, got {f.rank_points}",
+            file=path,
+            field="rank_points",
+        )
+    return points
+
+
+def _lineup_of(over: dict[str, Any], where: str, path: Path) -> tuple[list[Any], str]:
+    """A variant's own lineup (``players = [...]`` among its overrides; an integer ``players`` is a
+    rule option, the seat count), checked as the top-level ``players``; empty when it has none."""
+    players = over.get("players")
+    if not isinstance(players, list):
+        return [], f"{where}.players"
+    field = f"{where}.players"
+    if where == "grid":
+        raise ConfigError("a grid varies rules; write a lineup in [variants.<name>]", file=path, field=field)
+    if not players:
+        raise ConfigError("expected a lineup: a list of strategy names", file=path, field=field)
+    entries = []
+    for i, p in enumerate(players):
+        try:
+            entries.append(PlayerEntry.model_validate(p))
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise ConfigError(
+                f"expected a strategy name or a {{ strategy = ..., knobs = ... }} table: {err['msg']}",
+                file=path,
+                field=f"{field}[{i}]",
+            ) from None
+    return entries, field
+
+
+@dataclass(frozen=True)
+class _Challengers:
+    """``[challengers]`` as variants: ``field`` (the field in every seat: the top-level lineup) and
+    one per challenger (``lineups``: the challenger in slot 0, the field in the others); duplicate
+    play seats slot 0 in every seat of every deal, and all variants share the keyed deals."""
+
+    field_lineup: list[PlayerEntry]
+    lineups: dict[str, tuple[list[PlayerEntry], str]]
+
+    def record(self, field_name: str, lineups: dict[str, list[Slot]]) -> dict[str, Any]:
+        return {
+            "field": field_name,
+            "field_variant": FIELD_VARIANT,
+            "challengers": {name: slots[0].strategy for name, slots in lineups.items()},
+        }
+
+
+FIELD_VARIANT = "field"
+
+
+def _challengers(
+    f: ExperimentFile, info: engine.GameInfo, preset: str, base: dict[str, Any], path: Path
+) -> _Challengers:
+    c = f.challengers
+    assert c is not None
+    for other, present in (
+        ("players", f.players is not None),
+        ("variants", bool(f.variants)),
+        ("grid", bool(f.grid)),
+        ("sweep", f.sweep is not None),
+        ("until", f.until is not None),
+    ):
+        if present:
+            raise ConfigError(
+                f"[challengers] makes the lineups and variants itself; remove {other}", file=path, field=other
+            )
+    if f.duplicate is False and "duplicate" in f.model_fields_set:
+        raise ConfigError(
+            "[challengers] seats each challenger in every seat of every deal (duplicate play); "
+            "remove duplicate = false",
+            file=path,
+            field="duplicate",
+        )
+    seats = c.seats
+    if seats is None:
+        rule = _resolve(f.game, preset, base, {}, "rules", path).get("players")
+        if isinstance(rule, int):
+            seats = rule
+        elif info.min_players == info.max_players:
+            seats = info.min_players
+        else:
+            raise ConfigError(
+                f"{f.game} takes {info.min_players} to {info.max_players} players: expected the seats "
+                "per table",
+                file=path,
+                field="challengers.seats",
+            )
+    lineups: dict[str, tuple[list[PlayerEntry], str]] = {}
+    for i, entry in enumerate(c.strategies):
+        where = f"challengers.strategies[{i}]"
+        name = entry.label or entry.strategy
+        if not re.match(_NAME, name) or name in (FIELD_VARIANT, *lineups):
+            why = "is taken" if re.match(_NAME, name) else "may use letters, digits and _ . + - only"
+            raise ConfigError(
+                f'the challenger "{name}" names its variant, and that name {why}: give it a `label`',
+                file=path,
+                field=where,
+            )
+        lineups[name] = ([entry, *[c.field] * (seats - 1)], where)
+    return _Challengers([c.field] * seats, lineups)
 
 
 def default_shard_size(
@@ -511,13 +696,14 @@ def _resolve(
         raise ConfigError(e.message, file=path, field=field) from None
 
 
-def _check_names(lineup: list[Slot], path: Path) -> None:
+def _check_names(named: list[tuple[str, Slot]], path: Path) -> None:
     """Every strategy name (a row of the players table, of the report, of ``compare``) is one script
-    with one set of knobs: two different ones under one name would be merged into one row. The same
-    strategy in several seats is the usual mirror lineup."""
-    first: dict[str, Slot] = {}
-    for s in lineup:
-        seen = first.setdefault(s.strategy, s)
+    with one set of knobs, in every variant's lineup: two different ones under one name would be
+    merged into one row. The same strategy in several seats is the usual mirror lineup. ``named``:
+    each slot with its config path."""
+    first: dict[str, tuple[str, Slot]] = {}
+    for where, s in named:
+        seen_at, seen = first.setdefault(s.strategy, (where, s))
         if (seen.path, seen.knobs) == (s.path, s.knobs):
             continue
         if seen.path != s.path:
@@ -528,19 +714,18 @@ def _check_names(lineup: list[Slot], path: Path) -> None:
             more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
             how = f"script {s.path}, knobs {', '.join(shown)}{more}"
         raise ConfigError(
-            f'players[{seen.slot}] and players[{s.slot}] are both named "{s.strategy}" but play '
+            f'{seen_at} and {where} are both named "{s.strategy}" but play '
             f"differently ({how}), so the players table and the report would merge them into one row; "
             "give one of them its own `label`",
             file=path,
-            field=f"players[{s.slot}]",
+            field=where,
         )
 
 
-def _object_slot(game: str, i: int, p: PlayerEntry, cls: type, path: Path) -> Slot:
+def _object_slot(game: str, i: int, p: PlayerEntry, cls: type, path: Path, where: str) -> Slot:
     """A lineup slot played by a Python strategy class given as an object (``sh.run(...,
     strategies={name: cls})``): the knobs' defaults answer what its protocol leaves to knobs; its
     source's hash (or, without a source, its qualified name) is its identity."""
-    where = f"players[{i}]"
     try:
         engine.require_python_strategies(game)
         knobs = engine.resolve_knobs(game, p.knobs)
@@ -559,8 +744,8 @@ def _object_slot(game: str, i: int, p: PlayerEntry, cls: type, path: Path) -> Sl
     )
 
 
-def _slot(game: str, i: int, p: PlayerEntry, path: Path) -> Slot:
-    where = f"players[{i}]"
+def _slot(game: str, i: int, p: PlayerEntry, path: Path, where: str) -> Slot:
+    """Lineup slot ``i`` from entry ``p``, written at config path ``where``."""
     try:
         script_path = strategies.find(game, p.strategy, path.parent)
         script = strategies.load(script_path)

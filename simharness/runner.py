@@ -35,7 +35,7 @@ from rich.progress import (
 )
 
 from simharness import __version__, _engine, backends, buildinfo, engine, store, strategies
-from simharness.config import Experiment
+from simharness.config import Experiment, Slot
 from simharness.errors import ConfigError, RunDirError
 from simharness.games import registry
 
@@ -153,17 +153,11 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         "shard_size": exp.shard_size,
         "preset": exp.preset,
         "variants": exp.variants,
-        "lineup": [
-            {
-                "slot": s.slot,
-                "strategy": s.strategy,
-                "script": s.script,
-                "version": s.version,
-                "knobs": s.knobs,
-                **({"source": s.source} if s.source else {}),
-            }
-            for s in exp.lineup
-        ],
+        "lineup": _slots(exp.lineup),
+        # The variants that seat their own lineup (store.lineup_of reads a variant's).
+        **({"lineups": {v: _slots(slots) for v, slots in exp.lineups.items()}} if exp.lineups else {}),
+        **({"challengers": exp.challengers} if exp.challengers else {}),
+        "rank_points": exp.rank_points,
         "tables": tables,
         "config_hash": exp.config_hash,
         # What config_hash is the hash of: reading the run checks the fields above against it.
@@ -185,6 +179,20 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         },
         "complete": False,
     }
+
+
+def _slots(lineup: list[Slot]) -> list[dict[str, Any]]:
+    return [
+        {
+            "slot": s.slot,
+            "strategy": s.strategy,
+            "script": s.script,
+            "version": s.version,
+            "knobs": s.knobs,
+            **({"source": s.source} if s.source else {}),
+        }
+        for s in lineup
+    ]
 
 
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -310,18 +318,17 @@ def run(
         writer = ("simharness_version", "git_commit", "pyarrow_version", "polars_version")
         provenance = {k: current[k] for k in (*writer, "config_hash", "seed")}
         provenance["game"] = exp.game
-        provenance["lineup"] = manifest["lineup"]
         variants = [
             _Variant(
                 run_dir,
                 exp.game,
                 name,
                 rules,
-                [s.knobs for s in exp.lineup],
-                [s.strategy for s in exp.lineup],
+                [s.knobs for s in exp.lineup_of(name)],
+                [s.strategy for s in exp.lineup_of(name)],
                 exp.seed,
                 exp.duplicate,
-                provenance,
+                {**provenance, "lineup": _slots(exp.lineup_of(name))},
             )
             for name, rules in exp.variants.items()
         ]

@@ -272,7 +272,14 @@ class _Manifest(BaseModel):
     sweep_sequential: _Stopped | None = None
 
 
-IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup")
+IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup", "lineups")
+
+
+def lineup_of(manifest: dict[str, Any], variant: str) -> list[dict[str, Any]]:
+    """The lineup slots ``variant`` seats: its own (``lineups``: a lineup variant, a challenger),
+    else the run's ``lineup``."""
+    own = (manifest.get("lineups") or {}).get(variant)
+    return list(own if own is not None else manifest["lineup"])
 
 
 def identity_hash(identity: dict[str, Any]) -> str:
@@ -302,12 +309,20 @@ def _knobs(knobs: Any) -> Any:
 def _identity(fields: dict[str, Any]) -> dict[str, Any]:
     """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
     strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
-    own = {k: fields.get(k) for k in IDENTITY}
-    if isinstance(own["lineup"], list):
-        own["lineup"] = [
+    # `lineups` is part of an identity only when a variant seats its own lineup (config.identity).
+    own = {k: fields.get(k) for k in IDENTITY if k != "lineups" or k in fields}
+
+    def slots(lineup: Any) -> Any:
+        if not isinstance(lineup, list):
+            return lineup
+        return [
             {"strategy": s.get("strategy"), "knobs": _knobs(s.get("knobs"))} if isinstance(s, dict) else s
-            for s in own["lineup"]
+            for s in lineup
         ]
+
+    own["lineup"] = slots(own["lineup"])
+    if isinstance(own.get("lineups"), dict):
+        own["lineups"] = {v: slots(lineup) for v, lineup in own["lineups"].items()}
     return own
 
 

@@ -79,6 +79,7 @@ def _group_rows(players: pl.DataFrame, key: str) -> list[dict[str, Any]]:
                 "first_places": wins,
                 "first_place_rate": cluster_mean_ci(g["win"].cast(pl.Float64).to_numpy(), deals).to_dict(),
                 "points": _dist(g["final_points"].to_numpy(), deals),
+                "rank_points": cluster_mean_ci(g["rank_points"].to_numpy(), deals).to_dict(),
             }
         )
     return rows
@@ -221,6 +222,7 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "tails": _tails(players, variants),
         "sequential": sequential_block(run, players),
         "extreme_games": extreme_games(run),
+        "challengers": None,  # these runs have no [challengers] design (tests/test_challengers.py)
     }
 
 
@@ -281,6 +283,8 @@ def compare_strategies(
         "rows_b": rb.height,
         "shared_deals": joined.height,
         "games_per_deal": baseline.games_per_deal,
+        "variant_a": variant,  # both arms in one variant (across variants: tests/test_challengers.py)
+        "variant_b": variant,
         **{k: v for k, v in res.items() if k not in ("mean_a", "mean_b")},
         # Deal-clustered means over all rows of each arm (the per-deal means of shared deals are
         # what the difference uses).

@@ -14,6 +14,7 @@ from rich.console import Console
 from stats_fixtures import make_run
 from typer.testing import CliRunner
 
+from simharness.errors import RunDirError
 from simharness.report import cli as report_cli
 from simharness.report.summary import build_summary, print_summary
 
@@ -125,8 +126,11 @@ def test_report_and_compare_commands(tmp_path: Path, monkeypatch: pytest.MonkeyP
         ["compare", str(tmp_path), "--a", "strong", "--b", "random", "--metric", "final_points", "--json"],
     )
     assert json.loads(out.output)["efficiency"] > 10
+    # A strategy that did not play is the user's error, naming the run and the option (the command
+    # line prints it and exits 2: tests/test_challengers.py).
     out = runner.invoke(_app(), ["compare", str(tmp_path), "--a", "strong", "--b", "nobody"])
-    assert out.exit_code != 0 and "nobody" in out.output
+    assert isinstance(out.exception, RunDirError) and out.exception.field == "--b"
+    assert 'strategy "nobody" did not play' in out.exception.message
 
 
 def test_pairing_at_one_zero_sum_table_is_less_efficient_than_independent_games(tmp_path: Path) -> None:

@@ -17,7 +17,9 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - a ``python`` module: its Python-strategy protocol, present exactly when the engine layer
   implements it (``_engine.python_games()``);
 - ``MIN_SHARD`` in the package: the fewest games a default shard holds (about 10 ms of play with
-  knob strategies), since a shard also writes its Parquet files.
+  knob strategies), since a shard also writes its Parquet files;
+- ``RANK_POINTS`` in the package (player count → points of 1st, 2nd, ... place): the game's
+  customary rank points (Riichi's 4-player [90, 45, 0, -135]); default :func:`linear_rank_points`.
 
 So adding a game touches no harness module: its engine module tree and its package are all.
 """
@@ -108,3 +110,19 @@ MIN_SHARD = 1000
 def min_shard(game: str) -> int:
     """The game package's ``MIN_SHARD`` (see above), else :data:`MIN_SHARD`."""
     return int(_offered(game, "MIN_SHARD") or MIN_SHARD)
+
+
+def linear_rank_points(players: int) -> list[float]:
+    """Rank points of a game without customary ones: 2·((n+1)/2 − rank), i.e. [3, 1, −1, −3] for four
+    players, [2, 0, −2] for three, [1, −1] for two. Equally spaced, so that every place gained is
+    worth the same and the metric is a linear function of the mean rank (no tactic is favoured that
+    trades a 2nd place for a 1st-or-last gamble); zero-sum, so that a field of equal strategies
+    averages 0; integers, with a two-player game's win worth +1 and its loss −1."""
+    return [float(players + 1 - 2 * r) for r in range(1, players + 1)]
+
+
+def rank_points(game: str, players: int) -> list[float]:
+    """The default rank points of ``game`` for ``players`` seats: the package's ``RANK_POINTS``
+    for that count, else :func:`linear_rank_points`."""
+    own = (_offered(game, "RANK_POINTS") or {}).get(players)
+    return [float(x) for x in own] if own is not None else linear_rank_points(players)

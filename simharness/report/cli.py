@@ -93,10 +93,20 @@ def report(
 
 def compare(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (results/<name>).")],
-    a: Annotated[str, typer.Option("--a", help="Strategy A (the candidate).")],
-    b: Annotated[str, typer.Option("--b", help="Strategy B (the reference).")],
-    metric: Annotated[str, typer.Option(help="win (the 1st-place rate), final_points or rank.")] = "win",
-    variant: Annotated[str | None, typer.Option(help="Variant (default: the first).")] = None,
+    a: Annotated[
+        str,
+        typer.Option("--a", help="Strategy A (the candidate); STRATEGY@VARIANT takes it from that variant."),
+    ],
+    b: Annotated[
+        str,
+        typer.Option("--b", help="Strategy B (the reference); STRATEGY@VARIANT takes it from that variant."),
+    ],
+    metric: Annotated[
+        str, typer.Option(help="win (the 1st-place rate), final_points, rank or rank_points.")
+    ] = "win",
+    variant: Annotated[
+        str | None, typer.Option(help="Variant of an arm spelled without @VARIANT (default: the first).")
+    ] = None,
     alpha: Annotated[float, typer.Option(help="Two-sided level of the fixed-sample verdict.")] = 0.05,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:

@@ -12,13 +12,14 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
+from simharness.errors import RunDirError
 from simharness.report.stream import chunks, shard_count
 from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_result, variant_names
+from simharness.report.sums import Arm
 from simharness.stats.hypotheses import paired_permutation_test
-from simharness.stats.intervals import Interval
-from simharness.stats.paired import METRIC_EXPRS, Baseline, per_deal
+from simharness.stats.paired import METRIC_EXPRS, Baseline
 from simharness.stats.sequential import look_scores
-from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
+from simharness.stats.streaming import Moments, PairedSums
 
 
 def fixed_sample_verdict(difference: dict[str, Any], pvalue: float | None, alpha: float) -> str:
@@ -40,6 +41,13 @@ def fixed_sample_verdict(difference: dict[str, Any], pvalue: float | None, alpha
 PERMUTATION_MAX_DEALS = 200_000
 
 
+def arm(spelled: str) -> tuple[str, str | None]:
+    """``STRATEGY@VARIANT`` → (strategy, variant); a plain ``STRATEGY`` has no variant of its own.
+    The last ``@`` splits, so a strategy label may hold one."""
+    strategy, at, variant = spelled.rpartition("@")
+    return (strategy, variant) if at and strategy and variant else (spelled, None)
+
+
 def compare_strategies(
     run: RunLike,
     a: str,
@@ -50,7 +58,12 @@ def compare_strategies(
     alpha: float = 0.05,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Paired comparison of strategies ``a`` and ``b`` (A − B) in one variant, as a JSON-ready dict.
+    """Paired comparison of strategies ``a`` and ``b`` (A − B), as a JSON-ready dict.
+
+    Each arm is a strategy in a variant: ``a`` spelled ``STRATEGY@VARIANT`` plays in that variant,
+    a plain ``STRATEGY`` in ``variant`` (default: the run's first). Variants share the keyed deals,
+    so two arms in different variants (a lineup variant: ``efficiency@base`` vs ``damaten@b``) pair
+    deal by deal like two strategies of one table.
 
     The unit is the deal (see ``simharness.stats.paired``). ``verdict`` is the fixed-sample verdict
     (:func:`fixed_sample_verdict`); ``sequential`` is the run's own sequential test, present only
@@ -66,10 +79,9 @@ def compare_strategies(
         raise ValueError(f'metric: expected one of {", ".join(METRIC_EXPRS)}, got "{metric}"')
     if not 0 < alpha < 1:
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
-    if a == b:
-        raise ValueError("b: expected a strategy different from a")
+    (sa, va), (sb, vb) = arm(a), arm(b)
     task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
-    arms = {a: _Arm(), b: _Arm()}
+    arms = {"a": Arm(), "b": Arm()}
     paired = PairedSums()
     differences: list[np.ndarray] | None = []  # None once there are too many for the permutation test
     scores: list[np.ndarray] = []
@@ -79,30 +91,43 @@ def compare_strategies(
     for i, (sub, shards) in enumerate(chunks(run)):
         players = players_frame(sub)
         if i == 0:  # every variant and strategy of the run plays in the first chunk
-            variant = _checked(run, players, a, b, variant)
-            own = bool(seq.get("looks")) and _tested(seq) == (a, b, metric, variant)
-        pv = players.filter(pl.col("variant") == variant).with_columns(METRIC_EXPRS[metric].alias("y"))
-        da, db = (arms[s].add(pv.filter(pl.col("strategy") == s)) for s in (a, b))
+            va, vb = (
+                _checked(run, players, k, s, v or variant) for k, s, v in (("a", sa, va), ("b", sb, vb))
+            )
+            if (sa, va) == (sb, vb):
+                raise ValueError(f"b: expected a strategy or variant different from a ({sa}@{va})")
+            own = va == vb and bool(seq.get("looks")) and _tested(seq) == (sa, sb, metric, va)
+        # A metric is evaluated within its variant's games (numbered per variant), then the arm's rows kept.
+        pa, pb = (
+            players.filter(pl.col("variant") == v)
+            .with_columns(METRIC_EXPRS[metric].alias("y"))
+            .filter(pl.col("strategy") == s)
+            for s, v in ((sa, va), (sb, vb))
+        )
+        da, db = arms["a"].add(pa), arms["b"].add(pb)
         joined = da.join(db, on="deal", suffix="_b")
         paired.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), da["y"].to_numpy(), db["y"].to_numpy())
         if differences is not None:
             differences.append((joined["y"] - joined["y_b"]).to_numpy())
             if paired.pairs.n > PERMUTATION_MAX_DEALS:
                 differences = None
+        pv = players.filter(pl.col("variant") == va)
         games_per_deal += Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy())
         if own:
             scores.append(look_scores(players, seq, int(seq["games"])))
         if task is not None and progress is not None:
             progress.advance(task, shards)
-    ra, rb = arms[a], arms[b]
+    ra, rb = arms["a"], arms["b"]
     baseline = Baseline(ra.rows.var(0), rb.rows.var(0), float(games_per_deal.mean[0]))
     res = paired.result(baseline=baseline).to_dict()
     return {
         "run": str(run.path),
-        "variant": variant,
+        "variant": va,
+        "variant_a": va,
+        "variant_b": vb,
         "metric": metric,
-        "a": a,
-        "b": b,
+        "a": sa,
+        "b": sb,
         "rows_a": ra.rows.n,
         "rows_b": rb.rows.n,
         "shared_deals": paired.pairs.n,
@@ -129,49 +154,26 @@ def _tested(seq: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(seq.get(k) for k in ("a", "b", "metric", "variant"))
 
 
-def _checked(run: RunLike, players: pl.DataFrame, a: str, b: str, variant: str | None) -> str:
-    """The variant to compare in (default: the run's first), refusing an unknown variant or a strategy
-    that did not play in it (every strategy of a lineup plays in every chunk)."""
+def _checked(run: RunLike, players: pl.DataFrame, name: str, strategy: str, variant: str | None) -> str:
+    """The variant arm ``name`` plays in (default: the run's first), refusing an unknown variant or a
+    strategy that did not play in it (every strategy of a lineup plays in every chunk)."""
     variants = variant_names(run, players)
     variant = variant or variants[0]
+    field = f"--{name}"
     if variant not in variants:
-        raise ValueError(f'variant: expected one of {", ".join(variants)}, got "{variant}"')
-    strategies = players.filter(pl.col("variant") == variant)["strategy"].unique().sort().to_list()
-    for name, s in (("a", a), ("b", b)):
-        if s not in strategies:
-            raise ValueError(
-                f'{name}: strategy "{s}" did not play in variant {variant}; played: {", ".join(strategies)}'
-            )
-    return variant
-
-
-class _Arm:
-    """One strategy's rows, reduced: moments of single rows (the unit of independent play), of the
-    per-deal (sum, count) pairs (its deal-clustered mean) and the range of a row's value."""
-
-    def __init__(self) -> None:
-        self.rows = Moments.empty(1)
-        self.deals = Moments.empty(2)
-        self.lo, self.hi = math.inf, -math.inf
-
-    def add(self, rows: pl.DataFrame) -> pl.DataFrame:
-        """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""
-        y = rows["y"].cast(pl.Float64).to_numpy()
-        self.rows += Moments.of(y)
-        if len(y):
-            self.lo, self.hi = min(self.lo, float(y.min())), max(self.hi, float(y.max()))
-        deals = per_deal(rows, "y")
-        self.deals += Moments.of((deals["y"] * deals["m"]).to_numpy(), deals["m"].to_numpy())
-        return deals
-
-    def mean(self) -> Interval:
-        """``cluster_mean_ci`` of the rows by deal, from the per-deal sums."""
-        bounded = self.lo >= 0
-        return ratio_from_moments(
-            self.deals,
-            lower=0.0 if bounded else -math.inf,
-            upper=1.0 if bounded and self.hi <= 1 else math.inf,
+        raise RunDirError(
+            f'no variant "{variant}" in this run; expected one of {", ".join(variants)}',
+            file=run.path,
+            field=field,
         )
+    strategies = players.filter(pl.col("variant") == variant)["strategy"].unique().sort().to_list()
+    if strategy not in strategies:
+        raise RunDirError(
+            f'strategy "{strategy}" did not play in variant {variant}; played: {", ".join(strategies)}',
+            file=run.path,
+            field=field,
+        )
+    return variant
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -183,10 +185,11 @@ def _num(x: float | None, digits: int = 4) -> str:
 def print_comparison(result: dict[str, Any], console: Console) -> None:
     pct = result["metric"] == "win"
     a, b = escape(result["a"]), escape(result["b"])  # strategy names are text, not rich markup
-    t = Table(
-        title=f"{a} − {b} ({result['metric']}, variant {result['variant']})",
-        title_justify="left",
-    )
+    va, vb = result.get("variant_a", result["variant"]), result.get("variant_b", result["variant"])
+    if va != vb:
+        a, b = f"{a}@{escape(va)}", f"{b}@{escape(vb)}"
+    where = f"variant {escape(va)}" if va == vb else "paired across variants"
+    t = Table(title=f"{a} − {b} ({result['metric']}, {where})", title_justify="left")
     t.add_column("quantity")
     t.add_column("value", justify="right")
     t.add_row(f"mean {a} (deal-clustered CI)", fmt_ci(result["mean_a"], 3, pct=pct))

@@ -280,7 +280,17 @@ def render_html(
         verdict_html(report) if report.get("verdict") else "",
         "<h2>Headline: strategies</h2>",
     ]
-    header = ["variant", "strategy", "rows (deals)", "1st-place rate", "mean points", "median", "p5", "p95"]
+    header = [
+        "variant",
+        "strategy",
+        "rows (deals)",
+        "1st-place rate",
+        "mean points",
+        "mean rank points",
+        "median",
+        "p5",
+        "p95",
+    ]
     rows = []
     for v in variants:
         for r in report["variants"][v]["by_strategy"]:
@@ -292,12 +302,17 @@ def render_html(
                     f"{r['rows']} ({r['deals']})",
                     fmt_ci(r["first_place_rate"], pct=True),
                     fmt_ci(r["points"]["mean"], None),
+                    fmt_ci(r.get("rank_points"), None),
                     fmt_ci(q["p50"], 0),
                     fmt_ci(q["p5"], 0),
                     fmt_ci(q["p95"], 0),
                 ]
             )
     parts.append(_table(header, rows))
+    if report.get("challengers"):
+        from simharness.report.challengers import challengers_html
+
+        parts.append(challengers_html(report["challengers"]))
     parts.append(glance_section(report))
     parts.append("<h2>Seats</h2>")
     rows = []

@@ -24,6 +24,7 @@ import polars as pl
 from rich.progress import Progress
 
 from simharness.games import estimates, registry
+from simharness.report.challengers import ChallengerSums
 from simharness.report.extremes import ExtremeGames
 from simharness.report.glance import rank_shares, share_rows
 from simharness.report.summary import (
@@ -194,6 +195,8 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     extremes = ExtremeGames()
     scores: list[np.ndarray] = []
     sums: SummarySums | None = None
+    design = run.manifest.get("challengers")
+    challengers = ChallengerSums(design) if design else None
     card: balance.ScorecardSums | None = None
     tails: TailSums | None = None
     variants: list[str] = []
@@ -215,6 +218,8 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         sums.add(players, lengths, variants)
         if tails is not None:
             tails.add(players)
+        if challengers is not None:
+            challengers.add(players)
         if card is not None:
             card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
         if seq is not None:
@@ -237,5 +242,6 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "tails": tails.result(),
         "extreme_games": extremes.result(str(run.path), variants),
         "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
+        "challengers": challengers.result() if challengers is not None else None,
     }
     return Collected(summary, sums, balance.finish(card) if card is not None else None)

@@ -22,6 +22,7 @@ from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
 from simharness.report.verdict import print_verdict
+from simharness.stats.paired import rank_points
 from simharness.stats.sequential import SPRT, stopped_estimate
 
 
@@ -49,10 +50,17 @@ def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
     return ordered + sorted(present - set(ordered))
 
 
+def run_rank_points(manifest: dict[str, Any], players: int) -> list[float]:
+    """The rank points a run is scored with: its manifest's (the config's ``rank_points``), else
+    the game's default for ``players`` seats (a run made before they were recorded)."""
+    own = manifest.get("rank_points")
+    return [float(x) for x in own] if own else registry.rank_points(str(manifest["game"]), players)
+
+
 def players_frame(run: RunLike) -> pl.DataFrame:
     """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
-    k players tied for first under a game's ``ties = shared``) and ``strategy`` (from the lineup if
-    not stored)."""
+    k players tied for first under a game's ``ties = shared``), ``rank_points`` (see
+    ``stats.paired.rank_points``) and ``strategy`` (from the lineup if not stored)."""
     players = run.table("players")
     if "strategy" not in players.columns:
         slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
@@ -60,7 +68,8 @@ def players_frame(run: RunLike) -> pl.DataFrame:
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
     share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
-    return players.with_columns(share.alias("win"))
+    points = rank_points(run_rank_points(run.manifest, players_per_game(players)), ["variant", "game"])
+    return players.with_columns(share.alias("win"), points)
 
 
 def seat_axis(players: pl.DataFrame) -> str:
@@ -219,7 +228,7 @@ METRIC_NAMES = {"win": "1st-place rate", "final_points": "final points", "length
 
 
 def _print_groups(console: Console, title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> None:
-    cols = [Col("rows (deals)"), Col("1st-place rate"), Col("mean points")]
+    cols = [Col("rows (deals)"), Col("1st-place rate"), Col("mean points"), Col("mean rank points")]
     if wide:
         cols += [Col("median points"), Col("p5 / p25 / p75 / p95")]
     cells = []
@@ -230,6 +239,7 @@ def _print_groups(console: Console, title: str, key: str, rows: list[dict[str, A
             f"{r['rows']} ({r['deals']})",
             fmt_ci(r["first_place_rate"], pct=True),
             fmt_ci(r["points"]["mean"], None),
+            fmt_ci(r.get("rank_points"), None),
         ]
         if wide:
             spread = (
@@ -401,6 +411,10 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
         print_fitted(
             console, f"differences vs {summary['variant_order'][0]}, paired by deal", keys, cols, cells
         )
+    if summary.get("challengers"):
+        from simharness.report.challengers import print_challengers
+
+        print_challengers(summary["challengers"], console)
     for o in summary.get("omnibus", []):
         console.print(
             f"all variants, {escape(str(o['strategy']))} {METRIC_NAMES.get(o['metric'], o['metric'])}: "

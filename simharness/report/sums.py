@@ -18,7 +18,7 @@ import polars as pl
 from simharness.stats.balance import seat_rank_cells
 from simharness.stats.hypotheses import ClusterCounts, benjamini_hochberg, holm, seat_advantage_test
 from simharness.stats.intervals import Interval
-from simharness.stats.paired import Baseline
+from simharness.stats.paired import Baseline, per_deal
 from simharness.stats.streaming import (
     FriedmanSums,
     Histogram,
@@ -42,6 +42,7 @@ class GroupSums:
     wins_sq: float = 0.0  # Σ win², for the row variance
     win: Moments = field(default_factory=lambda: Moments.empty(2))  # (wins, rows) per deal
     value: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ value, rows) per deal
+    rank_points: Moments = field(default_factory=lambda: Moments.empty(2))  # (Σ rank points, rows) per deal
     low: float = math.inf
     high: float = -math.inf
     hist: Histogram | None = None
@@ -101,9 +102,11 @@ class SummarySums:
             counts = ClusterCounts.of(cells)
             self.seats[v[0]] = self.seats[v[0]] + counts if v[0] in self.seats else counts
         strategy = self._groups(players, "strategy", "strategy", "final_points", win=True)
-        self._groups(
-            players.with_columns(pl.col(self.seat_axis).alias("seat")), "seat", "seat", "final_points", True
-        )
+        by_seat = players.with_columns(pl.col(self.seat_axis).alias("seat"))
+        self._groups(by_seat, "seat", "seat", "final_points", True)
+        if "rank_points" in players.columns:
+            self._rank_points(players, "strategy")
+            self._rank_points(by_seat, "seat")
         length = None
         if lengths is not None and lengths.height:
             length = self._groups(
@@ -138,6 +141,16 @@ class SummarySums:
         return per.join(keys, on="_g").select(
             "variant", "key", "deal", y=pl.col("x") / pl.col("m"), y_win=pl.col("w") / pl.col("m")
         )
+
+    def _rank_points(self, frame: pl.DataFrame, kind: str) -> None:
+        """Adds the chunk's per-deal sums of rank points of each group of ``kind`` (in the rows' order, so
+        that the sums, added in floating point, are the same numbers on every read)."""
+        per = frame.group_by("variant", kind, "deal", maintain_order=True).agg(
+            x=pl.col("rank_points").sum(), m=pl.len()
+        )
+        for (v, k), g in per.partition_by("variant", kind, as_dict=True).items():
+            acc = self.groups.setdefault((v, kind, k), GroupSums())
+            acc.rank_points += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
 
     def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
         base = variants[0]
@@ -190,6 +203,8 @@ class SummarySums:
                     "first_places": g.wins,
                     "first_place_rate": ratio_from_moments(g.win, lower=0.0, upper=1.0).to_dict(),
                     "points": g.distribution(),
+                    # The mean of rank points (config rank_points), clustered by deal like the rest.
+                    "rank_points": ratio_from_moments(g.rank_points).to_dict(),
                 }
             )
         return rows
@@ -260,10 +275,40 @@ class SummarySums:
         return {"variant": v, "baseline": base, "strategy": s, "metric": metric, **r.to_dict()}
 
     def omnibus(self) -> list[dict[str, Any]]:
-        """Friedman tests per strategy and metric over the deals shared by every variant."""
+        """Friedman tests per strategy and metric over the deals shared by every variant (none for a
+        strategy that does not play in every variant: a lineup variant's, a challenger)."""
         return [
             {"strategy": s, "metric": metric, **self.friedman[(s, metric)].result().to_dict()}
             for s in sorted({s for s, _m in self.friedman})
             for metric in METRICS
-            if (s, metric) in self.friedman
+            if (s, metric) in self.friedman and self.friedman[(s, metric)].blocks
         ]
+
+
+class Arm:
+    """One strategy's rows, reduced: moments of single rows (the unit of independent play), of the
+    per-deal (sum, count) pairs (its deal-clustered mean) and the range of a row's value."""
+
+    def __init__(self) -> None:
+        self.rows = Moments.empty(1)
+        self.deals = Moments.empty(2)
+        self.lo, self.hi = math.inf, -math.inf
+
+    def add(self, rows: pl.DataFrame) -> pl.DataFrame:
+        """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""
+        y = rows["y"].cast(pl.Float64).to_numpy()
+        self.rows += Moments.of(y)
+        if len(y):
+            self.lo, self.hi = min(self.lo, float(y.min())), max(self.hi, float(y.max()))
+        deals = per_deal(rows, "y")
+        self.deals += Moments.of((deals["y"] * deals["m"]).to_numpy(), deals["m"].to_numpy())
+        return deals
+
+    def mean(self) -> Interval:
+        """``cluster_mean_ci`` of the rows by deal, from the per-deal sums."""
+        bounded = self.lo >= 0
+        return ratio_from_moments(
+            self.deals,
+            lower=0.0 if bounded else -math.inf,
+            upper=1.0 if bounded and self.hi <= 1 else math.inf,
+        )

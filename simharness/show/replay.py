@@ -38,7 +38,7 @@ class Shown:
         """The strategy (lineup slot's name) playing ``seat``."""
         players = self.tables["players"]
         slot = int(players.filter(pl.col("seat") == seat)["player"][0])
-        return str(self.manifest["lineup"][slot]["strategy"])
+        return str(store.lineup_of(self.manifest, self.variant)[slot]["strategy"])
 
     def strategies(self) -> list[str]:
         """The strategy of each seat."""
@@ -81,7 +81,7 @@ def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown:
     b = None if missing else replayed.select(columns)
     if b is None or a.height != b.height or not a.equals(b):
         what = f"columns {missing} are gone" if missing else _first_difference(a, b)
-        edited = "; ".join(strategies.edited_since(shown.manifest["lineup"]))
+        edited = "; ".join(strategies.edited_since(store.lineup_of(shown.manifest, shown.variant)))
         why = (
             f"{edited[:1].upper()}{edited[1:]}; show it with the source that made the run"
             if edited
@@ -128,7 +128,7 @@ def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
             f"no game {game}: the run has games 0 to {played - 1} per variant", file=run_dir, field="--game"
         )
     name = manifest["game"]
-    lineup = [slot["knobs"] for slot in manifest["lineup"]]
+    lineup = [slot["knobs"] for slot in store.lineup_of(manifest, variant)]
     tables = engine.show_game(
         name, manifest["variants"][variant], lineup, seed=int(manifest["seed"]), index=game,
         duplicate=bool(manifest.get("duplicate")),

@@ -8,6 +8,7 @@ by construction (deals are independent, rows within a deal are not).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -143,11 +144,24 @@ def paired_difference(
 # Evaluated on the rows of one variant (games are numbered per variant).
 FIRST_SHARE: pl.Expr = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("game")
 
+
+def rank_points(points: list[float], by: str | list[str] = "game") -> pl.Expr:
+    """Each row's rank points: ``points[rank − 1]``; k players sharing a rank (a game's
+    ``ties = shared``: ranks 1, 1, 3) split the points of the k places they hold, as tied players
+    split the uma, so that every game pays out the same total. ``by``: the columns of one game."""
+    prefix = pl.lit(pl.Series([0.0, *itertools.accumulate(points)], dtype=pl.Float64))
+    tied = pl.len().over([*([by] if isinstance(by, str) else by), "rank"])
+    first = pl.col("rank").cast(pl.Int64) - 1
+    return ((prefix.gather(first + tied) - prefix.gather(first)) / tied).alias("rank_points")
+
+
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).
+# ``rank_points`` is a column the report adds to the players table (``report.summary.players_frame``).
 METRIC_EXPRS: dict[str, pl.Expr] = {
     "win": FIRST_SHARE,
     "final_points": pl.col("final_points").cast(pl.Float64),
     "rank": pl.col("rank").cast(pl.Float64),
+    "rank_points": pl.col("rank_points").cast(pl.Float64),
 }
 
 

@@ -34,10 +34,15 @@ from simharness.games.riichi.scoring import (
 # Fewest games in a default shard (simharness.games.registry): Riichi plays a few thousand games
 # a second on one core with knob strategies, far fewer with Python seats.
 MIN_SHARD = 40
+# Rank points by player count (simharness.games.registry.rank_points): Tenhou's ranked-lobby spacing
+# for four players (+90/+45/0/−135 at 鳳凰卓, the last place paying for the others); sanma takes the
+# harness's linear default.
+RANK_POINTS = {4: (90, 45, 0, -135)}
 
 __all__ = [
     "METRIC_LABELS",
     "PROFILE",
+    "RANK_POINTS",
     "HandNotWinning",
     "HandScore",
     "Payments",

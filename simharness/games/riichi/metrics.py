@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness import store
 from simharness.games import estimates
 from simharness.games.estimates import paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
@@ -119,10 +120,12 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
     """Long-form metrics: variant, strategy, metric, estimate, lo, hi, n."""
     players = players_frame(run)
     rows: list[dict[str, Any]] = []
-    lineup = [str(s["strategy"]) for s in run.manifest.get("lineup", [])]
     duplicate = bool(run.manifest.get("duplicate"))
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)
+        lineup = (
+            [str(s["strategy"]) for s in store.lineup_of(run.manifest, v)] if "lineup" in run.manifest else []
+        )
         # Seats per game (3 for sanma): the ranks that exist.
         seats = int(pv.group_by("game").len()["len"].max() or 4)
         strategies = [s for s in dict.fromkeys(lineup) if s in set(pv["strategy"])] or sorted(
