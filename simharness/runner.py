@@ -395,19 +395,19 @@ def _sequential(
     Every look is replayed from the data on a resumed run (a look uses only the games before its
     boundary), so a run stops at the same look whatever was already on disk.
     """
-    from simharness.stats.sequential import Decision, sprt_look
+    from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, test_record
 
     step = until["look_every"]
+    test = ThreeOutcome.of(float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
     waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
-    record: dict[str, Any] = {**until, "looks": [], "decision": Decision.CONTINUE.value, "games": 0}
+    record = {**test_record(test, until), **fresh_state()}
 
     def between(i: int) -> bool:
         bound = min((i + 1) * step, games)
         players = store.open_run(run_dir, partial=True).table("players")
-        _, result = sprt_look(players, until, bound)
-        record["looks"].append({"games": bound, **result.to_dict()})
-        record["decision"], record["games"] = result.decision.value, bound
-        return result.decision is not Decision.CONTINUE
+        record["looks"].append({"games": bound, **test.look(look_scores(players, until, bound), record)})
+        record["games"] = bound
+        return record["decision"] != Verdict.CONTINUE.value
 
     return waves, between, record
 
