@@ -247,51 +247,65 @@ class ThreeOutcome:
         """One look at the paired scores so far; ``state`` is the test's record (``up``/``down``:
         the sides' decisions, frozen once made; ``decision``: the verdict), updated in place.
         Returns the look's entry (scores, their mean, each side's LLR, the verdict)."""
-        entry: dict[str, Any] = {"n": len(scores), "mean": float(scores.mean()) if len(scores) else None}
-        for side, sprt in (("up", self.up), ("down", self.down)):
-            r = sprt.decide(scores)
-            entry[f"llr_{side}"] = r.llr
-            if state[side] == Decision.CONTINUE.value:
-                state[side] = r.decision.value
-        state["decision"] = verdict(Decision(state["up"]), Decision(state["down"])).value
+        x = np.asarray(scores, dtype=float)
+        llr = {side: gsprt_llr(x, t.mu0, t.mu1) if len(x) else 0.0 for side, t in self._sides()}
+        entry: dict[str, Any] = {
+            "n": len(x),
+            "mean": float(x.mean()) if len(x) else None,
+            **{f"llr_{side}": v for side, v in llr.items()},
+        }
+        if len(x) >= self.min_n:
+            sides = {side: np.array([_SIDE[state[side]]]) for side in llr}
+            cls = int(self.advance(sides["up"], sides["down"], *(np.array([v]) for v in llr.values()))[0])
+            for side, v in sides.items():
+                state[side] = _SIDE_NAME[int(v[0])]
+            state["decision"] = _VERDICT[cls].value
         entry["decision"] = state["decision"]
         return entry
+
+    def _sides(self) -> tuple[tuple[str, SPRT], tuple[str, SPRT]]:
+        return ("up", self.up), ("down", self.down)
+
+    def advance(
+        self, up: np.ndarray, down: np.ndarray, llr_up: np.ndarray, llr_down: np.ndarray
+    ) -> np.ndarray:
+        """One look of many tests at once, as :meth:`look` takes it for one: each side's state
+        (0 running, −1 accepted H0, +1 accepted H1) moves by its LLR, in place (a decided side keeps
+        its decision). Returns each test's verdict class: −1 running, 0 B better, 1 no difference,
+        2 A better."""
+        lower, upper = self.up.bounds
+        for side, lv in ((up, llr_up), (down, llr_down)):
+            running = side == 0
+            side[running & (lv >= upper)] = 1
+            side[running & (lv <= lower)] = -1
+        none = (up == -1) & (down == -1)
+        return np.where(up == 1, 2, np.where(down == 1, 0, np.where(none, 1, -1)))
 
     def outcome(self, sums: np.ndarray, ns: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
         """Where each path of running sums (Brownian LLRs) stops and its class: 0 = B better,
         1 = no difference or the last look, 2 = A better."""
-        lower, upper = self.up.bounds
         paths = len(sums)
-        up = np.zeros(paths, dtype=int)  # 0 running, -1 accepted H0, +1 accepted H1
-        down = np.zeros(paths, dtype=int)
+        up, down = np.zeros(paths, dtype=int), np.zeros(paths, dtype=int)
         cls = np.ones(paths, dtype=int)
         stop = np.full(paths, len(ns) - 1)
         running = np.ones(paths, dtype=bool)
         for j, n in enumerate(ns):
             if n < self.min_n:
                 continue
-            for side, sprt in ((up, self.up), (down, self.down)):
-                lv = _brownian_llr(sums[:, j], n, sprt.mu0, sprt.mu1, sigma)
-                side[(side == 0) & (lv >= upper)] = 1
-                side[(side == 0) & (lv <= lower)] = -1
-            decided = running & ((up == 1) | (down == 1) | ((up == -1) & (down == -1)))
-            cls[decided] = np.where(up[decided] == 1, 2, np.where(down[decided] == 1, 0, 1))
-            stop[decided] = j
+            llrs = (_brownian_llr(sums[:, j], n, t.mu0, t.mu1, sigma) for _, t in self._sides())
+            now = self.advance(up, down, *llrs)
+            decided = running & (now >= 0)
+            cls[decided], stop[decided] = now[decided], j
             running &= ~decided
             if not running.any():
                 break
         return cls, stop
 
 
-def verdict(up: Decision, down: Decision) -> Verdict:
-    """The three-outcome verdict from its two sides' decisions so far."""
-    if up is Decision.ACCEPT_H1:
-        return Verdict.EFFECT_UP
-    if down is Decision.ACCEPT_H1:
-        return Verdict.EFFECT_DOWN
-    if up is down is Decision.ACCEPT_H0:
-        return Verdict.NO_EFFECT
-    return Verdict.CONTINUE
+# A side's state in a manifest and in :meth:`ThreeOutcome.advance`; a verdict class and its verdict.
+_SIDE = {Decision.CONTINUE.value: 0, Decision.ACCEPT_H0.value: -1, Decision.ACCEPT_H1.value: 1}
+_SIDE_NAME = {v: k for k, v in _SIDE.items()}
+_VERDICT = {-1: Verdict.CONTINUE, 0: Verdict.EFFECT_DOWN, 1: Verdict.NO_EFFECT, 2: Verdict.EFFECT_UP}
 
 
 # The ``design`` of a three-outcome record. An ``[until]`` record without it was written by the
