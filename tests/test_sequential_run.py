@@ -126,3 +126,18 @@ def test_until_errors_name_the_field(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("mu0 = 0.0", "mu0 = 0.01"))
     with pytest.raises(ConfigError, match=r"until\.mu0: expected 0"):
         config.load(path)
+
+
+def test_a_sequential_run_that_reached_its_budget_grows_and_looks_on(tmp_path: Path) -> None:
+    run_dir = runner.run(config.load(_config(tmp_path, games=400)), tmp_path / "out", jobs=1)
+    old = _manifest(run_dir)["sequential"]
+    assert old["decision"] == "continue" and old["games"] == 400  # undecided at its budget
+    grown = config.load(_config(tmp_path, games=2400))
+    runner.run(grown, tmp_path / "out", jobs=1)
+    fresh = runner.run(grown, tmp_path / "fresh", jobs=1)
+    # the grown run replays the first look from its data and looks on as a fresh run of 2400 does
+    seq = _manifest(run_dir)["sequential"]
+    assert seq == _manifest(fresh)["sequential"] and seq["looks"][0] == old["looks"][0]
+    assert seq["decision"] == "no effect" and len(seq["looks"]) > 1
+    a, b = store.open_run(run_dir), store.open_run(fresh)
+    assert a.table("players").equals(b.table("players"))
