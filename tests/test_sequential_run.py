@@ -16,6 +16,7 @@ from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 from simharness.report.summary import build_summary, print_summary
+from simharness.stats.sequential import SPRT, look_scores
 
 CONFIG = """\
 name = "seq"
@@ -141,3 +142,39 @@ def test_a_sequential_run_that_reached_its_budget_grows_and_looks_on(tmp_path: P
     assert seq["decision"] == "no effect" and len(seq["looks"]) > 1
     a, b = store.open_run(run_dir), store.open_run(fresh)
     assert a.table("players").equals(b.table("players"))
+
+
+def test_a_run_of_the_former_one_sided_test_reports_what_it_could_not_tell(tmp_path: Path) -> None:
+    """A run written when `[until]` was a one-sided SPRT of mu0 against mu1 (its manifest record has
+    no `design`, its decision is H0 or H1): the report reads it with that test and says in words
+    that an accepted H0 does not rule out a difference the other way."""
+    exp = config.load(_config(tmp_path))
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    manifest = _manifest(run_dir)
+    players = store.open_run(run_dir).table("players")
+    assert exp.until is not None
+    one_sided = SPRT(0.0, 0.02)
+    looks = []
+    for games in range(400, manifest["sequential"]["games"] + 1, 400):
+        looks.append({"games": games, **one_sided.decide(look_scores(players, exp.until, games)).to_dict()})
+        if looks[-1]["decision"] != "continue":
+            break
+    keys = ("test", "a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")
+    old = {**{k: exp.until[k] for k in keys}, "looks": looks, "decision": "H0", "games": looks[-1]["games"]}
+    assert looks[-1]["decision"] == "H0"
+    (run_dir / "manifest.json").write_text(json.dumps({**manifest, "sequential": old}))
+    run = store.open_run(run_dir)
+    report = build_report(run)
+    seq = report["sequential"]
+    assert seq["design"] == "one-sided" and seq["result"]["decision"] == "H0"
+    assert seq["verdict"].startswith(
+        "not: twin-a better than twin-b by ≥ 2 pp (one-sided test of 0 against 0.02"
+    )
+    e = seq["estimate"]
+    assert e["lo"] < e["estimate"] < e["hi"]
+    out = io.StringIO()
+    print_summary(report, Console(file=out, width=100))
+    said = " ".join(out.getvalue().split())
+    assert "one-sided SPRT, H0 μ=0 vs H1 μ=0.02" in said and "cannot tell a difference the other way" in said
+    write_html(run, report, tmp_path / "report.html")
+    assert "it cannot tell a difference the other way" in (tmp_path / "report.html").read_text()
