@@ -142,3 +142,43 @@ def test_an_edited_stage_hash_is_refused(tmp_path: Path) -> None:
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(Exception, match=r"stages\[0\]"):
         store.open_run(run_dir)
+
+
+def test_a_sweep_grows_like_a_run(tmp_path: Path) -> None:
+    def sweep(out: Path, games: int) -> Path:
+        args = ["sweep", "sugoroku", "--options", "payout_cap", "--games", str(games), "--out", str(out)]
+        result = CliRunner().invoke(app, [*args, "--jobs", "1", "--quiet"])
+        assert result.exit_code == 0, result.output
+        return out / "sweep-sugoroku"
+
+    grown = sweep(tmp_path / "out", 100)
+    before = _digests(grown)
+    sweep(tmp_path / "out", 300)
+    assert {p: _digests(grown)[p] for p in before} == before
+    assert len(store.open_run(grown).variants) > 1
+    _assert_rows_equal(grown, sweep(tmp_path / "fresh", 300))
+    # the config beside the run is the grown run's
+    assert "games = 300" in (tmp_path / "out" / "sweep-sugoroku.toml").read_text()
+
+
+def test_the_plan_of_a_grown_run_by_hand() -> None:
+    # 120 games in shards of 48 (the last one 24), then up to 300 in shards of 100 (the last one 80)
+    plan = store.Plan("h2", ("players",), ("base",), 300, 100, (store.Stage(120, 48, "h1"),))
+    assert list(plan.firsts()) == [0, 48, 96, 120, 220]
+    assert [plan.count(f) for f in plan.firsts()] == [48, 48, 24, 100, 80]
+    assert [plan.hash_at(f) for f in plan.firsts()] == ["h1", "h1", "h1", "h2", "h2"]
+    assert plan.count(144) is None and plan.count(300) is None and plan.hash_at(100) is None
+    assert list(plan.between(50, 221)) == [96, 120, 220] and list(plan.firsts(120)) == [0, 48, 96]
+    assert [plan.first_of(g) for g in (0, 47, 48, 119, 120, 219, 220, 299)] == [
+        0,
+        0,
+        48,
+        96,
+        120,
+        120,
+        220,
+        220,
+    ]
+    # a plan that never grew is the ranges it always was
+    flat = store.Plan("h", ("players",), ("base",), 250, 100)
+    assert flat.firsts() == range(0, 250, 100) and flat.between(150, 250) == range(200, 250, 100)
