@@ -225,8 +225,12 @@ def _plan_from(
             c = compare_strategies(
                 run, a, b, metric=PLAN_METRICS.get(metric, metric), variant=variant, progress=progress
             )
+        if c["var_paired"] is None:
+            raise ValueError(f"{a} and {b} share no deals in this run: nothing to measure a paired plan on")
         gpd = float(c["games_per_deal"])
         observed = c["difference"]["estimate"]
+        if effect is None and observed is None:
+            raise ValueError("effect: the run observed no difference to plan for; give --effect")
         want = abs(observed) if effect is None else effect
         seq = run.manifest.get("sequential") or run.manifest.get("sweep_sequential") or {}
         look = int(seq.get("look_every") or run.manifest["shard_size"])
