@@ -243,22 +243,13 @@ def _plan(exp: Experiment, tables: list[str], manifest: dict[str, Any] | None) -
     return plan if manifest is None else replace(plan, earlier=store.Plan.of(manifest).earlier)
 
 
-_STARTED = ("started", "git_commit")
-
-
-def _stage(exp: Experiment, provenance: dict[str, Any]) -> dict[str, Any]:
-    """A stage of a run as its manifest records it (``stages``): its size and hash, and when and by
-    what it was started."""
-    own = {"games": exp.games, "shard_size": exp.shard_size, "config_hash": exp.config_hash}
-    return {**own, **{k: provenance.get(k) for k in _STARTED}}
-
-
-def _stages(manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """The stages a run's manifest records: those of a grown run, else its one stage."""
-    if manifest.get("stages"):
-        return list(manifest["stages"])
-    own = {k: manifest[k] for k in ("games", "shard_size", "config_hash")}
-    return [{**own, **{k: manifest["provenance"].get(k) for k in _STARTED}}]
+def _stage(fields: dict[str, Any], provenance: dict[str, Any]) -> dict[str, Any]:
+    """A stage of a run as its manifest records it (``stages``): its size and hash (from a manifest's
+    ``fields``), and when and by what it was started."""
+    return {
+        **{k: fields[k] for k in ("games", "shard_size", "config_hash")},
+        **{k: provenance.get(k) for k in ("started", "git_commit")},
+    }
 
 
 # What a larger `games` may change: the default shard size follows the games.
@@ -311,8 +302,10 @@ def run(
 
     ``backend`` (default: the config's) says where shards are played; ``scheduler`` is the address
     of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
-    (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
-    untouched (its manifest too); the manifest is only rewritten when there are games to play.
+    (unless ``force``), a run of more games than ``exp`` (a run does not shrink) or a file that is
+    not a valid shard of this one. A finished run is left untouched (its manifest too); the manifest
+    is only rewritten when there are games to play. A run of the same experiment with fewer games
+    grows: its shards stay as they are, and the missing games are played in a new stage.
     ``before_play`` is called once the run is accepted and has games to play, before anything is
     written for it.
     """
@@ -330,7 +323,8 @@ def run(
         if grown:
             assert old is not None
             _check_growth(old, manifest, exp, run_dir)
-            manifest["stages"] = [*_stages(old), _stage(exp, manifest["provenance"])]
+            stages = old.get("stages") or [_stage(old, old["provenance"])]
+            manifest["stages"] = [*stages, _stage(manifest, manifest["provenance"])]
             console.print(f"growing the run from {old['games']:,} to {exp.games:,} games per variant")
         elif old is not None and old.get("stages"):
             manifest["stages"] = old["stages"]
