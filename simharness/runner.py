@@ -440,12 +440,12 @@ def _sequential(
     Every look is replayed from the data on a resumed run (a look uses only the games before its
     boundary), so a run stops at the same look whatever was already on disk.
     """
-    from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, test_record
+    from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, record_of
 
     step = until["look_every"]
     test = ThreeOutcome.of(float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
     waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
-    record = {**test_record(test, until), **fresh_state()}
+    record = {**record_of(test, until), **fresh_state()}
 
     def between(i: int) -> bool:
         bound = min((i + 1) * step, games)

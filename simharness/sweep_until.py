@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from simharness.stats.paired import METRIC_EXPRS, per_deal
-from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, test_record
+from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, record_of
 from simharness.sweep import BASE
 
 # The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
@@ -83,7 +83,7 @@ class Looks:
             k: until[k] for k in ("metric", "measure", "strategy", "mu1", "alpha", "beta", "look_every")
         }
         self.record: dict[str, Any] = {
-            **test_record(self.test, settings),
+            **record_of(self.test, settings),
             "games": 0,
             "variants": {v: fresh_state() for v in self.tested},
         }

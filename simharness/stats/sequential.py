@@ -313,7 +313,7 @@ _VERDICT = {-1: Verdict.CONTINUE, 0: Verdict.EFFECT_DOWN, 1: Verdict.NO_EFFECT, 
 THREE_OUTCOME = "three-outcome"
 
 
-def test_record(test: ThreeOutcome, settings: Mapping[str, Any]) -> dict[str, Any]:
+def record_of(test: ThreeOutcome, settings: Mapping[str, Any]) -> dict[str, Any]:
     """What a manifest records of a three-outcome test: its ``settings``, design, α per side and bounds."""
     lower, upper = test.up.bounds
     return {**settings, "design": THREE_OUTCOME, "alpha_per_side": test.up.alpha, "bounds": [lower, upper]}
