@@ -63,7 +63,8 @@ class PlayerEntry(BaseModel):
 
 
 class UntilFile(BaseModel):
-    """``[until]``: stop adding shards when a sequential test of strategy A vs B decides."""
+    """``[until]``: stop adding shards when the three-outcome sequential test of strategy A vs B
+    decides: A better by ≥ mu1, B better by ≥ mu1, or no difference as large as mu1."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -72,8 +73,8 @@ class UntilFile(BaseModel):
     b: str = Field(min_length=1, description="strategy B")
     metric: Literal["win", "final_points", "rank"] = "win"
     variant: str | None = None
-    mu0: float = 0.0
-    mu1: float
+    mu0: float = Field(default=0.0, description="the null difference: 0 (kept for older configs)")
+    mu1: float = Field(gt=0, description="the difference (either sign) the test must tell from none")
     alpha: float = Field(default=0.05, gt=0, lt=0.5)
     beta: float = Field(default=0.05, gt=0, lt=0.5)
     look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
@@ -592,8 +593,12 @@ def _until(
             file=path,
             field="until.variant",
         )
-    if u.mu1 == u.mu0:
-        raise ConfigError("expected a value different from until.mu0", file=path, field="until.mu1")
+    if u.mu0 != 0:
+        raise ConfigError(
+            "expected 0 (or no mu0): the test tells a difference of ±mu1 either way from none",
+            file=path,
+            field="until.mu0",
+        )
     return {**u.model_dump(), "variant": variant, "look_every": _look_every(u, shard_size, "until", path)}
 
 

@@ -16,7 +16,7 @@ import os
 import platform
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,7 @@ class _Shard:
     first_game: int
     count: int
     tables: tuple[str, ...]  # the tables still missing for this shard
+    config_hash: str  # of the run's stage that holds the shard (store.Plan)
 
 
 def _with_strategy(df: pl.DataFrame, names: list[str]) -> pl.DataFrame:
@@ -114,6 +115,7 @@ def _shard_files(
             df = _with_strategy(df, v.strategies)
         meta = {
             **v.provenance,
+            "config_hash": s.config_hash,
             "table": table,
             "variant": v.name,
             "rules": v.rules,
@@ -243,6 +245,50 @@ def _clear(run_dir: Path, plan: store.Plan, console: Console) -> None:
         )
 
 
+def _plan(exp: Experiment, tables: list[str], manifest: dict[str, Any] | None) -> store.Plan:
+    """The shards of ``exp``, with the earlier stages of the run ``manifest`` describes (if it grew)."""
+    plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
+    return plan if manifest is None else replace(plan, earlier=store.Plan.of(manifest).earlier)
+
+
+def _stage(fields: dict[str, Any], provenance: dict[str, Any]) -> dict[str, Any]:
+    """A stage of a run as its manifest records it (``stages``): its size and hash (from a manifest's
+    ``fields``), and when and by what it was started."""
+    return {
+        **{k: fields[k] for k in ("games", "shard_size", "config_hash")},
+        **{k: provenance.get(k) for k in ("started", "git_commit")},
+    }
+
+
+# What a larger `games` may change: the default shard size follows the games.
+_GROWS = {"games", "shard_size"}
+
+
+def _check_growth(old: dict[str, Any], manifest: dict[str, Any], exp: Experiment, run_dir: Path) -> None:
+    """Accepts a config that differs from the run's only by more games (the run grows: only the
+    missing games are played); refuses fewer games and any other change, saying what to do."""
+    # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
+    edited = strategies.edited_since(old.get("lineup", []))
+    changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
+    if not edited and "games" in changed and set(changed) <= _GROWS:
+        if exp.games > old["games"]:
+            return
+        raise RunDirError(
+            f"holds a run of {old['games']:,} games per variant, and a run does not shrink (asked for "
+            f"{exp.games:,}); for a run of {exp.games:,} games, run with --out for a new directory "
+            f"(its games are the first {exp.games:,} of this run's: every game is a function of the "
+            "config, the seed and its index), or use --force to replace this run",
+            file=run_dir,
+        )
+    if changed:
+        edited.insert(0, f"changed: {', '.join(changed)}")
+    why = "; ".join(edited) or "changed: the config"
+    raise RunDirError(
+        f"holds a run of a different config ({why}); use --force to replace it or --out for a new directory",
+        file=run_dir,
+    )
+
+
 def check_jobs(jobs: int) -> None:
     """``--jobs``: a positive count, or -1 for every core (joblib's -2 = all but one, and so on)."""
     if jobs == 0:
@@ -264,8 +310,10 @@ def run(
 
     ``backend`` (default: the config's) says where shards are played; ``scheduler`` is the address
     of a Dask scheduler. Raises :class:`RunDirError` if the directory holds another experiment
-    (unless ``force``) or a file that is not a valid shard of this one. A finished run is left
-    untouched (its manifest too); the manifest is only rewritten when there are games to play.
+    (unless ``force``), a run of more games than ``exp`` (a run does not shrink) or a file that is
+    not a valid shard of this one. A finished run is left untouched (its manifest too); the manifest
+    is only rewritten when there are games to play. A run of the same experiment with fewer games
+    grows: its shards stay as they are, and the missing games are played in a new stage.
     ``before_play`` is called once the run is accepted and has games to play, before anything is
     written for it.
     """
@@ -275,30 +323,27 @@ def run(
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
     manifest = manifest_for(exp, tables)
-    plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
     with _locked(run_dir):
         if force:
-            _clear(run_dir, plan, console)
+            _clear(run_dir, _plan(exp, tables, None), console)
         old = store.read_manifest(run_dir)
-        if old is not None and old.get("config_hash") != exp.config_hash:
-            # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
-            edited = strategies.edited_since(old.get("lineup", []))
-            changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
-            if changed:
-                edited.insert(0, f"changed: {', '.join(changed)}")
-            why = "; ".join(edited) or "changed: the config"
-            raise RunDirError(
-                f"holds a run of a different config ({why}); use --force to replace it or "
-                "--out for a new directory",
-                file=run_dir,
-            )
+        grown = old is not None and old.get("config_hash") != exp.config_hash
+        if grown:
+            assert old is not None
+            _check_growth(old, manifest, exp, run_dir)
+            stages = old.get("stages") or [_stage(old, old["provenance"])]
+            manifest["stages"] = [*stages, _stage(manifest, manifest["provenance"])]
+            console.print(f"growing the run from {old['games']:,} to {exp.games:,} games per variant")
+        elif old is not None and old.get("stages"):
+            manifest["stages"] = old["stages"]
+        plan = _plan(exp, tables, manifest)
         done, unchecked = store.scan(run_dir, plan)
         note = store.unchecked_note(unchecked)
         if note is not None:
             console.print(f"[yellow]note:[/] {note}")
         total = exp.games * len(exp.variants)
         plan_shards = len(plan.firsts()) * len(exp.variants)
-        if old is not None and store.missing(plan, old, done) is None:
+        if not grown and old is not None and store.missing(plan, old, done) is None:
             console.print(
                 f"nothing to do: the run is finished ({store.expected_games(old):,} games per variant)"
             )
@@ -344,20 +389,20 @@ def run(
             """The missing shards starting in games [lo, hi) (of the variants ``only``, if given),
             shard by shard across the variants (so that a partial run holds the same deals in every
             variant)."""
-            for first in plan.firsts(hi)[lo // exp.shard_size :]:
+            for first in plan.between(lo, hi):
                 for v in variants:
                     if only is not None and v.name not in only:
                         continue
                     missing = tuple(t for t in tables if (t, v.name, first) not in done)
                     if missing:
-                        yield v, _Shard(first, plan.count(first) or 0, missing)
+                        yield v, _Shard(first, plan.count(first) or 0, missing, plan.hash_at(first) or "")
 
         waves: Iterable[Work] = [pending(0, exp.games)]
         between = None
         if exp.until is not None:
             waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
         elif exp.sweep_until is not None:
-            waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, run_dir, pending)
+            waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, plan, run_dir, pending)
         try:
             with backends.pool(where, jobs, scheduler) as pool:
                 _execute(waves, total, already, pool, console, between)
@@ -402,25 +447,25 @@ def _sequential(
     Every look is replayed from the data on a resumed run (a look uses only the games before its
     boundary), so a run stops at the same look whatever was already on disk.
     """
-    from simharness.stats.sequential import Decision, sprt_look
+    from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, record_of
 
     step = until["look_every"]
+    test = ThreeOutcome.of(float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
     waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
-    record: dict[str, Any] = {**until, "looks": [], "decision": Decision.CONTINUE.value, "games": 0}
+    record = {**record_of(test, until), **fresh_state()}
 
     def between(i: int) -> bool:
         bound = min((i + 1) * step, games)
         players = store.open_run(run_dir, partial=True).table("players")
-        _, result = sprt_look(players, until, bound)
-        record["looks"].append({"games": bound, **result.to_dict()})
-        record["decision"], record["games"] = result.decision.value, bound
-        return result.decision is not Decision.CONTINUE
+        record["looks"].append({"games": bound, **test.look(look_scores(players, until, bound), record)})
+        record["games"] = bound
+        return record["decision"] != Verdict.CONTINUE.value
 
     return waves, between, record
 
 
 def _sweep_sequential(
-    exp: Experiment, run_dir: Path, pending: Callable[..., Work]
+    exp: Experiment, plan: store.Plan, run_dir: Path, pending: Callable[..., Work]
 ) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
     """Waves of ``look_every`` games of the variants still playing, and the per-variant tests run
     between them (:mod:`simharness.sweep_until`). As in :func:`_sequential`, a look reads only the
@@ -430,11 +475,11 @@ def _sweep_sequential(
     assert exp.sweep_until is not None
     step, games = exp.sweep_until["look_every"], exp.games
 
-    plan = store.Plan(exp.config_hash, ("players",), tuple(exp.variants), games, exp.shard_size)
-
     def read(variant: str, below: int) -> pl.DataFrame:
-        keys = [("players", variant, f) for f in range(0, below, exp.shard_size)]
-        return pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
+        # A grown run's earlier shards may reach past a look: the look reads only the games below it.
+        keys = [("players", variant, f) for f in plan.firsts(below)]
+        rows = pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
+        return rows.filter(pl.col("game") < below)
 
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.

@@ -251,6 +251,13 @@ class _Stopped(BaseModel):
     variants: dict[str, _Stopped] | None = None
 
 
+class _Stage(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+    games: int = Field(gt=0)
+    shard_size: int = Field(gt=0)
+    config_hash: str
+
+
 class _Manifest(BaseModel):
     """The fields of a manifest that reading a run relies on."""
 
@@ -270,6 +277,7 @@ class _Manifest(BaseModel):
     complete: bool
     sequential: _Stopped | None = None
     sweep_sequential: _Stopped | None = None
+    stages: list[_Stage] | None = Field(default=None, min_length=2)
 
 
 IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup", "lineups")
@@ -342,12 +350,31 @@ def _check_identity(path: Path, manifest: dict[str, Any]) -> None:
         )
     changed = diff_paths("", _identity(manifest), _identity(recorded))
     changed += [f"lineup[{i}].slot" for i, s in enumerate(manifest["lineup"]) if s["slot"] != i]
+    changed += _stages_changed(manifest, recorded)
     if changed:
         raise RunDirError(
             f"differs from the experiment the manifest's config_hash was computed from: {_EDITED}",
             file=path,
             field=changed[0].lstrip("."),
         )
+
+
+def _stages_changed(manifest: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
+    """The stages of a grown run that are not the recorded experiment at their size: each stage's
+    config hash is the hash of the same experiment with its own games and shard size, the games
+    grow from stage to stage, and the last stage is the manifest's own."""
+    stages = manifest.get("stages") or []
+    bad, below = [], 0
+    for i, st in enumerate(stages):
+        own = identity_hash({**recorded, "games": st["games"], "shard_size": st["shard_size"]})
+        if st["config_hash"] != own or st["games"] <= below:
+            bad.append(f"stages[{i}]")
+        below = st["games"]
+    if stages and [stages[-1][k] for k in ("games", "shard_size", "config_hash")] != [
+        manifest[k] for k in ("games", "shard_size", "config_hash")
+    ]:
+        bad.append(f"stages[{len(stages) - 1}]")
+    return bad
 
 
 def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
@@ -427,15 +454,33 @@ def clear(run_dir: Path, plans: Sequence[Plan]) -> list[Path]:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """The games a run had after one of its stages (a run grows by stages: ``simharness run`` with
+    more games), cut into shards of ``shard_size`` and written under ``config_hash``."""
+
+    games: int
+    shard_size: int
+    config_hash: str
+
+
+@dataclass(frozen=True)
 class Plan:
     """The shards an experiment writes, computed from its size (never listed: a plan of 10^12 games
-    is as small as one of ten)."""
+    is as small as one of ten).
+
+    A run that grew keeps the shards of its earlier stages as they were written: ``earlier`` are
+    those stages, in order (stage k holds the games from the end of stage k−1 to its own ``games``,
+    in its own shards, each carrying its stage's config hash); the last stage is the plan's own
+    ``games``, ``shard_size`` and ``config_hash``. Game i is the same in every stage (keyed chance),
+    so the grown run holds the rows of a fresh run of its games, in other shards.
+    """
 
     config_hash: str
     tables: tuple[str, ...]
     variants: tuple[str, ...]
     games: int
     shard_size: int
+    earlier: tuple[Stage, ...] = ()
 
     @classmethod
     def of(cls, manifest: dict[str, Any]) -> Plan:
@@ -445,17 +490,56 @@ class Plan:
             tuple(manifest["variants"]),
             int(manifest["games"]),
             int(manifest["shard_size"]),
+            tuple(
+                Stage(s["games"], s["shard_size"], s["config_hash"])
+                for s in (manifest.get("stages") or [])[:-1]
+            ),
         )
 
-    def firsts(self, games: int | None = None) -> range:
+    def stages(self) -> list[tuple[int, Stage]]:
+        """Each stage with the first game it holds."""
+        out, lo = [], 0
+        for stage in (*self.earlier, Stage(self.games, self.shard_size, self.config_hash)):
+            out.append((lo, stage))
+            lo = stage.games
+        return out
+
+    def between(self, lo: int, hi: int) -> Sequence[int]:
+        """The first games of the shards (of one variant) that start in games [lo, hi)."""
+        if not self.earlier:
+            return range(-(-lo // self.shard_size) * self.shard_size, min(hi, self.games), self.shard_size)
+        firsts: list[int] = []
+        for start, stage in self.stages():
+            step = stage.shard_size
+            first = start + -(-max(lo - start, 0) // step) * step
+            firsts += range(first, min(hi, stage.games), step)
+        return firsts
+
+    def firsts(self, games: int | None = None) -> Sequence[int]:
         """The first game of every shard of one variant (of the first ``games`` games if given)."""
-        return range(0, self.games if games is None else games, self.shard_size)
+        return self.between(0, self.games if games is None else games)
+
+    def _stage(self, first: int) -> tuple[int, Stage] | None:
+        """The stage whose shard starts at ``first``, with its first game; None if no shard starts there."""
+        for start, stage in self.stages():
+            if start <= first < stage.games:
+                return None if (first - start) % stage.shard_size else (start, stage)
+        return None
 
     def count(self, first: int) -> int | None:
         """Games in the shard starting at ``first``, or None if no shard starts there."""
-        if first % self.shard_size or not 0 <= first < self.games:
-            return None
-        return min(self.shard_size, self.games - first)
+        found = self._stage(first)
+        return None if found is None else min(found[1].shard_size, found[1].games - first)
+
+    def hash_at(self, first: int) -> str | None:
+        """The config hash the shard starting at ``first`` was written under (its stage's)."""
+        found = self._stage(first)
+        return None if found is None else found[1].config_hash
+
+    def first_of(self, game: int) -> int:
+        """The first game of the shard that holds ``game`` (past the plan: as if its last stage went on)."""
+        start, stage = next(((lo, st) for lo, st in self.stages() if game < st.games), self.stages()[-1])
+        return game - (game - start) % stage.shard_size
 
 
 Key = tuple[str, str, int]  # (table, variant, first game) of a shard
@@ -476,10 +560,10 @@ def _key(run_dir: Path, plan: Plan, path: Path) -> Key | None:
 
 def _check_meta(path: Path, plan: Plan, key: Key, meta: dict[str, Any], foreign_hint: str) -> None:
     """Refuses a shard whose provenance is not of ``plan``'s experiment or not the shard its name says."""
-    if meta.get("config_hash") != plan.config_hash:
+    if meta.get("config_hash") != plan.hash_at(key[2]):
         raise RunDirError(
             f"belongs to another experiment (config hash {meta.get('config_hash')}, this one "
-            f"{plan.config_hash}); {foreign_hint}",
+            f"{plan.hash_at(key[2])}); {foreign_hint}",
             file=path,
         )
     stated = (meta.get("table"), meta.get("variant"), meta.get("first_game"), meta.get("count"))

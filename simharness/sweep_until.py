@@ -7,43 +7,34 @@ computed (``report/sweep.py``): the strategy's mean over its rows of a deal in t
 the same in the base, on the deals both played. Keyed chance makes deal k of a variant deal k of the
 base whatever the other variants do, so a variant's looks depend only on its own games and the base's.
 
-The test is two-sided, Sobel and Wald's pair of one-sided SPRTs (Fishtest's generalised SPRT,
-``stats/sequential.py``): ``up`` tests δ = 0 against δ = +mu1, ``down`` δ = 0 against δ = −mu1.
-A side that decides keeps its decision. The variant has an effect when either side accepts its H1
-(the sign tells which), no effect at the alternative when both accepted H0; either way it gets no
-more shards. The error rate over the sweep is split by Bonferroni: with m variants tested, each side
-runs at α/(2m), so P(any variant declared to have an effect | no variant has one) ≤ m · 2 · α/(2m) =
-α, whatever the dependence between the tests (they share the base's games). Holm's step-down would
-raise a variant's level when others decide, making its bounds depend on the other variants; keeping
-them fixed makes each variant's decision a function of its own data. β is per variant (the power of
-each test at |δ| = mu1), not split.
+The test is the three-outcome test of ``[until]`` (``stats.sequential.ThreeOutcome``, Sobel and
+Wald's pair of one-sided generalised SPRTs): ``up`` tests δ = 0 against δ = +mu1, ``down`` δ = 0
+against δ = −mu1. A side that decides keeps its decision. The variant has an effect when either side
+accepts its H1 (the sign tells which), no effect at the alternative when both accepted H0; either
+way it gets no more shards. The error rate over the sweep is split by Bonferroni: with m variants
+tested, each side runs at α/(2m), so P(any variant declared to have an effect | no variant has
+one) ≤ m · 2 · α/(2m) = α, whatever the dependence between the tests (they share the base's
+games). Holm's step-down would raise a variant's level when others decide, making its bounds depend
+on the other variants; keeping them fixed makes each variant's decision a function of its own data.
+β is per variant (the power of each test at |δ| = mu1), not split.
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from simharness.stats.paired import METRIC_EXPRS, per_deal
-from simharness.stats.sequential import SPRT, Decision
+from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, record_of
 from simharness.sweep import BASE
 
 # The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
 MEASURES = ("win", "final_points")
 _METRIC = re.compile(r"^(\w+)\[(.+)\]$")
-
-
-class Verdict(str, enum.Enum):
-    CONTINUE = "continue"
-    EFFECT_UP = "effect+"  # accepted δ = +mu1: the variant raises the metric
-    EFFECT_DOWN = "effect-"
-    NO_EFFECT = "no effect"
 
 
 def parse_metric(text: str, strategies: list[str]) -> tuple[str, str]:
@@ -70,46 +61,6 @@ def variant_scores(base: pl.DataFrame, variant: pl.DataFrame, strategy: str, mea
     return (joined["y"] - joined["y_base"]).to_numpy()
 
 
-@dataclass(frozen=True)
-class TwoSided:
-    """The pair of one-sided SPRTs of one variant at its share of the sweep's α."""
-
-    up: SPRT
-    down: SPRT
-
-    @classmethod
-    def of(cls, until: Mapping[str, Any], tested: int) -> TwoSided:
-        a = float(until["alpha"]) / (2 * tested)
-        b = float(until["beta"])
-        mu1 = float(until["mu1"])
-        return cls(SPRT(0.0, mu1, a, b), SPRT(0.0, -mu1, a, b))
-
-
-def verdict(up: Decision, down: Decision) -> Verdict:
-    """The variant's verdict from its two sides' decisions so far."""
-    if up is Decision.ACCEPT_H1:
-        return Verdict.EFFECT_UP
-    if down is Decision.ACCEPT_H1:
-        return Verdict.EFFECT_DOWN
-    if up is down is Decision.ACCEPT_H0:
-        return Verdict.NO_EFFECT
-    return Verdict.CONTINUE
-
-
-def look(test: TwoSided, scores: np.ndarray, state: dict[str, Any]) -> dict[str, Any]:
-    """One look at a variant's paired scores so far; ``state`` is its record (``up``/``down``: the
-    sides' decisions, frozen once made), updated in place. Returns the look's entry."""
-    entry: dict[str, Any] = {"n": len(scores), "mean": float(scores.mean()) if len(scores) else None}
-    for side, sprt in (("up", test.up), ("down", test.down)):
-        r = sprt.decide(scores)
-        entry[f"llr_{side}"] = r.llr
-        if state[side] == Decision.CONTINUE.value:
-            state[side] = r.decision.value
-    state["decision"] = verdict(Decision(state["up"]), Decision(state["down"])).value
-    entry["decision"] = state["decision"]
-    return entry
-
-
 class Looks:
     """The sequential test of every variant of a sweep, look by look.
 
@@ -125,23 +76,16 @@ class Looks:
         self.tested = [v for v in variants if v != BASE]
         self.until = until
         self.read = read
-        self.test = TwoSided.of(until, len(self.tested))
-        lower, upper = self.test.up.bounds
+        self.test = ThreeOutcome.of(
+            float(until["mu1"]), float(until["alpha"]), float(until["beta"]), len(self.tested)
+        )
+        settings = {
+            k: until[k] for k in ("metric", "measure", "strategy", "mu1", "alpha", "beta", "look_every")
+        }
         self.record: dict[str, Any] = {
-            **{k: until[k] for k in ("metric", "measure", "strategy", "mu1", "alpha", "beta", "look_every")},
-            "alpha_per_side": self.test.up.alpha,
-            "bounds": [lower, upper],
+            **record_of(self.test, settings),
             "games": 0,
-            "variants": {
-                v: {
-                    "decision": Verdict.CONTINUE.value,
-                    "games": 0,
-                    "up": "continue",
-                    "down": "continue",
-                    "looks": [],
-                }
-                for v in self.tested
-            },
+            "variants": {v: fresh_state() for v in self.tested},
         }
 
     @property
@@ -157,7 +101,7 @@ class Looks:
         for v in live:
             state = self.record["variants"][v]
             d = variant_scores(base, self.read(v, games), self.until["strategy"], self.until["measure"])
-            state["looks"].append({"games": games, **look(self.test, d, state)})
+            state["looks"].append({"games": games, **self.test.look(d, state)})
             state["games"] = games
         self.record["games"] = games
         return not self.active

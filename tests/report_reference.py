@@ -24,7 +24,6 @@ from simharness.report.summary import (
     players_frame,
     provenance,
     seat_axis,
-    sequential_result,
     variant_names,
 )
 from simharness.report.sums import QUANTILES
@@ -46,7 +45,7 @@ from simharness.stats.paired import (
     per_deal,
     row_variance,
 )
-from simharness.stats.sequential import look_scores
+from simharness.stats.sequential import look_scores, until_result
 
 
 def seat_wins(ranks: list[int], cells: np.ndarray) -> np.ndarray:
@@ -234,7 +233,7 @@ def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | No
     seq = run.manifest.get("sequential")
     if not seq or not seq.get("looks"):
         return None
-    return sequential_result(seq, look_scores(players, seq, int(seq["games"])))
+    return until_result(seq, look_scores(players, seq, int(seq["games"])))
 
 
 def compare_strategies(

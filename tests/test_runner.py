@@ -402,7 +402,8 @@ def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: P
     assert runner.SUB_BATCHES == 8 and registry.min_shard("sugoroku") == 1000
     for count, want in ((9000, [1125] * 8), (2500, [1000, 1000, 500]), (50, [50])):
         steps: list[int] = []
-        assert runner._play_shard(v, runner._Shard(100, count, ("games",)), steps.append) == count
+        shard = runner._Shard(100, count, ("games",), exp.config_hash)
+        assert runner._play_shard(v, shard, steps.append) == count
         assert steps == want
         whole = engine.play_batch("sugoroku", rules, v.knobs, seed=11, first_game=100, count=count)["games"]
         assert_frame_equal(pl.read_parquet(store.shard_path(tmp_path, "games", "cap-500", 100)), whole)

@@ -16,6 +16,7 @@ from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 from simharness.report.summary import build_summary, print_summary
+from simharness.stats.sequential import SPRT, look_scores
 
 CONFIG = """\
 name = "seq"
@@ -63,15 +64,19 @@ def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_p
     seq = _manifest(run_dir)["sequential"]
     # the bar ends full at the games the test played, not at a fraction of the budget
     assert f"{seq['games']}/{seq['games']} games 100%" in bar.getvalue()
-    # Two copies of one strategy: no difference in 1st-place rate, so the test accepts H0 before the budget.
-    assert seq["decision"] == "H0" and seq["games"] < 2400 and len(seq["looks"]) == seq["games"] // 400
-    assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["H0"]
+    # Two copies of one strategy: no difference in 1st-place rate, so both sides accept δ = 0 before
+    # the budget: "no difference as large as mu1".
+    assert seq["decision"] == "no effect" and seq["games"] < 2400
+    assert len(seq["looks"]) == seq["games"] // 400 and seq["up"] == seq["down"] == "H0"
+    assert [k["decision"] for k in seq["looks"]] == ["continue"] * (len(seq["looks"]) - 1) + ["no effect"]
     assert (
         len(store.open_run(run_dir).files("players", "base")) == seq["games"] // 100
     )  # the rest never played
     # compare repeats the run's sequential verdict for the comparison the run was stopped on only.
     run = store.open_run(run_dir)
-    assert compare_strategies(run, "twin-a", "twin-b")["sequential"]["result"]["decision"] == "H0"
+    told = compare_strategies(run, "twin-a", "twin-b")["sequential"]
+    assert told["result"]["decision"] == "no effect"
+    assert told["verdict"] == "no difference as large as 2 pp between twin-a and twin-b"
     assert compare_strategies(run, "greedy", "random")["sequential"] is None
     before = sorted(p.name for p in (run_dir / "players" / "variant=base").iterdir())
     # as a kill just before the manifest's last write leaves it: the looks are replayed from the data
@@ -84,15 +89,16 @@ def test_identical_strategies_accept_h0_early_and_resume_replays_the_looks(tmp_p
 
 def test_planted_difference_accepts_h1_with_a_stopping_aware_estimate(tmp_path: Path) -> None:
     exp = config.load(
-        _config(tmp_path, games=12000, a="greedy", b="random", metric="final_points", mu1=3.5, look=2000)
+        _config(tmp_path, games=12000, a="greedy", b="random", metric="final_points", mu1=3.5, look=1000)
     )
     run_dir = runner.run(exp, tmp_path / "out", jobs=2)
     seq = _manifest(run_dir)["sequential"]
     # EV-greedy beats the coin-flipper by about 13 points per game on this seed's deals.
-    assert seq["decision"] == "H1" and seq["games"] < 12000
+    assert seq["decision"] == "effect+" and seq["up"] == "H1" and seq["games"] < 12000
     s = build_summary(store.open_run(run_dir))["sequential"]
-    assert s["result"]["decision"] == "H1" and [k["games"] for k in s["looks"]] == list(
-        range(2000, seq["games"] + 1, 2000)
+    assert s["verdict"] == "greedy better than random by ≥ 3.5"
+    assert s["result"]["decision"] == "effect+" and [k["games"] for k in s["looks"]] == list(
+        range(1000, seq["games"] + 1, 1000)
     )
     e = s["estimate"]
     assert e["lo"] < e["estimate"] < e["hi"] and e["lo"] > 0
@@ -101,6 +107,7 @@ def test_planted_difference_accepts_h1_with_a_stopping_aware_estimate(tmp_path: 
     write_html(run, report, tmp_path / "report.html")
     page = (tmp_path / "report.html").read_text()
     assert "Sequential test" in page and 'alt="LLR at each look and the SPRT bounds"' in page
+    assert "→ greedy better than random by ≥ 3.5" in page
     # The header says the games played, not the config's budget, and names the budget.
     played = f"{seq['games']} games per variant (of 12000 planned: the sequential test stopped)"
     assert played in page
@@ -116,3 +123,58 @@ def test_until_errors_name_the_field(tmp_path: Path) -> None:
         config.load(_config(tmp_path, look=150))
     with pytest.raises(ConfigError, match=r"until\.mu1"):
         config.load(_config(tmp_path, mu1=0.0))
+    path = _config(tmp_path)
+    path.write_text(path.read_text().replace("mu0 = 0.0", "mu0 = 0.01"))
+    with pytest.raises(ConfigError, match=r"until\.mu0: expected 0"):
+        config.load(path)
+
+
+def test_a_sequential_run_that_reached_its_budget_grows_and_looks_on(tmp_path: Path) -> None:
+    run_dir = runner.run(config.load(_config(tmp_path, games=400)), tmp_path / "out", jobs=1)
+    old = _manifest(run_dir)["sequential"]
+    assert old["decision"] == "continue" and old["games"] == 400  # undecided at its budget
+    grown = config.load(_config(tmp_path, games=2400))
+    runner.run(grown, tmp_path / "out", jobs=1)
+    fresh = runner.run(grown, tmp_path / "fresh", jobs=1)
+    # the grown run replays the first look from its data and looks on as a fresh run of 2400 does
+    seq = _manifest(run_dir)["sequential"]
+    assert seq == _manifest(fresh)["sequential"] and seq["looks"][0] == old["looks"][0]
+    assert seq["decision"] == "no effect" and len(seq["looks"]) > 1
+    a, b = store.open_run(run_dir), store.open_run(fresh)
+    assert a.table("players").equals(b.table("players"))
+
+
+def test_a_run_of_the_former_one_sided_test_reports_what_it_could_not_tell(tmp_path: Path) -> None:
+    """A run written when `[until]` was a one-sided SPRT of mu0 against mu1 (its manifest record has
+    no `design`, its decision is H0 or H1): the report reads it with that test and says in words
+    that an accepted H0 does not rule out a difference the other way."""
+    exp = config.load(_config(tmp_path))
+    run_dir = runner.run(exp, tmp_path / "out", jobs=2)
+    manifest = _manifest(run_dir)
+    players = store.open_run(run_dir).table("players")
+    assert exp.until is not None
+    one_sided = SPRT(0.0, 0.02)
+    looks = []
+    for games in range(400, manifest["sequential"]["games"] + 1, 400):
+        looks.append({"games": games, **one_sided.decide(look_scores(players, exp.until, games)).to_dict()})
+        if looks[-1]["decision"] != "continue":
+            break
+    keys = ("test", "a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")
+    old = {**{k: exp.until[k] for k in keys}, "looks": looks, "decision": "H0", "games": looks[-1]["games"]}
+    assert looks[-1]["decision"] == "H0"
+    (run_dir / "manifest.json").write_text(json.dumps({**manifest, "sequential": old}))
+    run = store.open_run(run_dir)
+    report = build_report(run)
+    seq = report["sequential"]
+    assert seq["design"] == "one-sided" and seq["result"]["decision"] == "H0"
+    assert seq["verdict"].startswith(
+        "not: twin-a better than twin-b by ≥ 2 pp (one-sided test of 0 against 0.02"
+    )
+    e = seq["estimate"]
+    assert e["lo"] < e["estimate"] < e["hi"]
+    out = io.StringIO()
+    print_summary(report, Console(file=out, width=100))
+    said = " ".join(out.getvalue().split())
+    assert "one-sided SPRT, H0 μ=0 vs H1 μ=0.02" in said and "cannot tell a difference the other way" in said
+    write_html(run, report, tmp_path / "report.html")
+    assert "it cannot tell a difference the other way" in (tmp_path / "report.html").read_text()

@@ -271,7 +271,7 @@ def test_harness_features_from_the_command_line(tmp_path: Path, monkeypatch: pyt
     run_dir = tmp_path / "trump-seq"
     seq = json.loads((run_dir / "manifest.json").read_text())["sequential"]
     # Riichi against a player who never rons: far apart, so the SPRT stops at the first look.
-    assert seq["decision"] == "H1" and seq["games"] == 300
+    assert seq["decision"] == "effect+" and seq["games"] == 300
     games = store.open_run(run_dir).table("games")
     assert games.group_by("variant").len()["len"].to_list() == [300, 300]
     assert set(games["rotation"]) == {0, 1, 2} and games.group_by("variant", "deal").len()["len"].max() == 3
@@ -279,7 +279,7 @@ def test_harness_features_from_the_command_line(tmp_path: Path, monkeypatch: pyt
     out = runner.invoke(app, ["report", str(run_dir), "--json", "--html", str(tmp_path / "r.html")])
     assert out.exit_code == 0, out.output
     report = json.loads(out.stdout)
-    assert report["sequential"]["result"]["decision"] == "H1"
+    assert report["sequential"]["result"]["decision"] == "effect+"
     metrics = {(m["variant"], m["strategy"], m["metric"]): m["estimate"] for m in report["game_metrics"]}
     assert metrics[("base", "tsumo-only", "tsumo_share")] == 1
     assert metrics[("base", "dama", "riichi_rate")] == 0

@@ -127,11 +127,21 @@ def compare(
         print_comparison(result, _console())
 
 
+# `plan --from` metric names beside those of the paired comparisons (stats.paired.METRIC_EXPRS).
+PLAN_METRICS = {"first_place": "win"}
+
+
 def plan(
     effect: Annotated[
-        float, typer.Option(help="Difference in a rate (the 1st-place rate) to detect, e.g. 0.01.")
-    ],
-    baseline: Annotated[float, typer.Option(help="Baseline rate (the 1st-place rate), e.g. 0.25.")],
+        float | None,
+        typer.Option(
+            help="Difference to detect: in a rate (the 1st-place rate, e.g. 0.01), or with --from in the "
+            "metric's unit (default with --from: the difference the run observed)."
+        ),
+    ] = None,
+    baseline: Annotated[
+        float | None, typer.Option(help="Baseline rate (the 1st-place rate), e.g. 0.25; not with --from.")
+    ] = None,
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     power: Annotated[float, typer.Option(help="Power (1 − β).")] = 0.8,
     paired_efficiency: Annotated[
@@ -140,9 +150,30 @@ def plan(
     games_per_deal: Annotated[
         int, typer.Option(help="Games per deal of the paired design (4 for 4-player duplicate).")
     ] = 1,
+    from_run: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            help="A run directory: plan A − B from the variance, pairing and games per deal it measured.",
+        ),
+    ] = None,
+    a: Annotated[str | None, typer.Option("--a", help="With --from: strategy A.")] = None,
+    b: Annotated[str | None, typer.Option("--b", help="With --from: strategy B.")] = None,
+    metric: Annotated[
+        str, typer.Option(help="With --from: first_place (the 1st-place rate), final_points or rank.")
+    ] = "first_place",
+    variant: Annotated[
+        str | None, typer.Option(help="With --from: the variant (default: the first).")
+    ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Games (and deals) needed to detect a win-rate difference: vs a known rate, two arms, paired, SPRT."""
+    """Games (and deals) needed to detect a difference: from a rate (vs a known rate, two arms, paired,
+    SPRT) or, with --from RUN, from what a run measured (fixed-sample and sequential tests)."""
+    if from_run is not None:
+        _plan_from(from_run, a, b, metric, variant, effect, alpha, power, json)
+        return
+    if effect is None or baseline is None:
+        raise typer.BadParameter("expected --effect and --baseline (or --from RUN with --a and --b)")
     from rich.table import Table
 
     from simharness.stats.power import plan as make_plan
@@ -172,4 +203,83 @@ def plan(
     sprt = f"SPRT vs known rate (one-sided α={p.sprt_alpha:g}, β={1 - power:g}), expected"
     t.add_row(f"{sprt} at H0", f"{p.sprt_expected_h0:,.0f}", f"{p.sprt_expected_h0:,.0f}")
     t.add_row(f"{sprt} at H1", f"{p.sprt_expected_h1:,.0f}", f"{p.sprt_expected_h1:,.0f}")
+    _console().print(t)
+
+
+def _plan_from(
+    run_dir: Path,
+    a: str | None,
+    b: str | None,
+    metric: str,
+    variant: str | None,
+    effect: float | None,
+    alpha: float,
+    power: float,
+    json: bool,
+) -> None:
+    """``plan --from``: the sizes of :func:`stats.power.plan_paired` from the run's paired comparison."""
+    from rich.table import Table
+
+    from simharness.report.compare import compare_strategies
+    from simharness.stats.paired import METRIC_EXPRS
+    from simharness.stats.power import plan_paired
+
+    if a is None or b is None:
+        raise typer.BadParameter("--from RUN needs the strategies to compare: --a and --b")
+    known = [*PLAN_METRICS, *(m for m in METRIC_EXPRS if m not in PLAN_METRICS.values())]
+    if metric not in known:
+        raise typer.BadParameter(f'metric: expected one of {", ".join(known)}, got "{metric}"')
+    run = _open(run_dir)
+    try:
+        with _progress() as progress:
+            c = compare_strategies(
+                run, a, b, metric=PLAN_METRICS.get(metric, metric), variant=variant, progress=progress
+            )
+        if c["var_paired"] is None:
+            raise ValueError(f"{a} and {b} share no deals in this run: nothing to measure a paired plan on")
+        gpd = float(c["games_per_deal"])
+        observed = c["difference"]["estimate"]
+        if effect is None and observed is None:
+            raise ValueError("effect: the run observed no difference to plan for; give --effect")
+        want = abs(observed) if effect is None else effect
+        seq = run.manifest.get("sequential") or run.manifest.get("sweep_sequential") or {}
+        look = int(seq.get("look_every") or run.manifest["shard_size"])
+        p = plan_paired(
+            c["var_paired"] / gpd,
+            gpd,
+            want,
+            alpha,
+            power,
+            c["var_independent"],
+            look_deals=max(1, round(look / gpd)),
+        )
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    if json:
+        asked = {"run": str(run_dir), "a": a, "b": b, "metric": metric, "variant": c["variant"]}
+        _dump({**asked, "observed": c["difference"], **p.to_dict()})
+        return
+    diff = c["difference"]
+    t = Table(
+        title=(
+            f"{escape(a)} − {escape(b)}, {metric} ({c['variant']}): observed {diff['estimate']:.4g} "
+            f"[{diff['lo']:.4g}, {diff['hi']:.4g}]; to detect |δ| = {p.effect:.4g} at α={alpha:g} "
+            f"(two-sided), power {power:g}\nVar per deal {p.var_deal:.4g}, {gpd:g} games per deal"
+            + (f", pairing efficiency E = {p.efficiency:.3g}" if p.efficiency is not None else "")
+        ),
+        title_justify="left",
+    )
+    t.add_column("design")
+    t.add_column("games", justify="right")
+    t.add_column("deals", justify="right")
+    t.add_row("fixed sample, this run's design (paired t)", f"{p.games:,}", f"{p.deals:,}")
+    if p.independent_games is not None:
+        t.add_row("fixed sample, independent games", f"{p.independent_games:,}", "")
+    seq = f"three-outcome sequential test at ±{p.effect:.4g} (looks every {p.look_deals:,} deals), expected"
+    t.add_row(f"{seq}, no difference", f"{p.sequential_games_none:,.0f}", f"{p.sequential_deals_none:,.0f}")
+    t.add_row(
+        f"{seq}, |δ| = {p.effect:.4g}",
+        f"{p.sequential_games_effect:,.0f}",
+        f"{p.sequential_deals_effect:,.0f}",
+    )
     _console().print(t)

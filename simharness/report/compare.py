@@ -14,11 +14,11 @@ from rich.table import Table
 
 from simharness.errors import RunDirError
 from simharness.report.stream import chunks, shard_count
-from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_result, variant_names
+from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_lines, variant_names
 from simharness.report.sums import Arm
 from simharness.stats.hypotheses import paired_permutation_test
 from simharness.stats.paired import METRIC_EXPRS, Baseline
-from simharness.stats.sequential import look_scores
+from simharness.stats.sequential import look_scores, until_result
 from simharness.stats.streaming import Moments, PairedSums
 
 
@@ -140,7 +140,7 @@ def compare_strategies(
         "permutation": None if differences is None else _permutation(np.concatenate(differences)),
         "alpha": alpha,
         "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
-        "sequential": sequential_result(seq, np.concatenate(scores)) if own else None,
+        "sequential": until_result(seq, np.concatenate(scores)) if own else None,
     }
 
 
@@ -208,14 +208,11 @@ def print_comparison(result: dict[str, Any], console: Console) -> None:
     t.add_row("variance per game, this design: games/deal × Var(d)", _num(result["var_paired"]))
     t.add_row("pairing efficiency E = their ratio (games ÷ E)", _num(result["efficiency"], 3))
     t.add_row("correlation of the per-deal means ρ", _num(result["rho"], 3))
-    seq = result["sequential"]
-    if seq:
-        r = seq["result"]
-        t.add_row(
-            f"sequential test of the run (H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g})",
-            f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] → {r['decision']}",
-        )
     console.print(t)
+    if result["sequential"]:
+        for line in sequential_lines(result["sequential"]):
+            if line:
+                console.print(escape(line))
     eff = result["efficiency"]
     if eff is not None and eff < 1:
         console.print(

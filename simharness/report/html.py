@@ -28,7 +28,14 @@ from simharness.report.htmlkit import html_table as _table
 from simharness.report.htmlkit import panel_grid as _grid
 from simharness.report.htmlkit import png as _png
 from simharness.report.stream import collect
-from simharness.report.summary import METRIC_NAMES, RunLike, commit_label, fmt_ci, games_label
+from simharness.report.summary import (
+    METRIC_NAMES,
+    RunLike,
+    commit_label,
+    fmt_ci,
+    games_label,
+    sequential_lines,
+)
 from simharness.report.sums import SummarySums
 from simharness.report.verdict import verdict_html
 from simharness.stats.streaming import linear_quantile
@@ -226,9 +233,17 @@ def figure_llr(seq: dict[str, Any]) -> str:
     looks = seq["looks"]
     fig, ax = plt.subplots(figsize=(7, 3.5))
     games = [k["games"] for k in looks]
-    lo, hi = looks[0]["lower"], looks[0]["upper"]
-    # A degenerate sample's LLR (±1e9) would flatten the plot; show it just beyond its bound.
-    ax.plot(games, np.clip([k["llr"] for k in looks], 3 * lo, 3 * hi), "o-", label="LLR")
+    r = seq["result"]
+    lo, hi = r["lower"], r["upper"]
+    # A one-sided record has one LLR; a three-outcome one an LLR per side (each against the same bounds).
+    sides = (
+        [("llr", "LLR")]
+        if seq["design"] == "one-sided"
+        else [("llr_up", "LLR, A better"), ("llr_down", "LLR, B better")]
+    )
+    for key, name in sides:
+        # A degenerate sample's LLR (±1e9) would flatten the plot; show it just beyond its bound.
+        ax.plot(games, np.clip([k[key] for k in looks], 3 * lo, 3 * hi), "o-", label=name)
     ax.axhline(hi, color="tab:green", ls="--", label="accept H1")
     ax.axhline(lo, color="tab:red", ls="--", label="accept H0")
     ax.set_xlabel("games per variant")
@@ -414,20 +429,11 @@ def render_html(
         parts.append(_table(["strategy", "metric", "deals", "χ²", "p", "Kendall's W"], rows))
     seq = report.get("sequential")
     if seq:
-        r, e = seq["result"], seq["estimate"]
+        head, estimate = sequential_lines(seq)
         parts.append("<h2>Sequential test</h2>")
-        parts.append(
-            f"<p>{_esc(seq['a'])} − {_esc(seq['b'])} ({_esc(seq['metric'])}, "
-            f"variant {_esc(seq['variant'])}): "
-            f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}. "
-            f"Decision <b>{_esc(r['decision'])}</b> after {len(seq['looks'])} looks and {seq['games']} games "
-            f"per variant ({r['n']} deals).</p>"
-        )
-        if e:
-            parts.append(
-                f"<p>Stopping-aware (median-unbiased) mean paired difference: {e['estimate']:.4g} "
-                f"[{e['lo']:.4g}, {e['hi']:.4g}]; naive mean {e['naive']:.4g}.</p>"
-            )
+        parts.append(f"<p><b>{_esc(head)}</b></p>")
+        if estimate:
+            parts.append(f"<p>{_esc(estimate)}</p>")
         parts.append(_figure(figure_llr(seq), "LLR at each look and the SPRT bounds"))
     if report["game_metrics"]:
         parts.append(metrics_section(report))

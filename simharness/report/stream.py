@@ -37,13 +37,12 @@ from simharness.report.summary import (
     players_per_game,
     provenance,
     seat_axis,
-    sequential_result,
     variant_names,
 )
 from simharness.report.sums import SummarySums
 from simharness.report.tails import TailSums
 from simharness.stats import balance
-from simharness.stats.sequential import look_scores
+from simharness.stats.sequential import look_scores, until_result
 
 CHUNK_GAMES = 50_000  # games per variant read at once (whole shards; at least one)
 RESAMPLES = 1000  # scorecard bootstrap replicates
@@ -241,7 +240,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "game_metrics": metrics.rows(run),
         "tails": tails.result(),
         "extreme_games": extremes.result(str(run.path), variants),
-        "sequential": sequential_result(seq, np.concatenate(scores)) if seq is not None else None,
+        "sequential": until_result(seq, np.concatenate(scores)) if seq is not None else None,
         "challengers": challengers.result() if challengers is not None else None,
     }
     return Collected(summary, sums, balance.finish(card) if card is not None else None)

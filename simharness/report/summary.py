@@ -10,7 +10,6 @@ import math
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
 import polars as pl
 from rich.console import Console
 from rich.markup import escape
@@ -23,7 +22,6 @@ from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
 from simharness.report.verdict import print_verdict
 from simharness.stats.paired import rank_points
-from simharness.stats.sequential import SPRT, stopped_estimate
 
 
 class RunLike(Protocol):
@@ -185,21 +183,25 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     return collect(run, scorecard=False, progress=progress).summary
 
 
-def sequential_result(seq: dict[str, Any], scores: np.ndarray) -> dict[str, Any]:
-    """The run's sequential test (``[until]``, manifest ``seq``) with the stopping-aware estimate
-    (see ``stats.sequential.stopped_estimate``, which accounts for the looks actually taken), from
-    the paired per-deal scores of the test's comparison."""
-    test = SPRT(float(seq["mu0"]), float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
-    result = test.decide(scores)
-    looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
-    est = stopped_estimate(looks, scores, test) if len(scores) >= 2 and looks else None
-    return {
-        **{k: seq[k] for k in ("a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")},
-        "games": seq["games"],
-        "looks": seq["looks"],
-        "result": result.to_dict(),
-        "estimate": est.to_dict() if est is not None else None,
-    }
+def sequential_lines(seq: dict[str, Any]) -> tuple[str, str | None]:
+    """The run's sequential test (``stats.sequential.until_result``) as plain text: the test and its
+    decision in words, then the estimate and interval at the stop (None without one)."""
+    r, e = seq["result"], seq["estimate"]
+    if seq["design"] == "one-sided":
+        how = f"one-sided SPRT, H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}"
+    else:
+        how = f"three-outcome test at ±{seq['mu1']:g}"
+    head = (
+        f"sequential test {seq['a']} − {seq['b']} ({seq['metric']}, {seq['variant']}): {how}, "
+        f"α={seq['alpha']:g}, β={seq['beta']:g}; stopped after {len(seq['looks'])} looks, "
+        f"{seq['games']} games per variant, {r['n']} deals → {seq['verdict']}"
+    )
+    if not e:
+        return head, None
+    return head, (
+        f"{seq['a']} − {seq['b']} at the stop: {e['estimate']:.4g} [{e['lo']:.4g}, {e['hi']:.4g}] "
+        f"(95%, stopping-aware; naive mean {e['naive']:.4g})"
+    )
 
 
 def fmt_ci(iv: dict[str, Any] | None, digits: int | None = 3, pct: bool = False) -> str:
@@ -326,23 +328,14 @@ def _print_headline(summary: dict[str, Any], console: Console) -> None:
 
 
 def _print_sequential(seq: dict[str, Any] | None, console: Console) -> None:
-    """The run's sequential test (``[until]``): its decision and the stopping-aware estimate."""
+    """The run's sequential test (``[until]``): its decision in words and the estimate at the stop."""
     if not seq:
         return
-    r, e = seq["result"], seq["estimate"]
+    head, estimate = sequential_lines(seq)
     console.print()
-    a, b = escape(seq["a"]), escape(seq["b"])
-    console.print(
-        f"[bold]sequential test[/bold] {a} − {b} ({seq['metric']}, {seq['variant']}): "
-        f"H0 μ={seq['mu0']:g} vs H1 μ={seq['mu1']:g}, α={seq['alpha']:g}, β={seq['beta']:g}; "
-        f"LLR {r['llr']:.3f} in [{r['lower']:.3f}, {r['upper']:.3f}] after {len(seq['looks'])} looks, "
-        f"{seq['games']} games per variant, {r['n']} deals → [bold]{r['decision']}[/bold]"
-    )
-    if e:
-        console.print(
-            f"stopping-aware estimate of the mean paired difference: {e['estimate']:.4g} "
-            f"[{e['lo']:.4g}, {e['hi']:.4g}] (naive mean {e['naive']:.4g})"
-        )
+    console.print(f"[bold]{escape(head)}[/bold]")
+    if estimate:
+        console.print(escape(estimate))
 
 
 def print_summary(summary: dict[str, Any], console: Console, full: bool = True) -> None:

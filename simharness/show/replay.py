@@ -67,7 +67,7 @@ def _logged_rows(
 ) -> pl.DataFrame:
     """The rows of ``game`` in the shard of ``table`` that holds it (one file read, not the run)."""
     plan = store.Plan.of(manifest)
-    key = (table, variant, game - game % plan.shard_size)
+    key = (table, variant, plan.first_of(game))
     path = store.shard_path(run_dir, *key)
     if not path.exists():
         raise RunDirError(f"game {game} is not in the run yet (its shard is missing)", file=path)

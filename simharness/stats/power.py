@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+import numpy as np
 from scipy import stats
 
 
@@ -136,4 +137,110 @@ def plan(
         alpha / 2,
         h0,
         h1,
+    )
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Sample sizes for a paired comparison A − B whose spread was measured in a run (``plan --from``).
+
+    ``var_deal``: the variance of the per-deal difference (one deal = ``games_per_deal`` games);
+    ``var_independent``: Var a + Var b of single rows, the per-game variance of independent play
+    (``stats.paired.pairing_efficiency``). The fixed-sample test is the two-sided paired t-test
+    at ``alpha`` with ``power`` at |δ| = ``effect``: deals = (z_a + z_b)² · Var(d)/δ², games =
+    deals × games per deal; with independent play (one row of each arm a game) the same test needs
+    (z_a + z_b)² · (Var a + Var b)/δ² games. The sequential rows are the expected games of the
+    three-outcome test at ±``effect`` (``stats.sequential.ThreeOutcome``, α and β = 1 − power)
+    looking every ``look_deals`` deals, at δ = 0 and at |δ| = ``effect``, by simulation of the
+    Brownian approximation of its LLRs.
+    """
+
+    effect: float
+    alpha: float
+    power: float
+    var_deal: float
+    games_per_deal: float
+    var_independent: float | None
+    efficiency: float | None
+    deals: int
+    games: int
+    independent_games: int | None
+    look_deals: int
+    sequential_deals_none: float
+    sequential_deals_effect: float
+    sequential_games_none: float
+    sequential_games_effect: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def sequential_expected_deals(
+    effect: float,
+    sd: float,
+    alpha: float,
+    beta: float,
+    look_deals: int,
+    horizon: int,
+    sims: int = 4000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Expected deals of the three-outcome test at ±``effect`` on per-deal differences of spread
+    ``sd``, looking every ``look_deals`` deals, at δ = 0 and at δ = ``effect`` (a path undecided
+    at ``horizon`` deals counts as stopping there)."""
+    from simharness.stats.sequential import ThreeOutcome
+
+    test = ThreeOutcome.of(abs(effect), alpha, beta)
+    ns = np.arange(look_deals, max(horizon, look_deals) + 1, look_deals)
+    z = np.random.default_rng(seed).standard_normal((sims, len(ns)))
+    noise = np.cumsum(z * np.sqrt(look_deals) * sd, axis=1)
+    out = []
+    for delta in (0.0, abs(effect)):
+        _, stop = test.outcome(delta * ns[None, :] + noise, ns, sd)
+        out.append(float(ns[stop].mean()))
+    return out[0], out[1]
+
+
+def plan_paired(
+    var_deal: float,
+    games_per_deal: float,
+    effect: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    var_independent: float | None = None,
+    look_deals: int | None = None,
+) -> RunPlan:
+    """The sample sizes of :class:`RunPlan` from a run's measured spread."""
+    za, zb = _z(alpha, power)
+    if effect == 0 or not math.isfinite(effect):
+        raise ValueError(f"effect: expected a non-zero difference, got {effect}")
+    if not var_deal > 0:
+        raise ValueError(
+            f"the per-deal differences have no spread (variance {var_deal}): any difference is told at once"
+        )
+    deals = math.ceil((za + zb) ** 2 * var_deal / effect**2)
+    games = math.ceil(deals * games_per_deal)
+    independent = None
+    efficiency = None
+    if var_independent is not None and var_independent > 0:
+        independent = math.ceil((za + zb) ** 2 * var_independent / effect**2)
+        efficiency = var_independent / (games_per_deal * var_deal)
+    look = look_deals or max(1, deals // 50)
+    none, hit = sequential_expected_deals(effect, math.sqrt(var_deal), alpha, 1 - power, look, 20 * deals)
+    return RunPlan(
+        abs(effect),
+        alpha,
+        power,
+        var_deal,
+        games_per_deal,
+        var_independent,
+        efficiency,
+        deals,
+        games,
+        independent,
+        look,
+        none,
+        hit,
+        none * games_per_deal,
+        hit * games_per_deal,
     )

@@ -1,8 +1,11 @@
-"""Sequential testing: a generalised SPRT on paired scores (Fishtest's method) and a stopping-aware estimate.
+"""Sequential testing: a generalised SPRT on paired scores (Fishtest's method), the three-outcome
+test built from two of them, and a stopping-aware estimate.
 
-The runner calls :meth:`SPRT.decide` between shard waves with the per-deal paired scores played so
-far; it answers continue / accept H0 / accept H1. After stopping, :func:`stopped_estimate` gives a
-median-unbiased estimate and CI that account for the looks that were taken.
+:meth:`SPRT.decide` answers continue / accept H0 / accept H1 for one one-sided test.
+:class:`ThreeOutcome` is the test ``[until]`` and ``[sweep.until]`` both run between shard waves on
+the per-deal paired scores played so far (one implementation for both): it decides "A better by
+≥ mu1", "B better by ≥ mu1" or "no difference as large as mu1" (:class:`Verdict`). After stopping,
+:func:`stopped_estimate` gives a median-unbiased estimate and CI that account for the looks taken.
 """
 
 from __future__ import annotations
@@ -24,6 +27,16 @@ class Decision(str, enum.Enum):
     CONTINUE = "continue"
     ACCEPT_H0 = "H0"
     ACCEPT_H1 = "H1"
+
+
+class Verdict(str, enum.Enum):
+    """A three-outcome test's decision on the mean paired difference δ = A − B (in a sweep: the
+    variant minus the base). The values are what manifests record."""
+
+    CONTINUE = "continue"
+    EFFECT_UP = "effect+"  # accepted δ = +mu1: A better (the variant raises the metric)
+    EFFECT_DOWN = "effect-"  # accepted δ = −mu1: B better
+    NO_EFFECT = "no effect"  # both sides accepted δ = 0: no difference as large as mu1
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -180,22 +193,141 @@ class SPRT:
         return result.decision is not Decision.CONTINUE or (self.max_n is not None and result.n >= self.max_n)
 
 
+def _brownian_llr(total: np.ndarray, n: np.ndarray | int, mu0: float, mu1: float, sigma: float) -> np.ndarray:
+    """:func:`llr_normal` of running sums ``total`` after ``n`` scores of spread ``sigma``."""
+    return (mu1 - mu0) * (2 * total - n * (mu0 + mu1)) / (2 * sigma**2)
+
+
+def _one_sided_outcome(
+    test: SPRT, sums: np.ndarray, ns: np.ndarray, sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each path of running sums stops (look index) and its class: 0 = accept H0, 1 = the last
+    look, 2 = accept H1."""
+    lower, upper = test.bounds
+    lv = _brownian_llr(sums, ns[None, :], test.mu0, test.mu1, sigma)
+    can = ns[None, :] >= test.min_n
+    up, dn = (lv >= upper) & can, (lv <= lower) & can
+    hit = up | dn
+    first = np.where(hit.any(axis=1), hit.argmax(axis=1), len(ns) - 1)
+    rows = np.arange(len(sums))
+    return np.where(up[rows, first], 2, np.where(dn[rows, first], 0, 1)), first
+
+
+@dataclass(frozen=True)
+class ThreeOutcome:
+    """Sobel and Wald's pair of one-sided SPRTs on the mean paired difference δ: ``up`` tests
+    δ = 0 against δ = +mu1, ``down`` δ = 0 against δ = −mu1, each at ``alpha_side``.
+
+    A side that decides keeps its decision. The verdict is "A better" when ``up`` accepts its H1,
+    "B better" when ``down`` does, "no difference as large as mu1" when both accept H0. Under δ = 0
+    the chance of declaring either difference is at most 2 · ``alpha_side``; at δ = ±mu1 the chance
+    of missing it is about β. :meth:`of` sets ``alpha_side`` = α/(2m) for m tests run together (a
+    sweep's variants; 1 for ``[until]``), so the chance of any wrong "better" is at most α.
+    """
+
+    up: SPRT
+    down: SPRT
+
+    @classmethod
+    def of(cls, mu1: float, alpha: float, beta: float, tests: int = 1) -> ThreeOutcome:
+        if not mu1 > 0:
+            raise ValueError(f"mu1: expected a positive effect (both signs are tested), got {mu1}")
+        side = alpha / (2 * tests)
+        return cls(SPRT(0.0, mu1, side, beta), SPRT(0.0, -mu1, side, beta))
+
+    @property
+    def mu1(self) -> float:
+        return self.up.mu1
+
+    @property
+    def min_n(self) -> int:
+        return self.up.min_n
+
+    def look(self, scores: np.ndarray, state: dict[str, Any]) -> dict[str, Any]:
+        """One look at the paired scores so far; ``state`` is the test's record (``up``/``down``:
+        the sides' decisions, frozen once made; ``decision``: the verdict), updated in place.
+        Returns the look's entry (scores, their mean, each side's LLR, the verdict)."""
+        x = np.asarray(scores, dtype=float)
+        llr = {side: gsprt_llr(x, t.mu0, t.mu1) if len(x) else 0.0 for side, t in self._sides()}
+        entry: dict[str, Any] = {
+            "n": len(x),
+            "mean": float(x.mean()) if len(x) else None,
+            **{f"llr_{side}": v for side, v in llr.items()},
+        }
+        if len(x) >= self.min_n:
+            sides = {side: np.array([_SIDE[state[side]]]) for side in llr}
+            cls = int(self.advance(sides["up"], sides["down"], *(np.array([v]) for v in llr.values()))[0])
+            for side, v in sides.items():
+                state[side] = _SIDE_NAME[int(v[0])]
+            state["decision"] = _VERDICT[cls].value
+        entry["decision"] = state["decision"]
+        return entry
+
+    def _sides(self) -> tuple[tuple[str, SPRT], tuple[str, SPRT]]:
+        return ("up", self.up), ("down", self.down)
+
+    def advance(
+        self, up: np.ndarray, down: np.ndarray, llr_up: np.ndarray, llr_down: np.ndarray
+    ) -> np.ndarray:
+        """One look of many tests at once, as :meth:`look` takes it for one: each side's state
+        (0 running, −1 accepted H0, +1 accepted H1) moves by its LLR, in place (a decided side keeps
+        its decision). Returns each test's verdict class: −1 running, 0 B better, 1 no difference,
+        2 A better."""
+        lower, upper = self.up.bounds
+        for side, lv in ((up, llr_up), (down, llr_down)):
+            running = side == 0
+            side[running & (lv >= upper)] = 1
+            side[running & (lv <= lower)] = -1
+        none = (up == -1) & (down == -1)
+        return np.where(up == 1, 2, np.where(down == 1, 0, np.where(none, 1, -1)))
+
+    def outcome(self, sums: np.ndarray, ns: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+        """Where each path of running sums (Brownian LLRs) stops and its class: 0 = B better,
+        1 = no difference or the last look, 2 = A better."""
+        paths = len(sums)
+        up, down = np.zeros(paths, dtype=int), np.zeros(paths, dtype=int)
+        cls = np.ones(paths, dtype=int)
+        stop = np.full(paths, len(ns) - 1)
+        running = np.ones(paths, dtype=bool)
+        for j, n in enumerate(ns):
+            if n < self.min_n:
+                continue
+            llrs = (_brownian_llr(sums[:, j], n, t.mu0, t.mu1, sigma) for _, t in self._sides())
+            now = self.advance(up, down, *llrs)
+            decided = running & (now >= 0)
+            cls[decided], stop[decided] = now[decided], j
+            running &= ~decided
+            if not running.any():
+                break
+        return cls, stop
+
+
+# A side's state in a manifest and in :meth:`ThreeOutcome.advance`; a verdict class and its verdict.
+_SIDE = {Decision.CONTINUE.value: 0, Decision.ACCEPT_H0.value: -1, Decision.ACCEPT_H1.value: 1}
+_SIDE_NAME = {v: k for k, v in _SIDE.items()}
+_VERDICT = {-1: Verdict.CONTINUE, 0: Verdict.EFFECT_DOWN, 1: Verdict.NO_EFFECT, 2: Verdict.EFFECT_UP}
+
+
+# The ``design`` of a three-outcome record. An ``[until]`` record without it was written by the
+# one-sided SPRT of mu0 against mu1 that ``[until]`` ran before (:func:`until_result`).
+THREE_OUTCOME = "three-outcome"
+
+
+def record_of(test: ThreeOutcome, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """What a manifest records of a three-outcome test: its ``settings``, design, α per side and bounds."""
+    lower, upper = test.up.bounds
+    return {**settings, "design": THREE_OUTCOME, "alpha_per_side": test.up.alpha, "bounds": [lower, upper]}
+
+
+def fresh_state() -> dict[str, Any]:
+    """A three-outcome test's state before its first look (:meth:`ThreeOutcome.look` updates it)."""
+    return {"decision": Verdict.CONTINUE.value, "games": 0, "up": "continue", "down": "continue", "looks": []}
+
+
 def look_scores(players: pl.DataFrame, until: Mapping[str, Any], games: int) -> np.ndarray:
     """The paired scores (per-deal A − B) of ``until``'s comparison over the games below ``games``."""
     rows = players.filter((pl.col("variant") == until["variant"]) & (pl.col("game") < games))
     return paired_scores(rows, str(until["a"]), str(until["b"]), str(until["metric"]))["d"].to_numpy()
-
-
-def sprt_look(players: pl.DataFrame, until: Mapping[str, Any], games: int) -> tuple[SPRT, SPRTResult]:
-    """One look of a run's sequential test: the data so far → continue / accept H0 / accept H1.
-
-    ``until`` is the experiment's ``[until]`` section (``a``, ``b``, ``metric``, ``variant``, ``mu0``,
-    ``mu1``, ``alpha``, ``beta``); ``games`` the games per variant played so far: only games below it
-    are used, so the decision at a look depends on nothing but the look (a resumed run replays the
-    same decisions). The score is the per-deal paired difference A − B (see ``paired_scores``).
-    """
-    test = SPRT(float(until["mu0"]), float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
-    return test, test.decide(look_scores(players, until, games))
 
 
 @dataclass(frozen=True)
@@ -215,7 +347,7 @@ class StoppedEstimate:
 def stopped_estimate(
     looks: Sequence[int],
     scores: np.ndarray,
-    test: SPRT,
+    test: SPRT | ThreeOutcome,
     confidence: float = 0.95,
     sims: int = 20000,
     seed: int = 0,
@@ -224,11 +356,13 @@ def stopped_estimate(
 
     The naive mean is biased when a test stops at a boundary. This models the running sum as a
     Brownian motion with drift μ and the observed σ (the Brownian LLR, in which the bounds are
-    linear in the sum), orders outcomes stagewise (an earlier crossing of the upper bound is more
-    extreme than any later outcome; an earlier lower crossing less extreme; the last look by its
-    mean) and solves P_μ(outcome ≥ observed) = ½ for the estimate and α/2, 1−α/2 for the CI, by
-    simulation with common random numbers (``sims`` paths, fixed ``seed``). Assumes independent
-    scores and that only the listed looks were taken. With one look it is the ordinary z interval.
+    linear in the sum), orders outcomes stagewise (an earlier stop at a high boundary is more
+    extreme than any later outcome; an earlier stop at a low boundary less extreme; the rest by
+    their mean) and solves P_μ(outcome ≥ observed) = ½ for the estimate and α/2, 1−α/2 for the CI,
+    by simulation with common random numbers (``sims`` paths, fixed ``seed``). ``test`` is the
+    one-sided SPRT (the high boundary is H1's when mu1 > mu0) or the three-outcome test ("A better"
+    high, "B better" low). Assumes independent scores and that only the listed looks were taken.
+    With one look it is the ordinary z interval.
     """
     x = np.asarray(scores, dtype=float)
     ns = np.asarray([k for k in looks if k > 0], dtype=int)
@@ -238,24 +372,15 @@ def stopped_estimate(
     naive = float(x.mean())
     if sigma == 0:
         return StoppedEstimate(naive, naive, naive, naive, len(ns))
-    lower, upper = test.bounds
-    k_scale = (test.mu1 - test.mu0) / (2 * sigma**2)
-
-    def llr(total: np.ndarray, n: np.ndarray) -> np.ndarray:
-        return k_scale * (2 * total - n * (test.mu0 + test.mu1))
 
     def outcome(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(class, stage key, mean) per path: class 0 = lower stop, 1 = last look, 2 = upper stop."""
-        lv = llr(sums, ns[None, :])
-        can = ns[None, :] >= test.min_n
-        up = (lv >= upper) & can
-        dn = (lv <= lower) & can
-        hit = up | dn
-        first = np.where(hit.any(axis=1), hit.argmax(axis=1), len(ns) - 1)
-        rows = np.arange(len(sums))
-        cls = np.where(up[rows, first], 2, np.where(dn[rows, first], 0, 1))
+        """(class, stage key, mean) per path, ordered class, then key, then mean."""
+        if isinstance(test, ThreeOutcome):
+            cls, first = test.outcome(sums, ns, sigma)
+        else:
+            cls, first = _one_sided_outcome(test, sums, ns, sigma)
         key = np.where(cls == 2, -first, np.where(cls == 0, first, 0))
-        return cls, key, sums[rows, first] / ns[first]
+        return cls, key, sums[np.arange(len(sums)), first] / ns[first]
 
     obs_cls, obs_key, obs_mean = (a[0] for a in outcome(np.cumsum(x)[ns - 1][None, :]))
     inc = np.diff(np.concatenate([[0], ns]))
@@ -281,3 +406,77 @@ def stopped_estimate(
 
     a = (1 - confidence) / 2
     return StoppedEstimate(solve(0.5), solve(a), solve(1 - a), naive, len(ns))
+
+
+# Metrics of which a lower A − B is the better for A (a rank: 1 is the best).
+LOWER_IS_BETTER = frozenset({"rank"})
+
+
+def _by(metric: str, mu1: float) -> str:
+    """``mu1`` in the metric's words: percentage points of a share, else the metric's own unit."""
+    return f"{abs(mu1) * 100:g} pp" if metric == "win" else f"{abs(mu1):g}"
+
+
+def in_words(decision: str, a: str, b: str, metric: str, mu1: float) -> str:
+    """A three-outcome decision (a :class:`Verdict` value) on A − B in ``metric``, said in words."""
+    by = _by(metric, mu1)
+    first, second = (b, a) if metric in LOWER_IS_BETTER else (a, b)
+    return {
+        Verdict.EFFECT_UP.value: f"{first} better than {second} by ≥ {by}",
+        Verdict.EFFECT_DOWN.value: f"{second} better than {first} by ≥ {by}",
+        Verdict.NO_EFFECT.value: f"no difference as large as {by} between {a} and {b}",
+    }.get(decision, f"undecided: no difference of {by} either way could be told yet")
+
+
+def _one_sided_words(decision: str, seq: Mapping[str, Any]) -> str:
+    """The decision of a one-sided record (``[until]`` before the three-outcome test) in words:
+    accepting H1 is a difference in mu1's direction; accepting H0 only says "not a difference of
+    mu1 in that direction", never that there is none (the other direction was not tested)."""
+    mu0, mu1 = float(seq["mu0"]), float(seq["mu1"])
+    up = Verdict.EFFECT_UP if mu1 > mu0 else Verdict.EFFECT_DOWN
+    if decision == Decision.ACCEPT_H1.value:
+        said = in_words(up.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+        return f"{said} (one-sided test of {mu0:g} against {mu1:g})"
+    if decision == Decision.ACCEPT_H0.value:
+        said = in_words(up.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+        return (
+            f"not: {said} (one-sided test of {mu0:g} against {mu1:g}, from before [until] was "
+            "three-outcome: it cannot tell a difference the other way; see the interval)"
+        )
+    return in_words(Verdict.CONTINUE.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+
+
+def until_result(seq: Mapping[str, Any], scores: np.ndarray) -> dict[str, Any]:
+    """The run's ``[until]`` test (manifest record ``seq``) read again from the per-deal paired
+    ``scores`` of its comparison: the looks replayed, the decision in words (``verdict``) and the
+    stopping-aware estimate at the stop (:func:`stopped_estimate`, for the looks actually taken).
+
+    A record without ``design`` was written by the one-sided SPRT of mu0 against mu1 that ``[until]``
+    ran before: it is read with that test, and its words say which direction it could not tell.
+    """
+    looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
+    test: SPRT | ThreeOutcome
+    if seq.get("design") == THREE_OUTCOME:
+        test = ThreeOutcome.of(float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
+        state = fresh_state()
+        last: dict[str, Any] = {"n": 0, "mean": None, "decision": Verdict.CONTINUE.value}
+        for n in looks:
+            last = test.look(scores[:n], state)
+        lower, upper = test.up.bounds
+        result = {**last, "lower": lower, "upper": upper}
+        words = in_words(result["decision"], seq["a"], seq["b"], seq["metric"], float(seq["mu1"]))
+    else:
+        test = SPRT(float(seq["mu0"]), float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
+        result = test.decide(scores).to_dict()
+        words = _one_sided_words(str(result["decision"]), seq)
+    est = stopped_estimate(looks, scores, test) if len(scores) >= 2 and looks else None
+    keys = ("a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")
+    return {
+        **{k: seq.get(k) for k in keys},
+        "design": seq.get("design", "one-sided"),
+        "games": seq["games"],
+        "looks": seq["looks"],
+        "result": result,
+        "verdict": words,
+        "estimate": est.to_dict() if est is not None else None,
+    }
