@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import special, stats
 
 Counts = tuple[int, ...]
 
@@ -95,23 +95,42 @@ class _Opponents:
     def __init__(self, table: PayoffTable) -> None:
         k, n = len(table.strategies), table.players
         self.counts = np.array(profiles(k, n - 1), dtype=float)
+        # The probability of an opponent multiset is coef · exp(counts · log x): one matrix product
+        # for many mixes at once.
+        self.exponents = self.counts.T.copy()
         self.coef = np.array(
             [math.factorial(n - 1) / math.prod(math.factorial(int(c)) for c in row) for row in self.counts]
         )
         index = table._index
-        self.values = np.empty((len(self.counts), k))
+        self.rows = np.empty((len(self.counts), k), dtype=np.int64)
         for q, row in enumerate(self.counts.astype(int)):
             for s in range(k):
                 full = list(row)
                 full[s] += 1
-                self.values[q, s] = table.payoffs[index[tuple(full)], s]
+                self.rows[q, s] = index[tuple(full)]
+        self.values = self.of(table.payoffs)
+
+    def of(self, payoffs: np.ndarray) -> np.ndarray:
+        """``values[..., q, s]``: the payoff of ``s`` against opponents ``q`` in the table ``payoffs``
+        (``(..., profiles, strategies)``: several tables at once, e.g. bootstrap replicates)."""
+        return payoffs[..., self.rows, np.arange(payoffs.shape[-1])]
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """The probability of each opponent multiset under each mix ``x`` (``(..., k)`` → ``(..., Q)``)."""
+        return self.coef * np.exp(np.log(np.maximum(x, 1e-300)) @ self.exponents)
+
+
+def _payoffs(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Expected payoffs from opponent probabilities: one table (``values``: ``(Q, k)``) for many mixes,
+    or a stack of tables (``(B, Q, k)``) each with its own mix (``probs``: ``(B, Q)``)."""
+    return probs @ values if values.ndim == 2 else np.einsum("bq,bqk->bk", probs, values)
 
 
 def expected_payoffs(table: PayoffTable, x: np.ndarray, _opp: _Opponents | None = None) -> np.ndarray:
-    """Each strategy's expected payoff when its ``n − 1`` opponents are drawn from the mix ``x``."""
+    """Each strategy's expected payoff when its ``n − 1`` opponents are drawn from the mix ``x`` (or
+    from each row of a stack of mixes)."""
     opp = _opp or _Opponents(table)
-    probs = opp.coef * np.prod(np.power(np.asarray(x, float)[None, :], opp.counts), axis=1)
-    return probs @ opp.values
+    return opp.probabilities(np.asarray(x, float)) @ opp.values
 
 
 def regret(table: PayoffTable, x: np.ndarray, _opp: _Opponents | None = None) -> float:
@@ -122,10 +141,13 @@ def regret(table: PayoffTable, x: np.ndarray, _opp: _Opponents | None = None) ->
 
 @dataclass(frozen=True)
 class Equilibrium:
-    """A symmetric equilibrium: the mix, its regret, support and entropy (bits)."""
+    """A symmetric equilibrium: the mix, its regret, support and entropy (bits); ``basin`` is the share
+    of uniformly random starting mixes from which the replicator dynamics comes to rest at it (0 for
+    one found by support enumeration alone: unstable, or reached by no start drawn)."""
 
     mix: np.ndarray
     regret: float
+    basin: float = 0.0
 
     @property
     def support(self) -> tuple[int, ...]:
@@ -137,52 +159,84 @@ class Equilibrium:
         return float(-(p * np.log2(p)).sum())
 
 
-def _replicator(
-    table: PayoffTable, x: np.ndarray, opp: _Opponents, scale: float, steps: int = 20_000
-) -> np.ndarray:
-    """The replicator dynamics from ``x`` until it rests (payoffs in units of ``scale``)."""
-    dt = 0.5
+def _replicator(values: np.ndarray, x: np.ndarray, opp: _Opponents, steps: int = 2000) -> np.ndarray:
+    """The replicator dynamics (in its exponential-weights form, which keeps every mix inside the
+    simplex) from each row of ``x`` until it rests or ``steps`` pass; ``values`` in units of the
+    payoffs' range, one table or one per row."""
+    x = np.array(x, dtype=float)
+    active = np.arange(len(x))
     for _ in range(steps):
-        u = expected_payoffs(table, x, opp) / scale
-        move = x * (u - x @ u)
-        x = np.clip(x + dt * move, 0.0, None)
-        x /= x.sum()
-        if np.max(np.abs(move)) < 1e-11:
+        v = values if values.ndim == 2 else values[active]
+        now = x[active]
+        u = _payoffs(v, opp.probabilities(now))
+        moved = now * np.exp(u - (now * u).sum(-1, keepdims=True))
+        moved /= moved.sum(-1, keepdims=True)
+        x[active] = moved
+        active = active[np.max(np.abs(moved - now), axis=-1) >= 1e-12]
+        if not len(active):
             break
     return x
 
 
+def _on_supports(
+    values: np.ndarray, supports: np.ndarray, starts: np.ndarray, opp: _Opponents, iters: int = 60
+) -> np.ndarray:
+    """For each row of ``supports`` (a mask over the strategies), the mix on it whose strategies earn
+    the same (the support's equilibrium condition) in the game of ``values`` (one table, or one per
+    row), by damped Newton steps from ``starts``; a row of NaN where there is none with every weight
+    positive. All rows are solved at once."""
+    masks = np.asarray(supports, bool)
+    rows, k = masks.shape
+    eye = np.eye(k)
+    x = np.where(masks, np.maximum(starts, 1e-3), 0.0)
+    x /= x.sum(1, keepdims=True)
+    residual = np.full(rows, np.inf)
+    # The rows still moving: neither solved nor pressed against the support's boundary (no solution).
+    active = np.arange(rows)
+    for _ in range(iters):
+        m, now = masks[active], x[active]
+        at, last = np.arange(len(active)), k - 1 - np.argmax(m[:, ::-1], axis=1)  # the last of each support
+        v = values if values.ndim == 2 else values[active]
+        p = opp.probabilities(now)
+        u = _payoffs(v, p)
+        # du_s/dx_t = Σ_q values[q, s] · p_q · c_qt / x_t (read only for t in the support, where x_t > 0).
+        du = np.swapaxes(v, -1, -2) @ (
+            p[:, :, None] * opp.counts[None, :, :] / np.maximum(now, 1e-300)[:, None, :]
+        )
+        f = np.where(m, u - u[at, last][:, None], now)
+        f[at, last] = now.sum(1) - 1.0
+        j = np.where(m[:, :, None], (du - du[at, last][:, None, :]) * m[:, None, :], eye)
+        j[at, last] = m
+        residual[active] = np.max(np.abs(f), axis=1)
+        step = -np.einsum("bij,bj->bi", np.linalg.pinv(j), f)
+        # Damped: never past the boundary of the support (a weight at most halves its way to zero).
+        shrink = np.where(m & (step < 0), -0.5 * now / np.minimum(step, -1e-300), np.inf)
+        now = np.where(m, now + step * np.minimum(1.0, shrink.min(1))[:, None], 0.0)
+        x[active] = now
+        edge = np.min(np.where(m, now, np.inf), axis=1) < 1e-10
+        active = active[(residual[active] >= 1e-13) & ~edge]
+        if not len(active):
+            break
+    ok = (residual < 1e-10) & np.all(np.where(masks, x > 1e-9, True), axis=1)
+    return np.where(ok[:, None], x / x.sum(1, keepdims=True), np.nan)
+
+
 def _on_support(
-    table: PayoffTable, support: Sequence[int], start: np.ndarray, opp: _Opponents
+    values: np.ndarray, support: Sequence[int], start: np.ndarray, opp: _Opponents
 ) -> np.ndarray | None:
-    """The mix on ``support`` whose strategies earn the same (the support's equilibrium condition),
-    found from ``start``; None when there is none with every weight positive."""
-    k = len(table.strategies)
-    idx = list(support)
-    if len(idx) == 1:
-        x = np.zeros(k)
-        x[idx[0]] = 1.0
-        return x
+    """:func:`_on_supports` of one support; None when it has no equilibrium mix."""
+    mask = np.zeros((1, values.shape[-1]), bool)
+    mask[0, list(support)] = True
+    x = _on_supports(values, mask, np.asarray(start, float)[None, :], opp)[0]
+    return None if np.isnan(x[0]) else x
 
-    def mix(z: np.ndarray) -> np.ndarray:
-        x = np.zeros(k)
-        x[idx[:-1]] = z
-        x[idx[-1]] = 1.0 - z.sum()
-        return x
 
-    def equal(z: np.ndarray) -> np.ndarray:
-        u = expected_payoffs(table, mix(z), opp)[idx]
-        return u[:-1] - u[-1]
-
-    solved = optimize.root(equal, start[idx[:-1]], method="hybr", options={"xtol": 1e-13})
-    x = mix(solved.x)
-    if not solved.success or np.any(x[idx] <= 1e-9) or np.max(np.abs(equal(solved.x))) > 1e-9:
-        return None
-    return x
+def _all_supports(k: int) -> np.ndarray:
+    return np.array([[(bits >> i) & 1 for i in range(k)] for bits in range(1, 2**k)], dtype=bool)
 
 
 def equilibria(
-    table: PayoffTable, *, starts: int = 64, seed: int = 0, tol: float = 1e-6
+    table: PayoffTable, *, starts: int = 32, seed: int = 0, tol: float = 1e-6
 ) -> list[Equilibrium]:
     """The symmetric Nash equilibria of the game: rest points of the replicator dynamics from the
     centroid, near each vertex and from ``starts`` random mixes, made exact on their support; and,
@@ -190,67 +244,137 @@ def equilibria(
     at most ``tol`` (in units of the payoffs' range), distinct, most mixed first."""
     k = len(table.strategies)
     opp = _Opponents(table)
-    span = float(np.nanmax(table.payoffs) - np.nanmin(table.payoffs)) or 1.0
+    values = opp.values / _span(table)
     rng = np.random.default_rng(seed)
-    points = [np.full(k, 1.0 / k)] + [np.eye(k)[i] * 0.9 + 0.1 / k for i in range(k)]
-    points += list(rng.dirichlet(np.ones(k), size=starts))
-    candidates = []
-    for x in points:
-        rest = _replicator(table, x, opp, span)
-        exact = _on_support(table, np.flatnonzero(rest > 1e-4), rest, opp)
-        candidates.append(rest if exact is None else exact)
+    fixed = [np.full(k, 1.0 / k)] + [np.eye(k)[i] * 0.9 + 0.1 / k for i in range(k)]
+    drawn = rng.dirichlet(np.ones(k), size=starts)
+    rests = _replicator(values, np.vstack([*fixed, *drawn]), opp)
+    candidates = list(_exact(values, rests, opp))
     if k <= 8:
-        for size in range(1, k + 1):
-            for support in itertools.combinations(range(k), size):
-                start = np.zeros(k)
-                start[list(support)] = 1.0 / size
-                x = _on_support(table, support, start, opp)
-                if x is not None:
-                    candidates.append(x)
-    found: list[Equilibrium] = []
+        supports = _all_supports(k)
+        centroids = supports / supports.sum(1, keepdims=True)
+        candidates += [x for x in _on_supports(values, supports, centroids, opp) if not np.isnan(x[0])]
+    found: list[np.ndarray] = []
     for x in candidates:
-        r = regret(table, x, opp) / span
-        if r <= tol and not any(np.max(np.abs(e.mix - x)) < 1e-5 for e in found):
-            found.append(Equilibrium(x, r * span))
-    return sorted(found, key=lambda e: (-len(e.support), -e.entropy))
+        if _regret(values, x, opp) <= tol and not any(np.max(np.abs(e - x)) < 1e-5 for e in found):
+            found.append(x)
+    # A start's basin is the equilibrium its rest point is nearest, if near (the dynamics may cycle).
+    basins = np.zeros(len(found))
+    for rest in rests[len(fixed) :]:
+        if found:
+            gaps = [float(np.abs(rest - e).sum()) for e in found]
+            if min(gaps) < 0.05:
+                basins[int(np.argmin(gaps))] += 1.0 / starts
+    out = [
+        Equilibrium(x, _regret(values, x, opp) * _span(table), float(b))
+        for x, b in zip(found, basins, strict=True)
+    ]
+    return sorted(out, key=lambda e: (-len(e.support), -e.entropy))
 
 
-def _fitness(table: PayoffTable, me: int, other: int, mine: int, m: int) -> float:
-    """The expected payoff of a player of ``me`` in a population of ``m`` of which ``mine`` play
-    ``me`` and the rest ``other``: its ``n − 1`` opponents are drawn from the other ``m − 1``."""
+def _span(table: PayoffTable) -> float:
+    """The payoffs' range, the unit in which the dynamics run and tolerances are read."""
+    return float(np.nanmax(table.payoffs) - np.nanmin(table.payoffs)) or 1.0
+
+
+def _regret(values: np.ndarray, x: np.ndarray, opp: _Opponents) -> float:
+    u = opp.probabilities(x) @ values
+    return float(np.max(u) - x @ u)
+
+
+def _exact(values: np.ndarray, rests: np.ndarray, opp: _Opponents) -> np.ndarray:
+    """Rest points made exact on their support (read at two thresholds, since a strategy dying slowly
+    may still hold some weight); a rest point with neither is kept as it is."""
+    out = np.array(rests, dtype=float)
+    for threshold in (1e-2, 1e-4):
+        solved = _on_supports(values, rests > threshold, rests, opp)
+        good = ~np.isnan(solved[:, 0])
+        out[good] = solved[good]
+    return out
+
+
+def follow(table: PayoffTable, replicates: np.ndarray, mix: np.ndarray, tol: float = 1e-6) -> np.ndarray:
+    """The equilibrium ``mix`` of ``table`` followed into each of the tables ``replicates`` (payoffs
+    of shape ``(B, profiles, strategies)``, e.g. bootstrap resamples): in each, the equilibrium on the
+    same support, else on the support with one strategy more or one fewer, else where the replicator
+    dynamics started near ``mix`` comes to rest; a row of NaN where none has regret at most ``tol``
+    (in units of ``table``'s range)."""
+    k = len(table.strategies)
+    opp = _Opponents(table)
+    values = opp.of(np.asarray(replicates, float)) / _span(table)
+    count = len(values)
+    support = mix > 1e-6
+    tries = [(support, mix)]
+    for j in range(k):
+        if not support[j]:
+            tries.append((support | (np.arange(k) == j), (mix + 0.05 * np.eye(k)[j]) / 1.05))
+    if support.sum() > 1:
+        for i in np.flatnonzero(support):
+            start = mix * (np.arange(k) != i)
+            tries.append((support & (np.arange(k) != i), start / start.sum()))
+    out = np.full((count, k), np.nan)
+    for mask, start in tries:
+        lost = np.flatnonzero(np.isnan(out[:, 0]))
+        if not len(lost):
+            break
+        solved = _on_supports(
+            values[lost], np.repeat(mask[None], len(lost), 0), np.repeat(start[None], len(lost), 0), opp
+        )
+        for b, x in zip(lost, solved, strict=True):
+            if not np.isnan(x[0]) and _regret(values[b], x, opp) <= tol:
+                out[b] = x
+    lost = np.flatnonzero(np.isnan(out[:, 0]))
+    if len(lost):
+        starts = np.repeat([0.9 * mix + 0.1 / k], len(lost), axis=0)
+        rests = _replicator(values[lost], starts, opp)
+        for b, rest in zip(lost, rests, strict=True):
+            x = _exact(values[b], rest[None], opp)[0]
+            if _regret(values[b], x, opp) <= tol:
+                out[b] = x
+    return out
+
+
+def _hypergeometric(m: int, n: int) -> np.ndarray:
+    """``h[i, j]``: the chance that ``j`` of a player's ``n − 1`` opponents, drawn from the other
+    ``m − 1`` of a population of ``m``, play its strategy when ``i + 1`` of the ``m`` do."""
+    mine = np.arange(1, m)
+    return stats.hypergeom.pmf(np.arange(n)[None, :], m - 1, mine[:, None] - 1, n - 1)
+
+
+def _against(table: PayoffTable, me: int, other: int) -> np.ndarray:
+    """The payoff of ``me`` when ``j`` of its ``n − 1`` opponents play ``me`` and the rest ``other``,
+    for ``j = 0 … n − 1``."""
     n = table.players
-    total = 0.0
-    for j in range(n):  # opponents who play `me`
-        p = stats.hypergeom.pmf(j, m - 1, mine - 1, n - 1)
-        if p == 0:
-            continue
+    out = np.empty(n)
+    for j in range(n):
         counts = [0] * len(table.strategies)
         counts[me] += j + 1
         counts[other] += n - 1 - j
-        total += p * table.payoff(tuple(counts), me)
-    return total
+        out[j] = table.payoff(tuple(counts), me)
+    return out
 
 
-def fixation(table: PayoffTable, r: int, s: int, alpha: float, m: int) -> float:
+def fixation(table: PayoffTable, r: int, s: int, alpha: float, m: int, _h: np.ndarray | None = None) -> float:
     """The probability that one mutant playing ``r`` takes over a population of ``m`` playing ``s``
-    (Fermi imitation at selection intensity ``alpha``)."""
-    gaps = [_fitness(table, r, s, k, m) - _fitness(table, s, r, m - k, m) for k in range(1, m)]
-    total, term = 1.0, 1.0
-    for gap in gaps:
-        term *= math.exp(-alpha * gap)
-        total += term
-    return 1.0 / total
+    (Fermi imitation at selection intensity ``alpha``): ``1 / Σ_i Π_{j ≤ i} e^(−α·gap_j)``, summed in
+    logarithms so that no selection intensity overflows."""
+    h = _hypergeometric(m, table.players) if _h is None else _h
+    # The mutants' payoff with k of them, and the residents' with m − k of them, for k = 1 … m − 1.
+    gaps = h @ _against(table, r, s) - h[::-1] @ _against(table, s, r)
+    logs = np.concatenate([[0.0], np.cumsum(-alpha * gaps)])
+    return float(np.exp(-special.logsumexp(logs)))
 
 
 def alpharank(table: PayoffTable, alpha: float, m: int = 50) -> np.ndarray:
     """α-Rank's stationary distribution over the strategies (a mass per strategy; see the module
     doc). Larger ``alpha`` means stronger selection; the ranking is read where it no longer changes."""
     k = len(table.strategies)
+    h = _hypergeometric(m, table.players)
     c = np.zeros((k, k))
     for s in range(k):
         for r in range(k):
             if r != s:
-                c[s, r] = fixation(table, r, s, alpha, m) / (k - 1)
+                c[s, r] = fixation(table, r, s, alpha, m, h) / (k - 1)
         c[s, s] = 1.0 - c[s].sum()
     # The left eigenvector of eigenvalue 1, as a probability vector.
     values, vectors = np.linalg.eig(c.T)
