@@ -23,7 +23,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from simharness import buildinfo, config, engine, helpfmt, runner, starter, store, strategies, sweep_cli
+from simharness import (
+    buildinfo,
+    config,
+    engine,
+    helpfmt,
+    meta_cli,
+    runner,
+    starter,
+    store,
+    strategies,
+    sweep_cli,
+)
 from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
 from simharness.report import cli as report_cli
@@ -173,7 +184,10 @@ def run(
             raise
         typer.echo(failure, err=True)
         _exit(2)
-    if not quiet:
+    if not quiet and exp.meta_reading is not None:
+        # A metagame's answer is its equilibria, not the report of each of its many profiles.
+        meta_cli.show(exp, run_dir, out, False, None, exp.meta_reading)
+    elif not quiet:
         from simharness.report.full import build_report, print_report
         from simharness.report.summary import print_summary
 
@@ -186,6 +200,7 @@ def run(
 
 
 sweep_cli.register(app, _user_errors, out)
+meta_cli.register(app, _user_errors, out)
 
 
 @app.command()

@@ -106,6 +106,25 @@ class ChallengersFile(BaseModel):
     seats: int | None = Field(default=None, gt=0, description="seats per table; default the game's count")
 
 
+class MetaFile(BaseModel):
+    """``[meta]``: every profile (multiset of ``strategies`` over the seats) as a lineup variant, under
+    each rule variant of ``[variants]``/``[grid]`` (see :func:`_meta`); the last four fields say how
+    the run is read (``report.meta``), never what is played."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    strategies: list[PlayerEntry] = Field(min_length=2, description="the strategies of the metagame")
+    seats: int | None = Field(default=None, gt=0, description="seats per table; default the game's count")
+    metric: Literal["first_place", "rank_points", "final_points"] = Field(
+        default="rank_points", description="the payoff of a player in a game"
+    )
+    alpha: float = Field(
+        default=100.0, gt=0, description="α-Rank's selection intensity (payoffs in range units)"
+    )
+    resamples: int = Field(default=200, ge=20, le=10_000, description="bootstrap resamples of the deals")
+    seed: int = Field(default=0, ge=0, lt=2**64, description="the bootstrap's seed")
+
+
 class SweepFile(BaseModel):
     """``[sweep]``: one variant per non-base value of each option (see :mod:`simharness.sweep`)."""
 
@@ -141,6 +160,7 @@ class ExperimentFile(BaseModel):
     until: UntilFile | None = None
     sweep: SweepFile | None = None
     challengers: ChallengersFile | None = None
+    meta: MetaFile | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +209,11 @@ class Experiment:
     # Points of 1st, 2nd, ... place (the config's, else the game's default): how the reports score
     # a rank; not part of identity(), since the games do not depend on it.
     rank_points: list[float] = field(default_factory=list)
+    # [meta] resolved: the strategies, seats, each rule variant's profile variants and each profile
+    # variant's rule variant and counts (the manifest's `meta`); and how the run is read (`metric`,
+    # `alpha`, `resamples`, `seed`: not part of identity(), nor of the manifest).
+    meta: dict[str, Any] | None = None
+    meta_reading: dict[str, Any] | None = None
 
     def lineup_of(self, variant: str) -> list[Slot]:
         """The lineup ``variant`` seats."""
@@ -289,13 +314,20 @@ def from_dict(
         raise fail("rules.preset", f"expected a preset name, got {preset!r}")
     base = {k: v for k, v in f.rules.items() if k != "preset"}
     challengers = _challengers(f, info, preset, base, path) if f.challengers is not None else None
-    entries: list[PlayerEntry] = challengers.field_lineup if challengers is not None else f.players or []
+    meta = _meta(f, info, preset, base, path) if f.meta is not None else None
+    entries: list[PlayerEntry] = (
+        challengers.field_lineup
+        if challengers is not None
+        else meta.first_lineup
+        if meta is not None
+        else f.players or []
+    )
     if not entries:
-        raise fail("players", "expected a lineup: a list of strategy names (or [challengers])")
+        raise fail("players", "expected a lineup: a list of strategy names (or [challengers] or [meta])")
     n = len(entries)
     if not info.min_players <= n <= info.max_players:
         raise fail("players", f"{f.game} takes {info.min_players} to {info.max_players} players, got {n}")
-    duplicate = f.duplicate or challengers is not None
+    duplicate = f.duplicate or challengers is not None or meta is not None
     if duplicate and f.games % n:
         raise fail("games", f"with duplicate = true, expected a multiple of the {n} players, got {f.games}")
 
@@ -305,6 +337,8 @@ def from_dict(
     if challengers is not None:
         overrides = {name: ({}, "rules") for name in (FIELD_VARIANT, *challengers.lineups)}
         own_lineups = challengers.lineups
+    elif meta is not None:
+        overrides, own_lineups = meta.overrides, meta.lineups
     elif design is not None:
         overrides = {name: (over, "sweep") for name, over in design.variants.items()}
     else:
@@ -315,23 +349,38 @@ def from_dict(
             name: ({k: v for k, v in over.items() if name not in own_lineups or k != "players"}, where)
             for name, (over, where) in overrides.items()
         }
-    variants = {
-        name: _resolve(f.game, preset, base, over, where, path) for name, (over, where) in overrides.items()
-    }
+    # Resolved once per distinct set of overrides: a metagame's profiles share their rule variant's.
+    resolved: dict[str, dict[str, Any]] = {}
+    variants = {}
+    for name, (over, where) in overrides.items():
+        key = repr(sorted(over.items()))
+        if key not in resolved:
+            resolved[key] = _resolve(f.game, preset, base, over, where, path)
+        variants[name] = resolved[key]
     for name, resolved in variants.items():
         # A rule option `players` fixes the seat count (Riichi: 3 = sanma).
         seats = resolved.get("players")
         if isinstance(seats, int) and seats != n:
             raise fail(
-                "challengers.seats" if challengers is not None else "players",
+                "challengers.seats"
+                if challengers is not None
+                else "meta.seats"
+                if meta is not None
+                else "players",
                 f'the rules of variant "{name}" set players = {seats}: expected {seats} strategies, got {n}',
             )
-    top = "challengers.field" if challengers is not None else "players"
+    top = (
+        "challengers.field"
+        if challengers is not None
+        else "meta.strategies"
+        if meta is not None
+        else "players"
+    )
 
     def at(where: str, i: int) -> str:
         """The config path of slot ``i`` of a lineup written at ``where`` ([challengers] writes one
-        entry per lineup, not a list)."""
-        return where if challengers is not None else f"{where}[{i}]"
+        entry per lineup, not a list; [meta] writes each strategy once)."""
+        return where if challengers is not None or meta is not None else f"{where}[{i}]"
 
     def slot(i: int, p: PlayerEntry, where: str) -> Slot:
         if classes and p.strategy in classes:
@@ -396,6 +445,12 @@ def from_dict(
         lineups=lineups,
         challengers=challengers.record(lineup[0].strategy, lineups) if challengers is not None else None,
         rank_points=rank_points,
+        meta=meta.record if meta is not None else None,
+        meta_reading=(
+            {k: getattr(f.meta, k) for k in ("metric", "alpha", "resamples", "seed")}
+            if f.meta is not None
+            else None
+        ),
     )
 
 
@@ -464,6 +519,127 @@ class _Challengers:
 FIELD_VARIANT = "field"
 
 
+def _seats(
+    seats: int | None,
+    f: ExperimentFile,
+    info: engine.GameInfo,
+    preset: str,
+    base: dict[str, Any],
+    path: Path,
+    field: str,
+) -> int:
+    """The seats per table of a design that makes its own lineups: ``seats`` if given, else the rules'
+    player count, else the game's fixed count."""
+    if seats is not None:
+        return seats
+    rule = _resolve(f.game, preset, base, {}, "rules", path).get("players")
+    if isinstance(rule, int):
+        return rule
+    if info.min_players == info.max_players:
+        return info.min_players
+    raise ConfigError(
+        f"{f.game} takes {info.min_players} to {info.max_players} players: expected the seats per table",
+        file=path,
+        field=field,
+    )
+
+
+@dataclass(frozen=True)
+class _Meta:
+    """``[meta]`` as variants: one per (rule variant, profile), each seating its profile's lineup
+    (strategies in the order of ``strategies``, each as many times as the profile counts it)."""
+
+    first_lineup: list[PlayerEntry]
+    lineups: dict[str, tuple[list[PlayerEntry], str]]
+    overrides: dict[str, tuple[dict[str, Any], str]]
+    record: dict[str, Any]
+
+
+def meta_variant(rule: str | None, lineup: list[str]) -> str:
+    """The name of a profile's variant: its seats' strategies joined by ``+``, after its rule
+    variant's name and a dot when the study has several rule variants."""
+    profile = "+".join(lineup)
+    return profile if rule is None else f"{rule}.{profile}"
+
+
+def _meta(f: ExperimentFile, info: engine.GameInfo, preset: str, base: dict[str, Any], path: Path) -> _Meta:
+    from simharness.stats.metagame import profiles
+
+    m = f.meta
+    assert m is not None
+    for other, present in (
+        ("players", f.players is not None),
+        ("challengers", f.challengers is not None),
+        ("sweep", f.sweep is not None),
+        ("until", f.until is not None),
+    ):
+        if present:
+            raise ConfigError(
+                f"[meta] makes the lineups itself and reads rule variants from [variants] and [grid]; "
+                f"remove {other}",
+                file=path,
+                field=other,
+            )
+    if f.duplicate is False and "duplicate" in f.model_fields_set:
+        raise ConfigError(
+            "[meta] plays each profile seat-rotated (duplicate play); remove duplicate = false",
+            file=path,
+            field="duplicate",
+        )
+    seats = _seats(m.seats, f, info, preset, base, path, "meta.seats")
+    names: list[str] = []
+    for i, entry in enumerate(m.strategies):
+        name = entry.label or entry.strategy
+        where = f"meta.strategies[{i}]"
+        if not re.match(_NAME, name) or "+" in name or name in names:
+            why = "is given twice" if name in names else "may use letters, digits and _ . - only"
+            raise ConfigError(
+                f'the strategy "{name}" names the profiles\' variants, and that name {why}: '
+                "give it a `label`",
+                file=path,
+                field=where,
+            )
+        names.append(name)
+    rules = _variant_overrides(f, path)
+    for over, where in rules.values():
+        if "players" in over and isinstance(over["players"], list):
+            raise ConfigError(
+                "[meta] seats every profile itself: a rule variant sets rules only",
+                file=path,
+                field=f"{where}.players",
+            )
+    counts = profiles(len(names), seats)
+    total = len(counts) * len(rules)
+    if total > MAX_VARIANTS:
+        raise ConfigError(
+            f"expected at most {MAX_VARIANTS:,} variants in all, got {total:,} ({len(counts):,} profiles of "
+            f"{len(names)} strategies over {seats} seats × {len(rules)} rule variants)",
+            file=path,
+            field="meta.strategies",
+        )
+    several = len(rules) > 1 or next(iter(rules)) != "base"
+    lineups: dict[str, tuple[list[PlayerEntry], str]] = {}
+    overrides: dict[str, tuple[dict[str, Any], str]] = {}
+    record: dict[str, Any] = {"strategies": names, "seats": seats, "rules": {}, "profiles": {}}
+    for rule, (over, where) in rules.items():
+        record["rules"][rule] = []
+        for c in counts:
+            seated = [i for i, n in enumerate(c) for _ in range(n)]
+            name = meta_variant(rule if several else None, [names[i] for i in seated])
+            if name in overrides:
+                raise ConfigError(
+                    f'two profiles make the variant name "{name}"; rename a rule variant',
+                    file=path,
+                    field=where,
+                )
+            lineups[name] = ([m.strategies[i] for i in seated], "meta.strategies")
+            overrides[name] = (over, where)
+            record["rules"][rule].append(name)
+            record["profiles"][name] = {"rules": rule, "counts": list(c)}
+    first = next(iter(lineups.values()))[0]
+    return _Meta(first, lineups, overrides, record)
+
+
 def _challengers(
     f: ExperimentFile, info: engine.GameInfo, preset: str, base: dict[str, Any], path: Path
 ) -> _Challengers:
@@ -487,20 +663,7 @@ def _challengers(
             file=path,
             field="duplicate",
         )
-    seats = c.seats
-    if seats is None:
-        rule = _resolve(f.game, preset, base, {}, "rules", path).get("players")
-        if isinstance(rule, int):
-            seats = rule
-        elif info.min_players == info.max_players:
-            seats = info.min_players
-        else:
-            raise ConfigError(
-                f"{f.game} takes {info.min_players} to {info.max_players} players: expected the seats "
-                "per table",
-                file=path,
-                field="challengers.seats",
-            )
+    seats = _seats(c.seats, f, info, preset, base, path, "challengers.seats")
     lineups: dict[str, tuple[list[PlayerEntry], str]] = {}
     for i, entry in enumerate(c.strategies):
         where = f"challengers.strategies[{i}]"

@@ -159,6 +159,7 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
         # The variants that seat their own lineup (store.lineup_of reads a variant's).
         **({"lineups": {v: _slots(slots) for v, slots in exp.lineups.items()}} if exp.lineups else {}),
         **({"challengers": exp.challengers} if exp.challengers else {}),
+        **({"meta": exp.meta} if exp.meta else {}),
         "rank_points": exp.rank_points,
         "tables": tables,
         "config_hash": exp.config_hash,

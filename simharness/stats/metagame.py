@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 Counts = tuple[int, ...]
 
@@ -148,6 +148,9 @@ class Equilibrium:
     mix: np.ndarray
     regret: float
     basin: float = 0.0
+    # How many equilibria found lie on this one's connected set of equilibria (a segment of equal
+    # payoffs, where strategies tie); the mix is the one nearest the set's centre.
+    component: int = 1
 
     @property
     def support(self) -> tuple[int, ...]:
@@ -156,7 +159,7 @@ class Equilibrium:
     @property
     def entropy(self) -> float:
         p = self.mix[self.mix > 1e-12]
-        return float(-(p * np.log2(p)).sum())
+        return max(0.0, float(-(p * np.log2(p)).sum()))
 
 
 def _replicator(values: np.ndarray, x: np.ndarray, opp: _Opponents, steps: int = 2000) -> np.ndarray:
@@ -265,11 +268,33 @@ def equilibria(
             gaps = [float(np.abs(rest - e).sum()) for e in found]
             if min(gaps) < 0.05:
                 basins[int(np.argmin(gaps))] += 1.0 / starts
-    out = [
-        Equilibrium(x, _regret(values, x, opp) * _span(table), float(b))
-        for x, b in zip(found, basins, strict=True)
-    ]
+    out = []
+    for members in _components(values, found, opp, tol):
+        centre = np.mean([found[i] for i in members], axis=0)
+        x = found[min(members, key=lambda i: float(np.abs(found[i] - centre).sum()))]
+        basin = float(sum(basins[i] for i in members))
+        out.append(Equilibrium(x, _regret(values, x, opp) * _span(table), basin, len(members)))
     return sorted(out, key=lambda e: (-len(e.support), -e.entropy))
+
+
+def _components(values: np.ndarray, found: list[np.ndarray], opp: _Opponents, tol: float) -> list[list[int]]:
+    """The equilibria grouped into connected sets: two on the same support are joined when the mix
+    halfway between them is an equilibrium too (a tie between strategies makes a segment of them)."""
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, j in itertools.combinations(range(len(found)), 2):
+        same = np.array_equal(found[i] > 1e-6, found[j] > 1e-6)
+        if same and root(i) != root(j) and _regret(values, (found[i] + found[j]) / 2, opp) <= tol:
+            parent[root(j)] = root(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(found)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
 
 
 def _span(table: PayoffTable) -> float:
@@ -341,53 +366,87 @@ def _hypergeometric(m: int, n: int) -> np.ndarray:
     return stats.hypergeom.pmf(np.arange(n)[None, :], m - 1, mine[:, None] - 1, n - 1)
 
 
-def _against(table: PayoffTable, me: int, other: int) -> np.ndarray:
-    """The payoff of ``me`` when ``j`` of its ``n − 1`` opponents play ``me`` and the rest ``other``,
-    for ``j = 0 … n − 1``."""
-    n = table.players
-    out = np.empty(n)
-    for j in range(n):
-        counts = [0] * len(table.strategies)
-        counts[me] += j + 1
-        counts[other] += n - 1 - j
-        out[j] = table.payoff(tuple(counts), me)
-    return out
+def _pairs(table: PayoffTable) -> np.ndarray:
+    """``rows[r, s, j]``: the profile where ``r`` meets ``j`` opponents of its own and ``n − 1 − j`` of
+    ``s`` (the profiles α-Rank reads: populations of two strategies)."""
+    k, n = len(table.strategies), table.players
+    rows = np.zeros((k, k, n), dtype=np.int64)
+    for r, s in itertools.product(range(k), range(k)):
+        for j in range(n):
+            counts = [0] * k
+            counts[r] += j + 1
+            counts[s] += n - 1 - j
+            rows[r, s, j] = table.index(tuple(counts))
+    return rows
 
 
-def fixation(table: PayoffTable, r: int, s: int, alpha: float, m: int, _h: np.ndarray | None = None) -> float:
+def _fixations(payoffs: np.ndarray, rows: np.ndarray, alpha: float, h: np.ndarray) -> np.ndarray:
+    """``rho[..., s, r]``: the probability that one mutant playing ``r`` takes over a population of
+    ``m`` playing ``s`` (Fermi imitation at selection intensity ``alpha``),
+    ``1 / Σ_i Π_{j ≤ i} e^(−α·gap_j)``, summed in logarithms so that no intensity overflows; for one
+    table of ``payoffs`` (profiles, strategies) or a stack of them."""
+    k = rows.shape[0]
+    mine = payoffs[..., rows, np.arange(k)[:, None, None]]  # [..., r, s, j]: r's payoff against j r's
+    # The mutants' payoff with i of them, and the residents' with m − i of them, for i = 1 … m − 1.
+    ahead = np.einsum("ij,...rsj->...rsi", h, mine) - np.einsum("ij,...srj->...rsi", h[::-1], mine)
+    logs = np.concatenate([np.zeros((*ahead.shape[:-1], 1)), np.cumsum(-alpha * ahead, axis=-1)], axis=-1)
+    top = logs.max(axis=-1, keepdims=True)
+    total = top[..., 0] + np.log(np.exp(logs - top).sum(axis=-1))
+    return np.swapaxes(np.exp(-total), -1, -2)
+
+
+def fixations(table: PayoffTable, alpha: float, m: int) -> np.ndarray:
+    """``rho[s, r]``: :func:`fixation` of ``r`` into ``s`` for every pair (α-Rank's response graph has
+    an edge from ``s`` to ``r`` where it exceeds the neutral ``1 / m``)."""
+    return _fixations(table.payoffs, _pairs(table), alpha, _hypergeometric(m, table.players))
+
+
+def fixation(table: PayoffTable, r: int, s: int, alpha: float, m: int) -> float:
     """The probability that one mutant playing ``r`` takes over a population of ``m`` playing ``s``
-    (Fermi imitation at selection intensity ``alpha``): ``1 / Σ_i Π_{j ≤ i} e^(−α·gap_j)``, summed in
-    logarithms so that no selection intensity overflows."""
-    h = _hypergeometric(m, table.players) if _h is None else _h
-    # The mutants' payoff with k of them, and the residents' with m − k of them, for k = 1 … m − 1.
-    gaps = h @ _against(table, r, s) - h[::-1] @ _against(table, s, r)
-    logs = np.concatenate([[0.0], np.cumsum(-alpha * gaps)])
-    return float(np.exp(-special.logsumexp(logs)))
+    (Fermi imitation at selection intensity ``alpha``)."""
+    return float(fixations(table, alpha, m)[s, r])
 
 
-def alpharank(table: PayoffTable, alpha: float, m: int = 50) -> np.ndarray:
+def alpharank(
+    table: PayoffTable, alpha: float, m: int = 50, replicates: np.ndarray | None = None
+) -> np.ndarray:
     """α-Rank's stationary distribution over the strategies (a mass per strategy; see the module
-    doc). Larger ``alpha`` means stronger selection; the ranking is read where it no longer changes."""
+    doc), of ``table`` or of each of the tables ``replicates`` (``(B, profiles, strategies)`` →
+    ``(B, strategies)``). Larger ``alpha`` means stronger selection; the ranking is read where it no
+    longer changes."""
     k = len(table.strategies)
-    h = _hypergeometric(m, table.players)
-    c = np.zeros((k, k))
-    for s in range(k):
-        for r in range(k):
-            if r != s:
-                c[s, r] = fixation(table, r, s, alpha, m, h) / (k - 1)
-        c[s, s] = 1.0 - c[s].sum()
+    payoffs = table.payoffs if replicates is None else np.asarray(replicates, float)
+    c = _fixations(payoffs, _pairs(table), alpha, _hypergeometric(m, table.players)) / (k - 1)
+    c = c * (1 - np.eye(k))
+    c = c + np.eye(k) * (1.0 - c.sum(-1))[..., None]
     # The left eigenvector of eigenvalue 1, as a probability vector.
-    values, vectors = np.linalg.eig(c.T)
-    pi = np.real(vectors[:, np.argmin(np.abs(values - 1.0))])
-    return pi / pi.sum()
+    values, vectors = np.linalg.eig(np.swapaxes(c, -1, -2))
+    nearest = np.argmin(np.abs(values - 1.0), axis=-1)
+    pi = np.real(np.take_along_axis(vectors, nearest[..., None, None], axis=-1)[..., 0])
+    return pi / pi.sum(-1, keepdims=True)
 
 
 def dominant(table: PayoffTable) -> int | None:
     """The strategy that earns strictly more than any other strategy would in its place, against every
     multiset of opponents; None when there is none."""
+    found = int(dominant_each(table, table.payoffs[None])[0])
+    return None if found < 0 else found
+
+
+def dominant_each(table: PayoffTable, replicates: np.ndarray) -> np.ndarray:
+    """:func:`dominant` of each of the tables ``replicates`` (``(B, profiles, strategies)``), −1 for none."""
     k = len(table.strategies)
+    values = _Opponents(table).of(np.asarray(replicates, float))
+    others = np.where(np.eye(k, dtype=bool), -np.inf, values[..., :, None, :]).max(-1)
+    strict = np.all(values > others, axis=-2)  # [b, d]: d beats every other strategy in every row
+    return np.where(strict.any(-1), np.argmax(strict, axis=-1), -1)
+
+
+def against_mix(table: PayoffTable, x: np.ndarray, replicates: np.ndarray | None = None) -> np.ndarray:
+    """Each strategy's expected payoff against opponents drawn from the mix ``x``, in ``table`` or in
+    each of the tables ``replicates`` (``(B, profiles, strategies)`` → ``(B, strategies)``)."""
     opp = _Opponents(table)
-    for d in range(k):
-        if all(row[d] > max(row[j] for j in range(k) if j != d) for row in opp.values):
-            return d
-    return None
+    probs = opp.probabilities(np.asarray(x, float))
+    if replicates is None:
+        return probs @ opp.values
+    return np.einsum("q,bqk->bk", probs, opp.of(np.asarray(replicates, float)))
