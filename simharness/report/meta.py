@@ -78,9 +78,10 @@ def _plain(x: Any) -> str:
     return str(x).lower() if isinstance(x, bool) else "none" if x is None else str(x)
 
 
-def design_of(manifest: dict[str, Any]) -> Design:
+def design_of(manifest: dict[str, Any], order: list[str] | None = None) -> Design:
     """The profiles of a run: the manifest's ``meta`` record, else every variant's lineup (its own, or
-    the run's) with the variants grouped by their resolved rules. Raises :class:`RunDirError` when
+    the run's) with the variants grouped by their resolved rules, the strategies in ``order`` (default:
+    as they first appear). Raises :class:`RunDirError` when
     a rule variant misses a profile or seats one twice."""
     meta = manifest.get("meta")
     if meta:
@@ -91,7 +92,10 @@ def design_of(manifest: dict[str, Any]) -> Design:
         }
     else:
         lineups = {v: [s["strategy"] for s in store.lineup_of(manifest, v)] for v in manifest["variants"]}
-        strategies = tuple(dict.fromkeys(s for lineup in lineups.values() for s in lineup))
+        seen = dict.fromkeys(s for lineup in lineups.values() for s in lineup)
+        if order is not None and sorted(order) != sorted(seen):
+            raise RunDirError(f"the run seats {', '.join(seen)}, not {', '.join(order)}", field="variants")
+        strategies = tuple(order or seen)
         seats = len(next(iter(lineups.values())))
         groups: dict[str, list[str]] = {}
         for v, rules_of in manifest["variants"].items():
