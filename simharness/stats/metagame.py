@@ -423,6 +423,7 @@ def alpharank(
     values, vectors = np.linalg.eig(np.swapaxes(c, -1, -2))
     nearest = np.argmin(np.abs(values - 1.0), axis=-1)
     pi = np.real(np.take_along_axis(vectors, nearest[..., None, None], axis=-1)[..., 0])
+    pi = np.clip(pi / pi.sum(-1, keepdims=True), 0.0, None)  # rounding leaves −1e-17, never a mass
     return pi / pi.sum(-1, keepdims=True)
 
 
