@@ -160,7 +160,7 @@ def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseMo
     for part in loc:
         if isinstance(part, int):
             continue
-        field = current.model_fields.get(part) if isinstance(current, type) else None
+        field = current.model_fields.get(part) if current is not None else None
         if field is None:
             return None
         current = _first_model(field.annotation)

@@ -153,7 +153,7 @@ def _replicator(
 
 
 def _on_support(
-    table: PayoffTable, support: Sequence[int], start: np.ndarray, opp: _Opponents
+    table: PayoffTable, support: Sequence[int] | np.ndarray, start: np.ndarray, opp: _Opponents
 ) -> np.ndarray | None:
     """The mix on ``support`` whose strategies earn the same (the support's equilibrium condition),
     found from ``start``; None when there is none with every weight positive."""
