@@ -37,6 +37,7 @@ lint: install
 	cargo clippy --quiet --manifest-path engine/Cargo.toml --all-targets --features python -- -D warnings
 	$(BIN)/ruff check simharness tests benchmarks build_backend
 	$(BIN)/ruff format --check simharness tests benchmarks build_backend
+	$(BIN)/python -m mypy
 
 # Throughput of every game and of the reports, against named targets and peers (the `bench` extra).
 bench: install

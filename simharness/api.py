@@ -298,9 +298,9 @@ def decoded(
             seats.append(c.name)
     out = frame.with_columns(exprs)
     if strategies is not None and "game" in have:
-        for c in seats:
-            named = strategies.rename({"seat": c, "strategy": f"{c}_strategy"})
-            out = out.join(named, on=["variant", "game", c], how="left", maintain_order="left")
+        for seat in seats:
+            named = strategies.rename({"seat": seat, "strategy": f"{seat}_strategy"})
+            out = out.join(named, on=["variant", "game", seat], how="left", maintain_order="left")
     return out
 
 

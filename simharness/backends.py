@@ -121,7 +121,7 @@ def _jobs(jobs: int) -> int:
 def pool(backend: Backend, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
     """A pool of ``jobs`` workers (-1: every core, -2 all but one, ...; not 0) of ``backend``;
     ``scheduler`` is a Dask address."""
-    stop = {"initializer": stop_with_parent, "initargs": (os.getpid(),)}
+    stop: dict[str, Any] = {"initializer": stop_with_parent, "initargs": (os.getpid(),)}
     if backend is Backend.DASK:
         with _dask(jobs, scheduler) as p:
             yield p

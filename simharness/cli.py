@@ -362,9 +362,9 @@ def list_strategies(
     for s in found:
         head = f"[bold]{s.game}/{escape(s.path.stem)}[/]"
         if s.problem is not None or s.script is None:
-            where = s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path
+            where = str(s.path.relative_to(cwd) if s.path.is_relative_to(cwd) else s.path)
             problem = escape(s.problem or "")
-            out.print(f"{head}  [bold red]INVALID[/]  [dim]{escape(str(where))}[/]\n    {problem}")
+            out.print(f"{head}  [bold red]INVALID[/]  [dim]{escape(where)}[/]\n    {problem}")
             continue
         # A lineup names a script by its file; the players table shows its `name`.
         shown = f" (name {escape(s.script.name)})" if s.script.name != s.path.stem else ""
@@ -406,7 +406,7 @@ def schema(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Document the tables a run of GAME writes: every column with its type and meaning."""
-    tables = []
+    tables: list[dict[str, Any]] = []
     for t in engine.schema(game):
         cols = [
             {"name": c.name, "dtype": c.dtype, "doc": _coded_doc(c), "source": "engine"} for c in t.columns
@@ -417,10 +417,10 @@ def schema(
     if as_json:
         typer.echo(json.dumps(tables, indent=2))
         return
-    for t in tables:
-        out.print(f"\n[bold]{t['name']}[/]: {escape(t['doc'])}")
+    for shown in tables:
+        out.print(f"\n[bold]{shown['name']}[/]: {escape(shown['doc'])}")
         table = Table("column", "type", "meaning")
-        for c in t["columns"]:
+        for c in shown["columns"]:
             added = " (added by the harness)" if c["source"] == "harness" else ""
             table.add_row(c["name"], c["dtype"], escape(c["doc"] + added))
         out.print(table)

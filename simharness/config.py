@@ -71,7 +71,7 @@ class UntilFile(BaseModel):
     test: Literal["sprt"] = "sprt"
     a: str = Field(min_length=1, description="strategy A (as named in the players table)")
     b: str = Field(min_length=1, description="strategy B")
-    metric: Literal["win", "final_points", "rank"] = "win"
+    metric: Literal["win", "final_points", "rank", "rank_points"] = "win"
     variant: str | None = None
     mu0: float = Field(default=0.0, description="the null difference: 0 (kept for older configs)")
     mu1: float = Field(gt=0, description="the difference (either sign) the test must tell from none")
@@ -87,7 +87,9 @@ class SweepUntilFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     metric: str = Field(
-        min_length=1, description='a sweep metric: "win[<strategy>]" or "final_points[<strategy>]"'
+        min_length=1,
+        description='a sweep metric: "win[<strategy>]", "final_points[<strategy>]" or '
+        '"rank_points[<strategy>]"',
     )
     mu1: float = Field(gt=0, description="the effect (either sign) the test must tell from none")
     alpha: float = Field(default=0.05, gt=0, lt=0.5, description="error rate over the whole sweep")

@@ -149,7 +149,7 @@ def schema(game: str) -> tuple[TableSchema, ...]:
     """The tables a batch of ``game`` returns, with documented columns."""
 
     def column(c: dict[str, Any]) -> ColumnSpec:
-        names = {k: tuple(c[k]) for k in ("labels", "bits") if k in c}
+        names: dict[str, Any] = {k: tuple(c[k]) for k in ("labels", "bits") if k in c}
         return ColumnSpec(**{**c, **names})
 
     return tuple(

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import tomllib
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -21,8 +20,8 @@ from simharness.report import meta as meta_report
 def rule_value(text: str) -> Any:
     """``--rule K=V``'s value as TOML reads it (``false``, ``500``, ``"none"``), else the bare text."""
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+        return tomlfile.value_of(text)
+    except ValueError:
         return text
 
 

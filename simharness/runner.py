@@ -401,7 +401,7 @@ def run(
         waves: Iterable[Work] = [pending(0, exp.games)]
         between = None
         if exp.until is not None:
-            waves, between, manifest["sequential"] = _sequential(exp.until, exp.games, run_dir, pending)
+            waves, between, manifest["sequential"] = _sequential(exp, run_dir, pending)
         elif exp.sweep_until is not None:
             waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, plan, run_dir, pending)
         try:
@@ -441,15 +441,18 @@ def _kept(run_dir: Path, tables: list[str], variants: Iterable[_Variant]) -> int
 
 
 def _sequential(
-    until: dict[str, Any], games: int, run_dir: Path, pending: Callable[[int, int], Work]
+    exp: Experiment, run_dir: Path, pending: Callable[[int, int], Work]
 ) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
     """Waves of ``until.look_every`` games per variant and the test run between them.
 
     Every look is replayed from the data on a resumed run (a look uses only the games before its
     boundary), so a run stops at the same look whatever was already on disk.
     """
+    from simharness.stats.paired import rank_points
     from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, record_of
 
+    assert exp.until is not None
+    until, games = exp.until, exp.games
     step = until["look_every"]
     test = ThreeOutcome.of(float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
     waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
@@ -457,7 +460,9 @@ def _sequential(
 
     def between(i: int) -> bool:
         bound = min((i + 1) * step, games)
+        # Scored as the report scores the run (its manifest's rank_points), so its looks replay alike.
         players = store.open_run(run_dir, partial=True).table("players")
+        players = players.with_columns(rank_points(exp.rank_points, ["variant", "game"]))
         record["looks"].append({"games": bound, **test.look(look_scores(players, until, bound), record)})
         record["games"] = bound
         return record["decision"] != Verdict.CONTINUE.value
@@ -471,6 +476,7 @@ def _sweep_sequential(
     """Waves of ``look_every`` games of the variants still playing, and the per-variant tests run
     between them (:mod:`simharness.sweep_until`). As in :func:`_sequential`, a look reads only the
     games below its boundary, so a resumed run replays the same decisions."""
+    from simharness.stats.paired import rank_points
     from simharness.sweep_until import Looks
 
     assert exp.sweep_until is not None
@@ -480,7 +486,7 @@ def _sweep_sequential(
         # A grown run's earlier shards may reach past a look: the look reads only the games below it.
         keys = [("players", variant, f) for f in plan.firsts(below)]
         rows = pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
-        return rows.filter(pl.col("game") < below)
+        return rows.filter(pl.col("game") < below).with_columns(rank_points(exp.rank_points))
 
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.

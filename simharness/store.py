@@ -329,8 +329,9 @@ def _identity(fields: dict[str, Any]) -> dict[str, Any]:
         ]
 
     own["lineup"] = slots(own["lineup"])
-    if isinstance(own.get("lineups"), dict):
-        own["lineups"] = {v: slots(lineup) for v, lineup in own["lineups"].items()}
+    lineups = own.get("lineups")
+    if isinstance(lineups, dict):
+        own["lineups"] = {v: slots(lineup) for v, lineup in lineups.items()}
     return own
 
 
@@ -422,9 +423,10 @@ def clear(run_dir: Path, plans: Sequence[Plan]) -> list[Path]:
     A Parquet file that is neither plan's shard is refused before anything is removed: it would stop
     the run anyway (:func:`scan`), and only the run's own files are ``--force``'s to delete.
     """
-    remove, left = [], []
-    for folder, dirs, files in os.walk(run_dir):
-        here = Path(folder)
+    remove: list[Path] = []
+    left: list[Path] = []
+    for top, dirs, files in os.walk(run_dir):
+        here = Path(top)
         left += [here / d for d in dirs if (here / d).is_symlink()]  # not walked into
         for name in files:
             path = here / name

@@ -2,7 +2,8 @@
 
 Each variant ``<option>-<value>`` is tested against ``base`` on one sweep metric of one strategy
 (``win[<strategy>]``: its share of first places; ``final_points[<strategy>]``: its mean final
-points), on the per-deal paired differences variant − base exactly as the sweep's effects are
+points; ``rank_points[<strategy>]``: its mean rank points, scored with the config's
+``rank_points``), on the per-deal paired differences variant − base as the sweep's effects are
 computed (``report/sweep.py``): the strategy's mean over its rows of a deal in the variant minus
 the same in the base, on the deals both played. Keyed chance makes deal k of a variant deal k of the
 base whatever the other variants do, so a variant's looks depend only on its own games and the base's.
@@ -33,7 +34,7 @@ from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, reco
 from simharness.sweep import BASE
 
 # The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
-MEASURES = ("win", "final_points")
+MEASURES = ("win", "final_points", "rank_points")
 _METRIC = re.compile(r"^(\w+)\[(.+)\]$")
 
 
@@ -50,8 +51,8 @@ def parse_metric(text: str, strategies: list[str]) -> tuple[str, str]:
 
 def variant_scores(base: pl.DataFrame, variant: pl.DataFrame, strategy: str, measure: str) -> np.ndarray:
     """Per deal both played (in deal order): the strategy's mean ``measure`` in the variant minus in
-    the base. Each frame is one variant's players rows; the first-place share is computed per game
-    within its own variant (games are numbered per variant)."""
+    the base. Each frame is one variant's players rows (with ``rank_points`` for that measure); the
+    first-place share is computed per game within its own variant (games are numbered per variant)."""
 
     def per(rows: pl.DataFrame) -> pl.DataFrame:
         y = rows.with_columns(METRIC_EXPRS[measure].alias("y")).filter(pl.col("strategy") == strategy)

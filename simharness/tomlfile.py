@@ -37,6 +37,14 @@ def load(path: Path, text: str | None = None) -> dict[str, Any]:
         raise ConfigError(f"invalid TOML: {e}", file=path) from None
 
 
+def value_of(text: str) -> Any:
+    """One TOML value written as text (``false``, ``500``, ``"none"``); ValueError when it is none."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(str(e)) from None
+
+
 def key(k: str) -> str:
     """A TOML key: bare where TOML allows, else quoted."""
     return k if k and all(c.isalnum() or c in "_-" for c in k) and k.isascii() else json.dumps(k)
@@ -160,7 +168,7 @@ def _model_at(model: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseMo
     for part in loc:
         if isinstance(part, int):
             continue
-        field = current.model_fields.get(part) if isinstance(current, type) else None
+        field = current.model_fields.get(part) if current is not None else None
         if field is None:
             return None
         current = _first_model(field.annotation)

@@ -7,6 +7,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -89,3 +90,12 @@ def run_with_one_and_two_workers(cfg: Path, out: Path, name: str) -> Path:
     for t in runs["1"]:
         assert runs["1"][t].equals(runs["2"][t]), t
     return out / "1" / name
+
+
+def rank_points_by_hand(players: pl.DataFrame, points: list[float]) -> pl.DataFrame:
+    """``players`` (one variant's rows) with ``by_hand``: each row's rank points worked out row by
+    row, k players sharing a place splitting the points of the k places they hold (ranks 1, 1, 3 of
+    [6, 0, −6]: 3, 3, −6)."""
+    tied = players.with_columns(tied=pl.len().over("game", "rank"))
+    split = [sum(points[r - 1 : r - 1 + k]) / k for r, k in zip(tied["rank"], tied["tied"], strict=True)]
+    return tied.drop("tied").with_columns(by_hand=pl.Series(split, dtype=pl.Float64))

@@ -161,6 +161,22 @@ def test_a_sweep_grows_like_a_run(tmp_path: Path) -> None:
     assert "games = 300" in (tmp_path / "out" / "sweep-sugoroku.toml").read_text()
 
 
+def test_a_challenger_design_grows_like_a_run(tmp_path: Path) -> None:
+    cfg = tmp_path / "grow.toml"
+    cfg.write_text(
+        'name = "grow"\ngame = "sugoroku"\ngames = 48\nseed = 3\n\n'
+        '[challengers]\nfield = "naive"\nstrategies = ["greedy", "random"]\nseats = 4\n'
+    )
+    run_dir = tmp_path / "out" / "grow"
+    _run(cfg, tmp_path / "out", 48)
+    before = _digests(run_dir)
+    _run(cfg, tmp_path / "out", 96)
+    assert {p: _digests(run_dir)[p] for p in before} == before
+    assert store.open_run(run_dir).variants == ["field", "greedy", "random"]
+    _run(cfg, tmp_path / "fresh", 96)
+    _assert_rows_equal(run_dir, tmp_path / "fresh" / "grow")
+
+
 def test_the_plan_of_a_grown_run_by_hand() -> None:
     # 120 games in shards of 48 (the last one 24), then up to 300 in shards of 100 (the last one 80)
     plan = store.Plan("h2", ("players",), ("base",), 300, 100, (store.Stage(120, 48, "h1"),))

@@ -93,19 +93,22 @@ def test_plan_from_a_run(tmp_path: Path) -> None:
     )
     runner = CliRunner()
     args = ["plan", "--from", str(run_dir), "--a", "greedy", "--b", "random"]
-    out = runner.invoke(app, [*args, "--metric", "final_points", "--effect", "5", "--json"])
-    assert out.exit_code == 0, out.output
-    got = json.loads(out.stdout)
-    compared = runner.invoke(
-        app, ["compare", str(run_dir), "--a", "greedy", "--b", "random", "--metric", "final_points", "--json"]
-    )
-    c = json.loads(compared.stdout)
-    var_deal = c["var_paired"] / c["games_per_deal"]
     z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
-    assert got["games_per_deal"] == 4 and got["var_deal"] == pytest.approx(var_deal)
-    assert got["deals"] == math.ceil(z**2 * var_deal / 25) and got["games"] == 4 * got["deals"]
-    assert got["independent_games"] == math.ceil(z**2 * c["var_independent"] / 25)
-    assert got["efficiency"] == pytest.approx(c["efficiency"]) and got["look_deals"] == 50
+    # points, and rank points (the game's default, [3, 1, −1, −3] for four players) by the same name
+    for metric, effect in (("final_points", 5.0), ("rank_points", 0.25)):
+        out = runner.invoke(app, [*args, "--metric", metric, "--effect", str(effect), "--json"])
+        assert out.exit_code == 0, out.output
+        got = json.loads(out.stdout)
+        compared = runner.invoke(
+            app, ["compare", str(run_dir), "--a", "greedy", "--b", "random", "--metric", metric, "--json"]
+        )
+        c = json.loads(compared.stdout)
+        var_deal = c["var_paired"] / c["games_per_deal"]
+        assert got["metric"] == c["metric"] == metric and got["observed"] == c["difference"]
+        assert got["games_per_deal"] == 4 and got["var_deal"] == pytest.approx(var_deal)
+        assert got["deals"] == math.ceil(z**2 * var_deal / effect**2) and got["games"] == 4 * got["deals"]
+        assert got["independent_games"] == math.ceil(z**2 * c["var_independent"] / effect**2)
+        assert got["efficiency"] == pytest.approx(c["efficiency"]) and got["look_deals"] == 50
     # the 1st-place rate by its plan name, the observed difference when no --effect is given
     out = runner.invoke(app, [*args, "--metric", "first_place", "--json"])
     assert out.exit_code == 0, out.output

@@ -3,6 +3,7 @@ gives on the same run."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -102,6 +103,27 @@ def test_tables_report_and_comparison_equal_the_command_line(both: tuple[sh.Run,
     ours_cmp = json.loads(json.dumps(run.compare("fastest", "defensive", metric="final_points"), default=str))
     assert ours_cmp.pop("run") == str(run.path)
     assert ours_cmp == {k: v for k, v in json.loads(compared.output).items() if k != "run"}
+
+
+def test_show_score_and_shanten_equal_the_command_line(both: tuple[sh.Run, Path], tmp_path: Path) -> None:
+    run, _ = both
+    page = run.show(3, variant="no-red", out=tmp_path / "api.html")
+    args = ["show", str(run.path), "--game", "3", "--variant", "no-red", "--out", str(tmp_path / "cli.html")]
+    shown = CliRunner().invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    assert page.read_bytes() == (tmp_path / "cli.html").read_bytes()
+    # with no --out, both write the page to the same place in the run directory
+    assert run.show(3) == run.path / "show" / "base-game3.html"
+
+    scored = sh.score("riichi", "234m456p789s22z333m", "2z", tsumo=True)
+    told = CliRunner().invoke(
+        app, ["score", "riichi", "234m456p789s22z333m", "--win", "2z", "--tsumo", "--json"]
+    )
+    assert told.exit_code == 0, told.output
+    assert json.loads(json.dumps(dataclasses.asdict(scored))) == json.loads(told.output)
+    told = CliRunner().invoke(app, ["shanten", "123m456p789s1122z", "--json"])
+    assert told.exit_code == 0, told.output
+    assert sh.shanten("123m456p789s1122z") == json.loads(told.output)["shanten"] == 0
 
 
 def test_a_config_dict_gets_the_messages_of_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

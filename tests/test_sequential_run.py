@@ -6,8 +6,12 @@ import io
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
-from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve from the repository)
+from harness_helpers import (  # noqa: F401  (in_repo, autouse: strategies resolve from the repository)
+    in_repo,
+    rank_points_by_hand,
+)
 from rich.console import Console
 
 from simharness import config, runner, store
@@ -178,3 +182,34 @@ def test_a_run_of_the_former_one_sided_test_reports_what_it_could_not_tell(tmp_p
     assert "one-sided SPRT, H0 μ=0 vs H1 μ=0.02" in said and "cannot tell a difference the other way" in said
     write_html(run, report, tmp_path / "report.html")
     assert "it cannot tell a difference the other way" in (tmp_path / "report.html").read_text()
+
+
+def test_until_on_rank_points_looks_at_the_rank_points_of_the_config(tmp_path: Path) -> None:
+    """`metric = "rank_points"`: each look's mean is the per-deal mean of A's minus B's rank points,
+    scored with the config's `rank_points` (not the game's default) from the logged ranks by hand;
+    the report and `compare` repeat the decision in words."""
+    path = tmp_path / "rank.toml"
+    path.write_text(
+        'name = "rank"\ngame = "suzume"\ngames = 1200\nseed = 5\nduplicate = true\nshard_size = 120\n'
+        'rank_points = [6, 0, -6]\nplayers = ["fastest", "random", "defensive"]\n\n'
+        '[until]\na = "fastest"\nb = "random"\nmetric = "rank_points"\nmu1 = 4.0\n'
+    )
+    run_dir = runner.run(config.load(path), tmp_path / "out", jobs=1)
+    seq = _manifest(run_dir)["sequential"]
+    # the Suzume-jong speed strategy outplaces a random discarder by about 8 rank points a game
+    assert seq["metric"] == "rank_points" and seq["decision"] == "effect+" and seq["games"] < 1200
+    players = store.open_run(run_dir).table("players")
+    assert players.group_by("game").agg(pl.col("rank").n_unique() < 3)["rank"].any()  # tied places too
+    scored = rank_points_by_hand(players, [6, 0, -6]).rename({"by_hand": "y"})
+    for look in seq["looks"]:
+        mine = scored.filter(pl.col("game") < look["games"])
+        a, b = (
+            mine.filter(pl.col("strategy") == s).group_by("deal").agg(pl.col("y").mean()).sort("deal")
+            for s in ("fastest", "random")
+        )
+        assert look["mean"] == pytest.approx((a["y"] - b["y"]).mean())
+    words = "fastest better than random by ≥ 4"
+    run = store.open_run(run_dir)
+    assert build_summary(run)["sequential"]["verdict"] == words
+    told = compare_strategies(run, "fastest", "random", metric="rank_points")["sequential"]
+    assert told["verdict"] == words and told["looks"] == seq["looks"]

@@ -15,7 +15,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from harness_helpers import in_repo  # noqa: F401  (autouse: strategies resolve from the repository)
+from harness_helpers import (  # noqa: F401  (in_repo, autouse: strategies resolve from the repository)
+    in_repo,
+    rank_points_by_hand,
+)
 from typer.testing import CliRunner
 
 from simharness import config, runner, store
@@ -58,34 +61,42 @@ def _parts(run_dir: Path) -> dict[str, list[str]]:
     return {d.name: sorted(p.name for p in d.iterdir()) for d in sorted((run_dir / "players").iterdir())}
 
 
-def _by_hand(players: pl.DataFrame, variant: str, games: int) -> np.ndarray:
-    """The fastest strategy's final points in ``variant`` minus in base, game by game below ``games``
-    (independent play: one game per deal, the strategy seated once)."""
+def _by_hand(players: pl.DataFrame, variant: str, games: int, measure: str = "final_points") -> np.ndarray:
+    """The fastest strategy's ``measure`` (final points, or rank points of the game's default
+    [2, 0, −2]) in ``variant`` minus in base, game by game below ``games`` (independent play: one
+    game per deal, the strategy seated once)."""
 
     def points(v: str) -> pl.DataFrame:
-        rows = players.filter(
-            (pl.col("variant") == v) & (pl.col("strategy") == "fastest") & (pl.col("game") < games)
-        )
+        rows = players.filter((pl.col("variant") == v) & (pl.col("game") < games))
+        if measure == "rank_points":
+            rows = rank_points_by_hand(rows, [2, 0, -2]).with_columns(final_points=pl.col("by_hand"))
+        rows = rows.filter(pl.col("strategy") == "fastest")
         return rows.select("deal", pl.col("final_points").cast(pl.Float64))
 
     joined = points(variant).join(points("base"), on="deal", suffix="_base").sort("deal")
     return (joined["final_points"] - joined["final_points_base"]).to_numpy()
 
 
-def _decisions_by_hand(players: pl.DataFrame, variants: list[str]) -> dict[str, tuple[str, int]]:
+def _decisions_by_hand(
+    players: pl.DataFrame,
+    variants: list[str],
+    measure: str = "final_points",
+    mu1: float = MU1,
+    budget: int = GAMES,
+) -> dict[str, tuple[str, int]]:
     """Each variant's decision and games, recomputed look by look from the logged rows: two one-sided
-    GSPRTs (0 vs +MU1, 0 vs −MU1) at α/(2m), Wald's bounds, a side's decision kept once made."""
+    GSPRTs (0 vs +mu1, 0 vs −mu1) at α/(2m), Wald's bounds, a side's decision kept once made."""
     a = ALPHA / (2 * len(variants))
     lower, upper = math.log(BETA / (1 - a)), math.log((1 - BETA) / a)
     out = {}
     for v in variants:
         sides = {+1: "continue", -1: "continue"}
         games = 0
-        while games < GAMES:
+        while games < budget:
             games += LOOK
-            d = _by_hand(players, v, games)
+            d = _by_hand(players, v, games, measure)
             for sign in sides:
-                llr = gsprt_llr(d, 0.0, sign * MU1)
+                llr = gsprt_llr(d, 0.0, sign * mu1)
                 if sides[sign] == "continue" and len(d) >= 20:
                     sides[sign] = "H1" if llr >= upper else "H0" if llr <= lower else "continue"
             if "H1" in sides.values() or set(sides.values()) == {"H0"}:
@@ -215,3 +226,22 @@ def test_sweep_until_on_the_command_line(tmp_path: Path) -> None:
     }
     assert seq["games"] == 100 and "Sequential tests vs base" in (tmp_path / "s.html").read_text()
     assert "[sweep.until]" in (tmp_path / "sweep-suzume.toml").read_text()
+
+
+def test_sweep_until_on_rank_points(tmp_path: Path) -> None:
+    """`--until "rank_points[fastest]:E"`: each variant stops on the fastest strategy's rank points
+    (the game's default, [2, 0, −2] for three players) as worked out by hand from the logged ranks."""
+    args = ["sweep", "suzume", "--players", "fastest,bonus-pusher,defensive", "--games", "400", "--options",
+            "starting_points,dealer_bonus", "--until", "rank_points[fastest]:0.1", "--look-every", "100",
+            "--out", str(tmp_path), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "sequential tests vs base on rank_points[fastest]" in result.output
+    seq = _manifest(tmp_path / "sweep-suzume")["sweep_sequential"]
+    assert seq["measure"] == "rank_points" and seq["strategy"] == "fastest"
+    got = {v: (r["decision"], r["games"]) for v, r in seq["variants"].items()}
+    players = store.open_run(tmp_path / "sweep-suzume").table("players")
+    assert got == _decisions_by_hand(players, list(got), "rank_points", 0.1, 400)
+    assert max(g for _, g in got.values()) > 100  # some variant needed more than one look
+    for v, r in seq["variants"].items():
+        assert r["looks"][-1]["mean"] == pytest.approx(_by_hand(players, v, r["games"], "rank_points").mean())

@@ -108,7 +108,7 @@ class ChallengerSums:
             "field": self.field,
             "field_variant": self.field_variant,
             "field_means": {m: self.arms[(m, self.field_variant)].mean().to_dict() for m in METRICS},
-            "deals": self.paired[(METRICS[0], *self.comparisons[0])].pairs.n,
+            "deals": self.paired[(METRICS[0], self.comparisons[0][0], self.comparisons[0][1])].pairs.n,
             "games_per_deal": float(self.games_per_deal.mean[0]) if self.games_per_deal.n else None,
             "ranking": ranking,
             "pairs": [c for c in compared if c["b"] != self.field_variant],

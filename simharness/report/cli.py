@@ -160,7 +160,8 @@ def plan(
     a: Annotated[str | None, typer.Option("--a", help="With --from: strategy A.")] = None,
     b: Annotated[str | None, typer.Option("--b", help="With --from: strategy B.")] = None,
     metric: Annotated[
-        str, typer.Option(help="With --from: first_place (the 1st-place rate), final_points or rank.")
+        str,
+        typer.Option(help="With --from: first_place (1st-place rate), final_points, rank or rank_points."),
     ] = "first_place",
     variant: Annotated[
         str | None, typer.Option(help="With --from: the variant (default: the first).")

@@ -119,7 +119,7 @@ def compare_strategies(
             progress.advance(task, shards)
     ra, rb = arms["a"], arms["b"]
     baseline = Baseline(ra.rows.var(0), rb.rows.var(0), float(games_per_deal.mean[0]))
-    res = paired.result(baseline=baseline).to_dict()
+    res: dict[str, Any] = paired.result(baseline=baseline).to_dict()
     return {
         "run": str(run.path),
         "variant": va,

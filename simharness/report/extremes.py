@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -30,7 +30,7 @@ class Kind(str, Enum):
     BIGGEST_HAND = "biggest_hand"
 
     @property
-    def title(self) -> str:
+    def heading(self) -> str:
         return {
             Kind.COMEBACK: "largest comeback",
             Kind.BIGGEST_LOSS: "biggest single loss",
@@ -157,7 +157,7 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
     gl = game_lengths(run)
     notable = registry.notable_hand(str(run.manifest.get("game")))
     best_hands = notable(hands) if notable is not None and hands is not None else None
-    seats = int(players.group_by("variant", "game").len()["len"].max() or 0)
+    seats = cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
     out: dict[tuple[str, Kind], Pick] = {}
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)
@@ -200,7 +200,7 @@ class ExtremeGames:
                     out.append(
                         {
                             "kind": kind.value,
-                            "title": kind.title,
+                            "title": kind.heading,
                             "variant": v,
                             "game": int(pick.game),
                             "why": pick.why,

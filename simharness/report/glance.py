@@ -9,7 +9,7 @@ Names follow players: the rank-1 share is the "1st-place rate", a hand win rate 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -65,7 +65,7 @@ def share_rows(players: pl.DataFrame) -> pl.DataFrame:
     tied = pl.len().over("variant", "game", "rank").alias("tied")
     rows: list[dict[str, Any]] = []
     for (v,), pv in players.with_columns(tied).group_by("variant", maintain_order=True):
-        positions = range(1, int(pv.group_by("game").len()["len"].max() or 0) + 1)
+        positions = range(1, cast(int, pv.group_by("game").len()["len"].max() or 0) + 1)
         for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
             rank, k = pl.col("rank"), pl.col("tied")
             held = g.select(
@@ -150,7 +150,7 @@ def metrics_tables(game_metrics: list[dict[str, Any]]) -> list[MetricsTable]:
     Suzume-jong's whole-table rates under ``all``), so that no table is mostly empty cells. Rows and
     columns keep the order of first appearance, which is the game package's order.
     """
-    tables = []
+    tables: list[MetricsTable] = []
     for v in dict.fromkeys(str(r["variant"]) for r in game_metrics):
         rows = [r for r in game_metrics if str(r["variant"]) == v]
         groups: list[tuple[list[str], list[str]]] = []  # (strategies, metrics) of each table

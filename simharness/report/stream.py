@@ -79,8 +79,9 @@ class GameMetrics:
             self.whole = True
             return
         for key, s in acc.items():
+            assert s is not None  # checked above
             if key in self.sums:
-                self.sums[key] += s
+                self.sums[key] += s  # type: ignore[operator]  # a metric's sums are of one kind
             else:
                 self.sums[key] = s
 

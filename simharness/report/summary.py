@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import polars as pl
 from rich.console import Console
@@ -118,7 +118,7 @@ def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str
 
 def players_per_game(players: pl.DataFrame) -> int:
     """The most rows any game has: the seats of the game."""
-    return int(players.group_by("variant", "game").len()["len"].max() or 0)
+    return cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ def metric_name(difference: dict[str, Any]) -> str:
 
 def _variant_tables(run: RunLike, variant: str) -> dict[str, pl.DataFrame]:
     out = {}
-    for t in run.tables:
+    for t in run.manifest["tables"]:
         df = run.table(t).filter(pl.col("variant") == variant).drop("variant")
         out[t] = df.sort(df.columns)
     return out

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -218,7 +218,7 @@ def _per_game(
 ) -> pl.DataFrame:
     """One row per (variant, game) with every per-game quantity the metrics sum."""
     p = players.sort("variant", "game", "seat")
-    n = int(p.group_by("variant", "game").len()["len"].max())
+    n = cast(int, p.group_by("variant", "game").len()["len"].max())
     games = p.select("variant", "game", "deal").unique(["variant", "game"], maintain_order=True)
     if p.height != games.height * n:
         raise ValueError("players: expected the same number of players in every game")
@@ -297,7 +297,7 @@ def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.Data
     g = s.select("variant", "game", "hand").unique(maintain_order=True)
     counts = g.group_by("variant", "game", maintain_order=True).len()
     games = counts.select("variant", "game").join(winners, on=["variant", "game"], how="left")
-    hmax = int(counts["len"].max())
+    hmax = cast(int, counts["len"].max())
     k = counts["len"].to_numpy()
     offsets = np.repeat(np.arange(len(k)), k)
     pos = np.concatenate([np.arange(m) for m in k])
@@ -656,7 +656,7 @@ def scorecard(
     same from the run chunk by chunk (``ScorecardSums.add`` per chunk, then :func:`finish`).
     """
     variants = variants or sorted(players["variant"].unique().to_list())
-    n = int(players.group_by("variant", "game").len()["len"].max())
+    n = cast(int, players.group_by("variant", "game").len()["len"].max())
     base = players.filter(pl.col("variant") == variants[0])
     points = base["final_points"].cast(pl.Float64).value_counts().sort("final_points")
     columns = {"players": players.columns, **({"games": games.columns} if games is not None else {})}

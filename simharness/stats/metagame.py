@@ -225,7 +225,7 @@ def _on_supports(
 
 
 def _on_support(
-    values: np.ndarray, support: Sequence[int], start: np.ndarray, opp: _Opponents
+    values: np.ndarray, support: Sequence[int] | np.ndarray, start: np.ndarray, opp: _Opponents
 ) -> np.ndarray | None:
     """:func:`_on_supports` of one support; None when it has no equilibrium mix."""
     mask = np.zeros((1, values.shape[-1]), bool)

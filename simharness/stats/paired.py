@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -35,7 +36,7 @@ def row_variance(frame: pl.DataFrame, value: str) -> float:
 
 def games_per_deal(frame: pl.DataFrame) -> float:
     """Mean number of games per deal (the rotations of a duplicate deal; 1 for independent play)."""
-    return float(frame.group_by("deal").agg(pl.col("game").n_unique())["game"].mean() or math.nan)
+    return cast(float, frame.group_by("deal").agg(pl.col("game").n_unique())["game"].mean() or math.nan)
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,12 @@ def score_riichi(
 
 
 def _score_batch(b: _Batch, rules: str, overrides: dict[str, Any]) -> None:
-    rows = [(n, r) for n, r in b.rows if isinstance(r, dict) or b.fail(n, "line", "expected a JSON object")]
+    rows = []
+    for n, r in b.rows:
+        if isinstance(r, dict):
+            rows.append((n, r))
+        else:
+            b.fail(n, "line", "expected a JSON object")
     result = riichi.score_batch([r for _, r in rows], rules=rules, **overrides)
     names = riichi.yaku_names()
     for i, (line, _) in enumerate(rows):
@@ -213,7 +218,7 @@ def _shanten_batch(b: _Batch) -> None:
         else:
             b.fail(line, "hand", 'expected "MPSZ" or {"hand": "MPSZ"}')
     try:
-        values = [int(n) for n in riichi.shanten_batch([h for _, h in hands])]
+        values: list[int | None] = [int(n) for n in riichi.shanten_batch([h for _, h in hands])]
     except OptionError:
         # Only when some hand is wrong: find which, hand by hand.
         values = [_one_shanten(b, line, h) for line, h in hands]

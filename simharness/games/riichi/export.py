@@ -395,6 +395,6 @@ def from_mjlog(game: mjlog.Game) -> GameLog:
                 res["deltas"],
                 wins,
             )
-        )  # type: ignore[arg-type]
+        )
     aka = replay.rules_for(game)["aka_dora"]
     return GameLog(list(game.players), aka, hands)

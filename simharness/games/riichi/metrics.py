@@ -22,7 +22,7 @@ lineup's first strategy, paired by deal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -127,7 +127,7 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
             [str(s["strategy"]) for s in store.lineup_of(run.manifest, v)] if "lineup" in run.manifest else []
         )
         # Seats per game (3 for sanma): the ranks that exist.
-        seats = int(pv.group_by("game").len()["len"].max() or 4)
+        seats = cast(int, pv.group_by("game").len()["len"].max() or 4)
         strategies = [s for s in dict.fromkeys(lineup) if s in set(pv["strategy"])] or sorted(
             set(pv["strategy"])
         )

@@ -365,14 +365,14 @@ def _element(game: Game, el: ET.Element, last_draw: dict[int, int]) -> None:
         hands[-1].events.append(NewDora(int(a["hai"])))
     elif tag == "AGARI":
         scores, deltas = _scores(a.get("sc"))
-        ten = _ints(a["ten"])
+        scored = _ints(a["ten"])  # fu, points, limit
         yaku = _ints(a.get("yaku"))
         ba = _ints(a.get("ba", "0,0"))
         hands[-1].events.append(
             Agari(
                 who=int(a["who"]), from_who=int(a["fromWho"]), hand=_ints(a["hai"]),
                 melds=tuple(Meld.decode(m) for m in _ints(a.get("m"))), machi=int(a["machi"]),
-                fu=ten[0], points=ten[1], limit=ten[2],
+                fu=scored[0], points=scored[1], limit=scored[2],
                 yaku=tuple(zip(yaku[0::2], yaku[1::2], strict=True)), yakuman=_ints(a.get("yakuman")),
                 dora=_ints(a.get("doraHai")), ura=_ints(a.get("doraHaiUra")),
                 honba=ba[0], sticks=ba[1], scores=scores, deltas=deltas,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simharness import _engine, engine  # type: ignore[attr-defined]
+from simharness import _engine, engine
 from simharness.games.riichi import mjlog
 
 # GO type bit of a three-player game.
