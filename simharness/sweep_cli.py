@@ -178,6 +178,11 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         shown_rows = parse_rows(rows)
         given = [p.strip() for p in players.split(",")] if players else None
         lineup = given or coverage_lineup(game)
+        if name is not None and not re.match(config.NAME_PATTERN, name):
+            raise ConfigError(
+                f'"{name}" is not a run name: letters, digits and _ . + - only, from a letter or digit',
+                field="--name",
+            )
         run_name = name or sweep_name(game, preset, given, seed, options, until, look_every)
         out_dir.mkdir(parents=True, exist_ok=True)
         cfg = out_dir / f"{run_name}.toml"

@@ -212,6 +212,8 @@ def test_sweep_prints_its_lineup_names_the_values_and_says_what_it_hides(tmp_pat
         assert f"│ {option} " in full.output
     bad = CliRunner().invoke(app, [*args, "--rows", "0"])
     assert bad.exit_code == 2 and "--rows" in bad.output
+    bad = CliRunner().invoke(app, [*args, "--name", "../elsewhere"])
+    assert bad.exit_code == 2 and "--name" in bad.output and "is not a run name" in bad.output
 
 
 def _row(variant: str, metric: str, est: float, p_holm: float, half: float = 0.1) -> dict:
