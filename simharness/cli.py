@@ -293,13 +293,35 @@ def init(
     out.print(escape(f"next: cd {directory} && simharness run {starter.CONFIG}"))
 
 
+def rules_path(spec: str) -> Path:
+    """A game's rule specification (its ``Game::SPEC``, a path in the repository) as a file to open:
+    the package's copy of ``docs/rules/`` (``simharness/builtin/rules``, the repository's folder in a
+    checkout), relative to here when below it."""
+    packaged = strategies.BUILTIN / "rules" / Path(spec).name
+    if Path(spec).parent != Path("docs/rules") or not packaged.is_file():
+        return Path(spec)
+    path, cwd = packaged.resolve(), Path.cwd().resolve()
+    return path.relative_to(cwd) if path.is_relative_to(cwd) else path
+
+
 @app.command("games")
 def list_games() -> None:
-    """List the games the engine plays."""
+    """List the games the engine plays, with their rule specifications."""
     t = Table("game", "title", "players", "rules")
+    elsewhere: set[Path] = set()
     for g in engine.games():
-        t.add_row(g.name, g.title, f"{g.min_players}-{g.max_players}", g.spec)
+        path = rules_path(g.spec)
+        if path.is_absolute():  # outside this folder: the file here, its folder whole below the table
+            elsewhere.add(path.parent)
+        t.add_row(
+            g.name,
+            g.title,
+            f"{g.min_players}-{g.max_players}",
+            path.name if path.is_absolute() else str(path),
+        )
     out.print(t)
+    for folder in sorted(elsewhere):
+        out.print(escape(f"rules files in {folder}/"), overflow="fold")
 
 
 def _values(s: engine.OptionSpec) -> str:

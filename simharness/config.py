@@ -45,6 +45,7 @@ MAX_VARIANTS = 10_000
 DEFAULT_BACKEND = backends.Backend.THREADING.value
 
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"
+NAME_PATTERN = _NAME  # a run's (and a variant's) name; `sweep --name` checks it before writing a config
 
 
 class PlayerEntry(BaseModel):

@@ -149,7 +149,7 @@ def test_a_sweep_grows_like_a_run(tmp_path: Path) -> None:
         args = ["sweep", "sugoroku", "--options", "payout_cap", "--games", str(games), "--out", str(out)]
         result = CliRunner().invoke(app, [*args, "--jobs", "1", "--quiet"])
         assert result.exit_code == 0, result.output
-        return out / "sweep-sugoroku"
+        return out / "sweep-sugoroku-payout_cap"
 
     grown = sweep(tmp_path / "out", 100)
     before = _digests(grown)
@@ -158,7 +158,7 @@ def test_a_sweep_grows_like_a_run(tmp_path: Path) -> None:
     assert len(store.open_run(grown).variants) > 1
     _assert_rows_equal(grown, sweep(tmp_path / "fresh", 300))
     # the config beside the run is the grown run's
-    assert "games = 300" in (tmp_path / "out" / "sweep-sugoroku.toml").read_text()
+    assert "games = 300" in (tmp_path / "out" / "sweep-sugoroku-payout_cap.toml").read_text()
 
 
 def test_a_challenger_design_grows_like_a_run(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ into a fresh venv that runs built-in strategies from an empty directory."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import sysconfig
@@ -135,6 +136,19 @@ def test_a_wheel_in_a_fresh_venv_runs_builtin_strategies_from_an_empty_directory
     # An example config ships too and runs from the installed package.
     shipped = Path(where).parent / "builtin" / "configs" / "sugoroku-demo.toml"
     sh("run", str(shipped), "--games", "20", "--out", "results", "-q")
+    # The rule specifications ship, and `games` names the package's copy.
+    spec = Path(where).parent / "builtin" / "rules" / "riichi.md"
+    assert spec.read_text().startswith("> **Origin.**")
+    listed = subprocess.run([simharness, "games"], cwd=empty, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "COLUMNS": "400"})  # fmt: skip
+    assert listed.returncode == 0 and f"rules files in {spec.parent.resolve()}/" in listed.stdout, (
+        listed.stdout
+    )
+    assert "│ riichi.md " in listed.stdout
+    # A sweep finds its default lineup (the coverage config) in the package.
+    assert "lineup (the lineup of " in sh(
+        "sweep", "suzume", "--games", "20", "--options", "dealer_bonus", "--out", "results", "-q"
+    )
     sh("init", "starter")
     sh("run", str(empty / "starter" / starter.CONFIG), "--games", "10", "--out", "results", "-q")
     assert set(empty.iterdir()) == {empty / "results", empty / "starter"}

@@ -26,6 +26,7 @@ from simharness.cli import app
 from simharness.errors import ConfigError
 from simharness.report.sweep import build_sweep
 from simharness.stats.sequential import gsprt_llr
+from simharness.sweep_cli import sweep_name
 
 CONFIG = """\
 name = "sweep-until"
@@ -217,7 +218,9 @@ def test_sweep_until_on_the_command_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "sequential tests vs base on final_points[fastest]" in result.output
-    seq = _manifest(tmp_path / "sweep-suzume")["sweep_sequential"]
+    players, options = ["fastest", "bonus-pusher", "defensive"], "starting_points,mistake_penalty"
+    name = sweep_name("suzume", "default", players, 0, options, "final_points[fastest]:0.5", 100)
+    seq = _manifest(tmp_path / name)["sweep_sequential"]
     assert {v: r["decision"] for v, r in seq["variants"].items()} == {
         "starting_points-20": "effect-",
         "starting_points-80": "effect+",
@@ -225,7 +228,7 @@ def test_sweep_until_on_the_command_line(tmp_path: Path) -> None:
         "mistake_penalty-4": "no effect",
     }
     assert seq["games"] == 100 and "Sequential tests vs base" in (tmp_path / "s.html").read_text()
-    assert "[sweep.until]" in (tmp_path / "sweep-suzume.toml").read_text()
+    assert "[sweep.until]" in (tmp_path / f"{name}.toml").read_text()
 
 
 def test_sweep_until_on_rank_points(tmp_path: Path) -> None:
@@ -233,7 +236,7 @@ def test_sweep_until_on_rank_points(tmp_path: Path) -> None:
     (the game's default, [2, 0, −2] for three players) as worked out by hand from the logged ranks."""
     args = ["sweep", "suzume", "--players", "fastest,bonus-pusher,defensive", "--games", "400", "--options",
             "starting_points,dealer_bonus", "--until", "rank_points[fastest]:0.1", "--look-every", "100",
-            "--out", str(tmp_path), "-q"]  # fmt: skip
+            "--out", str(tmp_path), "--name", "sweep-suzume", "-q"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "sequential tests vs base on rank_points[fastest]" in result.output

@@ -6,7 +6,8 @@ effect with this lineup" (the strategies never reach what the option governs), n
 other variants' effects are the report's own paired differences (``build_report``: each strategy's
 1st-place share and mean final points, game length, and the scorecard's seat advantage, skill
 gradient, drama and bust rate), with their CIs, Holm-adjusted over the whole sweep, and shown per
-option as a tornado: the range of an option's effects over its values, options sorted by size.
+option as a tornado: the range of an option's effects over its values, each end named by its value,
+options with an effect significant after Holm first, then by size.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from simharness.report.full import build_report
+from simharness.report.glance import PERCENT
 from simharness.report.summary import RunLike, fmt_ci
+from simharness.report.textfit import digits_for
 from simharness.stats.hypotheses import holm
 from simharness.sweep import BASE, option_of, same_games
 
@@ -89,10 +92,10 @@ def _views(run: RunLike) -> list[RunLike]:
 def build_sweep(run: RunLike) -> dict[str, Any]:
     """The sweep as JSON-ready data: ``no_effect`` (variants, with their option), ``effects`` (one
     row per variant and metric: difference vs base with CI, p and Holm p over all rows), ``tornado``
-    (per metric, per option the lowest and highest estimate and the smallest Holm p, sorted by the
-    largest absolute estimate), ``reports`` (the full reports the effects come from: one, or with
-    ``[sweep.until]`` one per number of games played) and ``sequential`` (the manifest's per-variant
-    tests, if the sweep had them)."""
+    (per metric, per option the lowest and highest estimate with their values, the smallest Holm p
+    and every value's effect; see :func:`tornado`), ``reports`` (the full reports the effects come
+    from: one, or with ``[sweep.until]`` one per number of games played) and ``sequential`` (the
+    manifest's per-variant tests, if the sweep had them)."""
     variants = list(run.manifest.get("variants") or {})
     if BASE not in variants:
         raise ValueError(f'not a sweep run: it has no variant "{BASE}"')
@@ -126,8 +129,26 @@ def build_sweep(run: RunLike) -> dict[str, Any]:
     }
 
 
+ALPHA = 0.05
+BAR = 12  # characters of the largest effect's bar in a terminal table
+
+
+def value_of(variant: str) -> str:
+    """The option value a sweep variant plays, as in its name: ``payout_cap-none`` → ``none``."""
+    option = option_of(variant) or ""
+    return variant[len(option) + 1 :]
+
+
+def significant(bar_or_row: dict[str, Any]) -> bool:
+    p = bar_or_row["p_holm"]
+    return p is not None and p < ALPHA
+
+
 def tornado(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per metric: per option the range of its variants' estimates, largest effect first."""
+    """Per metric: per option the range of its values' effects (``low``/``high`` with the values
+    behind them, ``low_value``/``high_value``), the smallest Holm p of its values and every value's
+    effect (``values``). Options with an effect significant after Holm come first, then the rest,
+    each group largest effect first: a large estimate with Holm p = 1 is noise and never leads."""
     out: dict[str, list[dict[str, Any]]] = {}
     for metric in dict.fromkeys(r["metric"] for r in rows):
         by_option: dict[str, list[dict[str, Any]]] = {}
@@ -136,33 +157,82 @@ def tornado(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
                 by_option.setdefault(r["option"], []).append(r)
         bars = []
         for option, rs in by_option.items():
-            est = [r["difference"]["estimate"] for r in rs]
+            lo = min(rs, key=lambda r: r["difference"]["estimate"])
+            hi = max(rs, key=lambda r: r["difference"]["estimate"])
             ps = [r["p_holm"] for r in rs if r["p_holm"] is not None]
-            bars.append(
-                {"option": option, "low": min(est), "high": max(est), "size": max(abs(e) for e in est),
-                 "p_holm": min(ps) if ps else None, "variants": [r["variant"] for r in rs]}
-            )  # fmt: skip
-        out[metric] = sorted(bars, key=lambda b: -b["size"])
+            bars.append({
+                "option": option,
+                "low": lo["difference"]["estimate"], "low_value": value_of(lo["variant"]),
+                "high": hi["difference"]["estimate"], "high_value": value_of(hi["variant"]),
+                "size": max(abs(r["difference"]["estimate"]) for r in rs),
+                "p_holm": min(ps) if ps else None,
+                "variants": [r["variant"] for r in rs],
+                "values": [
+                    {"value": value_of(r["variant"]), "difference": r["difference"], "p_holm": r["p_holm"]}
+                    for r in rs
+                ],
+            })  # fmt: skip
+        out[metric] = sorted(bars, key=lambda b: (not significant(b), -b["size"]))
     return out
 
 
-def print_sweep(sweep: dict[str, Any], console: Console, *, top: int = 15) -> None:
-    """Per metric, the options with the largest effects; then the options with no effect."""
+def is_share(metric: str) -> bool:
+    """Whether a sweep metric is a share of games, shown in percentage points."""
+    return metric.startswith("win[") or metric in PERCENT
+
+
+def _effect(metric: str, values: list[dict[str, Any]]) -> str:
+    """``+1.2 pp (none)``: an effect to the precision of its interval, with the values it belongs
+    to (several when they tie)."""
+    iv = values[0]["difference"]
+    pct = is_share(metric)
+    scale, unit = (100.0, " pp") if pct else (1.0, "")
+    digits = digits_for(iv, scale)
+    names = ", ".join(v["value"] for v in values)
+    return f"{iv['estimate'] * scale:+.{digits}f}{unit} ({names})"
+
+
+def print_sweep(sweep: dict[str, Any], console: Console, *, rows: int | None = 15) -> None:
+    """Per metric, the options ranked by significance then size, ``rows`` of them (None: all), with
+    a line saying how many are hidden and how to see them; then the options with no effect."""
+    if any(sweep["tornado"].values()):
+        console.print(
+            "Each option's smallest and largest effect against base over its values (the value in "
+            f"brackets), paired by deal; options with Holm p < {ALPHA:g} over the whole sweep first, "
+            "then by size; dim rows are not significant."
+        )
     for metric, bars in sweep["tornado"].items():
         if not bars:
             continue
+        shown = bars if rows is None else bars[:rows]
         scale = max(b["size"] for b in bars) or 1.0
+        hits = sum(significant(b) for b in bars)
         # escape: "win[greedy]" is a metric name, not rich markup
         t = Table(
-            title=f"{escape(metric)}: effect vs base (range over each option's values)", title_justify="left"
+            title=f"{escape(metric)}: {hits} of {len(bars)} options with Holm p < {ALPHA:g}",
+            title_justify="left",
         )
-        for col in ("option", "low", "high", "Holm p", ""):
+        for col in ("option", "low (value)", "high (value)", "Holm p", ""):
             t.add_column(col, justify="left" if col in ("option", "") else "right")
-        for b in bars[:top]:
-            bar = "█" * round(20 * b["size"] / scale)
+        for b in shown:
+            bar = "█" * round(BAR * b["size"] / scale)
             p = "–" if b["p_holm"] is None else f"{b['p_holm']:.2g}"
-            t.add_row(b["option"], f"{b['low']:+.4g}", f"{b['high']:+.4g}", p, bar)
+            at = {x: [v for v in b["values"] if v["difference"]["estimate"] == b[x]] for x in ("low", "high")}
+            if b["low"] == b["high"]:  # one value, or all alike: the effect once, on its side of the base
+                one = _effect(metric, at["low"])
+                low, high = (one, "–") if b["low"] < 0 else ("–", one)
+            else:
+                low, high = _effect(metric, at["low"]), _effect(metric, at["high"])
+            t.add_row(escape(b["option"]), escape(low), escape(high), p, bar,
+                      style=None if significant(b) else "dim")  # fmt: skip
         console.print(t)
+        hidden = bars[len(shown) :]
+        if hidden:
+            sig = sum(significant(b) for b in hidden)
+            console.print(
+                f"  {len(hidden)} more option{'s' if len(hidden) > 1 else ''} not shown "
+                f"({sig} with Holm p < {ALPHA:g}); --rows all shows every option"
+            )
     seq = sweep.get("sequential")
     if seq:
         t = Table(
@@ -191,33 +261,72 @@ def print_sweep(sweep: dict[str, Any], console: Console, *, top: int = 15) -> No
         )
 
 
+def tornado_figure(metric: str, bars: list[dict[str, Any]]) -> Any:
+    """One option per row: the bar spans the base (0) and the option's values' effects, red when
+    Holm p < ALPHA; each value's effect is a dot with its 95% CI, labelled with the value."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    height = 0.5 * len(bars) + 1.4
+    fig, ax = plt.subplots(figsize=(8, height))
+    ys = np.arange(len(bars))[::-1]
+    for y, b in zip(ys, bars, strict=True):
+        lo, hi = min(b["low"], 0.0), max(b["high"], 0.0)
+        ax.barh(y, hi - lo, left=lo, height=0.6, color="#e8a0a0" if significant(b) else "#d0d0d0")
+        for k, v in enumerate(b["values"]):
+            iv = v["difference"]
+            est = iv["estimate"]
+            err = None
+            if iv.get("lo") is not None and iv.get("hi") is not None:
+                err = [[est - iv["lo"]], [iv["hi"] - est]]
+            color = "#a00" if significant(v) else "#555"
+            ax.errorbar(est, y, xerr=err, fmt="o", ms=3.5, color=color, ecolor=color, elinewidth=1, capsize=2)
+            # Alternate values above and below their dot, so that neighbours' labels do not overlap.
+            above = k % 2 == 0
+            ax.annotate(v["value"], (est, y), xytext=(0, 5 if above else -5), textcoords="offset points",
+                        ha="center", va="bottom" if above else "top", fontsize=7, color=color)  # fmt: skip
+    ax.set_yticks(ys, [b["option"] for b in bars], fontsize=9)
+    ax.set_ylim(-0.7, len(bars) - 0.3)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_xlabel(f"{metric}: variant − base")
+    ax.legend(
+        handles=[
+            Patch(color="#e8a0a0", label=f"option with Holm p < {ALPHA:g}"),
+            Patch(color="#d0d0d0", label="option not significant"),
+            Line2D([], [], color="#555", marker="o", ms=3.5, label="a value's effect, 95% CI"),
+            Line2D([], [], color="k", lw=0.8, label="base"),
+        ],
+        loc="upper center", bbox_to_anchor=(0.5, -0.55 / (0.77 * height)), ncol=4, fontsize=8,
+        frameon=False,
+    )  # fmt: skip
+    return fig
+
+
 def write_sweep_html(sweep: dict[str, Any], path: Path) -> None:
     """A self-contained page: one tornado chart per metric, the effects table and the no-effect list."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    from simharness.report.html import CSS, _png
+    from simharness.report.html import CSS
+    from simharness.report.htmlkit import png
 
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>simharness sweep</title>",
         f"<style>{CSS}</style></head><body><h1>Which house rules matter</h1>",
-        "<p>Each option's effect on the metric against the base rules, paired by deal; the bar spans the "
-        "option's values, options sorted by the largest effect. Holm-adjusted over the whole sweep.</p>",
+        "<p>Each option's effect on the metric against the base rules, paired by deal: the bar spans the "
+        "base and the option's values, each value a dot with its 95% interval. Options with an effect "
+        f"significant after Holm over the whole sweep (p &lt; {ALPHA:g}) come first, then the rest; "
+        "each group largest effect first.</p>",
     ]
     for metric, bars in sweep["tornado"].items():
         if not bars:
             continue
-        fig, ax = plt.subplots(figsize=(7, 0.3 * len(bars) + 1))
-        ys = np.arange(len(bars))[::-1]
-        for y, b in zip(ys, bars, strict=True):
-            lo, hi = min(b["low"], 0.0), max(b["high"], 0.0)
-            ax.barh(y, hi - lo, left=lo, color="#c44" if (b["p_holm"] or 1) < 0.05 else "#999")
-        ax.set_yticks(ys, [b["option"] for b in bars], fontsize=7)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_title(metric)
-        parts.append(f"<h2>{html.escape(metric)}</h2><img src='data:image/png;base64,{_png(fig)}'>")
+        parts.append(
+            f"<h2>{html.escape(metric)}</h2><img alt='{html.escape(metric)} tornado' "
+            f"src='data:image/png;base64,{png(tornado_figure(metric, bars))}'>"
+        )
     parts.append("<h2>Effects</h2><table><tr><th>variant</th><th>metric</th><th>difference [95% CI]</th>"
                  "<th>Holm p</th></tr>")  # fmt: skip
     for r in sweep["effects"]:

@@ -27,6 +27,7 @@ from simharness.stats.hypotheses import (
     benjamini_hochberg,
     contingency_test,
     holm,
+    resolved_pvalue,
     seat_advantage_test,
 )
 from simharness.stats.intervals import Interval, resample_counts
@@ -576,8 +577,10 @@ def finish(sums: ScorecardSums, confidence: float = 0.95) -> dict[str, Any]:
             d = d[np.isfinite(d)]
             p = math.nan
             if len(d) and math.isfinite(est):
-                # A bootstrap tail area of 0 only means "below the resolution": report 1/resamples.
-                p = min(1.0, max(1 / len(d), 2 * min((d <= 0).mean(), (d >= 0).mean())))
+                sd = float(d.std(ddof=1)) if len(d) > 1 else 0.0
+                z = est / sd if sd > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
+                beyond = int(min(np.count_nonzero(d <= 0), np.count_nonzero(d >= 0)))
+                p = resolved_pvalue(beyond, len(d), z)
             count = int(totals[v]["games"][0])
             diffs.append(
                 {
@@ -651,9 +654,11 @@ def scorecard(
     ``seat_axis`` (values 0..players−1 in turn order). CIs are percentile intervals of a deal
     bootstrap (``resamples`` replicates, fixed ``seed``; :class:`Bootstrap`); differences use the
     same weights for both variants, so deals shared by CRN variants are paired, and their two-sided
-    p-values are the bootstrap tail areas (resolution 2/``resamples``), adjusted by Holm and
-    Benjamini-Hochberg over the whole table. Assumes deals are independent. The report computes the
-    same from the run chunk by chunk (``ScorecardSums.add`` per chunk, then :func:`finish`).
+    p-values are the bootstrap tail areas, or beyond the bootstrap's resolution the normal tail of
+    the estimate over the replicates' standard deviation (``stats.hypotheses.resolved_pvalue``),
+    adjusted by Holm and Benjamini-Hochberg over the whole table. Assumes deals are independent. The
+    report computes the same from the run chunk by chunk (``ScorecardSums.add`` per chunk, then
+    :func:`finish`).
     """
     variants = variants or sorted(players["variant"].unique().to_list())
     n = cast(int, players.group_by("variant", "game").len()["len"].max())

@@ -12,7 +12,7 @@ Dice are keyed exactly as for the native knobs (by deal, seat, the seat's rollin
 the roll number within the turn), so a Python strategy meets the same luck as the knob set it
 replaces: compare the two on the same seed, with duplicate play if first-mover luck matters.
 
-Decision points (``view["decision"]``; see ``rules/sugoroku.md`` §12):
+Decision points (``view["decision"]``; see ``docs/rules/sugoroku.md`` §12):
 
 - ``"pinzoro_reroll"`` (G-D1): after a pinzoro (1-1) moved the piece back 2 squares, or after a
   1-1 on the back re-roll under ``pinzoro_reroll_doubles = "again"``, roll again and move back by

@@ -365,7 +365,7 @@ impl Game for HongKong {
     const NAME: &'static str = "hongkong";
     const TITLE: &'static str = "Hong Kong mahjong (香港麻雀)";
     const PLAYERS: (u8, u8) = (4, 4);
-    const SPEC: &'static str = "rules/hongkong.md";
+    const SPEC: &'static str = "docs/rules/hongkong.md";
     type Rules = Rules;
     type Knobs = Knobs;
 

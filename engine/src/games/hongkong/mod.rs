@@ -1,4 +1,4 @@
-//! Hong Kong mahjong (香港麻雀): 144 or 136 tiles, fan and base points (`rules/hongkong.md`).
+//! Hong Kong mahjong (香港麻雀): 144 or 136 tiles, fan and base points (`docs/rules/hongkong.md`).
 //!
 //! - `rules.rs`: the house-rule catalogue of §11 with the settlement options, presets `default`
 //!   and `old_style`;

@@ -362,7 +362,7 @@ impl Game for Riichi {
     const NAME: &'static str = "riichi";
     const TITLE: &'static str = "Riichi mahjong (立直麻雀)";
     const PLAYERS: (u8, u8) = (3, 4);
-    const SPEC: &'static str = "rules/riichi.md";
+    const SPEC: &'static str = "docs/rules/riichi.md";
 
     type Rules = Rules;
     type Knobs = Knobs;

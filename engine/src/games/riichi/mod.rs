@@ -1,4 +1,4 @@
-//! Riichi mahjong (spec: `rules/riichi.md`): the hand evaluator (tiles, shanten, win
+//! Riichi mahjong (spec: `docs/rules/riichi.md`): the hand evaluator (tiles, shanten, win
 //! decomposition, yaku, fu and points) and the game engine in the template's module shape:
 //!
 //! - `rules.rs`: every house rule of §15 (scoring and game flow) and the presets of §15.7;

@@ -169,7 +169,7 @@ impl Game for Sugoroku {
     const NAME: &'static str = "sugoroku";
     const TITLE: &'static str = "Mahjong sugoroku (麻雀すごろく)";
     const PLAYERS: (u8, u8) = (2, 5);
-    const SPEC: &'static str = "rules/sugoroku.md";
+    const SPEC: &'static str = "docs/rules/sugoroku.md";
 
     type Rules = Rules;
     type Knobs = Knobs;

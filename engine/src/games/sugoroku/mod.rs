@@ -1,5 +1,5 @@
 //! Mahjong sugoroku (麻雀すごろく): a dice race along a course of face-down mahjong tiles
-//! (`rules/sugoroku.md`). This module tree is the template every game follows:
+//! (`docs/rules/sugoroku.md`). This module tree is the template every game follows:
 //!
 //! - `rules.rs`: the house-rule options (§13 and the open choices of §15), presets, contradictions;
 //! - `state.rs`: setup, turns, movement and square effects (the reference algorithm of §6.4);

@@ -324,7 +324,7 @@ impl Game for Suzume {
     const NAME: &'static str = "suzume";
     const TITLE: &'static str = "Suzume-jong (すずめ雀)";
     const PLAYERS: (u8, u8) = (2, 5);
-    const SPEC: &'static str = "rules/suzume.md";
+    const SPEC: &'static str = "docs/rules/suzume.md";
     type Rules = Rules;
     type Knobs = Knobs;
 

@@ -1,4 +1,4 @@
-//! Suzume-jong (すずめ雀): 44 tiles, 5-tile hands, two sets to win (`rules/suzume.md`).
+//! Suzume-jong (すずめ雀): 44 tiles, 5-tile hands, two sets to win (`docs/rules/suzume.md`).
 //!
 //! - `rules.rs`: the house-rule catalogue of §11, the ambiguities of §12 as options, presets and
 //!   contradictions;

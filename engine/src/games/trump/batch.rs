@@ -422,7 +422,7 @@ impl Game for Trump {
     const NAME: &'static str = "trump";
     const TITLE: &'static str = "Trump mahjong (トランプ麻雀)";
     const PLAYERS: (u8, u8) = (3, 3);
-    const SPEC: &'static str = "rules/trump.md";
+    const SPEC: &'static str = "docs/rules/trump.md";
     type Rules = Rules;
     type Knobs = Knobs;
 

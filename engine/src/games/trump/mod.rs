@@ -1,5 +1,5 @@
 //! Trump mahjong (トランプ麻雀): 54 playing cards, suits ignored, three players, 7-card hands,
-//! no calls, riichi (`rules/trump.md`).
+//! no calls, riichi (`docs/rules/trump.md`).
 //!
 //! - `rules.rs`: the house-rule catalogue of §11 and the ambiguities of §13 as options;
 //! - `scoring.rs`: cards, readings (§5), yaku and han (§6), payments and settlement, the `score`
