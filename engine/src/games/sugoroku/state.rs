@@ -1,8 +1,9 @@
 //! The game state and its transitions: setup (dora, course, opening pochi), turns, movement,
 //! square effects and manzu chains (§2–§8, the reference algorithm of §6.4).
 //!
-//! The state is a fixed-size value (no heap), reused across the games of a batch and cheap to clone
-//! for the greedy strategy's lookahead.
+//! The state is a fixed-size value (no heap), reused across the games of a batch and cheap to make
+//! from a seat's view for the greedy strategy's lookahead ([`State::seen_by`]). The dealt `course`
+//! is hidden from the players, who see `face`.
 
 use super::actions::{Decision, Driver, Point, RollKind, Rolls, View};
 use super::rules::{DoraMode, ExtraRoll, LoopRule, Overshoot, PinzoroDoubles, RestRule, RollPermission, Rules};
