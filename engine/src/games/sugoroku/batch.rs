@@ -1,10 +1,11 @@
 //! `impl Game`: plays a batch with keyed chance and fills the `games` and `players` tables.
 
-use super::actions::{DecisionPoint, Driver};
+use super::actions::{Action, Driver, Point, LEGAL};
 use super::rules::{self, Rules};
 use super::state::{End, State, MAX_PLAYERS};
-use super::strategies::{self, Knobs};
+use super::strategies::{Knobs, Native};
 use super::{Sugoroku, TAG_DICE, TAG_SETUP, TAG_STRATEGY};
+use crate::decide::{seat_players, Outside, Player, PlayerError, Seats};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
@@ -93,56 +94,40 @@ player_rows! {
     }
 }
 
-/// Decisions taken outside the native policy (e.g. a Python strategy) for some lineup slots.
-pub trait Hook {
-    /// `Some` if `slot` (the lineup slot playing `seat`) is decided here; `None` lets its knobs
-    /// decide. An `Err` stops the batch after the current game.
-    fn decide(&mut self, slot: u8, state: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>>;
-}
-
-/// The native batch: every slot plays its knobs.
-pub(super) struct NoHook;
-
-impl Hook for NoHook {
-    fn decide(&mut self, _: u8, _: &State<'_>, _: usize, _: DecisionPoint) -> Option<Result<bool, String>> {
-        None
+/// The seats' native players of the game of `seating`: each plays its lineup slot's knobs with its
+/// own strategy key (never the dice keys). Seats beyond the lineup are never asked.
+pub(super) fn natives<'k>(lineup: &'k [Knobs], root: Key, seating: &Seating) -> [Native<'k>; MAX_PLAYERS] {
+    let mut natives = [Native { knobs: &lineup[0], key: root }; MAX_PLAYERS];
+    let strategy = root.with(TAG_STRATEGY).with(seating.deal);
+    for (seat, native) in natives[..lineup.len()].iter_mut().enumerate() {
+        *native = Native { knobs: &lineup[usize::from(seating.player(seat as u8))], key: strategy.with(seat as u64) };
     }
+    natives
 }
 
-/// Dice from `(deal, seat, (the seat's rolling-turn number, roll number in the turn))` and decisions
-/// from the hook or else the seat's strategy with its own key.
-pub(super) struct Seats<'k, 'h, H: Hook> {
-    knobs: [&'k Knobs; MAX_PLAYERS],
-    slots: [u8; MAX_PLAYERS],
+/// One game's table: dice from `(deal, seat, (the seat's rolling-turn number, roll number in the
+/// turn))` and decisions from the seats' players.
+pub(super) struct Tabletop<'p> {
     dice: [Key; MAX_PLAYERS],
-    choice: [Key; MAX_PLAYERS],
-    hook: &'h mut H,
-    /// The hook's first error; later decisions of the game take the rules' default (`false`).
-    pub(super) error: Option<String>,
+    players: Seats<'p, Sugoroku, MAX_PLAYERS>,
 }
 
-impl<'k, 'h, H: Hook> Seats<'k, 'h, H> {
-    /// The seats of the game of `seating`, keyed by its deal.
-    pub(super) fn new(lineup: &'k [Knobs], root: Key, seating: &Seating, hook: &'h mut H) -> Self {
-        let mut seats = Seats {
-            knobs: [&lineup[0]; MAX_PLAYERS],
-            slots: [0; MAX_PLAYERS],
-            dice: [root; MAX_PLAYERS],
-            choice: [root; MAX_PLAYERS],
-            hook,
-            error: None,
-        };
-        for seat in 0..lineup.len() {
-            seats.slots[seat] = seating.player(seat as u8);
-            seats.knobs[seat] = &lineup[usize::from(seats.slots[seat])];
-            seats.dice[seat] = root.with(TAG_DICE).with(seating.deal).with(seat as u64);
-            seats.choice[seat] = root.with(TAG_STRATEGY).with(seating.deal).with(seat as u64);
+impl<'p> Tabletop<'p> {
+    /// The table of the game of `seating`, keyed by its deal, with the players of the seats.
+    pub(super) fn new(root: Key, seating: &Seating, players: Seats<'p, Sugoroku, MAX_PLAYERS>) -> Self {
+        let mut dice = [root; MAX_PLAYERS];
+        let deal = root.with(TAG_DICE).with(seating.deal);
+        for (seat, key) in dice[..usize::from(seating.players)].iter_mut().enumerate() {
+            *key = deal.with(seat as u64);
         }
-        seats
+        Tabletop { dice, players }
     }
 }
 
-impl<H: Hook> Driver for Seats<'_, '_, H> {
+impl Driver for Tabletop<'_> {
+    /// Boxed, so that the state code's results (one per turn) stay one register wide.
+    type Error = Box<PlayerError>;
+
     fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)> {
         // One coordinate for (turn, roll) and one uniform draw of 36 for both dice: half the mixing.
         let k = self.dice[seat].with(u64::from(turn) << 32 | u64::from(roll));
@@ -150,17 +135,12 @@ impl<H: Hook> Driver for Seats<'_, '_, H> {
         Some((x / 6 + 1, x % 6 + 1))
     }
 
-    fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
-        if self.error.is_some() {
-            return false;
-        }
-        match self.hook.decide(self.slots[seat], state, seat, point) {
-            Some(Ok(take)) => take,
-            Some(Err(e)) => {
-                self.error = Some(e);
-                false
-            }
-            None => strategies::decide(self.knobs[seat], state, seat, point, self.choice[seat]),
+    /// Both actions are legal at every point, so no answer needs refusing ([`crate::decide::ask`]
+    /// would check each against [`LEGAL`] for nothing, on the hot path of a batch).
+    fn decide(&mut self, state: &State<'_>, seat: usize, point: Point) -> Result<bool, Box<PlayerError>> {
+        match self.players.decide(&state.view(seat), point, &LEGAL) {
+            Ok(action) => Ok(action == Action::Take),
+            Err(fault) => Err(Box::new(PlayerError::new::<Sugoroku>(seat, point, fault))),
         }
     }
 }
@@ -183,7 +163,7 @@ impl Game for Sugoroku {
     }
 
     fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-        play_tables(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
+        play_tables(rules, lineup, batch, &mut []).expect("native strategies never fail")
     }
 
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
@@ -191,9 +171,10 @@ impl Game for Sugoroku {
     }
 }
 
-/// Plays `batch` and returns its tables; `hook` decides for the slots it claims. Dice and
-/// native decisions are keyed exactly as in a native batch, so a hooked slot meets the same luck.
-pub fn play_tables<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Result<Vec<Table>, String> {
+/// Plays `batch` with the players of `outside` in the slots played from outside the engine and
+/// returns its tables. Dice and native decisions are keyed exactly as in a native batch, so an
+/// outside player meets the same luck as the knobs it replaces.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Sugoroku>) -> Result<Vec<Table>, PlayerError> {
     let n = lineup.len();
     let mut state = State::new(rules, n);
     let mut games = Vec::with_capacity(batch.count as usize);
@@ -201,12 +182,10 @@ pub fn play_tables<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook
     let root = Key::new(batch.seed);
     for game in batch.games() {
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let mut seats = Seats::new(lineup, root, &seating, &mut *hook);
+        let mut natives = natives(lineup, root, &seating);
+        let seats = seat_players(&mut natives, outside, n, |s| usize::from(seating.player(s as u8)));
         state.deal(root.with(TAG_SETUP).with(seating.deal));
-        state.play(&mut seats);
-        if let Some(e) = seats.error {
-            return Err(format!("game {game}: {e}"));
-        }
+        state.play(&mut Tabletop::new(root, &seating, seats)).map_err(|e| (*e).in_game(game))?;
         settle_rows(&mut state, &seating, &mut games, &mut players);
     }
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players)])

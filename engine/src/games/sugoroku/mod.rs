@@ -3,11 +3,15 @@
 //!
 //! - `rules.rs`: the house-rule options (§13 and the open choices of §15), presets, contradictions;
 //! - `state.rs`: setup, turns, movement and square effects (the reference algorithm of §6.4);
-//! - `actions.rs`: the decision points G-D1…G-D4 and the [`actions::Driver`] that supplies dice
-//!   and decisions;
+//! - `actions.rs`: the decision contract ([`crate::decide`]): the decision points G-D1…G-D4, the
+//!   actions and the seat's [`actions::View`] (no face-down tile, no dice to come), and the
+//!   [`actions::Driver`] through which the state gets dice and asks the players;
 //! - `scoring.rs`: caps, transfers and the end settlement;
-//! - `strategies.rs`: strategy knobs and the policies (always / never / random / greedy);
-//! - `batch.rs`: `impl Game`, keyed chance per game and the tables.
+//! - `strategies.rs`: strategy knobs and the native player of the policies (always / never /
+//!   random / greedy);
+//! - `batch.rs`: `impl Game`, keyed chance per game, the seats' players and the tables;
+//! - `show.rs`: one game recorded turn by turn; `hidden.rs` (tests): no hidden information
+//!   reaches a strategy.
 //!
 //! Keyed chance. The course and dora of deal `d` come from `seed/TAG_SETUP/d/attempt` (attempt > 0
 //! only after an opening-pochi re-deal); the dice of seat `s` from
@@ -51,5 +55,7 @@ pub const TAG_SETUP: u64 = 0x5347_5345_5455_5000; // "SGSETUP"
 pub const TAG_DICE: u64 = 0x5347_4449_4345_0000; // "SGDICE"
 pub const TAG_STRATEGY: u64 = 0x5347_5354_5241_5400; // "SGSTRAT"
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;

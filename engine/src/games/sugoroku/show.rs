@@ -4,12 +4,13 @@
 //! piece, points, rests and pending multiplier after the deal, turn 0, and after each turn), `rolls`
 //! (every roll of the dice, in order) and `decisions` (every option asked, and the answer).
 
-use super::actions::{DecisionPoint, Driver};
-use super::batch::{settle_rows, GameRow, Hook, NoHook, PlayerRow, Seats};
+use super::actions::{Driver, Point};
+use super::batch::{natives, settle_rows, GameRow, PlayerRow, Tabletop};
 use super::rules::Rules;
 use super::state::{State, KINDS};
 use super::strategies::Knobs;
-use super::TAG_SETUP;
+use super::{Sugoroku, TAG_SETUP};
+use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rng::Key;
 use crate::rows;
@@ -111,7 +112,7 @@ impl<D: Driver> Recorder<'_, D> {
             });
         }
         for (sq, r) in self.revealed.iter_mut().enumerate().skip(1) {
-            if *r == 0 && state.up[sq] {
+            if *r == 0 && state.is_up(sq) {
                 *r = self.turn;
             }
         }
@@ -119,16 +120,18 @@ impl<D: Driver> Recorder<'_, D> {
 }
 
 impl<D: Driver> Driver for Recorder<'_, D> {
+    type Error = D::Error;
+
     fn dice(&mut self, seat: usize, turn: u32, roll: u32) -> Option<(u8, u8)> {
         let d = self.inner.dice(seat, turn, roll)?;
         self.rolls.push(RollRow { turn: self.turn + 1, seat: seat as u8, roll, die1: d.0, die2: d.1 });
         Some(d)
     }
 
-    fn decide(&mut self, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
-        let taken = self.inner.decide(state, seat, point);
+    fn decide(&mut self, state: &State<'_>, seat: usize, point: Point) -> Result<bool, D::Error> {
+        let taken = self.inner.decide(state, seat, point)?;
         self.decisions.push(DecisionRow { turn: self.turn + 1, seat: seat as u8, decision: point.decision.code() as u8, taken });
-        taken
+        Ok(taken)
     }
 
     fn turn_done(&mut self, state: &State<'_>, seat: usize) {
@@ -139,19 +142,22 @@ impl<D: Driver> Driver for Recorder<'_, D> {
 
 /// The first game of `batch`, played alone and recorded turn by turn.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    show_with(rules, lineup, batch, &mut NoHook).expect("native strategies never fail")
+    show_with(rules, lineup, batch, &mut []).expect("native strategies never fail")
 }
 
-/// [`show`] with `hook` deciding for the slots it claims (Python strategies).
-pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Result<Vec<Table>, String> {
+/// [`show`] with the players of `outside` in the slots played from outside the engine (Python
+/// strategies).
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Sugoroku>) -> Result<Vec<Table>, PlayerError> {
     let n = lineup.len();
     let seating = Seating::new(batch.first_game, n as u8, batch.duplicate);
     let root = Key::new(batch.seed);
     let mut state = State::new(rules, n);
-    let mut seats = Seats::new(lineup, root, &seating, hook);
+    let mut natives = natives(lineup, root, &seating);
+    let seats = seat_players(&mut natives, outside, n, |s| usize::from(seating.player(s as u8)));
+    let mut table = Tabletop::new(root, &seating, seats);
     state.deal(root.with(TAG_SETUP).with(seating.deal));
     let mut rec = Recorder {
-        inner: &mut seats,
+        inner: &mut table,
         turn: 0,
         positions: Vec::new(),
         rolls: Vec::new(),
@@ -159,11 +165,8 @@ pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: 
         revealed: vec![0; usize::from(state.len) + 1],
     };
     rec.snapshot(&state, u8::MAX);
-    state.play(&mut rec);
+    state.play(&mut rec).map_err(|e| (*e).in_game(seating.game))?;
     let Recorder { positions, rolls, decisions, revealed, .. } = rec;
-    if let Some(e) = seats.error {
-        return Err(format!("game {}: {e}", seating.game));
-    }
     let course: Vec<SquareRow> = (1..=state.len)
         .map(|sq| SquareRow { square: sq, tile: state.course[usize::from(sq)], revealed: revealed[usize::from(sq)] })
         .collect();

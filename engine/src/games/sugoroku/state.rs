@@ -1,10 +1,11 @@
 //! The game state and its transitions: setup (dora, course, opening pochi), turns, movement,
 //! square effects and manzu chains (§2–§8, the reference algorithm of §6.4).
 //!
-//! The state is a fixed-size value (no heap), reused across the games of a batch and cheap to clone
-//! for the greedy strategy's lookahead.
+//! The state is a fixed-size value (no heap), reused across the games of a batch and cheap to make
+//! from a seat's view for the greedy strategy's lookahead ([`State::seen_by`]). The dealt `course`
+//! is hidden from the players, who see `face`.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
+use super::actions::{Decision, Driver, Point, RollKind, Rolls, View};
 use super::rules::{DoraMode, ExtraRoll, LoopRule, Overshoot, PinzoroDoubles, RestRule, RollPermission, Rules};
 use super::scoring::Source;
 use crate::rng::Key;
@@ -23,6 +24,8 @@ pub const POCHI: u8 = 39;
 /// Tile identities: the 34 plain kinds and the special tiles. A blue 5p has no rule of its own
 /// and is a plain 5p (kind 13).
 pub const TILE_IDS: usize = 40;
+/// A face-down square in [`State::face`] (no tile id).
+pub const FACE_DOWN: u8 = u8::MAX;
 const FIVE_M: u8 = 4;
 const FIVE_P: u8 = 13;
 const FIVE_S: u8 = 22;
@@ -113,7 +116,7 @@ pub enum End {
 }
 
 /// One player's piece, pending effects, points and counters.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Player {
     /// 0 = start, 1..=L course squares, L + 1 = goal.
     pub pos: u8,
@@ -140,7 +143,7 @@ pub struct Player {
 }
 
 /// Counters of one game.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Stats {
     pub turns: u32,
     pub rounds: u32,
@@ -164,9 +167,12 @@ pub struct State<'r> {
     set: [u8; TILES],
     /// Copies of each tile id in `set`.
     set_counts: [u8; TILE_IDS],
-    /// Tile id on each course square 1..=L (index 0 is the start).
+    /// Tile id on each course square 1..=L (index 0 is the start), face down or up: hidden from
+    /// the players, who see [`State::face`].
     pub course: [u8; TILES + 1],
-    pub up: [bool; TILES + 1],
+    /// The course as the players see it: the tile of each face-up square, [`FACE_DOWN`] for the
+    /// others. Kept beside `course` so that a seat's [`View`] can borrow it whole.
+    pub face: [u8; TILES + 1],
     /// Dora count per kind.
     pub dora: [u8; KINDS],
     /// Course tiles still face down, per tile id (the greedy lookahead's prior).
@@ -175,7 +181,8 @@ pub struct State<'r> {
     pub end: End,
     pub winner: Option<usize>,
     pub stats: Stats,
-    /// Lookahead mode: a face-down square stops resolution instead of being flipped.
+    /// Lookahead mode: a face-down square stops resolution instead of being flipped (a lookahead's
+    /// state, [`State::seen_by`], does not know its tile).
     pub preview: bool,
     /// In lookahead mode, the face-down square the piece stopped on (0 = none) and the direction
     /// manzu would move from it.
@@ -224,7 +231,7 @@ impl<'r> State<'r> {
             set,
             set_counts,
             course: [0; TILES + 1],
-            up: [false; TILES + 1],
+            face: [FACE_DOWN; TILES + 1],
             dora: [0; KINDS],
             unseen: [0; TILE_IDS],
             players: [Player::default(); MAX_PLAYERS],
@@ -280,34 +287,90 @@ impl<'r> State<'r> {
             self.unseen[usize::from(t)] -= 1;
         }
         self.course[1..=tiles.len() - d].copy_from_slice(&tiles[d..]);
-        self.up = [false; TILES + 1];
+        self.face = [FACE_DOWN; TILES + 1];
+    }
+
+    /// What `seat` sees of the game: everything but the face-down tiles.
+    pub fn view(&self, seat: usize) -> View<'_> {
+        View {
+            rules: self.rules,
+            seat,
+            players: &self.players[..self.n],
+            face: &self.face,
+            goal: self.goal,
+            dora: &self.dora,
+            unseen: &self.unseen,
+            stats: &self.stats,
+        }
+    }
+
+    /// The game as `view`'s seat sees it, for a lookahead: its course holds no tile the seat has
+    /// not seen (the face-down squares are [`FACE_DOWN`]), so it is in lookahead mode (`preview`)
+    /// and stops on them, and it cannot deal. The game is running (a seat decides only then).
+    pub fn seen_by(view: &View<'r>) -> Self {
+        let n = view.players.len();
+        let mut players = [Player::default(); MAX_PLAYERS];
+        players[..n].copy_from_slice(view.players);
+        State {
+            rules: view.rules,
+            n,
+            len: view.goal - 1,
+            goal: view.goal,
+            set: [0; TILES],
+            set_counts: [0; TILE_IDS],
+            course: *view.face,
+            face: *view.face,
+            dora: *view.dora,
+            unseen: *view.unseen,
+            players,
+            end: End::Running,
+            winner: None,
+            stats: *view.stats,
+            preview: true,
+            hidden_stop: 0,
+            hidden_dir: Dir::Forward,
+            chain: [0; TILES + 2],
+        }
+    }
+
+    /// Whether square `sq` is face up.
+    pub fn is_up(&self, sq: usize) -> bool {
+        self.face[sq] != FACE_DOWN
     }
 
     /// Plays the game to its end: rounds of turns from seat 0 (seats are numbered in turn order),
     /// with the G-D4 agreement offered at the start of each round when all pieces are near the goal.
-    pub fn play<D: Driver>(&mut self, driver: &mut D) {
+    /// A player's error stops the game at once.
+    pub fn play<D: Driver>(&mut self, driver: &mut D) -> Result<(), D::Error> {
         loop {
-            if self.agreement_offered() {
-                let round = self.stats.rounds;
-                let point = DecisionPoint { decision: Decision::AgreeEnd, turn: round, roll: 0 };
-                if (0..self.n).all(|seat| driver.decide(self, seat, point)) {
-                    self.end = End::Agreement;
-                    return;
-                }
+            if self.agreement_offered() && self.all_agree(driver)? {
+                self.end = End::Agreement;
+                return Ok(());
             }
             self.stats.rounds += 1;
             for seat in 0..self.n {
                 if self.stats.turns >= self.rules.max_turns {
                     self.end = End::MaxTurns;
-                    return;
+                    return Ok(());
                 }
-                self.turn(seat, driver);
+                self.turn(seat, driver)?;
                 driver.turn_done(self, seat);
                 if self.winner.is_some() {
-                    return;
+                    return Ok(());
                 }
             }
         }
+    }
+
+    /// G-D4: asks the seats in order until one declines.
+    fn all_agree<D: Driver>(&self, driver: &mut D) -> Result<bool, D::Error> {
+        let point = Point { decision: Decision::AgreeEnd, turn: self.stats.rounds, roll: 0 };
+        for seat in 0..self.n {
+            if !driver.decide(self, seat, point)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     fn agreement_offered(&self) -> bool {
@@ -315,29 +378,38 @@ impl<'r> State<'r> {
     }
 
     /// One turn of `seat` (§3): serve a rest, or roll.
-    pub fn turn<D: Driver>(&mut self, seat: usize, driver: &mut D) {
+    pub fn turn<D: Driver>(&mut self, seat: usize, driver: &mut D) -> Result<(), D::Error> {
         self.stats.turns += 1;
         let p = &mut self.players[seat];
         if p.rests > 0 {
             p.rests -= 1;
             p.rests_served += 1;
-            return;
+            return Ok(());
         }
         let mut rolls = Rolls { turn: p.turns_played, roll: 0 };
         p.turns_played += 1;
-        if let Some(dice) = driver.dice(seat, rolls.turn, 0) {
-            self.roll_action(seat, RollKind::Turn, dice, &mut rolls, driver);
+        match driver.dice(seat, rolls.turn, 0) {
+            Some(dice) => self.roll_action(seat, RollKind::Turn, dice, &mut rolls, driver),
+            None => Ok(()),
         }
     }
 
     /// Applies a roll of the given kind: the turn's ordinary roll (with the pinzoro and 6-zoro
     /// procedures of §7), the pinzoro back re-roll, or the 6-zoro extra roll. Further rolls of
     /// the turn are drawn through `rolls`.
-    pub fn roll_action<D: Driver>(&mut self, seat: usize, kind: RollKind, dice: (u8, u8), rolls: &mut Rolls, driver: &mut D) {
+    pub fn roll_action<D: Driver>(
+        &mut self,
+        seat: usize,
+        kind: RollKind,
+        dice: (u8, u8),
+        rolls: &mut Rolls,
+        driver: &mut D,
+    ) -> Result<(), D::Error> {
         match kind {
             RollKind::PinzoroBack => return self.pinzoro_back(seat, dice, rolls, driver),
             RollKind::SixzoroExtra if self.rules.sixzoro_extra_roll == ExtraRoll::Plain => {
-                return self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
+                self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
+                return Ok(());
             }
             _ => {}
         }
@@ -349,38 +421,42 @@ impl<'r> State<'r> {
                 self.move_piece(seat, 2, Dir::Back);
                 if self.winner.is_some()
                     || self.players[seat].pos == 0
-                    || self.offset(seat, rolls.at(Decision::PinzoroOffset), driver)
-                    || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)
+                    || self.offset(seat, rolls.at(Decision::PinzoroOffset), driver)?
+                    || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)?
                 {
-                    return;
+                    return Ok(());
                 }
-                if let Some(dice) = rolls.next(seat, driver) {
-                    self.pinzoro_back(seat, dice, rolls, driver);
-                }
-                return;
+                return match rolls.next(seat, driver) {
+                    Some(dice) => self.pinzoro_back(seat, dice, rolls, driver),
+                    None => Ok(()),
+                };
             }
             if dice != (6, 6) {
-                return self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
+                self.move_piece(seat, u64::from(dice.0 + dice.1), Dir::Forward);
+                return Ok(());
             }
             self.players[seat].sixzoro += 1;
             self.move_piece(seat, 12, Dir::Forward);
             if self.winner.is_some()
-                || self.offset(seat, rolls.at(Decision::SixzoroOffset), driver)
-                || !self.permitted(seat, self.rules.sixzoro_reroll, rolls.at(Decision::ExtraRoll), driver)
+                || self.offset(seat, rolls.at(Decision::SixzoroOffset), driver)?
+                || !self.permitted(seat, self.rules.sixzoro_reroll, rolls.at(Decision::ExtraRoll), driver)?
             {
-                return;
+                return Ok(());
             }
             self.players[seat].extra_rolls += 1;
             match rolls.next(seat, driver) {
                 Some(d) if self.rules.sixzoro_extra_roll == ExtraRoll::Full => dice = d,
-                Some((a, b)) => return self.move_piece(seat, u64::from(a + b), Dir::Forward),
-                None => return,
+                Some((a, b)) => {
+                    self.move_piece(seat, u64::from(a + b), Dir::Forward);
+                    return Ok(());
+                }
+                None => return Ok(()),
             }
         }
     }
 
     /// The pinzoro back re-roll (§7.1 step 3), repeated on 1-1 under `pinzoro_reroll_doubles = again`.
-    fn pinzoro_back<D: Driver>(&mut self, seat: usize, dice: (u8, u8), rolls: &mut Rolls, driver: &mut D) {
+    fn pinzoro_back<D: Driver>(&mut self, seat: usize, dice: (u8, u8), rolls: &mut Rolls, driver: &mut D) -> Result<(), D::Error> {
         let mut dice = dice;
         loop {
             self.players[seat].back_rerolls += 1;
@@ -389,38 +465,38 @@ impl<'r> State<'r> {
                 || self.players[seat].pos == 0
                 || dice != (1, 1)
                 || self.rules.pinzoro_reroll_doubles != PinzoroDoubles::Again
-                || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)
+                || !self.permitted(seat, self.rules.pinzoro_reroll, rolls.at(Decision::PinzoroReroll), driver)?
             {
-                return;
+                return Ok(());
             }
             match rolls.next(seat, driver) {
                 Some(d) => dice = d,
-                None => return,
+                None => return Ok(()),
             }
         }
     }
 
     /// Asks for an optional roll unless the rules force or forbid it.
-    fn permitted<D: Driver>(&self, seat: usize, permission: RollPermission, point: DecisionPoint, driver: &mut D) -> bool {
+    fn permitted<D: Driver>(&self, seat: usize, permission: RollPermission, point: Point, driver: &mut D) -> Result<bool, D::Error> {
         match permission {
-            RollPermission::Always => true,
-            RollPermission::Never => false,
+            RollPermission::Always => Ok(true),
+            RollPermission::Never => Ok(false),
             RollPermission::Optional => driver.decide(self, seat, point),
         }
     }
 
-    /// G-D3 (S8): if the move ended on a wind, the player may cancel one rest instead of the
-    /// extra roll. Returns whether it did.
-    fn offset<D: Driver>(&mut self, seat: usize, point: DecisionPoint, driver: &mut D) -> bool {
+    /// G-D3 (S8): if the move ended on a (face-up) wind, the player may cancel one rest instead of
+    /// the extra roll. Returns whether it did.
+    fn offset<D: Driver>(&mut self, seat: usize, point: Point, driver: &mut D) -> Result<bool, D::Error> {
         let p = self.players[seat];
-        let on_wind = p.pos > 0 && p.pos < self.goal && Effect::of(self.course[usize::from(p.pos)]) == Effect::Rest;
-        if !self.rules.offset_allowed || !on_wind || p.rests == 0 || !driver.decide(self, seat, point) {
-            return false;
+        let on_wind = p.pos > 0 && p.pos < self.goal && Effect::of(self.face[usize::from(p.pos)]) == Effect::Rest;
+        if !self.rules.offset_allowed || !on_wind || p.rests == 0 || !driver.decide(self, seat, point)? {
+            return Ok(false);
         }
         let p = &mut self.players[seat];
         p.rests -= 1;
         p.offsets += 1;
-        true
+        Ok(true)
     }
 
     /// Where a move of `s` squares from `pos` ends (§5); `None` if the move is void
@@ -475,17 +551,18 @@ impl<'r> State<'r> {
         loop {
             let sq = self.players[seat].pos;
             let at = usize::from(sq);
-            if !self.up[at] {
+            let mut id = self.face[at];
+            if id == FACE_DOWN {
                 if self.preview {
                     self.hidden_stop = sq;
                     self.hidden_dir = manzu;
                     return;
                 }
-                self.up[at] = true;
-                self.unseen[usize::from(self.course[at])] -= 1;
+                id = self.course[at];
+                self.face[at] = id;
+                self.unseen[usize::from(id)] -= 1;
                 self.stats.revealed += 1;
             }
-            let id = self.course[at];
             let m_prev = self.players[seat].mult;
             self.players[seat].mult = 1;
             let dora = if id == POCHI { 0 } else { self.dora[usize::from(kind(id))] };

@@ -2,14 +2,18 @@
 //!
 //! The source calls the game's skill "真ゼロ" (truly zero); these knobs let a designer test that:
 //! each decision point G-D1…G-D4 can be taken always, never, at random or by the one-step
-//! expected-value lookahead of K4.
+//! expected-value lookahead of K4. A strategy is a [`Player<Sugoroku>`](Player) ([`Native`]) and
+//! decides from the seat's [`View`] alone.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind, Rolls};
+use super::actions::{Action, Decision, Driver, Point, RollKind, Rolls, View};
 use super::rules::RollPermission;
-use super::state::{Effect, End, State, MAX_PLAYERS, TILE_IDS};
+use super::state::{self, Effect, End, State, FACE_DOWN, MAX_PLAYERS, TILE_IDS};
+use super::Sugoroku;
+use crate::decide::{Fault, Player};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::{option_enum, options};
+use std::convert::Infallible;
 
 option_enum! {
     /// How a decision point is answered.
@@ -53,9 +57,21 @@ options! {
 
 impl Validate for Knobs {}
 
-/// Whether `seat`, playing `knobs`, takes the option at `point`. `key` is the seat's strategy key
-/// (its own tag, never the dice keys).
-pub fn decide(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint, key: Key) -> bool {
+/// A seat played by its knobs: `key` is the seat's strategy key (its own tag, never the dice keys).
+#[derive(Debug, Clone, Copy)]
+pub struct Native<'k> {
+    pub knobs: &'k Knobs,
+    pub key: Key,
+}
+
+impl Player<Sugoroku> for Native<'_> {
+    fn decide(&mut self, view: &View<'_>, point: Point, _: &[Action]) -> Result<Action, Fault> {
+        Ok(if takes(self.knobs, view, point, self.key) { Action::Take } else { Action::Pass })
+    }
+}
+
+/// Whether the seat of `view`, playing `knobs`, takes the option at `point`.
+fn takes(knobs: &Knobs, view: &View<'_>, point: Point, key: Key) -> bool {
     let (choice, p) = match point.decision {
         Decision::PinzoroReroll => (knobs.pinzoro_reroll, knobs.pinzoro_reroll_p),
         Decision::ExtraRoll => (knobs.sixzoro_reroll, knobs.sixzoro_reroll_p),
@@ -66,13 +82,13 @@ pub fn decide(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoin
         Choice::Always => true,
         Choice::Never => false,
         Choice::Random => key.with(point.decision.code()).with(u64::from(point.turn)).with(u64::from(point.roll)).stream().unit() < p,
-        Choice::Greedy => greedy(knobs, state, seat, point),
+        Choice::Greedy => greedy(knobs, view, point),
     }
 }
 
 /// K4: compare the one-step expected values of the options (§14).
-fn greedy(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint) -> bool {
-    let ev = |kind| roll_value(knobs, state, seat, kind, point);
+fn greedy(knobs: &Knobs, view: &View<'_>, point: Point) -> bool {
+    let ev = |kind| roll_value(knobs, view, kind, point);
     // What an offset gives up: the roll, if the player would (or must) take it.
     let forgone = |permission, kind| match permission {
         RollPermission::Always => ev(kind),
@@ -82,10 +98,10 @@ fn greedy(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint) -
     match point.decision {
         Decision::PinzoroReroll => ev(RollKind::PinzoroBack) > 0.0,
         Decision::ExtraRoll => ev(RollKind::SixzoroExtra) > 0.0,
-        Decision::PinzoroOffset => knobs.rest_value > forgone(state.rules.pinzoro_reroll, RollKind::PinzoroBack),
-        Decision::SixzoroOffset => knobs.rest_value > forgone(state.rules.sixzoro_reroll, RollKind::SixzoroExtra),
+        Decision::PinzoroOffset => knobs.rest_value > forgone(view.rules.pinzoro_reroll, RollKind::PinzoroBack),
+        Decision::SixzoroOffset => knobs.rest_value > forgone(view.rules.sixzoro_reroll, RollKind::SixzoroExtra),
         // Ending now forfeits the settlement the race would bring and the next roll's value.
-        Decision::AgreeEnd => state.projected_settlement(seat) as f64 + ev(RollKind::Turn) < 0.0,
+        Decision::AgreeEnd => view.projected_settlement() as f64 + ev(RollKind::Turn) < 0.0,
     }
 }
 
@@ -93,23 +109,26 @@ fn greedy(knobs: &Knobs, state: &State<'_>, seat: usize, point: DecisionPoint) -
 struct Lookahead;
 
 impl Driver for Lookahead {
+    type Error = Infallible;
     fn dice(&mut self, _: usize, _: u32, _: u32) -> Option<(u8, u8)> {
         None
     }
-    fn decide(&mut self, _: &State<'_>, _: usize, _: DecisionPoint) -> bool {
-        false
+    fn decide(&mut self, _: &State<'_>, _: usize, _: Point) -> Result<bool, Infallible> {
+        Ok(false)
     }
 }
 
-/// Expected value of taking a roll of `kind` now, over the 36 dice outcomes. Outcomes are grouped
-/// by sum: a sum of 2 or 12 can only be 1-1 or 6-6, and no other double is special.
-pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind, point: DecisionPoint) -> f64 {
-    // One scratch state for all outcomes. A lookahead never turns a tile over (it stops on
-    // face-down squares), so restoring the players and counters resets it.
-    let mut c = state.clone();
-    c.preview = true;
-    let start = Moment::of(state, seat);
-    let unseen = Unseen::of(state);
+/// Expected value for the seat of `view` of taking a roll of `kind` now, over the 36 dice
+/// outcomes. Outcomes are grouped by sum: a sum of 2 or 12 can only be 1-1 or 6-6, and no other
+/// double is special.
+pub fn roll_value(knobs: &Knobs, view: &View<'_>, kind: RollKind, point: Point) -> f64 {
+    // One scratch state for all outcomes, made of what the seat sees. A lookahead never turns a
+    // tile over (it stops on face-down squares), so restoring the players and counters resets it.
+    let seat = view.seat;
+    let mut c = State::seen_by(view);
+    let then = &view.players[seat];
+    let start = Moment::of(&c, seat);
+    let unseen = Unseen::of(view);
     let mut stayers = Stayers::default();
     let mut total = 0.0;
     for sum in 2u8..=12 {
@@ -117,11 +136,11 @@ pub fn roll_value(knobs: &Knobs, state: &State<'_>, seat: usize, kind: RollKind,
         let a = sum.saturating_sub(6).max(1);
         restore(&mut c, &start);
         let mut rolls = Rolls { turn: point.turn, roll: point.roll + 1 };
-        c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
+        let Ok(()) = c.roll_action(seat, kind, (a, sum - a), &mut rolls, &mut Lookahead);
         let v = if c.hidden_stop == 0 {
-            value(knobs, &mut c, state, seat)
+            value(knobs, &mut c, then, seat)
         } else {
-            expectation(knobs, &mut c, state, seat, &unseen, &mut stayers)
+            expectation(knobs, &mut c, then, seat, &unseen, &mut stayers)
         };
         total += f64::from(ways) / 36.0 * v;
     }
@@ -180,17 +199,20 @@ struct Unseen {
 }
 
 impl Unseen {
-    fn of(s: &State<'_>) -> Self {
+    fn of(view: &View<'_>) -> Self {
         let mut u = Unseen { ids: [0; TILE_IDS], movers: 0, len: 0 };
-        for movers in [true, false] {
-            for id in (0..TILE_IDS as u8).filter(|&id| s.unseen[usize::from(id)] > 0 && moves(id) == movers) {
-                u.ids[u.len] = id;
-                u.len += 1;
-            }
-            if movers {
-                u.movers = u.len;
+        let (mut stayers, mut n) = ([0u8; TILE_IDS], 0);
+        for id in (0..TILE_IDS as u8).filter(|&id| view.unseen[usize::from(id)] > 0) {
+            if moves(id) {
+                u.ids[u.movers] = id;
+                u.movers += 1;
+            } else {
+                stayers[n] = id;
+                n += 1;
             }
         }
+        u.len = u.movers + n;
+        u.ids[u.movers..u.len].copy_from_slice(&stayers[..n]);
         u
     }
 
@@ -220,22 +242,21 @@ struct Stayers {
 /// The expected value of an outcome that stopped on a face-down square: the average over the
 /// still-unseen tiles of resolving that square one step (further face-down squares are not
 /// expanded). Leaves the course as it found it.
-fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, unseen: &Unseen, stayers: &mut Stayers) -> f64 {
+fn expectation(knobs: &Knobs, c: &mut State<'_>, then: &state::Player, seat: usize, unseen: &Unseen, stayers: &mut Stayers) -> f64 {
     let (sq, dir) = (usize::from(c.hidden_stop), c.hidden_dir);
-    let (landing, tile) = (Moment::of(c, seat), c.course[sq]);
-    let at_landing = value(knobs, c, base, seat);
+    let landing = Moment::of(c, seat);
+    let at_landing = value(knobs, c, then, seat);
     let (mult, rests, points) = (landing.mult, landing.rests, landing.points[seat]);
     // Resolves the landing square as if tile `id` lay there, from the landing.
     let resolve_as = |c: &mut State<'_>, id: u8| {
         let k = c.unseen[usize::from(id)];
         restore(c, &landing);
-        c.course[sq] = id;
+        c.face[sq] = id;
         c.unseen[usize::from(id)] -= 1;
         c.resolve(seat, dir);
         c.unseen[usize::from(id)] += 1;
         k
     };
-    c.up[sq] = true;
     let key = Some((mult, rests));
     if stayers.key != key {
         *stayers = Stayers { key, ..Stayers::default() };
@@ -251,20 +272,20 @@ fn expectation(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize, 
     let mut count = 0u32;
     for &id in unseen.movers() {
         let k = resolve_as(c, id);
-        movers += f64::from(k) * value(knobs, c, base, seat);
+        movers += f64::from(k) * value(knobs, c, then, seat);
         count += u32::from(k);
     }
-    c.course[sq] = tile;
-    c.up[sq] = false;
+    c.face[sq] = FACE_DOWN;
     let total = movers + stayers.delta + f64::from(stayers.count) * at_landing;
     total / f64::from((count + stayers.count).max(1))
 }
 
 /// Value = Δ own points (with the settlement if the move wins) + square_value × Δ squares toward
-/// the goal − rest_value × Δ rests (§14 K4). Settles `c` if `seat` won.
-fn value(knobs: &Knobs, c: &mut State<'_>, base: &State<'_>, seat: usize) -> f64 {
+/// the goal − rest_value × Δ rests (§14 K4), from `then` (the seat's player at the decision).
+/// Settles `c` if `seat` won.
+fn value(knobs: &Knobs, c: &mut State<'_>, then: &state::Player, seat: usize) -> f64 {
     c.settle();
-    let (now, then) = (&c.players[seat], &base.players[seat]);
+    let now = &c.players[seat];
     (now.points - then.points) as f64 + knobs.square_value * (f64::from(now.pos) - f64::from(then.pos))
         - knobs.rest_value * (f64::from(now.rests) - f64::from(then.rests))
 }

@@ -1,15 +1,18 @@
 //! The spec's test vectors (§16) on constructed courses, run through the engine's own movement,
 //! resolution and settlement code; invariants over many random games; determinism of keyed chance.
 
-use super::actions::{Decision, DecisionPoint, Driver, RollKind};
+use super::actions::{Action, Decision, Driver, Point, RollKind, View, LEGAL};
 use super::scoring::distance_share;
 use super::state::{End, State, GOLD_5P, GOLD_5S, POCHI, RED_5M, RED_5P, RED_5S};
+use super::strategies::Native;
 use super::*;
+use crate::decide::{Fault, Player, PlayerError};
 use crate::game::{Batch, Game};
 use crate::options::Options;
 use crate::rng::Key;
 use crate::table::Table;
 use serde_json::{json, Value};
+use std::convert::Infallible;
 
 // Plain tile ids (kind numbers).
 const fn m(n: u8) -> u8 {
@@ -57,6 +60,12 @@ fn course(rules: &Rules, n: usize, fill: u8) -> State<'_> {
     st
 }
 
+/// Turns every course square face up.
+fn reveal(st: &mut State<'_>) {
+    let len = usize::from(st.len);
+    st.face[1..=len].copy_from_slice(&st.course[1..=len]);
+}
+
 fn put(st: &mut State<'_>, sq: u8, id: u8) {
     st.unseen[usize::from(st.course[usize::from(sq)])] -= 1;
     st.course[usize::from(sq)] = id;
@@ -87,12 +96,13 @@ impl Script {
 }
 
 impl Driver for Script {
+    type Error = Infallible;
     fn dice(&mut self, _: usize, _: u32, _: u32) -> Option<(u8, u8)> {
         self.rolled += 1;
         Some(self.dice[self.rolled - 1])
     }
-    fn decide(&mut self, _: &State<'_>, _: usize, point: DecisionPoint) -> bool {
-        (self.answer)(point.decision)
+    fn decide(&mut self, _: &State<'_>, _: usize, point: Point) -> Result<bool, Infallible> {
+        Ok((self.answer)(point.decision))
     }
 }
 
@@ -272,7 +282,7 @@ fn sg_src_12_manzu_chain_into_red_5m() {
     land(&mut st, 30);
     assert_eq!(st.players[0].pos, 0);
     assert_eq!(points(&st), [-90, 30, 30, 30]);
-    assert!(st.up[30] && st.up[38] && st.up[46]);
+    assert!(st.is_up(30) && st.is_up(38) && st.is_up(46));
 }
 
 #[test]
@@ -352,7 +362,7 @@ fn finish(st: &mut State<'_>, others: &[u8]) {
     }
     st.players[0].pos = st.goal - 7;
     let mut dice = Script::new(&[(3, 4)], no);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!(st.winner, Some(0));
     assert_eq!(st.end, End::Goal);
     st.settle();
@@ -431,18 +441,18 @@ fn sg_1_bounce_and_sg_2_goal() {
     let r = Rules::default();
     let mut st = course(&r, 4, p(1));
     st.players[0].pos = 110;
-    st.turn(0, &mut Script::new(&[(4, 5)], no));
+    let Ok(()) = st.turn(0, &mut Script::new(&[(4, 5)], no));
     assert_eq!(st.players[0].pos, 115);
     assert_eq!(st.stats.goal_bounces, 1);
     st.players[0].pos = 110;
-    st.turn(0, &mut Script::new(&[(3, 4)], no));
+    let Ok(()) = st.turn(0, &mut Script::new(&[(3, 4)], no));
     assert_eq!((st.players[0].pos, st.winner), (117, Some(0)));
     // Other overshoot rules.
     for (rule, pos, winner) in [("stay", 110, None), ("finish", 117, Some(0))] {
         let r = rules(json!({"overshoot": rule}));
         let mut st = course(&r, 4, p(1));
         st.players[0].pos = 110;
-        st.turn(0, &mut Script::new(&[(4, 5)], no));
+        let Ok(()) = st.turn(0, &mut Script::new(&[(4, 5)], no));
         assert_eq!((st.players[0].pos, st.winner), (pos, winner), "{rule}");
     }
 }
@@ -453,7 +463,7 @@ fn sg_5_pinzoro_to_start_ends_the_turn() {
     let mut st = course(&r, 4, p(1));
     st.players[0].pos = 1;
     let mut dice = Script::new(&[(1, 1), (3, 3)], yes);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!((st.players[0].pos, dice.rolled, st.players[0].back_rerolls), (0, 1, 0));
 }
 
@@ -465,7 +475,7 @@ fn sg_6_pinzoro_manzu_run_backward() {
         put(&mut st, 48, m(3));
         st.players[0].pos = 50;
         let mut dice = Script::new(&[(1, 1), (2, 3)], answer);
-        st.turn(0, &mut dice);
+        let Ok(()) = st.turn(0, &mut dice);
         assert_eq!((st.players[0].pos, dice.rolled), (pos, rolled));
     }
     // With pinzoro_manzu_back off the 3m moves forward.
@@ -473,7 +483,7 @@ fn sg_6_pinzoro_manzu_run_backward() {
     let mut st = course(&r, 4, p(1));
     put(&mut st, 48, m(3));
     st.players[0].pos = 50;
-    st.turn(0, &mut Script::new(&[(1, 1)], no));
+    let Ok(()) = st.turn(0, &mut Script::new(&[(1, 1)], no));
     assert_eq!(st.players[0].pos, 51);
 }
 
@@ -484,16 +494,16 @@ fn sg_7_sixzoro_offset() {
     put(&mut st, 32, EAST);
     st.players[0].pos = 20;
     let mut dice = Script::new(&[(6, 6), (2, 3)], yes);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!((st.players[0].pos, st.players[0].rests, dice.rolled), (32, 0, 1));
     let mut st = course(&r, 4, p(1));
     put(&mut st, 32, EAST);
     st.players[0].pos = 20;
     let mut dice = Script::new(&[(6, 6), (2, 3)], |d| d != Decision::SixzoroOffset);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!((st.players[0].pos, st.players[0].rests, dice.rolled), (37, 1, 2));
     // The rest is served on the next turn.
-    st.turn(0, &mut Script::new(&[], no));
+    let Ok(()) = st.turn(0, &mut Script::new(&[], no));
     assert_eq!((st.players[0].rests, st.players[0].rests_served), (0, 1));
 }
 
@@ -505,7 +515,7 @@ fn sixzoro_extra_roll_is_a_full_roll_unless_plain() {
         let mut st = course(&r, 4, p(1));
         st.players[0].pos = 20;
         let mut dice = Script::new(&[(6, 6), (6, 6), (2, 3)], yes);
-        st.turn(0, &mut dice);
+        let Ok(()) = st.turn(0, &mut dice);
         assert_eq!(st.players[0].pos, pos, "{rule}");
     }
 }
@@ -517,7 +527,7 @@ fn pinzoro_reroll_doubles_again_allows_another_back_roll() {
         let mut st = course(&r, 4, p(1));
         st.players[0].pos = 50;
         let mut dice = Script::new(&[(1, 1), (1, 1), (2, 3)], yes);
-        st.turn(0, &mut dice);
+        let Ok(()) = st.turn(0, &mut dice);
         assert_eq!((st.players[0].pos, dice.rolled), (pos, rolled), "{rule}");
     }
 }
@@ -528,10 +538,10 @@ fn forced_and_forbidden_rolls_override_the_strategy() {
     let mut st = course(&r, 4, p(1));
     st.players[0].pos = 50;
     let mut dice = Script::new(&[(1, 1), (2, 3)], yes);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!((st.players[0].pos, dice.rolled), (48, 1));
     let mut dice = Script::new(&[(6, 6), (2, 3)], no);
-    st.turn(0, &mut dice);
+    let Ok(()) = st.turn(0, &mut dice);
     assert_eq!((st.players[0].pos, dice.rolled), (48 + 12 + 5, 2));
 }
 
@@ -608,7 +618,7 @@ fn agreement_ends_when_all_agree_near_the_goal() {
     for (i, pos) in [100u8, 95, 110].into_iter().enumerate() {
         st.players[i].pos = pos;
     }
-    st.play(&mut Script::new(&[], yes));
+    let Ok(()) = st.play(&mut Script::new(&[], yes));
     assert_eq!((st.end, st.stats.turns), (End::Agreement, 0));
     // One piece farther than 24 squares: not offered; with the option off: never offered.
     for (pos, overrides) in [(90u8, json!({})), (110, json!({"agreement_end": false}))] {
@@ -618,7 +628,7 @@ fn agreement_ends_when_all_agree_near_the_goal() {
         st.players[1].pos = 110;
         st.players[2].pos = 110;
         let mut dice = Script::new(&[(3, 4), (3, 4)], yes);
-        st.play(&mut dice);
+        let Ok(()) = st.play(&mut dice);
         assert_eq!(st.end, End::Goal);
     }
 }
@@ -649,16 +659,21 @@ fn dora_mode_next_marks_the_following_kind() {
 
 // ---- greedy lookahead ----
 
+/// Whether `knobs` take the option at `point` for the seat of `view`.
+fn takes(knobs: &Knobs, view: &View<'_>, point: Point) -> bool {
+    Native { knobs, key: Key::new(1) }.decide(view, point, &LEGAL) == Ok(Action::Take)
+}
+
 #[test]
 fn greedy_values_a_known_course_exactly() {
     let r = Rules::default();
     let k = Knobs::default();
-    let point = DecisionPoint { decision: Decision::PinzoroReroll, turn: 0, roll: 0 };
+    let point = Point { decision: Decision::PinzoroReroll, turn: 0, roll: 0 };
     // All 9p face up: moving back s squares receives 27: EV = 27 − E[s] = 20.
     let mut st = course(&r, 4, p(9));
-    st.up = [true; 137];
+    reveal(&mut st);
     st.players[0].pos = 60;
-    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    let ev = strategies::roll_value(&k, &st.view(0), RollKind::PinzoroBack, point);
     assert!((ev - 20.0).abs() < 1e-9, "{ev}");
     // All face down, unseen {9p, 9s}: the landing's expected points are 0, so EV = −7.
     let mut st = course(&r, 4, p(9));
@@ -666,20 +681,20 @@ fn greedy_values_a_known_course_exactly() {
     st.unseen[usize::from(p(9))] = 1;
     st.unseen[usize::from(s(9))] = 1;
     st.players[0].pos = 60;
-    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    let ev = strategies::roll_value(&k, &st.view(0), RollKind::PinzoroBack, point);
     assert!((ev + 7.0).abs() < 1e-9, "{ev}");
     let greedy = Knobs::from_json(&json!({"pinzoro_reroll": "greedy"})).unwrap();
-    assert!(!strategies::decide(&greedy, &st, 0, point, Key::new(1)));
+    assert!(!takes(&greedy, &st.view(0), point));
     // Unseen {1p, 2m}: the 1p gives 3 − s; the 2m moves back 2 more onto another face-down
     // square, which is not expanded: −s − 2. EV = ½(3 − 7) + ½(−7 − 2) = −6.5.
     st.unseen = [0; 40];
     st.unseen[usize::from(p(1))] = 1;
     st.unseen[usize::from(m(2))] = 1;
-    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    let ev = strategies::roll_value(&k, &st.view(0), RollKind::PinzoroBack, point);
     assert!((ev + 6.5).abs() < 1e-9, "{ev}");
     // A pending ×2 doubles the 1p only (the 2m's move is doubled but stays face-down): ½(6 − 7) + ½(−11).
     st.players[0].mult = 2;
-    let ev = strategies::roll_value(&k, &st, 0, RollKind::PinzoroBack, point);
+    let ev = strategies::roll_value(&k, &st.view(0), RollKind::PinzoroBack, point);
     assert!((ev + 6.0).abs() < 1e-9, "{ev}");
 }
 
@@ -687,15 +702,15 @@ fn greedy_values_a_known_course_exactly() {
 fn greedy_offsets_only_when_the_rest_is_worth_more_than_the_roll() {
     let r = Rules::default();
     let greedy = Knobs::from_json(&json!({"offset": "greedy"})).unwrap();
-    let point = DecisionPoint { decision: Decision::PinzoroOffset, turn: 0, roll: 0 };
+    let point = Point { decision: Decision::PinzoroOffset, turn: 0, roll: 0 };
     // Behind the piece: all 9s (a back roll loses 27 + 7 squares) or all 9p (gains 27 − 7).
     for (fill, offsets) in [(s(9), true), (p(9), false)] {
         let mut st = course(&r, 4, fill);
         put(&mut st, 48, EAST);
-        st.up = [true; 137];
+        reveal(&mut st);
         st.players[0].pos = 48;
         st.players[0].rests = 1;
-        assert_eq!(strategies::decide(&greedy, &st, 0, point, Key::new(1)), offsets);
+        assert_eq!(takes(&greedy, &st.view(0), point), offsets);
     }
 }
 
@@ -703,15 +718,15 @@ fn greedy_offsets_only_when_the_rest_is_worth_more_than_the_roll() {
 fn greedy_agrees_to_end_only_when_behind_in_the_race() {
     let r = Rules::default();
     let greedy = Knobs::from_json(&json!({"agree_end": "greedy"})).unwrap();
-    let point = DecisionPoint { decision: Decision::AgreeEnd, turn: 0, roll: 0 };
+    let point = Point { decision: Decision::AgreeEnd, turn: 0, roll: 0 };
     let mut st = course(&r, 3, SOUTH);
-    st.up = [true; 137];
+    reveal(&mut st);
     for (i, pos) in [95u8, 112, 113].into_iter().enumerate() {
         st.players[i].pos = pos;
     }
     // Seat 0 would pay 17 + 18 = 35 in the settlement; a roll is worth at most 12 − 3 squares.
-    assert!(strategies::decide(&greedy, &st, 0, point, Key::new(1)));
-    assert!(!strategies::decide(&greedy, &st, 2, point, Key::new(1)));
+    assert!(takes(&greedy, &st.view(0), point));
+    assert!(!takes(&greedy, &st.view(2), point));
 }
 
 // ---- invariants and determinism over whole games ----
@@ -788,8 +803,8 @@ fn every_deal_accounts_for_136_tiles() {
         assert_eq!(st.unseen.iter().map(|&u| u32::from(u)).sum::<u32>(), u32::from(st.len));
         assert!(specials[usize::from(RED_5P)] <= 2 && specials[usize::from(POCHI)] <= 2);
         // Playing the game only turns tiles over.
-        st.play(&mut Script::new(&[(3, 4); 4000], no));
-        let up = st.up[1..=usize::from(st.len)].iter().filter(|&&u| u).count() as u32;
+        let Ok(()) = st.play(&mut Script::new(&[(3, 4); 4000], no));
+        let up = (1..=usize::from(st.len)).filter(|&sq| st.is_up(sq)).count() as u32;
         assert_eq!(up + st.unseen.iter().map(|&u| u32::from(u)).sum::<u32>(), u32::from(st.len));
         assert_eq!(up, st.stats.revealed);
     }
@@ -868,45 +883,42 @@ fn random_choices_never_move_the_dice() {
     assert_eq!(a, b);
 }
 
-/// Answers for one lineup slot with the greedy policy (which reads the state), or fails at its
+/// Plays one lineup slot from outside the engine with the greedy policy, or fails at its
 /// `fail_at`-th decision.
 struct GreedySlot {
-    slot: u8,
     knobs: Knobs,
     asked: u32,
     fail_at: Option<u32>,
 }
 
-impl batch::Hook for GreedySlot {
-    fn decide(&mut self, slot: u8, state: &State<'_>, seat: usize, point: DecisionPoint) -> Option<Result<bool, String>> {
-        if slot != self.slot {
-            return None;
-        }
+impl Player<Sugoroku> for GreedySlot {
+    fn decide(&mut self, view: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
         self.asked += 1;
         if self.fail_at == Some(self.asked) {
-            return Some(Err(format!("slot {slot} gave up")));
+            return Err(Fault::Failed("a test slot".into()));
         }
-        Some(Ok(strategies::decide(&self.knobs, state, seat, point, Key::new(0))))
+        Native { knobs: &self.knobs, key: Key::new(0) }.decide(view, point, legal)
     }
 }
 
 #[test]
-fn a_hooked_slot_plays_the_games_its_knobs_would() {
-    // Slot 2 is greedy natively; the hook decides for it (as greedy) while its knobs say naive.
+fn an_outside_player_plays_the_games_its_knobs_would() {
+    // Slot 2 is greedy natively; an outside player decides for it (as greedy) while its knobs say naive.
     let r = rules(json!({"opening_pochi": true}));
     let greedy = json!({"pinzoro_reroll": "greedy", "sixzoro_reroll": "greedy", "offset": "greedy", "agree_end": "greedy"});
     let native = lineup(4, &[json!({}), json!({"offset": "always"}), greedy.clone(), json!({})]);
-    let mut hooked_lineup = native.clone();
-    hooked_lineup[2] = Knobs::default();
+    let mut outside_lineup = native.clone();
+    outside_lineup[2] = Knobs::default();
     for duplicate in [false, true] {
-        let mut hook = GreedySlot { slot: 2, knobs: Knobs::from_json(&greedy).unwrap(), asked: 0, fail_at: None };
-        let hooked = batch::play_tables(&r, &hooked_lineup, &batch(0, 200, duplicate), &mut hook).unwrap();
-        assert_eq!(hooked, Sugoroku::play(&r, &native, &batch(0, 200, duplicate)));
-        assert!(hook.asked > 0);
-        assert_ne!(hooked, Sugoroku::play(&r, &hooked_lineup, &batch(0, 200, duplicate)), "the hook's answers must matter");
+        let mut slot = GreedySlot { knobs: Knobs::from_json(&greedy).unwrap(), asked: 0, fail_at: None };
+        let played = batch::play_tables(&r, &outside_lineup, &batch(0, 200, duplicate), &mut [None, None, Some(&mut slot), None]).unwrap();
+        assert_eq!(played, Sugoroku::play(&r, &native, &batch(0, 200, duplicate)));
+        assert!(slot.asked > 0);
+        assert_ne!(played, Sugoroku::play(&r, &outside_lineup, &batch(0, 200, duplicate)), "the outside answers must matter");
     }
-    let mut failing = GreedySlot { slot: 2, knobs: Knobs::default(), asked: 0, fail_at: Some(3) };
-    let err = batch::play_tables(&r, &hooked_lineup, &batch(5, 200, false), &mut failing).unwrap_err();
-    assert!(err.starts_with("game ") && err.ends_with(": slot 2 gave up"), "{err}");
-    assert_eq!(failing.asked, 3, "no decision is asked after a failure");
+    let mut failing = GreedySlot { knobs: Knobs::default(), asked: 0, fail_at: Some(3) };
+    let err = batch::play_tables(&r, &outside_lineup, &batch(5, 200, false), &mut [None, None, Some(&mut failing), None]).unwrap_err();
+    assert!(matches!(err, PlayerError { game: Some(_), fault: Fault::Failed(_), .. }), "{err}");
+    assert!(err.to_string().starts_with("game ") && err.to_string().contains(": a test slot (seat "), "{err}");
+    assert_eq!(failing.asked, 3, "the game stops at the failure");
 }
