@@ -105,9 +105,16 @@ impl<'v, 'a> Plan<'v, 'a> {
         if self.closed() && self.needed() <= 1 + u8::from(riichi) && rules.atozuke {
             return true;
         }
+        // Value honor sets melded are yaku on every wait.
+        let melded: u8 = self.melds().filter(|m| m.kind != MeldKind::Chi).map(|m| self.honor_han(m.base())).sum();
+        if melded >= self.needed() && rules.atozuke && !rules.kansaki {
+            return true;
+        }
+        // A tsumo adds a yaku only to a closed hand (chance yaku aside).
+        let ways: &[bool] = if self.closed() { &[false, true] } else { &[false] };
         (0..KINDS)
             .filter(|&k| waits >> k & 1 == 1)
-            .any(|k| [false, true].iter().any(|&tsumo| hand::score(&self.input(c, k as Kind, tsumo, riichi, false), rules).is_ok()))
+            .any(|k| ways.iter().any(|&tsumo| hand::score(&self.input(c, k as Kind, tsumo, riichi, false), rules).is_ok()))
     }
 
     /// The most han (dora included) a ron on some wait of the ready hand `c` gives, or `None` when

@@ -564,11 +564,23 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
                 continue;
             }
             done |= 1 << kind;
-            let sh = if planned { planned_shanten(&plan, k, legal, kind, after[kind]) } else { after[kind] };
-            eff[kind] = sh;
+            let sh = after[kind];
             min_shanten = min_shanten.min(sh);
             cands[n] = (kind, sh);
             n += 1;
+        }
+    }
+    if planned {
+        // A lost path costs one shanten: a discard two or more beyond the best never comes
+        // first, and keeps its plain shanten.
+        let best = min_shanten;
+        min_shanten = i8::MAX;
+        for (kind, sh) in &mut cands[..n] {
+            if *sh <= best + 1 {
+                *sh = planned_shanten(&plan, k, legal, *kind, *sh);
+                eff[*kind] = *sh;
+            }
+            min_shanten = min_shanten.min(*sh);
         }
     }
     let mut dangers = [0u16; KINDS];
@@ -745,6 +757,10 @@ fn planned_call(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -
         let mut c = v.own.counts;
         for t in own {
             c[usize::from(t / 4)] -= 1;
+        }
+        // A lost path only adds to the shanten: a call that does not lower it below `now` is out.
+        if shanten::shanten(&c) >= now {
+            continue;
         }
         let called = Plan { v, call: Some(MeldRec { kind: meld, tiles: [tile, own[0], own[1], 0], n: 3, called: tile, from }) };
         let after = after_discards(&c);
