@@ -45,7 +45,9 @@ def margins(deals: int, jobs: int, seed: int, folder: Path) -> dict[str, Any]:
     start = time.perf_counter()
     runner.run(exp, folder / "out", jobs=jobs, console=Console(quiet=True))
     seconds = time.perf_counter() - start
-    result = collect(store.open_run(folder / "out" / "riichi-strength"), scorecard=False).summary["challengers"]
+    result = collect(store.open_run(folder / "out" / "riichi-strength"), scorecard=False).summary[
+        "challengers"
+    ]
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for r in result["ranking"]:
         for m, _ in ASSERTED:
@@ -77,7 +79,8 @@ def main() -> None:
         iv = r["intervals"][(comparison, m)]
         ok = iv["lo"] is not None and iv["lo"] > 0
         failed += [] if ok else [f"{comparison} {NAMES[m]}"]
-        print(f"  {comparison:<28} {NAMES[m]:<16} {fmt_ci(iv, pct=pct[m])}  {'above 0' if ok else 'NOT above 0'}")
+        verdict = "above 0" if ok else "NOT above 0"
+        print(f"  {comparison:<28} {NAMES[m]:<16} {fmt_ci(iv, pct=pct[m])}  {verdict}")
     for comparison, m in sorted(set(r["intervals"]) - set(wanted)):
         print(f"  {comparison:<28} {NAMES[m]:<16} {fmt_ci(r['intervals'][(comparison, m)], pct=pct[m])}")
     if failed:
