@@ -92,3 +92,39 @@ pub fn push_limit(v: &View<'_>, sh: i8, uk: u32, han: u32, push_ukeire: u8, push
         _ => 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::riichi::tiles::KINDS;
+
+    const FRESH: Counts = [4; KINDS];
+
+    #[test]
+    fn wait_shapes_count_the_unseen_tiles_that_form_them() {
+        // 5m (kind 4) with nothing seen: pair and single waits 4·3 + 4, two-sided 34m and 67m 16
+        // each, closed 46m 16 / 2.
+        assert_eq!(against(&FRESH, 0, 4), 16 + 16 + 16 + 8);
+        // Genbutsu.
+        assert_eq!(against(&FRESH, 1 << 4, 4), 0);
+        // Suji: 2m in the river removes 34m (which would wait on 2m too); 8m removes 67m.
+        assert_eq!(against(&FRESH, 1 << 1, 4), 16 + 16 + 8);
+        assert_eq!(against(&FRESH, 1 << 1 | 1 << 7, 4), 16 + 8);
+        // Kabe: every 6m visible leaves no 67m and no 46m; one-chance: one 6m left.
+        let mut kabe = FRESH;
+        kabe[5] = 0;
+        assert_eq!(against(&kabe, 0, 4), 16 + 16);
+        kabe[5] = 1;
+        assert_eq!(against(&kabe, 0, 4), 16 + 16 + 4 + 2);
+        // 1m: only 23m (suji 4m) and its own pair and single waits; 3m: the edge wait 12m halved.
+        assert_eq!(against(&FRESH, 0, 0), 16 + 16);
+        assert_eq!(against(&FRESH, 1 << 3, 0), 16);
+        assert_eq!(against(&FRESH, 0, 2), 16 + 8 + 16 + 8);
+        // An honor: pair and single waits only; none left unseen is safe.
+        let mut honor = FRESH;
+        honor[31] = 1;
+        assert_eq!(against(&honor, 0, 31), 1);
+        honor[31] = 0;
+        assert_eq!(against(&honor, 0, 31), 0);
+    }
+}
