@@ -381,7 +381,8 @@ fn candidates(p: &Prepared, s: &Situation, rules: &Rules, visit: &mut impl FnMut
     });
 }
 
-fn min_han(rules: &Rules, honba: u32) -> u8 {
+/// The least han of yaku a win needs at `honba` (`min_han`, raised to 2 by `ryanhan_shibari`).
+pub fn min_han(rules: &Rules, honba: u32) -> u8 {
     if rules.ryanhan_shibari && honba >= u32::from(rules.ryanhan_shibari_from) {
         rules.min_han.max(2)
     } else {

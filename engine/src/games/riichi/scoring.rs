@@ -6,7 +6,7 @@
 use super::actions::{Action, Point};
 use super::hand::{self, Score, WinInput};
 use super::rules::*;
-use super::state::{bit, EventKind, Progress, State, FLOWER, NONE, POCCHI, SEATS};
+use super::state::{bit, EventKind, MeldRec, Progress, State, FLOWER, NONE, POCCHI, SEATS};
 use super::tiles::{Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{Situation, Yaku};
 use super::Riichi;
@@ -105,36 +105,37 @@ impl HandResult {
     }
 }
 
+/// The meld `m` of `seat` (of `n` seats) as the hand evaluator takes it: the called tile first,
+/// and the relative seat it came from.
+pub fn scored_meld(rules: &Rules, m: &MeldRec, seat: usize, n: usize) -> Meld {
+    let tile = |id: u8| Tile { kind: id / 4, red: rules.is_red(id) };
+    let mut tiles: Vec<Tile> = Vec::with_capacity(4);
+    if m.called != NONE {
+        tiles.push(tile(m.called));
+    }
+    let mut skipped = false;
+    for &t in &m.tiles[..usize::from(m.n)] {
+        if t == m.called && !skipped {
+            skipped = true;
+            continue;
+        }
+        tiles.push(tile(t));
+    }
+    // Relative seat: 1 下家, 2 対面, 3 上家 (with three players the left seat is 上家).
+    let rel = (usize::from(m.from) + n - seat) % n;
+    let from = if m.kind == MeldKind::Ankan {
+        0
+    } else if rel == n - 1 {
+        3
+    } else {
+        rel as u8
+    };
+    Meld { kind: m.kind, tiles, from }
+}
+
 impl State<'_> {
     fn melds_for_score(&self, seat: usize) -> Vec<Meld> {
-        self.p[seat]
-            .melds
-            .iter()
-            .map(|m| {
-                let mut tiles: Vec<Tile> = Vec::with_capacity(4);
-                if m.called != NONE {
-                    tiles.push(self.tile(m.called));
-                }
-                let mut skipped = false;
-                for &t in &m.tiles[..usize::from(m.n)] {
-                    if t == m.called && !skipped {
-                        skipped = true;
-                        continue;
-                    }
-                    tiles.push(self.tile(t));
-                }
-                // Relative seat: 1 下家, 2 対面, 3 上家 (with three players the left seat is 上家).
-                let rel = (usize::from(m.from) + self.n - seat) % self.n;
-                let from = if m.kind == MeldKind::Ankan {
-                    0
-                } else if rel == self.n - 1 {
-                    3
-                } else {
-                    rel as u8
-                };
-                Meld { kind: m.kind, tiles, from }
-            })
-            .collect()
+        self.p[seat].melds.iter().map(|m| scored_meld(self.rules, m, seat, self.n)).collect()
     }
 
     /// Scores `seat` winning on `win` (for a tsumo the tile is already in the hand).

@@ -15,9 +15,11 @@
 
 use super::accept::{accepting, accepting_after, after_discards};
 use super::actions::{Action, Point, View};
+use super::defense;
+use super::plan::{self, Plan};
 use super::shanten;
-use super::state::SEATS;
-use super::tiles::{is_yaochu, Counts, Kind, KINDS};
+use super::state::{MeldRec, SEATS};
+use super::tiles::{is_yaochu, Counts, Kind, MeldKind, KINDS};
 use super::Riichi;
 use crate::decide::{Fault, Player};
 use crate::options::Validate;
@@ -38,6 +40,9 @@ option_enum! {
         Never = "never",
         /// Only with at least `riichi_good_wait` unseen winning tiles.
         GoodWait = "good_wait",
+        /// Unless the hand wins by ron already with at least `dama_han` han (dora included): then
+        /// dama, which a riichi would tell everyone.
+        Value = "value",
     }
 }
 
@@ -86,7 +91,13 @@ option_enum! {
 
 option_enum! {
     /// What makes the player fold.
-    pub enum FoldTrigger { Never = "never", Riichi = "riichi" }
+    pub enum FoldTrigger {
+        Never = "never",
+        /// Once an opponent is in riichi, fold unless ready with `push_ukeire` unseen winning tiles.
+        Riichi = "riichi",
+        /// Against a riichi, push or fold by hand value against danger (`defense.rs`).
+        Value = "value",
+    }
 }
 
 options! {
@@ -116,6 +127,18 @@ options! {
         fold: FoldTrigger = FoldTrigger::Never;
         /// A ready hand with at least this many unseen winning tiles pushes instead of folding.
         push_ukeire: u8 = 6, range(0, 40);
+        /// fold = value: the han (dora included) from which a hand one tile from ready pushes
+        /// against a non-dealer riichi as a non-dealer.
+        push_han: u8 = 4, range(0, 13);
+        /// riichi = value: the han by ron (dora included) from which a ready hand stays dama.
+        dama_han: u8 = 4, range(1, 13);
+        /// Plan the hand by the rules (`plan.rs`): discards and calls keep a path to a legal
+        /// win under the rules' least han, kuitan, sakizuke and kansaki; a ready hand without
+        /// one counts as one tile further from ready.
+        yaku_plan: bool = false;
+        /// With `yaku_plan`: the least han in reach (yaku and dora) for a call that does not make
+        /// the hand ready.
+        call_value: u8 = 0, range(0, 13);
         /// Among equally efficient discards, keep dora, red fives and value-honor pairs.
         keep_value: bool = true;
         /// Declare 九種九牌 when offered.
@@ -155,7 +178,7 @@ impl Player<Riichi> for Native<'_> {
         let k = self.knobs;
         let tile = match point {
             Point::Turn { .. } => None,
-            Point::Response { tile, .. } => Some(tile),
+            Point::Response { from, tile, .. } => Some((from, tile)),
             Point::Noten { .. } | Point::OpenRiichi | Point::Yame => return Ok(knob_answer(k, v, point).unwrap_or(Action::Pass)),
         };
         self.counter += 1;
@@ -165,7 +188,7 @@ impl Player<Riichi> for Native<'_> {
         }
         Ok(match tile {
             None => turn(k, v, legal),
-            Some(tile) => respond(k, v, tile, legal),
+            Some((from, tile)) => respond(k, v, from, tile, legal),
         })
     }
 }
@@ -350,16 +373,69 @@ fn turn(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Action {
     if let Some(kan) = turn_kan(k, v, legal) {
         return kan;
     }
-    let p = &v.seats[v.seat];
     let nagashi = nagashi_discards(k, v, legal);
     let legal = nagashi.as_deref().unwrap_or(legal);
-    let (kind, sh, uk) = choose(k, v, legal, false);
-    let threatened = k.fold == FoldTrigger::Riichi && !p.riichi && (0..SEATS).any(|o| o != v.seat && v.seats[o].riichi);
-    if threatened && !(sh == 0 && uk >= u32::from(k.push_ukeire)) {
-        let (kind, sh, uk) = choose(k, v, legal, true);
+    let (kind, sh, uk) = choose(k, v, legal, Guard::None);
+    let guard = match k.fold {
+        _ if !threatened(v) => Guard::None,
+        FoldTrigger::Never => Guard::None,
+        FoldTrigger::Riichi if sh == 0 && uk >= u32::from(k.push_ukeire) => Guard::None,
+        FoldTrigger::Riichi => Guard::Safest,
+        FoldTrigger::Value => {
+            let han = hand_value(v, kind, sh);
+            match defense::push_limit(v, sh, uk, han, k.push_ukeire, k.push_han) {
+                defense::ALL => Guard::None,
+                limit => Guard::Limit(limit),
+            }
+        }
+    };
+    if guard != Guard::None {
+        let (kind, sh, uk) = choose(k, v, legal, guard);
         return pick_discard(k, v, legal, kind, sh, uk);
     }
     pick_discard(k, v, legal, kind, sh, uk)
+}
+
+/// An opponent is in riichi and the seat is not.
+fn threatened(v: &View<'_>) -> bool {
+    !v.seats[v.seat].riichi && (0..SEATS).any(|o| o != v.seat && v.seats[o].riichi)
+}
+
+/// Red fives among the seat's own tiles (concealed and melded).
+fn reds(v: &View<'_>) -> u32 {
+    let melded = v.seats[v.seat].melds.iter().flat_map(|m| m.tiles[..usize::from(m.n)].iter());
+    v.own.hand.iter().chain(melded).filter(|&&t| v.is_red(t)).count() as u32
+}
+
+/// Dora held: the indicators' dora among the seat's own tiles, and red fives.
+fn dora_held(v: &View<'_>) -> u32 {
+    let melded = v.seats[v.seat].melds.iter().flat_map(|m| m.tiles[..usize::from(m.n)].iter().map(|&t| usize::from(t / 4)));
+    let own: u32 = (0..KINDS).map(|k| u32::from(v.dora_count[k]) * u32::from(v.own.counts[k])).sum();
+    own + melded.map(|k| u32::from(v.dora_count[k])).sum::<u32>() + reds(v)
+}
+
+/// The hand's value in han after discarding `kind` (shanten `sh` then): a ready hand's best ron
+/// (riichi counted when closed), else the dora held and the yaku in reach (riichi when closed).
+fn hand_value(v: &View<'_>, kind: usize, sh: i8) -> u32 {
+    let plan = Plan::new(v);
+    let mut c = v.own.counts;
+    c[kind] -= 1;
+    let closed = plan.closed();
+    if sh == 0 {
+        if let Some(han) = plan.ron_han(&c, super::actions::wait_mask(&c), closed) {
+            return han + reds(v);
+        }
+    }
+    dora_held(v) + if closed { 1 } else { u32::from(plan.open_han(&c, sh)) }
+}
+
+/// What limits a discard's danger: nothing, the safest tile (`fold = "riichi"`), or a danger up
+/// to which the most efficient tile is played (`fold = "value"`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    None,
+    Safest,
+    Limit(u16),
 }
 
 /// Shanten and unseen accepting tiles of the 3n+1 hand `c` (ukeire only when ready or near).
@@ -439,17 +515,20 @@ fn nagashi_discards(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Option<Vec<Act
     (!yaochu.is_empty()).then_some(yaochu)
 }
 
-/// Sort key of a discard: danger, shanten, ukeire (more first). Ties go to the least value kept
-/// back, then the higher kind (honors first).
-type Head = (u8, i8, std::cmp::Reverse<u32>);
+/// Sort key of a discard: danger, shanten (one more for a hand that loses its yaku path under
+/// `yaku_plan`), ukeire (more first). Ties go to the least value kept back, then the higher kind
+/// (honors first).
+type Head = (u16, i8, std::cmp::Reverse<u32>);
 
-/// The discard kind with (when `fold`) the least danger, then the lowest shanten, the most unseen
-/// accepting tiles, the least value kept back and the highest kind (honors first).
-fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, u32) {
+/// The discard kind with (under a `guard`) the least danger, then the lowest shanten, the most
+/// unseen accepting tiles, the least value kept back and the highest kind (honors first); with
+/// its real shanten and ukeire.
+fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8, u32) {
+    let fold = guard != Guard::None;
     let c = v.own.counts;
     // Ukeire decides ties, and the good_wait riichi and push-or-fold choices; without those, a
     // single possible discard (as under riichi) needs no evaluation at all.
-    let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold == FoldTrigger::Riichi;
+    let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold != FoldTrigger::Never;
     let mut kinds = legal.iter().filter_map(|a| match *a {
         Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
         _ => None,
@@ -470,6 +549,10 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, 
         _ => None,
     };
     let avoid = if shown != 0 && legal.iter().filter_map(plain).any(|k| shown & 1 << k == 0) { shown } else { 0 };
+    let plan = Plan::new(v);
+    // A closed hand under the least han of 1 with atozuke always has menzen tsumo.
+    let planned = k.yaku_plan && (!plan.closed() || plan.needed() > 1 || !v.rules.atozuke);
+    let mut eff = after;
     let mut cands: [(usize, i8); 14] = [(0, 0); 14];
     let mut n = 0;
     let mut done = 0u64;
@@ -487,10 +570,33 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, 
             n += 1;
         }
     }
-    let mut dangers = [0u8; KINDS];
-    if fold {
-        for &(kind, _) in &cands[..n] {
-            dangers[kind] = danger(v, kind);
+    if planned {
+        // A lost path costs one shanten: a discard two or more beyond the best never comes
+        // first, and keeps its plain shanten.
+        let best = min_shanten;
+        min_shanten = i8::MAX;
+        for (kind, sh) in &mut cands[..n] {
+            if *sh <= best + 1 {
+                *sh = planned_shanten(&plan, k, legal, *kind, *sh);
+                eff[*kind] = *sh;
+            }
+            min_shanten = min_shanten.min(*sh);
+        }
+    }
+    let mut dangers = [0u16; KINDS];
+    match guard {
+        Guard::None => {}
+        Guard::Safest => {
+            for &(kind, _) in &cands[..n] {
+                dangers[kind] = u16::from(danger(v, kind));
+            }
+        }
+        Guard::Limit(limit) => {
+            let unseen = v.unseen();
+            for &(kind, _) in &cands[..n] {
+                let d = defense::danger(v, &unseen, kind);
+                dangers[kind] = if d <= limit { 0 } else { d };
+            }
         }
     }
     let least = cands[..n].iter().map(|&(kind, _)| dangers[kind]).min().unwrap_or(0);
@@ -508,7 +614,7 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, 
     while bits != 0 {
         let kind = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let head = (dangers[kind], after[kind], std::cmp::Reverse(weighted_count(masks[kind], &unseen48)));
+        let head = (dangers[kind], eff[kind], std::cmp::Reverse(weighted_count(masks[kind], &unseen48)));
         best = match best {
             Some((b, _, _)) if head > b => best,
             Some((b, bv, bk)) if head == b => {
@@ -522,17 +628,18 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], fold: bool) -> (usize, i8, 
             _ => Some((head, None, kind)),
         };
     }
-    let ((_, sh, uk), _, kind) = best.expect("a turn always offers a discard");
-    (kind, sh, uk.0)
+    let ((_, _, uk), _, kind) = best.expect("a turn always offers a discard");
+    (kind, after[kind], uk.0)
 }
 
-/// Whether riichi with a discard of `kind` would be a foul under the rules (then the native policy
-/// stays dama: it never commits a chombo by choice).
-fn foul_riichi(v: &View<'_>, kind: usize) -> bool {
-    let p = &v.seats[v.seat];
-    let mut c = v.own.counts;
-    c[kind] -= 1;
-    v.riichi_foul(&c, p.river_kinds | 1 << kind, Some(kind as Kind))
+/// The shanten after discarding `kind` (`sh`), one more when the hand left has no yaku path
+/// (`plan.rs`); riichi counts when the hand is in riichi or could declare it with this discard.
+fn planned_shanten(plan: &Plan<'_, '_>, k: &Knobs, legal: &[Action], kind: usize, sh: i8) -> i8 {
+    let v = plan.v;
+    let mut rest = v.own.counts;
+    rest[kind] -= 1;
+    let riichi = v.seats[v.seat].riichi || (k.riichi != RiichiPolicy::Never && plan::riichi_offered(v, legal, kind));
+    sh + i8::from(!plan.has_path(&rest, sh, riichi))
 }
 
 /// The legal discard of `kind` (plain before red when keeping value), as riichi if the knobs say so.
@@ -542,8 +649,9 @@ fn pick_discard(k: &Knobs, v: &View<'_>, legal: &[Action], kind: usize, sh: i8, 
             RiichiPolicy::Always => true,
             RiichiPolicy::Never => false,
             RiichiPolicy::GoodWait => uk >= u32::from(k.riichi_good_wait),
+            RiichiPolicy::Value => !dama(k, v, kind),
         }
-        && !foul_riichi(v, kind);
+        && !plan::foul_riichi(v, kind);
     let mut chosen: Option<Action> = None;
     for &a in legal {
         if let Action::Discard { tile, riichi } = a {
@@ -565,7 +673,16 @@ fn pick_discard(k: &Knobs, v: &View<'_>, legal: &[Action], kind: usize, sh: i8, 
     chosen.expect("the chosen kind is a legal discard")
 }
 
-fn respond(k: &Knobs, v: &View<'_>, tile: u8, legal: &[Action]) -> Action {
+/// Under `riichi = "value"`: the ready hand left by discarding `kind` wins by ron with at least
+/// `dama_han` han (dora and red fives included) without riichi.
+fn dama(k: &Knobs, v: &View<'_>, kind: usize) -> bool {
+    let mut c = v.own.counts;
+    c[kind] -= 1;
+    let han = Plan::new(v).ron_han(&c, super::actions::wait_mask(&c), false);
+    han.is_some_and(|h| h + reds(v) >= u32::from(k.dama_han))
+}
+
+fn respond(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -> Action {
     if k.ron && legal.contains(&Action::Ron) {
         return Action::Ron;
     }
@@ -574,6 +691,9 @@ fn respond(k: &Knobs, v: &View<'_>, tile: u8, legal: &[Action]) -> Action {
     }
     if k.calls == CallPolicy::Never || legal.len() == 1 {
         return Action::Pass;
+    }
+    if k.yaku_plan {
+        return planned_call(k, v, from, tile, legal);
     }
     let p = &v.seats[v.seat];
     let now = shanten::shanten(&v.own.counts);
@@ -603,6 +723,64 @@ fn respond(k: &Knobs, v: &View<'_>, tile: u8, legal: &[Action]) -> Action {
         };
         if ok && best.is_none_or(|(b, _)| after < b) {
             best = Some((after, a));
+        }
+    }
+    best.map_or(Action::Pass, |(_, a)| a)
+}
+
+/// Under `yaku_plan`: the pon or chi (allowed by `calls`) that brings the hand nearest to ready
+/// while keeping a yaku path (`plan.rs`), if it brings it nearer than passing; under kansaki a
+/// first call only as a value pon; with `call_value`, a call that does not make the hand ready
+/// only with that many han in reach (yaku and dora). Facing a riichi under `fold = "value"`,
+/// only a call that makes the hand ready.
+fn planned_call(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -> Action {
+    let plan = Plan::new(v);
+    let p = &v.seats[v.seat];
+    let kind = tile / 4;
+    let now = shanten::shanten(&v.own.counts);
+    let now = now + i8::from(!plan.has_path(&v.own.counts, now, p.riichi));
+    let value_meld = p.melds.iter().any(|m| m.kind != MeldKind::Chi && plan.honor_han(m.base()) > 0);
+    let first = p.melds.iter().all(|m| m.kind == MeldKind::Ankan);
+    let dora = dora_held(v) + u32::from(v.dora_count[usize::from(kind)]) + u32::from(v.is_red(tile));
+    let only_ready = k.fold == FoldTrigger::Value && threatened(v);
+    let mut best: Option<(i8, Action)> = None;
+    for &a in legal {
+        let (own, meld) = match a {
+            Action::Pon { tiles } => (tiles, MeldKind::Pon),
+            Action::Chi { tiles } => (tiles, MeldKind::Chi),
+            _ => continue,
+        };
+        let value_pon = meld == MeldKind::Pon && plan.honor_han(kind) > 0;
+        if (v.rules.kansaki && first && !value_pon) || (k.calls == CallPolicy::Yakuhai && !value_pon && !value_meld) {
+            continue;
+        }
+        let mut c = v.own.counts;
+        for t in own {
+            c[usize::from(t / 4)] -= 1;
+        }
+        // A lost path only adds to the shanten: a call that does not lower it below `now` is out.
+        if shanten::shanten(&c) >= now {
+            continue;
+        }
+        let called = Plan { v, call: Some(MeldRec { kind: meld, tiles: [tile, own[0], own[1], 0], n: 3, called: tile, from }) };
+        let after = after_discards(&c);
+        let Some((sh, d)) = (0..KINDS)
+            .filter(|&d| c[d] > 0)
+            .map(|d| {
+                let mut rest = c;
+                rest[d] -= 1;
+                (after[d] + i8::from(!called.has_path(&rest, after[d], false)), d)
+            })
+            .min()
+        else {
+            continue;
+        };
+        let mut rest = c;
+        rest[d] -= 1;
+        let worth = || u32::from(called.open_han(&rest, sh)) + dora;
+        let ok = sh < now && (sh == 0 || (!only_ready && worth() >= u32::from(k.call_value)));
+        if ok && best.is_none_or(|(b, _)| sh < b) {
+            best = Some((sh, a));
         }
     }
     best.map_or(Action::Pass, |(_, a)| a)
