@@ -97,7 +97,8 @@ def figure_rank_shares(shares: dict[str, list[dict[str, Any]]], variants: list[s
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set_xlabel("share of games")
         ax.set_title(v)
-        ax.legend(ncol=len(ranks), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
+        # Beside the bars, not below them, where it covered the axis label.
+        ax.legend(title="place", fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return finish_panels(fig, axes, len(shown))
 
 
@@ -132,16 +133,17 @@ def glance_section(report: dict[str, Any]) -> str:
 
 
 def metrics_section(report: dict[str, Any]) -> str:
-    """The game metrics: per variant, strategies as rows and metrics as columns."""
+    """The game metrics: per variant, metrics as rows and strategies as columns (a lineup has a few
+    strategies but a game a dozen metrics or more: as columns they ran past the page's width)."""
     game = str(report["run"].get("game"))
     parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI]; rates and shares in %.</p>"]
     for t in metrics_tables(report["game_metrics"]):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
         rows = [
-            [s, *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(m)) for m in t.metrics)]
-            for s in t.strategies
+            [label(game, m), *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(m)) for s in t.strategies)]
+            for m in t.metrics
         ]
-        parts.append(html_table(["strategy", *(label(game, m) for m in t.metrics)], rows))
+        parts.append(html_table(["metric", *t.strategies], rows))
     return "".join(parts)
 
 
@@ -212,7 +214,9 @@ def extremes_section(report: dict[str, Any], links: dict[tuple[str, int], Link] 
         link = (links or {}).get((str(g["variant"]), int(g["game"])), Link(None))
         title = esc(g["title"])
         if link.href:
-            title = f'<a href="{esc(link.href)}">{title}</a>'
+            # Straight to the hand the text names, numbered as the page numbers it.
+            at = f"#hand-{g['hand']}" if "hand" in g else ""
+            title = f'<a href="{esc(link.href + at)}">{title}</a>'
         note = f" <span class='muted'>(no page: {esc(link.note)})</span>" if link.note else ""
         items.append(
             f"<li><b>{title}</b> ({esc(g['variant'])}, game {g['game']}): {esc(g['why'])}{note}<br>"

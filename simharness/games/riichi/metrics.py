@@ -166,7 +166,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         seats = [s for s in range(8) if r["winners"] >> s & 1]
         why = (
             f"{limit} ({r['han']} han, {r['points']} points: {', '.join(yaku) or 'no yaku logged'}) "
-            f"won by seat {', '.join(map(str, seats))} in hand {r['hand']}"
+            f"won by seat {', '.join(map(str, seats))} in hand {r['hand'] + 1}"
         )
         score = r["han"] * 1e6 + r["points"]
         rows.append(

@@ -95,7 +95,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
                 if r["is_yakuman"]
                 else "no yakuman: the highest-scoring win (Suzume-jong has no limit hands"
             )
-            + f", {r['points']} points) won by seat {r['winner']} in hand {r['hand']}",
+            + f", {r['points']} points) won by seat {r['winner']} in hand {r['hand'] + 1}",
         }
         for r in best.iter_rows(named=True)
     ]
