@@ -172,7 +172,7 @@ def test_rank_shares_and_profile_agree_with_the_summary(tmp_path: Path) -> None:
     # A game without a PROFILE: last-place rate (risk) against 1st-place rate (reward).
     prof = report["profile"]
     assert (prof["x"]["metric"], prof["y"]["metric"]) == ("last_place_rate", "first_place_rate")
-    assert prof["y"]["label"] == "1st-place rate"
+    assert prof["y"]["label"] == "1st-place rate (% of games)"
     assert len(prof["points"]) == 2 * 3  # variants × strategies
     for p in prof["points"]:
         row = next(r for r in report["rank_shares"][p["variant"]] if r["strategy"] == p["strategy"])
@@ -185,7 +185,7 @@ def test_rank_shares_and_profile_agree_with_the_summary(tmp_path: Path) -> None:
 def test_riichi_profile_is_deal_in_against_win_rate_per_hand(riichi_run: store.Run) -> None:
     report = build_report(riichi_run)
     prof = report["profile"]
-    assert prof["x"]["label"] == "deal-in rate (per hand)" and prof["y"]["label"] == "win rate (per hand)"
+    assert prof["x"]["label"] == "deal-in rate (% of hands)" and prof["y"]["label"] == "win rate (% of hands)"
     players = riichi_run.table("players")
     for p in prof["points"]:
         mine = players.filter(pl.col("strategy") == p["strategy"])
@@ -377,7 +377,7 @@ def test_html_shows_the_games_metrics_by_strategy_and_its_profile(riichi_run: st
 
     report = build_report(riichi_run)
     text = render_html(riichi_run, report)
-    assert "Strategy profile: win rate (per hand) against deal-in rate (per hand)" in text
+    assert "Strategy profile: win rate (% of hands) against deal-in rate (% of hands)" in text
     header = re.search(r"<h2>Game metrics</h2>.*?<thead><tr>(.*?)</tr>", text, re.S)
     assert header is not None
     columns = re.findall(r"<th>(.*?)</th>", header.group(1))
@@ -385,7 +385,7 @@ def test_html_shows_the_games_metrics_by_strategy_and_its_profile(riichi_run: st
     assert columns == ["metric", "efficiency", "fold-on-riichi", "call-happy", "damaten", "all"]
     body = text[header.end() : text.index("</table>", header.end())]
     names = [re.match(r"<tr><td>(.*?)</td>", r).group(1) for r in re.findall(r"<tr>.*?</tr>", body)]
-    assert names[:3] == ["average rank", "win rate (per hand)", "deal-in rate (per hand)"]
+    assert names[:3] == ["average rank", "win rate (% of hands)", "deal-in rate (% of hands)"]
 
 
 def test_html_links_each_extreme_game_to_the_page_show_writes(

@@ -133,7 +133,7 @@ min_fan = 3
     (fan3,) = verdict["comparisons"]
     draw = next(c for c in fan3["changes"] if (c["source"], c["metric"]) == ("game", "draw_rate"))
     assert draw["unit"] == "pp" and draw["difference"]["lo"] > 0
-    assert draw["sentence"].startswith("draw rate +")
+    assert draw["sentence"].startswith("exhaustive draw rate +")
     assert "question: Does a 3-fan minimum make more hands end in a draw?" in ran.stdout
     assert "fan-3 vs fan-0: " in ran.stdout
 

@@ -8,7 +8,8 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - ``summary_metrics(run) -> polars.DataFrame`` in the package: rows the report adds (columns
   variant, strategy, metric, estimate, lo, hi, n); a metric named ``*_rate``, ``*_share`` or
   ``rank_<k>`` is a proportion, shown as a percentage;
-- ``METRIC_LABELS`` (metric → the name players use, e.g. ``win_rate`` → "win rate (per hand)") and
+- ``METRICS`` (a tuple of ``simharness.vocabulary.Term``: each metric's name, unit and definition,
+  e.g. ``win_rate`` → "win rate", % of hands) and
   ``PROFILE`` ((x, y) metrics of the report's strategy profile figure, the risk then the reward;
   default: last-place against 1st-place rate) in the package;
 - ``notable_hand(hands) -> polars.DataFrame`` in the package: per variant the game holding its
@@ -75,9 +76,9 @@ def summary_metrics(game: str) -> MetricsFn | None:
     return fn
 
 
-def metric_labels(game: str) -> dict[str, str]:
-    """The game's ``METRIC_LABELS`` (metric → display name); empty when it names none."""
-    return dict(_offered(game, "METRIC_LABELS") or {})
+def metric_terms(game: str) -> tuple[Any, ...]:
+    """The game's ``METRICS`` (``simharness.vocabulary.Term``s); empty when it names none."""
+    return tuple(_offered(game, "METRICS") or ())
 
 
 def profile_axes(game: str) -> tuple[str, str] | None:

@@ -61,9 +61,9 @@ def figure_profile(prof: dict[str, Any], variants: list[str]) -> str | None:
         ax.set_xlabel(f"{prof['x']['label']} (risk →)")
         ax.set_ylabel(f"{prof['y']['label']} (reward ↑)")
         ax.grid(alpha=0.3)
-        if is_share(prof["x"]["metric"]):
+        if prof["x"]["percent"]:
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        if is_share(prof["y"]["metric"]):
+        if prof["y"]["percent"]:
             ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     return finish_panels(fig, axes, len(shown))
 
@@ -136,11 +136,14 @@ def metrics_section(report: dict[str, Any]) -> str:
     """The game metrics: per variant, metrics as rows and strategies as columns (a lineup has a few
     strategies but a game a dozen metrics or more: as columns they ran past the page's width)."""
     game = str(report["run"].get("game"))
-    parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI]; rates and shares in %.</p>"]
+    parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI], in the unit its name gives.</p>"]
     for t in metrics_tables(report["game_metrics"]):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
         rows = [
-            [label(game, m), *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(m)) for s in t.strategies)]
+            [
+                label(game, m),
+                *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(game, m)) for s in t.strategies),
+            ]
             for m in t.metrics
         ]
         parts.append(html_table(["metric", *t.strategies], rows))

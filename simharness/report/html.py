@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simharness.report.full import PERCENT, scorecard_rows
+from simharness import vocabulary
+from simharness.report.full import scorecard_rows
 from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
 from simharness.report.htmlkit import drawn, finish_panels
 from simharness.report.htmlkit import esc as _esc
@@ -318,9 +319,7 @@ def render_html(
         "variant",
         "strategy",
         "rows (deals)",
-        "1st-place rate",
-        "mean points",
-        "mean rank points",
+        *(vocabulary.name(k) for k in ("first_place_rate", "final_points", "rank_points")),
         "median",
         "p5",
         "p95",
@@ -362,7 +361,8 @@ def render_html(
                     fmt_ci(r["points"]["mean"], None),
                 ]
             )
-    parts.append(_table(["variant", "seat", "rows (deals)", "1st-place rate", "mean points"], rows))
+    names = [vocabulary.name(k) for k in ("first_place_rate", "final_points")]
+    parts.append(_table(["variant", "seat", "rows (deals)", *names], rows))
     rows = []
     for v in variants:
         st = report["scorecard"]["seat_tests"][v]
@@ -404,15 +404,15 @@ def render_html(
     # the third variant on.
     header = ["metric", "variant", "estimate [95% CI]", f"difference from {variants[0]} [95% CI]"]
     rows, classes = [], []
-    for name, _doc, cells, dcells in scorecard_rows(report):
+    for key, name, _doc, cells, dcells in scorecard_rows(report):
         for i, v in enumerate(variants):
             rows.append([name if i == 0 else "", v, cells[i], dcells[i - 1] if i else ""])
-            classes.append(["", "", _traffic(name, sc["variants"][v][name]), ""])
+            classes.append(["", "", _traffic(key, sc["variants"][v][key]), ""])
     parts.append(_table(header, rows, classes))
     if sc["strong"]:
         parts.append(
             f"<p>Skill gradient: <b>{_esc(sc['strong'])}</b> (strongest in {_esc(variants[0])}) vs "
-            f"<b>{_esc(sc['weak'])}</b> (weakest). Percent metrics: {_esc(', '.join(sorted(PERCENT)))}. "
+            f"<b>{_esc(sc['weak'])}</b> (weakest). "
             "Differences: deal bootstrap (paired across variants), Holm-adjusted p.</p>"
         )
     parts.extend(f"<p class='muted'>{_esc(n)}</p>" for n in sc["notes"])

@@ -29,7 +29,8 @@ from rich.console import Console
 from rich.markup import escape
 from scipy import stats
 
-from simharness.report.glance import PERCENT, is_share, label
+from simharness import vocabulary
+from simharness.report.glance import is_share
 from simharness.report.htmlkit import esc, html_table
 from simharness.report.textfit import digits_for
 from simharness.stats.hypotheses import holm
@@ -115,7 +116,15 @@ def _candidates(report: dict[str, Any], v: str, base: str) -> list[dict[str, Any
             continue
         m = d["metric"]
         out.append(
-            _candidate("scorecard", m, None, m.replace("_", " "), m in PERCENT, d["difference"], d["pvalue"])
+            _candidate(
+                "scorecard",
+                m,
+                None,
+                vocabulary.name(m, game),
+                is_share(game, m),
+                d["difference"],
+                d["pvalue"],
+            )
         )
     rows = {(r["variant"], r["strategy"], r["metric"]): r for r in report.get("game_metrics", [])}
     for (rv, s, m), r in rows.items():
@@ -126,8 +135,8 @@ def _candidates(report: dict[str, Any], v: str, base: str) -> list[dict[str, Any
         if diff is None:
             continue
         iv, se, p = diff
-        name = label(game, m) if s in (None, "all") else f"{s}'s {label(game, m)}"
-        out.append(_candidate("game", m, s, name, is_share(m), iv, p, se))
+        said = vocabulary.name(m, game) if s in (None, "all") else f"{s}'s {vocabulary.name(m, game)}"
+        out.append(_candidate("game", m, s, said, is_share(game, m), iv, p, se))
     for d in (report.get("tails") or {}).get("differences", []):
         if d["variant"] != v:
             continue

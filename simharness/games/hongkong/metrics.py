@@ -8,6 +8,7 @@ from typing import Any
 import polars as pl
 
 from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.vocabulary import Term
 
 # Bit i of `hands.items` (see `simharness schema hongkong`), in the engine's `FanItem` order.
 FAN_ITEMS = (
@@ -27,17 +28,53 @@ LIMIT_HANDS = (
 # Fan values reported one by one in the distribution; more is pooled as `fan_10plus`.
 _FAN_BINS = 10
 
+METRICS = (
+    Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
+    Term(
+        "deal_in_rate",
+        "deal-in rate",
+        "% of hands",
+        "Hands whose win was on the player's discard or added kong",
+    ),
+    Term(
+        "claims_per_hand",
+        "claims",
+        "count per hand",
+        "Sets claimed (chow, pung, exposed kong) per hand played",
+    ),
+    Term("limit_hand_rate", "limit-hand rate", "% of hands", "Hands won with a limit hand"),
+    Term(
+        "refused_per_hand", "refused wins", "count per hand", "Complete hands the minimum fan did not let win"
+    ),
+    Term("self_draw_share", "self-draw share", "% of wins", "Wins by self-draw"),
+    Term("mean_fan", "mean fan", "fan per win", "Fan of a win, bonus tiles included (limit hands left out)"),
+    Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
+    Term("limit_hand_share", "limit-hand share", "% of wins", "Wins that were limit hands"),
+    Term("bonus_fan_share", "bonus-tile fan", "% of the winner's fan", "Fan from flowers and seasons"),
+    *(
+        Term(f"fan_{f}", f"wins of {f} fan", "% of wins", f"Non-limit wins of exactly {f} fan")
+        for f in range(_FAN_BINS)
+    ),
+    Term(
+        f"fan_{_FAN_BINS}plus",
+        f"wins of {_FAN_BINS}+ fan",
+        "% of wins",
+        f"Non-limit wins of {_FAN_BINS} fan or more",
+    ),
+)
+
 
 def summary_metrics(run: Run) -> pl.DataFrame:
     """Long-form hand-level metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
-    Per variant and strategy, per hand played: ``hand_win_rate``, ``deal_in_rate`` (discards or
-    added kongs won on), ``claim_rate`` (claimed sets), ``limit_hand_rate`` and ``refused_rate``
-    (complete hands not allowed to win under the minimum fan); per win: ``self_draw_share`` and
-    ``mean_fan`` (limit hands excluded). Per variant (strategy ``all``): ``draw_rate``
-    (exhaustive draws per hand), ``limit_hand_share`` and ``bonus_fan_share`` (per win, the
-    share of its fan from bonus tiles; limit hands excluded), and the fan distribution of wins
-    ``fan_0`` ... ``fan_9``, ``fan_10plus`` (shares of non-limit wins).
+    Per variant and strategy, per hand played: ``win_rate``, ``deal_in_rate`` (discards or
+    added kongs won on), ``claims_per_hand`` (claimed sets: a count), ``limit_hand_rate`` and
+    ``refused_per_hand`` (complete hands not allowed to win under the minimum fan: a count); per
+    win: ``self_draw_share`` and ``mean_fan`` (limit hands excluded). Per variant (strategy
+    ``all``): ``draw_rate`` (exhaustive draws per hand), ``limit_hand_share`` and
+    ``bonus_fan_share`` (per win, the share of its fan from bonus tiles; limit hands excluded),
+    and the fan distribution of wins ``fan_0`` ... ``fan_9``, ``fan_10plus`` (shares of non-limit
+    wins).
 
     Intervals are 95% cluster-robust with the deal as cluster (the hands of one game and the
     duplicate tables of one deal are not independent); ``n`` is the number of deals.
@@ -52,11 +89,11 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     players = players.join(games, on=["variant", "game"], how="left")
     rows: list[dict[str, Any]] = []
     per_hand = {
-        "hand_win_rate": "wins",
+        "win_rate": "wins",
         "deal_in_rate": "deal_ins",
-        "claim_rate": "claims",
+        "claims_per_hand": "claims",
         "limit_hand_rate": "limit_hands",
-        "refused_rate": "refused",
+        "refused_per_hand": "refused",
     }
     for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
         for metric, col in per_hand.items():

@@ -10,9 +10,10 @@ through ``simharness.stats.paired``.
 Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games; up to
 ``rank_3`` in three-player runs), ``win_rate``
 (和了率, wins per hand), ``deal_in_rate`` (放銃率), ``riichi_rate``, ``call_rate`` (副露率, hands with
-an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
-honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
-``tenpai_at_draw`` (tenpai share at exhaustive draws), ``bust_rate`` (games ending below zero),
+an open call), ``tsumo_share`` (tsumo wins / wins), ``mean_win_points`` (平均打点, hand value before
+honba and deposits), ``mean_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
+``tenpai_at_draw`` (tenpai share at exhaustive draws), ``busted_rate`` (the player's games ending
+below zero),
 ``yakuman_rate`` (per hand), ``chombo_rate`` (fouls shown per hand, rules ``furiten_riichi`` and
 ``kara_riichi_chombo``), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
 strategy ``all`` pools every player of a variant (without the zero-sum metrics); and in
@@ -33,6 +34,7 @@ from simharness.games.estimates import paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
 from simharness.report.summary import RunLike, players_frame, variant_names
 from simharness.stats.paired import per_deal
+from simharness.vocabulary import Term
 
 COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
 
@@ -44,11 +46,11 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
     "riichi_rate": ("riichi", "hands"),
     "call_rate": ("call_hands", "hands"),
     "tsumo_share": ("tsumo_wins", "wins"),
-    "avg_win_points": ("win_points", "wins"),
-    "avg_deal_in_cost": ("deal_in_points", "deal_ins"),
+    "mean_win_points": ("win_points", "wins"),
+    "mean_deal_in_cost": ("deal_in_points", "deal_ins"),
     "draw_rate": ("draws", "hands"),
     "tenpai_at_draw": ("tenpai_draws", "draws"),
-    "bust_rate": ("busted", None),
+    "busted_rate": ("busted", None),
     "yakuman_rate": ("yakuman", "hands"),
     "chombo_rate": ("chombo", "hands"),
     "final_points": ("final_points", None),
@@ -58,27 +60,55 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
 
 
 # The names players use (和了率 is per hand; the summary's rank-1 share is the 1st-place rate).
-METRIC_LABELS = {
-    "avg_rank": "average rank",
-    **{f"rank_{r}": f"{o} place" for r, o in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))},
-    "win_rate": "win rate (per hand)",
-    "deal_in_rate": "deal-in rate (per hand)",
-    "riichi_rate": "riichi rate (per hand)",
-    "call_rate": "call rate (per hand)",
-    "tsumo_share": "tsumo share (of wins)",
-    "avg_win_points": "average win (points)",
-    "avg_deal_in_cost": "average deal-in (points)",
-    "draw_rate": "draw rate (per hand)",
-    "tenpai_at_draw": "tenpai at draw",
-    "bust_rate": "bust rate (per game)",
-    "yakuman_rate": "yakuman rate (per hand)",
-    "chombo_rate": "chombo rate (per hand)",
-    "final_points": "final points",
-    "score": "score (uma, oka; thousands)",
-    "paired_score": "paired score",
-    "paired_points": "paired points",
-    "paired_rank": "paired rank",
-}
+METRICS = (
+    Term("avg_rank", "average rank", "rank", "Mean final place (1 = first; ties broken by seat)"),
+    *(
+        Term(f"rank_{r}", f"{o} place", "% of games", f"Games finished in {o} place (ties broken by seat)")
+        for r, o in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))
+    ),
+    Term("win_rate", "win rate", "% of hands", "Hands won (ron or tsumo) over hands played (和了率)"),
+    Term(
+        "deal_in_rate", "deal-in rate", "% of hands", "Hands whose ron was on the player's discard (放銃率)"
+    ),
+    Term("riichi_rate", "riichi rate", "% of hands", "Hands with an accepted riichi declaration"),
+    Term("call_rate", "call rate", "% of hands", "Hands in which the player made an open call (副露率)"),
+    Term("tsumo_share", "tsumo share", "% of wins", "Wins by tsumo"),
+    Term(
+        "mean_win_points", "average win", "points per win", "Hand value of a win, before honba and deposits"
+    ),
+    Term(
+        "mean_deal_in_cost",
+        "average deal-in",
+        "points per deal-in",
+        "Points paid on a deal-in, honba included",
+    ),
+    Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
+    Term(
+        "tenpai_at_draw",
+        "tenpai at draw",
+        "% of exhaustive draws",
+        "Exhaustive draws the player was tenpai at",
+    ),
+    Term("busted_rate", "busted", "% of games", "Games the player ended out of points (the tobi rule)"),
+    Term("yakuman_rate", "yakuman rate", "% of hands", "Hands won with a yakuman"),
+    Term(
+        "chombo_rate", "chombo rate", "% of hands", "Hands with a foul shown (furiten or empty-wait riichi)"
+    ),
+    Term("score", "score", "thousands of points", "(final points − return points)/1000 + uma + oka"),
+    Term(
+        "paired_score",
+        "paired score difference",
+        "thousands of points",
+        "Score minus the first strategy's, per deal",
+    ),
+    Term(
+        "paired_points",
+        "paired points difference",
+        "points",
+        "Final points minus the first strategy's, per deal",
+    ),
+    Term("paired_rank", "paired rank difference", "rank", "Final place minus the first strategy's, per deal"),
+)
 # The strategy profile every Riichi analyst draws: deal-in rate (risk) against win rate (reward).
 PROFILE = ("deal_in_rate", "win_rate")
 

@@ -19,21 +19,47 @@ from typing import Any
 import polars as pl
 
 from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.vocabulary import Term
 
 # Per-game counts of what the knobs decide (offsets, pinzoro back re-rolls, 6-zoro extra rolls) and
 # of the rests that offsets avoid: a player row's value, averaged over the strategy's rows.
 CHOICES = ("rests_served", "offsets", "back_rerolls", "extra_rolls")
 
-METRIC_LABELS = {
-    "goal_winner_rate": "goal-winner rate (per game)",
-    "top_score_rate": "top-score rate (per game)",
-    "goal_reached_rate": "goal reached (per game)",
-    "goal_winner_not_top_rate": "goal winner not on top (per game)",
-    "rests_served": "rests served (per game)",
-    "offsets": "offsets (per game)",
-    "back_rerolls": "pinzoro back re-rolls (per game)",
-    "extra_rolls": "6-zoro extra rolls (per game)",
-}
+METRICS = (
+    Term(
+        "goal_winner_rate",
+        "goal-winner rate",
+        "% of games",
+        "Games the player ended by landing on the goal (優勝者)",
+    ),
+    Term(
+        "top_score_rate",
+        "top-score rate",
+        "% of games",
+        "Games the player ended with the top score; k tied hold 1/k",
+    ),
+    Term(
+        "goal_reached_rate",
+        "goal reached",
+        "% of games",
+        "Games ended at the goal, not by the turn limit or agreement",
+    ),
+    Term(
+        "goal_winner_not_top_rate",
+        "goal winner not on top",
+        "% of games",
+        "Games whose goal-reacher did not top the score",
+    ),
+    Term("rests_served", "rests served", "count per game", "Turns the player sat out on a rest square"),
+    Term("offsets", "offsets", "count per game", "Rolls the player offset (a strategy's choice)"),
+    Term(
+        "back_rerolls",
+        "pinzoro back re-rolls",
+        "count per game",
+        "Pinzoro back rolls the player rolled again",
+    ),
+    Term("extra_rolls", "6-zoro extra rolls", "count per game", "Extra rolls the player took on a 6-zoro"),
+)
 PROFILE = ("last_place_rate", "goal_winner_rate")
 
 

@@ -9,33 +9,49 @@ import polars as pl
 
 from simharness.games import estimates
 from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.vocabulary import Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
 
 # The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
-METRIC_LABELS = {
-    "hand_win_rate": "win rate (per hand)",
-    "deal_in_rate": "deal-in rate (per hand)",
-    "yakuman_rate": "yakuman rate (per hand)",
-    "tsumo_share": "tsumo share (of wins)",
-    "mean_hand_value": "average win (points)",
-    "exhaustive_draw_rate": "draw rate (per hand)",
-    "multi_ron_rate": "multiple-ron rate (per hand)",
-    **{f"{name}_rate": f"{name.replace('_', ' ')} rate (per hand)" for name in YAKUMAN.values()},
-}
+METRICS = (
+    Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
+    Term("deal_in_rate", "deal-in rate", "% of hands", "Hands whose discard was ronned by anyone"),
+    Term("yakuman_rate", "yakuman rate", "% of hands", "Hands won with a yakuman"),
+    Term("tsumo_share", "tsumo share", "% of wins", "Wins by tsumo"),
+    Term(
+        "mean_win_points",
+        "average win",
+        "points per win",
+        "Points of a win, dealer bonus included, before the floor",
+    ),
+    Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
+    Term(
+        "multi_ron_rate", "multiple-ron rate", "% of hands", "Hands won by two or more players on one discard"
+    ),
+    *(
+        Term(
+            f"{name}_rate",
+            f"{name.replace('_', ' ')} rate",
+            "% of hands",
+            f"Hands won with {name.replace('_', ' ')}",
+        )
+        for name in YAKUMAN.values()
+    ),
+)
 # As in Riichi: deal-in rate (risk) against win rate per hand (reward).
-PROFILE = ("deal_in_rate", "hand_win_rate")
+PROFILE = ("deal_in_rate", "win_rate")
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
     """Long-form hand-level metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
-    Per variant and strategy: ``hand_win_rate`` and ``deal_in_rate`` (per hand played; a deal-in
+    Per variant and strategy: ``win_rate`` and ``deal_in_rate`` (per hand played; a deal-in
     is a discard ronned by anyone), ``tsumo_share`` (of wins; ron share = 1 − it),
-    ``mean_hand_value`` (points of a win, dealer bonus included, before the 0-floor) and
+    ``mean_win_points`` (points of a win, dealer bonus included, before the 0-floor) and
     ``yakuman_rate`` (yakuman wins per hand played). Per variant (strategy ``all``):
-    ``exhaustive_draw_rate``, ``multi_ron_rate`` and ``<yakuman>_rate`` for each yakuman of
+    ``draw_rate`` (exhaustive draws), ``multi_ron_rate`` and ``<yakuman>_rate`` for each yakuman of
     :data:`YAKUMAN` (per hand). Game wins, final point distributions and seat advantage (by
     ``dealer_order``) are in the harness's own summary.
 
@@ -55,14 +71,14 @@ def summary_metrics(run: Run) -> pl.DataFrame:
             "deal",
             *(pl.col(c).cast(pl.Float64) / pl.col("hands") for c in ("wins", "deal_ins", "yakuman")),
         )
-        rows.append(row(v, s, "hand_win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
+        rows.append(row(v, s, "win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
         rows.append(row(v, s, "deal_in_rate", by_deal(per_hand["deal_ins"], per_hand["deal"])))
         rows.append(row(v, s, "yakuman_rate", by_deal(per_hand["yakuman"], per_hand["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
         rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
-        rows.append(row(v, s, "mean_hand_value", by_deal(won["points"], won["deal"])))
+        rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "exhaustive_draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
         rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] > 1, first["deal"])))
         per_hand = (
             hands.filter(pl.col("variant") == v)
