@@ -245,6 +245,9 @@ def test_metrics_tables_pivot_and_separate_rows_that_share_no_metric() -> None:
         ("wild", ["a"], ["win_rate"]),
     ]
     assert tables[0].cells[("b", "avg_rank")]["estimate"] == 4 and ("all", "avg_rank") not in tables[0].cells
+    # The game packages list variants sorted by name; the tables follow the config's order.
+    ordered = metrics_tables(long, ["wild", "base"])
+    assert [t.variant for t in ordered] == ["wild", "base", "base"]
 
 
 def _hands_run(tmp: Path) -> FakeRun:

@@ -133,15 +133,20 @@ class MetricsTable:
     cells: dict[tuple[str, str], dict[str, Any]]
 
 
-def metrics_tables(game_metrics: list[dict[str, Any]]) -> list[MetricsTable]:
+def metrics_tables(
+    game_metrics: list[dict[str, Any]], variants: list[str] | None = None
+) -> list[MetricsTable]:
     """The long-form game metrics as tables with strategies as rows and metrics as columns.
 
     Per variant, rows that share no metric go to separate tables (Riichi's paired differences,
     Suzume-jong's whole-table rates under ``all``), so that no table is mostly empty cells. Rows and
-    columns keep the order of first appearance, which is the game package's order.
+    columns keep the order of first appearance, which is the game package's order; variants come in
+    ``variants``' order (the config's: a game package may list them sorted by name).
     """
     tables = []
-    for v in dict.fromkeys(str(r["variant"]) for r in game_metrics):
+    seen = list(dict.fromkeys(str(r["variant"]) for r in game_metrics))
+    order = [v for v in variants or [] if v in seen] + [v for v in seen if v not in (variants or [])]
+    for v in order:
         rows = [r for r in game_metrics if str(r["variant"]) == v]
         groups: list[tuple[list[str], list[str]]] = []  # (strategies, metrics) of each table
         for s in dict.fromkeys(str(r["strategy"]) for r in rows):

@@ -137,7 +137,7 @@ def metrics_section(report: dict[str, Any]) -> str:
     strategies but a game a dozen metrics or more: as columns they ran past the page's width)."""
     game = str(report["run"].get("game"))
     parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI], in the unit its name gives.</p>"]
-    for t in metrics_tables(report["game_metrics"]):
+    for t in metrics_tables(report["game_metrics"], report["variant_order"]):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
         rows = [
             [

@@ -434,7 +434,7 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
         console.print()
         console.print("game metrics: estimate ± 95% CI half-width, in the unit each name gives")
         game = str(run.get("game"))
-        for t in metrics_tables(summary["game_metrics"]):
+        for t in metrics_tables(summary["game_metrics"], summary["variant_order"]):
             cells = [
                 [s, *(fmt_pm(t.cells.get((s, m)), pct=is_share(game, m)) for m in t.metrics)]
                 for s in t.strategies
