@@ -121,6 +121,17 @@ HARNESS: tuple[Term, ...] = (
 )
 
 
+# The dealer's advantage per hand, reported alike by every game with a dealer
+# (``games.estimates.dealer_rows``).
+DEALER: tuple[Term, ...] = (
+    Term("dealer_win_rate", "dealer's win rate", "% of hands", "Hands the dealer won"),
+    Term(
+        "dealer_keep_rate", "dealer keeps", "% of hands", "Hands after which the dealer dealt again (renchan)"
+    ),
+    Term("dealer_mean_result", "dealer's result", "points per hand", "The dealer's point change in a hand"),
+)
+
+
 def game_terms(game: str) -> tuple[Term, ...]:
     """The game package's ``METRICS`` (empty for a game without a package or terms, and for ``""``:
     the harness's terms alone)."""

@@ -182,6 +182,36 @@ def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
     return Estimate.of(PairedEstimate(sums))
 
 
+def dealer_rows(
+    variant: str, hands: pl.DataFrame, won: pl.Expr, *, keep: bool = True
+) -> list[dict[str, Any]]:
+    """The dealer's advantage per hand (strategy ``all``; terms in ``vocabulary.DEALER``) from one
+    variant's ``hands`` table (``deal``, ``game``, ``hand``, ``dealer``, ``delta_<seat>``; a hand on
+    several rows, one per winner, counts once): ``dealer_win_rate`` (hands the dealer won, ``won``
+    being true on a row of the dealer's win), ``dealer_mean_result`` (the dealer's point change per
+    hand) and, with ``keep``, ``dealer_keep_rate`` (hands after which the same seat deals the next
+    hand of the game; a game's last hand has no next and is left out)."""
+    deltas = sorted((c for c in hands.columns if c.startswith("delta_")), key=lambda c: int(c[6:]))
+    per_hand = (
+        hands.with_columns(won.alias("won"))
+        .group_by("deal", "game", "hand")
+        .agg(pl.col("dealer").first(), pl.col("won").any(), *(pl.col(c).sum() for c in deltas))
+        .sort("game", "hand")
+        .with_columns(
+            result=pl.concat_list(deltas).list.get(pl.col("dealer").cast(pl.Int64)),
+            kept=pl.col("dealer").shift(-1).over("game") == pl.col("dealer"),
+        )
+    )
+    rows = [
+        row(variant, "all", "dealer_win_rate", by_deal(per_hand["won"], per_hand["deal"])),
+        row(variant, "all", "dealer_mean_result", by_deal(per_hand["result"], per_hand["deal"])),
+    ]
+    if keep:
+        nxt = per_hand.filter(pl.col("kept").is_not_null())
+        rows.append(row(variant, "all", "dealer_keep_rate", by_deal(nxt["kept"], nxt["deal"])))
+    return rows
+
+
 def combined_rows(acc: dict[tuple[str, str, str], Sums]) -> list[dict[str, Any]]:
     """The rows of the statistics added up over chunks, in the order first seen."""
     return [row(v, s, m, Estimate.of(sums)) for (v, s, m), sums in acc.items()]

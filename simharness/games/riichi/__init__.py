@@ -8,7 +8,14 @@
 - ``replay`` and ``mjlog``: real Tenhou games parsed and replayed through the engine.
 """
 
-from simharness.games.riichi.metrics import METRICS, PROFILE, notable_hand, summary_metrics
+from simharness.games.riichi.metrics import (
+    DISTRIBUTIONS,
+    METRICS,
+    PROFILE,
+    RULE_COUNTERS,
+    notable_hand,
+    summary_metrics,
+)
 from simharness.games.riichi.scoring import (
     HandNotWinning,
     HandScore,
@@ -40,9 +47,11 @@ MIN_SHARD = 40
 RANK_POINTS = {4: (90, 45, 0, -135)}
 
 __all__ = [
+    "DISTRIBUTIONS",
     "METRICS",
     "PROFILE",
     "RANK_POINTS",
+    "RULE_COUNTERS",
     "HandNotWinning",
     "HandScore",
     "Payments",

@@ -9,10 +9,10 @@
 A dice race has no hands to score, so sugoroku adds no commands (no ``cli``) and no ``notable_hand``.
 """
 
-from simharness.games.sugoroku.metrics import METRICS, PROFILE, summary_metrics
+from simharness.games.sugoroku.metrics import METRICS, PROFILE, RULE_COUNTERS, summary_metrics
 
 # Fewest games in a default shard (simharness.games.registry): sugoroku plays about two hundred
 # thousand games a second on one core.
 MIN_SHARD = 1000
 
-__all__ = ["METRICS", "MIN_SHARD", "PROFILE", "summary_metrics"]
+__all__ = ["METRICS", "MIN_SHARD", "PROFILE", "RULE_COUNTERS", "summary_metrics"]

@@ -7,11 +7,28 @@
 - ``cli``: ``simharness score suzume``.
 """
 
-from simharness.games.suzume.metrics import METRICS, PROFILE, YAKUMAN, notable_hand, summary_metrics
+from simharness.games.suzume.metrics import (
+    DISTRIBUTIONS,
+    METRICS,
+    PROFILE,
+    RULE_COUNTERS,
+    YAKUMAN,
+    notable_hand,
+    summary_metrics,
+)
 from simharness.games.suzume.scoring import score_hand
 
 # Fewest games in a default shard (simharness.games.registry): Suzume-jong plays ten to twenty
 # thousand games a second on one core.
 MIN_SHARD = 200
 
-__all__ = ["METRICS", "PROFILE", "YAKUMAN", "notable_hand", "score_hand", "summary_metrics"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "METRICS",
+    "PROFILE",
+    "RULE_COUNTERS",
+    "YAKUMAN",
+    "notable_hand",
+    "score_hand",
+    "summary_metrics",
+]

@@ -8,13 +8,34 @@ from typing import Any
 import polars as pl
 
 from simharness.games import estimates
-from simharness.games.estimates import Run, by_deal, frame, row
-from simharness.vocabulary import Term
+from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
+from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
 
 # The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
+# Each house rule whose effect is an event, and the metrics that count how often it applied
+# (``simharness rules suzume`` shows them).
+RULE_COUNTERS = {
+    "multi_ron": ("multi_ron_rate",),
+    "red_tiles": ("red_share",),
+    "red_includes_chun": ("red_share",),
+    "red_value": ("red_share",),
+    "dora": ("dora_share",),
+    "dora_value": ("dora_share",),
+    "tanyao_value": ("tanyao_share",),
+    "chanta_value": ("chanta_share",),
+    "dealer_bonus": ("dealer_win_rate",),
+    "all_green_value": ("all_green_rate",),
+    "chinyao_value": ("chinyao_rate",),
+    "super_red_value": ("super_red_rate",),
+}
+# The points of a win, in bins (Suzume-jong's hands score from a few points to dozens).
+POINT_BINS = ("points_1_4", "points_5_9", "points_10_14", "points_15_19", "points_20_29", "points_30plus")
+_POINT_EDGES = ((1, 4), (5, 9), (10, 14), (15, 19), (20, 29), (30, None))
+DISTRIBUTIONS = {"points of a win": POINT_BINS}
+
 METRICS = (
     Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
     Term("deal_in_rate", "deal-in rate", "% of hands", "Hands whose discard was ronned by anyone"),
@@ -38,6 +59,20 @@ METRICS = (
             f"Hands won with {name.replace('_', ' ')}",
         )
         for name in YAKUMAN.values()
+    ),
+    *DEALER[::2],
+    Term("red_share", "red tiles", "% of wins", "Wins whose hand held a red tile (rule red_tiles)"),
+    Term("dora_share", "dora", "% of wins", "Wins whose hand held dora"),
+    Term("tanyao_share", "tanyao", "% of wins", "Wins scored with tanyao"),
+    Term("chanta_share", "chanta", "% of wins", "Wins scored with chanta"),
+    *(
+        Term(
+            k,
+            f"wins of {lo}{f'–{hi}' if hi else '+'} points",
+            "% of wins",
+            f"Wins worth {lo}{f' to {hi}' if hi else ' or more'} points",
+        )
+        for k, (lo, hi) in zip(POINT_BINS, _POINT_EDGES, strict=True)
     ),
 )
 # As in Riichi: deal-in rate (risk) against win rate per hand (reward).
@@ -87,6 +122,22 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         for name in YAKUMAN.values():
             rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
+        mine = hands.filter(pl.col("variant") == v)
+        # The dealer rotates every hand here: no dealer's keep rate.
+        rows.extend(
+            dealer_rows(v, mine, (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")), keep=False)
+        )
+        won = mine.filter(pl.col("claims") > 0)
+        for key, col in (
+            ("red_share", "red"),
+            ("dora_share", "dora"),
+            ("tanyao_share", "tanyao"),
+            ("chanta_share", "chanta"),
+        ):
+            rows.append(row(v, "all", key, by_deal(won[col] > 0, won["deal"])))
+        for key, (lo, hi) in zip(POINT_BINS, _POINT_EDGES, strict=True):
+            flag = (won["points"] >= lo) & (won["points"] <= (hi if hi is not None else won["points"].max()))
+            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
     return frame(rows)
 
 

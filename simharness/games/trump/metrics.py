@@ -8,11 +8,28 @@ from typing import Any
 import polars as pl
 
 from simharness import _engine
-from simharness.games.estimates import Run, by_deal, frame, row
-from simharness.vocabulary import Term
+from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
+from simharness.vocabulary import DEALER, Term
 
 # `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
 YAKU = list(_engine.trump_yaku_names())
+
+# Each house rule whose effect is an event, and the metrics that count how often it applied
+# (``simharness rules trump`` shows them).
+RULE_COUNTERS = {
+    "multi_ron": ("multi_ron_rate",),
+    "end_on_zero": ("bust_rate",),
+    "joker_keep_allowed": ("held_joker_share",),
+    "held_joker_han": ("held_joker_share",),
+    "chinitsu": ("chinitsu_share",),
+    "double_riichi_stacks": ("double_riichi_share",),
+    "mistake_rate": ("chombo_rate",),
+    "chombo_penalty": ("chombo_rate",),
+    "dealer_multiplier": ("dealer_win_rate",),
+}
+# The han of a win, one bin per han up to 12 and 13 or more.
+HAN_BINS = (*(f"han_{h}" for h in range(1, 13)), "han_13plus")
+DISTRIBUTIONS = {"han of a win": HAN_BINS}
 
 METRICS = (
     Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
@@ -33,7 +50,15 @@ METRICS = (
     Term("mean_han", "mean han", "han per win", "Han of a win"),
     Term("mean_win_points", "average win", "points per win", "The table value P of a win"),
     Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
-    Term("dealer_keep_rate", "dealer keeps", "% of hands", "Hands after which the dealer kept the deal"),
+    *DEALER,
+    Term(
+        "multi_ron_rate", "multiple-ron rate", "% of hands", "Hands won by two or more players on one discard"
+    ),
+    Term("held_joker_share", "held Joker wins", "% of wins", "Wins whose hand held a Joker"),
+    Term("chinitsu_share", "chinitsu", "% of wins", "Wins with chinitsu"),
+    Term("double_riichi_share", "double riichi", "% of wins", "Wins with double riichi"),
+    *(Term(k, f"wins of {k[4:]} han", "% of wins", f"Wins of exactly {k[4:]} han") for k in HAN_BINS[:-1]),
+    Term("han_13plus", "wins of 13+ han", "% of wins", "Wins of 13 han or more (yakuman count 13 each)"),
 )
 
 __all__ = ["METRICS", "YAKU", "Run", "summary_metrics"]
@@ -96,5 +121,20 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
         rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
+        mine = hands.filter(pl.col("variant") == v)
+        is_win = pl.col("outcome").is_in([1, 2])
+        # The dealer's keep comes from the log (a chombo's replay is the same dealer's, not a keep).
+        rows.extend(dealer_rows(v, mine, is_win & (pl.col("winner") == pl.col("dealer")), keep=False))
         rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
+        rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] >= 2, first["deal"])))
+        won = mine.filter(is_win)
+        yaku = won["yaku"].cast(pl.Int64)
+        rows.append(row(v, "all", "held_joker_share", by_deal(won["jokers"] > 0, won["deal"])))
+        for key, name in (("chinitsu_share", "chinitsu"), ("double_riichi_share", "double_riichi")):
+            flag = (yaku // (1 << YAKU.index(name))) % 2 == 1
+            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
+        han = won["han"].cast(pl.Int64)
+        for key in HAN_BINS:
+            flag = han >= 13 if key == "han_13plus" else han == int(key[4:])
+            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
     return frame(rows)
