@@ -17,7 +17,8 @@ from browser import CHROMIUM, NO_CHROMIUM, fit
 from harness_helpers import play
 from stats_fixtures import make_run
 
-from simharness import store
+from simharness import store, vocabulary
+from simharness.games import registry
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 
@@ -229,6 +230,12 @@ def test_every_report_page_fits_a_1280_px_window(game: str, tmp_path: Path) -> N
     write_html(run, build_report(run), out)
     got = fit(out, tmp_path)
     assert got.overflowing == [] and got.page <= got.window, got
+    # A game's distributions (the han of a win, ...) are charts, not rows of the metrics tables.
+    text = out.read_text()
+    tables = text[text.index("<h2>Game metrics</h2>") :]
+    for bins in registry.distributions(game).values():
+        assert f'<figure id="fig-dist-{bins[0].split("_")[0]}">' in text
+        assert f"<td>{html.escape(vocabulary.label(game, bins[1]))}</td>" not in tables
 
 
 def test_provenance_is_folded(page: tuple[Path, dict]) -> None:

@@ -13,7 +13,9 @@ from urllib.parse import quote
 
 import numpy as np
 
+from simharness import vocabulary
 from simharness.errors import UserError
+from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.htmlkit import drawn, esc, figure, finish_panels, html_table, panel_grid
 from simharness.report.summary import RunLike, fmt_ci
@@ -132,12 +134,64 @@ def glance_section(report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def figure_distribution(
+    title: str,
+    bins: tuple[str, ...],
+    cells: dict[tuple[str, str], dict[str, Any]],
+    variants: list[str],
+    game: str,
+) -> str | None:
+    """A game's distribution (``registry.distributions``): a group of bars per bin, one bar per
+    variant, each with its 95% interval."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
+
+    shown = [v for v in variants if any((v, b) in cells for b in bins)]
+    if not shown:
+        return None
+    fig, ax = plt.subplots(figsize=(11, 4))  # the width of the page: every bar group readable
+    width = 0.8 / len(shown)
+    x = np.arange(len(bins))
+    for i, v in enumerate(shown):
+        ivs = [cells.get((v, b)) or {"estimate": None} for b in bins]
+        ivs = [iv if iv.get("estimate") is not None else {"estimate": 0.0} for iv in ivs]
+        est, err = _errors(ivs)
+        ax.bar(x + (i - (len(shown) - 1) / 2) * width, est, width, yerr=err, capsize=2, label=v)
+    # A bin's name without the words every bin's name has: "wins of 3 han" → "3".
+    words = [vocabulary.name(b, game).split() for b in bins]
+    shared = set.intersection(*(set(w) for w in words))
+    ticks = [" ".join(x for x in w if x not in shared) for w in words]
+    ax.set_xticks(x, ticks, fontsize=8)
+    ax.set_xlabel(title)
+    ax.set_ylabel(vocabulary.term(game, bins[0]).unit if vocabulary.term(game, bins[0]) else "share")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return finish_panels(fig, np.array([ax]), 1)
+
+
 def metrics_section(report: dict[str, Any]) -> str:
     """The game metrics: per variant, metrics as rows and strategies as columns (a lineup has a few
-    strategies but a game a dozen metrics or more: as columns they ran past the page's width)."""
+    strategies but a game a dozen metrics or more: as columns they ran past the page's width); a
+    distribution's bins (the han of a win, ...) as a chart of every variant instead of rows."""
     game = str(report["run"].get("game"))
+    variants = report["variant_order"]
+    dists = registry.distributions(game)
+    binned = {b for bins in dists.values() for b in bins}
     parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI], in the unit its name gives.</p>"]
-    for t in metrics_tables(report["game_metrics"], report["variant_order"]):
+    some, note = drawn(variants)
+    for title, bins in dists.items():
+        cells = {
+            (str(r["variant"]), str(r["metric"])): r for r in report["game_metrics"] if r["metric"] in bins
+        }
+        parts.append(
+            figure(
+                figure_distribution(title, bins, cells, some, game),
+                f"Distribution of the {title} per variant, 95% CIs{note}",
+                f"fig-dist-{bins[0].split('_')[0]}",
+            )
+        )
+    rows_kept = [r for r in report["game_metrics"] if r["metric"] not in binned]
+    for t in metrics_tables(rows_kept, variants):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
         rows = [
             [
