@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from simharness.stats.intervals import Interval
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
@@ -53,8 +54,12 @@ class RatioSums:
     nonnegative: bool
     at_most_den: bool
     count_den: bool = False
+    # The chunk's own (deal ids, Σnum, Σden per deal), for pairing a variant with the baseline on
+    # the same deals (:class:`PairedRatioSums`); dropped once chunks are added up.
+    per_deal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, compare=False)
 
     def __iadd__(self, other: RatioSums) -> RatioSums:
+        self.per_deal = None
         self.moments += other.moments
         self.nonnegative = self.nonnegative and other.nonnegative
         self.at_most_den = self.at_most_den and other.at_most_den
@@ -87,6 +92,49 @@ class PairedEstimate:
 
 
 Sums = RatioSums | PairedEstimate
+
+
+@dataclass
+class PairedRatioSums:
+    """A variant's ratio Σnum/Σden minus the baseline's, on the deals both played: the moments of
+    the per-deal (num, den) of the variant and of the baseline (four columns), which add up over
+    chunks of whole deals.
+
+    The difference's CR1 interval linearises each ratio about its estimate (as
+    ``stats.intervals.ratio_interval`` does for one): per deal e = (n_v − R_v·d_v)/Σd_v −
+    (n_b − R_b·d_b)/Σd_b, var = g/(g−1)·Σe², a t interval on g − 1 degrees of freedom and its
+    two-sided p-value. Under common random numbers the two ratios move together deal by deal, so
+    this interval is narrower than one that takes them as independent.
+    """
+
+    moments: Moments = field(default_factory=lambda: Moments.empty(4))
+
+    def __iadd__(self, other: PairedRatioSums) -> PairedRatioSums:
+        self.moments += other.moments
+        return self
+
+    def add(self, variant: RatioSums, baseline: RatioSums) -> None:
+        """The deals of one chunk that both sums hold (their ``per_deal``)."""
+        if variant.per_deal is None or baseline.per_deal is None:
+            return
+        (dv, nv, wv), (db, nb, wb) = variant.per_deal, baseline.per_deal
+        common, iv, ib = np.intersect1d(dv, db, assume_unique=True, return_indices=True)
+        if len(common):
+            self.moments += Moments.of(nv[iv], wv[iv], nb[ib], wb[ib])
+
+    def result(self, confidence: float = 0.95) -> tuple[Interval, float | None]:
+        """The difference (``n``: the paired deals) and its p-value; empty without two deals."""
+        m, g = self.moments, self.moments.n
+        sv, sb = (m.total(1), m.total(3)) if g else (0.0, 0.0)
+        if g < 2 or sv == 0 or sb == 0:
+            return Interval.empty(), None
+        rv, rb = m.total(0) / sv, m.total(2) / sb
+        c = np.array([1 / sv, -rv / sv, -1 / sb, rb / sb])
+        se = math.sqrt(g / (g - 1) * max(float(c @ m.m2 @ c), 0.0))
+        d = rv - rb
+        half = float(stats.t.ppf(0.5 + confidence / 2, g - 1)) * se
+        p = float(2 * stats.t.sf(abs(d) / se, g - 1)) if se > 0 else 1.0 if d == 0 else 0.0
+        return Interval(d, d - half, d + half, g), p
 
 
 @dataclass(frozen=True)
@@ -149,7 +197,11 @@ def ratio_by_deal(
         else Moments.empty(2)
     )
     nonnegative = bool((num >= 0).all() and (den >= 0).all())
-    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den))
+    per_deal = None
+    if len(num):
+        ids = np.unique(np.asarray(deals))
+        per_deal = (ids, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
 
 
 def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:

@@ -19,6 +19,7 @@ from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.htmlkit import drawn, esc, figure, finish_panels, html_table, panel_grid
 from simharness.report.summary import RunLike, fmt_ci
+from simharness.stats.hypotheses import holm
 
 
 def _errors(ivs: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -169,6 +170,46 @@ def figure_distribution(
     return finish_panels(fig, np.array([ax]), 1)
 
 
+def differences_table(report: dict[str, Any]) -> str:
+    """Each game metric of each variant minus the baseline's, paired by deal, with its interval and
+    p-value (Holm over the variant's metrics: the verdict's family is larger), in the config's order."""
+    diffs = [
+        d for d in report.get("game_metric_differences", []) if d["difference"].get("estimate") is not None
+    ]
+    if not diffs:
+        return ""
+    game = str(report["run"].get("game"))
+    variants = report["variant_order"]
+    rows = []
+    for v in variants[1:]:
+        mine = [d for d in diffs if d["variant"] == v]
+        held = [d for d in mine if d["pvalue"] is not None]
+        adjusted = dict(
+            zip(map(id, held), holm(np.array([d["pvalue"] for d in held], dtype=float)), strict=True)
+        )
+        for d in mine:
+            p = adjusted.get(id(d))
+            # The whole table's rows in full; a strategy's only where it changed (the JSON has all).
+            if d["strategy"] != "all" and (p is None or p >= 0.05):
+                continue
+            rows.append(
+                [
+                    label(game, d["metric"]),
+                    d["strategy"],
+                    v,
+                    fmt_ci(d["difference"], None, pct=is_share(game, d["metric"])).replace("%", " pp"),
+                    "–" if p is None else f"{p:.2g}",
+                ]
+            )
+    return (
+        f"<h3>Differences from {esc(variants[0])}, paired by deal</h3>"
+        "<p class='muted'>A share's difference is in percentage points (pp). Every metric of the whole "
+        "table (strategy all); a strategy's metric where its Holm p is below 0.05 (the JSON's "
+        "<code>game_metric_differences</code> holds every one).</p>"
+        + html_table(["metric", "strategy", "variant", "difference [95% CI]", "p (Holm)"], rows)
+    )
+
+
 def metrics_section(report: dict[str, Any]) -> str:
     """The game metrics: per variant, metrics as rows and strategies as columns (a lineup has a few
     strategies but a game a dozen metrics or more: as columns they ran past the page's width); a
@@ -190,6 +231,7 @@ def metrics_section(report: dict[str, Any]) -> str:
                 f"fig-dist-{bins[0].split('_')[0]}",
             )
         )
+    parts.append(differences_table(report))
     rows_kept = [r for r in report["game_metrics"] if r["metric"] not in binned]
     for t in metrics_tables(rows_kept, variants):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
