@@ -434,7 +434,30 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
         console.print()
         console.print("game metrics: estimate ± 95% CI half-width, in the unit each name gives")
         game = str(run.get("game"))
-        for t in metrics_tables(summary["game_metrics"], summary["variant_order"]):
+        # A distribution's bins (the han of a win, ...) are the HTML's charts and the JSON's rows.
+        binned = {b for bins in registry.distributions(game).values() for b in bins}
+        if binned:
+            console.print(
+                f"[dim]the {', '.join(registry.distributions(game))}: in the HTML report and the JSON"
+            )
+        kept = [r for r in summary["game_metrics"] if r["metric"] not in binned]
+        # The whole table's metrics (strategy all: the dealer, the rules in play, ...) one per row,
+        # the variants side by side, as a designer compares them.
+        whole = {(str(r["variant"]), str(r["metric"])): r for r in kept if r["strategy"] == "all"}
+        if whole:
+            variants = summary["variant_order"]
+            cells = [
+                [label(game, m), *(fmt_pm(whole.get((v, m)), pct=is_share(game, m)) for v in variants)]
+                for m in dict.fromkeys(m for _, m in whole)
+            ]
+            print_fitted(
+                console,
+                "game metrics, whole table",
+                [Col("metric", right=False)],
+                [Col(v) for v in variants],
+                cells,
+            )
+        for t in metrics_tables([r for r in kept if r["strategy"] != "all"], summary["variant_order"]):
             cells = [
                 [s, *(fmt_pm(t.cells.get((s, m)), pct=is_share(game, m)) for m in t.metrics)]
                 for s in t.strategies
