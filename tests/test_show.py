@@ -242,7 +242,7 @@ def test_the_frames_replay_every_discard_of_the_game(
     assert told == expected and len(told) > 20
     last = {part: board for part, _, board in frames}  # each hand's last frame: its end
     for (hand,), made in logged.group_by("hand"):
-        table = last[f"hand-{hand}"].split("</table>")[0]  # the board, not the point changes
+        table = last[f"hand-{hand + 1}"].split("</table>")[0]  # the board (hands named from 1)
         rows = [r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table) if "<th" not in r]
         assert len(rows) == shown.seats
         for seat, row in enumerate(rows):
@@ -266,7 +266,7 @@ def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: 
     if CHROMIUM is not None:  # the frames are drawn by the page's script
         frames = _frames(_chromium(Path(out.strip()).as_uri() + "#all")[1])
         said = f"seat {h['offender']} declares tsumo on "
-        told = [c for part, c, _ in frames if part == f"hand-{h['hand']}" and said in c]
+        told = [c for part, c, _ in frames if part == f"hand-{h['hand'] + 1}" and said in c]
         assert len(told) == 1 and told[0].endswith(", but the hand is not complete: chombo")
 
 

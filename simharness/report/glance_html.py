@@ -170,11 +170,14 @@ def figure_distribution(
     return finish_panels(fig, np.array([ax]), 1)
 
 
-def differences_table(report: dict[str, Any]) -> str:
+def differences_table(report: dict[str, Any], binned: set[str]) -> str:
     """Each game metric of each variant minus the baseline's, paired by deal, with its interval and
-    p-value (Holm over the variant's metrics: the verdict's family is larger), in the config's order."""
+    p-value (Holm over the variant's metrics: the verdict's family is larger), in the config's order;
+    a distribution's bins (``binned``) are left to its chart and the JSON."""
     diffs = [
-        d for d in report.get("game_metric_differences", []) if d["difference"].get("estimate") is not None
+        d
+        for d in report.get("game_metric_differences", [])
+        if d["difference"].get("estimate") is not None and d["metric"] not in binned
     ]
     if not diffs:
         return ""
@@ -231,7 +234,7 @@ def metrics_section(report: dict[str, Any]) -> str:
                 f"fig-dist-{bins[0].split('_')[0]}",
             )
         )
-    parts.append(differences_table(report))
+    parts.append(differences_table(report, binned))
     rows_kept = [r for r in report["game_metrics"] if r["metric"] not in binned]
     for t in metrics_tables(rows_kept, variants):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
