@@ -34,6 +34,7 @@ from simharness import (
     store,
     strategies,
     sweep_cli,
+    vocabulary,
 )
 from simharness.errors import UserError, strategy_failure
 from simharness.games import registry as _registry
@@ -334,12 +335,15 @@ def _values(s: engine.OptionSpec) -> str:
     return "true / false" if s.type == "bool" else ""
 
 
-def _print_options(specs: tuple[engine.OptionSpec, ...]) -> None:
+def _print_options(specs: tuple[engine.OptionSpec, ...], in_play: dict[str, str] | None = None) -> None:
     """One block per option: name, type, default and values on a line, the meaning indented below
-    (readable at any terminal width, unlike a five-column table)."""
+    (readable at any terminal width, unlike a five-column table); ``in_play``: what the report
+    counts of an option's events."""
     for s in specs:
         out.print(f"[bold]{s.name}[/]  {s.type} = {escape(_fmt(s.default))}   [dim]{escape(_values(s))}[/]")
         out.print(f"    {escape(s.doc)}")
+        if in_play and s.name in in_play:
+            out.print(f"    [green]in play:[/] {escape(in_play[s.name])}")
 
 
 @app.command()
@@ -350,15 +354,19 @@ def rules(
 ) -> None:
     """List every house-rule option of GAME (type, default, values, meaning) and its presets."""
     specs, presets = engine.rule_options(game), engine.presets(game)
+    counters = _registry.rule_counters(game)
     if as_json:
-        typer.echo(
-            json.dumps({"options": [vars(s) for s in specs], "presets": [vars(p) for p in presets]}, indent=2)
-        )
+        options = [{**vars(s), "in_play": list(counters.get(s.name, ()))} for s in specs]
+        typer.echo(json.dumps({"options": options, "presets": [vars(p) for p in presets]}, indent=2))
         return
+    # How often the rule applied, as the report counts it (its metrics' names and units).
+    in_play = {
+        o: ", ".join(f"{vocabulary.label(game, k)} [{k}]" for k in keys) for o, keys in counters.items()
+    }
     out.print(
         f"[bold underline]{game} house rules[/] (set them in a config's \\[rules] or \\[variants.NAME])\n"
     )
-    _print_options(specs)
+    _print_options(specs, in_play)
     out.print("\n[bold underline]presets[/] (rules.preset = NAME; overrides on top of the defaults)\n")
     out.print("[bold]default[/]\n    the spec's recommended defaults")
     for p in presets:

@@ -14,9 +14,11 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from simharness.games import registry
 from simharness.report.compare import fixed_sample_verdict
 from simharness.report.extremes import extreme_games
 from simharness.report.glance import rank_shares, share_rows
+from simharness.report.stream import GameMetrics
 from simharness.report.summary import (
     RunLike,
     game_lengths,
@@ -218,11 +220,21 @@ def build_summary(run: RunLike) -> dict[str, Any]:
         "omnibus": _omnibus(players, variants) if len(variants) > 2 else [],
         "rank_shares": rank_shares(share_rows(players).to_dicts(), variants),
         "game_metrics": game_metrics(run),
+        "game_metric_differences": _game_metric_differences(run, variants),
         "tails": _tails(players, variants),
         "sequential": sequential_block(run, players),
         "extreme_games": extreme_games(run),
         "challengers": None,  # these runs have no [challengers] design (tests/test_challengers.py)
     }
+
+
+def _game_metric_differences(run: RunLike, variants: list[str]) -> list[dict[str, Any]]:
+    """The game's metrics of the whole run at once, each variant paired with the first by deal."""
+    if len(variants) < 2:
+        return []
+    whole = GameMetrics(registry.summary_metrics(run.manifest["game"]))
+    whole.add(run, variants[0])
+    return whole.differences(variants[0])
 
 
 def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | None:

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from simharness import engine, strategies
+from simharness import engine, strategies, vocabulary
 from simharness.games import registry
-from simharness.report import glance
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = engine.game_names()
@@ -53,10 +52,10 @@ def test_every_engine_game_has_a_package_with_the_contract(game: str) -> None:
             assert metrics is importlib.import_module(f"simharness.games.{game}.metrics").summary_metrics
     # The report's names and profile: labels are strings; each profile axis is a metric the game
     # labels (its own) or one the harness computes for every game.
-    labels = registry.metric_labels(game)
-    assert all(isinstance(k, str) and isinstance(v, str) and v for k, v in labels.items())
+    terms = vocabulary.terms(game)
+    assert all(isinstance(t, vocabulary.Term) for t in registry.metric_terms(game))
     for axis in registry.profile_axes(game) or ():
-        assert axis in labels or axis in glance.LABELS, f"{game}: PROFILE names {axis}"
+        assert axis in terms, f"{game}: PROFILE names {axis}"
     notable = registry.notable_hand(game)
     if notable is not None:
         assert list(inspect.signature(notable).parameters) == ["hands"]

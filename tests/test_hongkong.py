@@ -237,13 +237,13 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
         assert 0 <= get[(v, "all", "draw_rate")] <= 1
     metrics = {k[2] for k in get}
     assert {
-        "hand_win_rate",
+        "win_rate",
         "self_draw_share",
         "deal_in_rate",
-        "claim_rate",
+        "claims_per_hand",
         "mean_fan",
         "limit_hand_rate",
-        "refused_rate",
+        "refused_per_hand",
         "bonus_fan_share",
         "limit_hand_share",
     } <= metrics

@@ -89,7 +89,7 @@ def test_every_harness_command_works_for_hongkong(tmp_path: Path, monkeypatch: p
     assert set(report["variant_order"]) == {"seed-table", "min1-spicy"}
     metrics = {(m["variant"], m["strategy"], m["metric"]) for m in report["game_metrics"]}
     assert ("min1-spicy", "all", "draw_rate") in metrics
-    assert ("seed-table", "concealed", "claim_rate") in metrics
+    assert ("seed-table", "concealed", "claims_per_hand") in metrics
     looks = report["sequential"]["looks"]
     assert [look["games"] for look in looks] == [16, 32]
     card = report["scorecard"]["variants"]["seed-table"]

@@ -172,7 +172,7 @@ def test_rank_shares_and_profile_agree_with_the_summary(tmp_path: Path) -> None:
     # A game without a PROFILE: last-place rate (risk) against 1st-place rate (reward).
     prof = report["profile"]
     assert (prof["x"]["metric"], prof["y"]["metric"]) == ("last_place_rate", "first_place_rate")
-    assert prof["y"]["label"] == "1st-place rate"
+    assert prof["y"]["label"] == "1st-place rate (% of games)"
     assert len(prof["points"]) == 2 * 3  # variants × strategies
     for p in prof["points"]:
         row = next(r for r in report["rank_shares"][p["variant"]] if r["strategy"] == p["strategy"])
@@ -185,7 +185,7 @@ def test_rank_shares_and_profile_agree_with_the_summary(tmp_path: Path) -> None:
 def test_riichi_profile_is_deal_in_against_win_rate_per_hand(riichi_run: store.Run) -> None:
     report = build_report(riichi_run)
     prof = report["profile"]
-    assert prof["x"]["label"] == "deal-in rate (per hand)" and prof["y"]["label"] == "win rate (per hand)"
+    assert prof["x"]["label"] == "deal-in rate (% of hands)" and prof["y"]["label"] == "win rate (% of hands)"
     players = riichi_run.table("players")
     for p in prof["points"]:
         mine = players.filter(pl.col("strategy") == p["strategy"])
@@ -245,14 +245,17 @@ def test_metrics_tables_pivot_and_separate_rows_that_share_no_metric() -> None:
         ("wild", ["a"], ["win_rate"]),
     ]
     assert tables[0].cells[("b", "avg_rank")]["estimate"] == 4 and ("all", "avg_rank") not in tables[0].cells
+    # The game packages list variants sorted by name; the tables follow the config's order.
+    ordered = metrics_tables(long, ["wild", "base"])
+    assert [t.variant for t in ordered] == ["wild", "base", "base"]
 
 
 def _hands_run(tmp: Path) -> FakeRun:
     """Three hand-made games of two seats (points per hand as delta_<seat>):
 
     game 0: seat 0 leads throughout and wins (no comeback); 2 hands.
-    game 1: seat 1 falls 12,000 behind after hand 0, then wins; the biggest single loss is seat 0's
-            −16,000 in hand 1; 2 hands.
+    game 1: seat 1 falls 12,000 behind after the first hand (index 0), then wins; the biggest single
+            loss is seat 0's −16,000 in the second (index 1); 2 hands.
     game 2: small swings over 4 hands (the longest); its biggest loss is 3,000.
     """
     deltas = {
@@ -291,11 +294,15 @@ def test_extreme_games_by_hand(tmp_path: Path) -> None:
     picks = {g["kind"]: g for g in extreme_games(_hands_run(tmp_path))}
     assert set(picks) == {"comeback", "biggest_loss", "longest"}  # no notable_hand in this game
     assert picks["comeback"]["game"] == 1
-    assert picks["comeback"]["why"] == "seat 1 (west) won from 12000 points behind after hand 0"
+    # Hands are counted from 1, as `simharness show` numbers them.
+    assert picks["comeback"]["why"] == "seat 1 (west) won from 12000 points behind after hand 1"
+    assert picks["comeback"]["hand"] == 1
     assert (
         picks["biggest_loss"]["game"] == 1
-        and "seat 0 (east) lost 16000 points in hand 1" in picks["biggest_loss"]["why"]
+        and "seat 0 (east) lost 16000 points in hand 2" in picks["biggest_loss"]["why"]
+        and picks["biggest_loss"]["hand"] == 2
     )
+    assert "hand" not in picks["longest"]
     assert picks["longest"]["game"] == 2 and picks["longest"]["why"] == "4 hands"
     assert picks["longest"]["command"] == f"simharness show {tmp_path} --game 2 --variant base"
 
@@ -373,15 +380,15 @@ def test_html_shows_the_games_metrics_by_strategy_and_its_profile(riichi_run: st
 
     report = build_report(riichi_run)
     text = render_html(riichi_run, report)
-    assert "Strategy profile: win rate (per hand) against deal-in rate (per hand)" in text
+    assert "Strategy profile: win rate (% of hands) against deal-in rate (% of hands)" in text
     header = re.search(r"<h2>Game metrics</h2>.*?<thead><tr>(.*?)</tr>", text, re.S)
     assert header is not None
     columns = re.findall(r"<th>(.*?)</th>", header.group(1))
-    assert columns[:4] == ["strategy", "average rank", "win rate (per hand)", "deal-in rate (per hand)"]
+    # Strategies as columns, metrics as rows: a dozen metrics as columns ran past the page.
+    assert columns == ["metric", "efficiency", "fold-on-riichi", "call-happy", "damaten", "all"]
     body = text[header.end() : text.index("</table>", header.end())]
-    assert [re.match(r"<tr><td>(.*?)</td>", r).group(1) for r in re.findall(r"<tr>.*?</tr>", body)] == [
-        "efficiency", "fold-on-riichi", "call-happy", "damaten", "all"
-    ]  # fmt: skip
+    names = [re.match(r"<tr><td>(.*?)</td>", r).group(1) for r in re.findall(r"<tr>.*?</tr>", body)]
+    assert names[:3] == ["average rank", "win rate (% of hands)", "deal-in rate (% of hands)"]
 
 
 def test_html_links_each_extreme_game_to_the_page_show_writes(
@@ -415,11 +422,13 @@ def test_html_links_each_extreme_game_to_the_page_show_writes(
     wanted = {(g["variant"], g["game"]) for g in report["extreme_games"]}
     assert sorted((v, g) for _, g, v in calls) == sorted(wanted)  # each game once, from this run
     assert all(d == riichi_run.path for d, _, _ in calls)
-    hrefs = re.findall(r'<li><b><a href="([^"]+)">', text)
-    assert len(hrefs) == sum(g["game"] != refused for g in report["extreme_games"])
-    for href in hrefs:
+    links = re.findall(r'<li><b><a href="([^"#]+)(#hand-\d+)?">', text)
+    linked = [g for g in report["extreme_games"] if g["game"] != refused]
+    assert len(links) == len(linked)
+    for (href, at), g in zip(links, linked, strict=True):
         page = out.parent / href
         assert page.is_file() and page.parent.name == "report-games"
+        assert at == (f"#hand-{g['hand']}" if "hand" in g else "")  # opens the hand the text names
     assert "(no page: " in text and "the engine now plays this game differently" in text
 
 
@@ -430,7 +439,7 @@ def test_html_links_real_show_pages(tmp_path: Path, riichi_run: store.Run) -> No
 
     out = tmp_path / "report.html"
     write_html(riichi_run, build_report(riichi_run), out)
-    hrefs = re.findall(r'<li><b><a href="([^"]+)">', out.read_text())
+    hrefs = re.findall(r'<li><b><a href="([^"#]+)(?:#hand-\d+)?">', out.read_text())
     assert hrefs and all((out.parent / h).read_text().startswith("<!DOCTYPE html>") for h in hrefs)
 
 

@@ -7,22 +7,20 @@ import html
 import io
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser import CHROMIUM, NO_CHROMIUM, fit
 from harness_helpers import play
 from stats_fixtures import make_run
 
-from simharness import store
+from simharness import store, vocabulary
+from simharness.games import registry
 from simharness.report.full import build_report
 from simharness.report.html import write_html
-
-CHROMIUM = next(
-    (b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None
-)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +77,7 @@ def test_matplotlib_is_not_imported_by_the_cli_modules() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 def test_html_renders_in_headless_chromium(page: tuple[Path, dict]) -> None:
     path, _ = page
     dom = subprocess.run(
@@ -181,10 +179,126 @@ def test_show_pages_beside_a_report_stay_within_their_budget(
     assert sum(p.stat().st_size for p in pages) <= 100_000
     names = {p.name for p in pages}
     assert (
-        set(re.findall(r'<li><b><a href="report-games/([^"]+)">', text)) == names
+        set(re.findall(r'<li><b><a href="report-games/([^"#]+)(?:#hand-\d+)?">', text)) == names
     )  # a game may be listed twice
     left = sum(f"{g['variant']}-game{g['game']}.html" not in names for g in report["extreme_games"])
     assert text.count("(no page: the pages beside this report reached their budget of 0.1 MB)") == left
     assert len(written) == len(pages) + 1  # the page that did not fit; none played after it
     for g in report["extreme_games"]:
         assert html.escape(g["command"]) in text
+
+
+# A small run of each game with three variants whose names are long (a grid's names), the shape
+# that made the scorecard and the game metrics wider than the page.
+WIDE = {
+    "sugoroku": (
+        'game = "sugoroku"\ngames = 24\nplayers = ["naive", "greedy", "naive", "random"]\n'
+        '[rules]\npreset = "default"\n[grid]\npayout_cap = [500, 1000]\nrest_rule = ["max10", "penalty4"]\n'
+    ),
+    "suzume": (
+        'game = "suzume"\ngames = 8\nduplicate = true\n'
+        'players = ["fastest", "max-points", "defensive", "tsumo-only"]\n[rules]\npreset = "default"\n'
+        '[grid]\nmin_points = [0, 5]\nmulti_ron = ["all", "head_bump"]\n'
+    ),
+    "hongkong": (
+        'game = "hongkong"\ngames = 4\nduplicate = true\n'
+        'players = ["chicken-fast", "min-fan", "pung-hunter", "defensive"]\n[rules]\npreset = "default"\n'
+        '[grid]\nmin_fan = [0, 3]\nresponsibility = ["half", "full"]\n'
+    ),
+    "riichi": (
+        'game = "riichi"\ngames = 4\nduplicate = true\n'
+        'players = ["efficiency", "call-happy", "fold-on-riichi", "yakuhai-caller"]\n'
+        '[rules]\npreset = "tenhou"\ngame_length = "tonpuu"\n'
+        "[grid]\nkuitan = [true, false]\naka_dora = [0, 3]\n"
+    ),
+    "trump": (
+        'game = "trump"\ngames = 6\nduplicate = true\nplayers = ["always-riichi", "dama", "fold-on-riichi"]\n'
+        '[rules]\npreset = "default"\n'
+        '[grid]\nfuriten = ["off", "standard"]\nkanzen_sakizuke = [false, true]\n'
+    ),
+}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
+@pytest.mark.parametrize("game", sorted(WIDE))
+def test_every_report_page_fits_a_1280_px_window(game: str, tmp_path: Path) -> None:
+    """No table, figure or line of a report is wider than a 1280 px window, for every game, with four
+    variants of long names (the scorecard had a column per variant and per difference, the game
+    metrics a column per metric: both ran 300 to 800 px past the window)."""
+    run = store.open_run(play(tmp_path, "wide", WIDE[game]))
+    out = tmp_path / "report.html"
+    write_html(run, build_report(run), out)
+    got = fit(out, tmp_path)
+    assert got.overflowing == [] and got.page <= got.window, got
+    # A game's distributions (the han of a win, ...) are charts, not rows of the metrics tables.
+    text = out.read_text()
+    tables = text[text.index("<h2>Game metrics</h2>") :]
+    for bins in registry.distributions(game).values():
+        assert f'<figure id="fig-dist-{bins[0].split("_")[0]}">' in text
+        assert f"<td>{html.escape(vocabulary.label(game, bins[1]))}</td>" not in tables
+
+
+def test_provenance_is_folded(page: tuple[Path, dict]) -> None:
+    """The manifest is one line of facts and a folded block, not screens of JSON on the page."""
+    text = page[0].read_text()
+    section = text[text.index("<h2>Provenance</h2>") : text.index('<script type="application/json"')]
+    assert re.search(r"<p>simharness 0\.1\.0, commit 0123456789abcdef, seed 7, 2 variants\.</p>", section)
+    folded = re.search(r"<details><summary>[^<]*</summary><pre>(.*?)</pre></details>", section, re.S)
+    assert folded is not None and section.count("<pre>") == 1
+    assert '"config_hash": "cafe"' in html.unescape(folded.group(1))
+
+
+def _boxes(fig: Any) -> list[tuple[str, Any]]:
+    """The labelled parts of a figure that must not overlap: per panel its title, axis labels, tick
+    labels (each axis's together) and legend."""
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for i, ax in enumerate(fig.axes):
+        if not ax.get_visible():
+            continue
+        parts = [("title", ax.title), ("xlabel", ax.xaxis.label), ("ylabel", ax.yaxis.label)]
+        parts += [("legend", ax.get_legend())] if ax.get_legend() is not None else []
+        for name, artist in parts:
+            if artist.get_visible() and (name == "legend" or artist.get_text()):
+                out.append((f"panel {i} {name}", artist.get_window_extent(renderer)))
+        for axis, name, i in ((ax.xaxis, "xticks", 0), (ax.yaxis, "yticks", 1)):
+            # The locator's ticks beyond the view are in the list but not drawn.
+            lo, hi = sorted(axis.get_view_interval())
+            ticks = [
+                t.get_window_extent(renderer)
+                for t in axis.get_ticklabels()
+                if t.get_text() and t.get_visible() and lo <= t.get_position()[i] <= hi
+            ]
+            if ticks:
+                from matplotlib.transforms import Bbox
+
+                out.append((f"panel {i} {name}", Bbox.union(ticks)))
+    return out
+
+
+def test_no_figure_of_the_report_has_overlapping_labels(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every figure of a report: no title, axis label, tick labels or legend covers another (the
+    rank-share legend sat on its axis label)."""
+    from simharness.report import html as report_html
+    from simharness.report import htmlkit
+
+    clashes: list[str] = []
+    encode = htmlkit.png
+
+    def png(fig: Any) -> str:
+        fig.canvas.draw()
+        boxes = _boxes(fig)
+        for i, (a, ba) in enumerate(boxes):
+            for b, bb in boxes[i + 1 :]:
+                # More than touching: a pixel each way (a tick label may end where another starts).
+                if min(ba.x1, bb.x1) - max(ba.x0, bb.x0) > 1 and min(ba.y1, bb.y1) - max(ba.y0, bb.y0) > 1:
+                    clashes.append(f"{fig.axes[0].get_title()!r}: {a} × {b}")
+        return encode(fig)
+
+    monkeypatch.setattr(htmlkit, "png", png)
+    monkeypatch.setattr(report_html, "_png", png)
+    run = make_run(tmp_path / "run", {"base": 1.0, "wild": 2.0, "tame": 0.5, "odd": 1.5}, n_games=80, hands=4)
+    write_html(run, build_report(run), tmp_path / "report.html")
+    assert clashes == [], "\n".join(clashes)

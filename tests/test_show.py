@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from browser import CHROMIUM, NO_CHROMIUM, fit
 from harness_helpers import play
 from typer.testing import CliRunner
 
@@ -23,10 +24,6 @@ from simharness import engine, store
 from simharness.cli import app
 from simharness.show import page_path, replay, write_page
 from simharness.show.page import packed
-
-CHROMIUM = next(
-    (b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None
-)
 
 RUNS = {
     "sugoroku": (
@@ -148,7 +145,7 @@ def _chromium(uri: str) -> tuple[dict[str, str], str]:
     return attrs, dom
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 def test_page_renders_in_headless_chromium_and_steps_with_the_keys(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "page.html"
     assert _show(str(run_dir), "--game", "1", "--out", str(out))[0] == 0
@@ -164,11 +161,38 @@ def test_page_renders_in_headless_chromium_and_steps_with_the_keys(run_dir: Path
     attrs, dom = _chromium(out.as_uri() + "#all")
     frames = _frames(dom)
     assert len(frames) == total and attrs["data-overflow"] == "0"
+    got = fit(out, tmp_path, "#all")  # and no element past the window's right edge either
+    assert got.overflowing == [] and got.page <= got.window, got
     # Every hand (or turn) of the overview has frames, in the listed order (sugoroku's setup frame
     # is not listed).
     rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', dom)
     framed = list(dict.fromkeys(part for part, _, _ in frames))
     assert [f for f in framed if f in set(rows)] == rows
+
+
+def test_the_report_and_the_page_number_a_hand_alike(run_dir: Path, tmp_path: Path) -> None:
+    """The report's biggest single loss, "seat S (...) lost L points in hand K", is the row the
+    page numbers K (its anchor `#hand-K` and first cell), where seat S's change is −L; hands count
+    from 1 in both (the report counted from 0, the pages from 1)."""
+    from simharness.report.extremes import extreme_games
+
+    run = store.open_run(run_dir)
+    picks = [g for g in extreme_games(run) if g["kind"] == "biggest_loss" and "hand" in g]
+    if run.manifest["game"] == "sugoroku":  # no hands: the lowest final score instead
+        assert picks == []
+        return
+    (g,) = picks
+    seat, loss, hand = map(
+        int, re.search(r"seat (\d+) .* lost (\d+) points in hand (\d+)$", g["why"]).groups()
+    )
+    assert hand == g["hand"] >= 1
+    out = tmp_path / "page.html"
+    assert _show(str(run_dir), "--game", str(g["game"]), "--out", str(out))[0] == 0
+    row = re.search(rf'<tr class="part hand" data-part="hand-{hand}">(.*?)</tr>', out.read_text())
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+    seats = len(run.manifest["lineup"])
+    assert cells[0] == str(hand) and cells[-2 * seats + seat] == f"{-loss:+d}"
 
 
 def _frames(dom: str) -> list[tuple[str, str, str]]:
@@ -190,7 +214,7 @@ DISCARDS = {
 }  # fmt: skip
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH (apt-get install chromium)")
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 @pytest.mark.parametrize("game", sorted(DISCARDS))
 def test_the_frames_replay_every_discard_of_the_game(
     game: str, tmp_path_factory: pytest.TempPathFactory
@@ -218,7 +242,7 @@ def test_the_frames_replay_every_discard_of_the_game(
     assert told == expected and len(told) > 20
     last = {part: board for part, _, board in frames}  # each hand's last frame: its end
     for (hand,), made in logged.group_by("hand"):
-        table = last[f"hand-{hand}"].split("</table>")[0]  # the board, not the point changes
+        table = last[f"hand-{hand + 1}"].split("</table>")[0]  # the board (hands named from 1)
         rows = [r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table) if "<th" not in r]
         assert len(rows) == shown.seats
         for seat, row in enumerate(rows):
@@ -242,7 +266,7 @@ def test_a_trump_chombo_is_drawn_with_its_offender_penalty_and_replay(tmp_path: 
     if CHROMIUM is not None:  # the frames are drawn by the page's script
         frames = _frames(_chromium(Path(out.strip()).as_uri() + "#all")[1])
         said = f"seat {h['offender']} declares tsumo on "
-        told = [c for part, c, _ in frames if part == f"hand-{h['hand']}" and said in c]
+        told = [c for part, c, _ in frames if part == f"hand-{h['hand'] + 1}" and said in c]
         assert len(told) == 1 and told[0].endswith(", but the hand is not complete: chombo")
 
 

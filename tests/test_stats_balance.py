@@ -50,7 +50,7 @@ def test_scorecard_hand_worked_example() -> None:
         "balance": 1 - 2 / 3,
         "first_seat_win_rate": 2 / 3,
         "skill_gradient": 2 / 3,
-        "draw_rate": 1 / 3,
+        "tied_first_rate": 1 / 3,
         "bust_rate": 2 / 3,
         "spread": (30 + 15 + 15) / 3,
         "mean_abs_difference": (20 + 10 + 10) / 3,
@@ -58,7 +58,7 @@ def test_scorecard_hand_worked_example() -> None:
         # game 2 [15, 15, 0]: 60/(2·9·10)
         "gini": (120 / 270 + 60 / 90 + 60 / 180) / 3,
         "lead_changes": (3 + 1) / 2,
-        "lead_change_rate": 4 / 4,
+        "lead_changes_per_hand": 4 / 4,
         "winner_led_fraction": (3 / 4 + 1 / 2) / 2,
         "drama": (10 / 4 + 10 / 2) / 2,
         "max_drama": 10.0,

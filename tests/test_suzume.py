@@ -162,15 +162,15 @@ def test_summary_metrics_long_form() -> None:
     m = summary_metrics(FakeRun(ROOT, {}, {k: pl.concat(v) for k, v in tables.items()}))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["variant"], r["strategy"], r["metric"]): r for r in m.iter_rows(named=True)}
-    win = get[("min5", "fastest", "hand_win_rate")]
+    win = get[("min5", "fastest", "win_rate")]
     assert win["n"] == 200 and win["lo"] < win["estimate"] < win["hi"]
     players = tables["players"][0]
     assert win["estimate"] == pytest.approx(players.filter(pl.col("player") == 0)["wins"].sum() / (200 * 8))
-    assert win["estimate"] > get[("min5", "random", "hand_win_rate")]["estimate"]
-    draws0 = get[("min0", "all", "exhaustive_draw_rate")]["estimate"]
-    draws5 = get[("min5", "all", "exhaustive_draw_rate")]["estimate"]
+    assert win["estimate"] > get[("min5", "random", "win_rate")]["estimate"]
+    draws0 = get[("min0", "all", "draw_rate")]["estimate"]
+    draws5 = get[("min5", "all", "draw_rate")]["estimate"]
     assert draws0 < draws5, "the minimum makes draws likelier"
-    assert get[("min5", "fastest", "mean_hand_value")]["estimate"] >= 5
+    assert get[("min5", "fastest", "mean_win_points")]["estimate"] >= 5
     metrics = {k[2] for k in get}
     assert {"tsumo_share", "deal_in_rate", "yakuman_rate", "multi_ron_rate", "chinyao_rate"} <= metrics
     for v in ("min5", "min0"):

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from simharness.stats.intervals import Interval
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
@@ -53,8 +54,12 @@ class RatioSums:
     nonnegative: bool
     at_most_den: bool
     count_den: bool = False
+    # The chunk's own (deal ids, Σnum, Σden per deal), for pairing a variant with the baseline on
+    # the same deals (:class:`PairedRatioSums`); dropped once chunks are added up.
+    per_deal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, compare=False)
 
     def __iadd__(self, other: RatioSums) -> RatioSums:
+        self.per_deal = None
         self.moments += other.moments
         self.nonnegative = self.nonnegative and other.nonnegative
         self.at_most_den = self.at_most_den and other.at_most_den
@@ -87,6 +92,49 @@ class PairedEstimate:
 
 
 Sums = RatioSums | PairedEstimate
+
+
+@dataclass
+class PairedRatioSums:
+    """A variant's ratio Σnum/Σden minus the baseline's, on the deals both played: the moments of
+    the per-deal (num, den) of the variant and of the baseline (four columns), which add up over
+    chunks of whole deals.
+
+    The difference's CR1 interval linearises each ratio about its estimate (as
+    ``stats.intervals.ratio_interval`` does for one): per deal e = (n_v − R_v·d_v)/Σd_v −
+    (n_b − R_b·d_b)/Σd_b, var = g/(g−1)·Σe², a t interval on g − 1 degrees of freedom and its
+    two-sided p-value. Under common random numbers the two ratios move together deal by deal, so
+    this interval is narrower than one that takes them as independent.
+    """
+
+    moments: Moments = field(default_factory=lambda: Moments.empty(4))
+
+    def __iadd__(self, other: PairedRatioSums) -> PairedRatioSums:
+        self.moments += other.moments
+        return self
+
+    def add(self, variant: RatioSums, baseline: RatioSums) -> None:
+        """The deals of one chunk that both sums hold (their ``per_deal``)."""
+        if variant.per_deal is None or baseline.per_deal is None:
+            return
+        (dv, nv, wv), (db, nb, wb) = variant.per_deal, baseline.per_deal
+        common, iv, ib = np.intersect1d(dv, db, assume_unique=True, return_indices=True)
+        if len(common):
+            self.moments += Moments.of(nv[iv], wv[iv], nb[ib], wb[ib])
+
+    def result(self, confidence: float = 0.95) -> tuple[Interval, float | None]:
+        """The difference (``n``: the paired deals) and its p-value; empty without two deals."""
+        m, g = self.moments, self.moments.n
+        sv, sb = (m.total(1), m.total(3)) if g else (0.0, 0.0)
+        if g < 2 or sv == 0 or sb == 0:
+            return Interval.empty(), None
+        rv, rb = m.total(0) / sv, m.total(2) / sb
+        c = np.array([1 / sv, -rv / sv, -1 / sb, rb / sb])
+        se = math.sqrt(g / (g - 1) * max(float(c @ m.m2 @ c), 0.0))
+        d = rv - rb
+        half = float(stats.t.ppf(0.5 + confidence / 2, g - 1)) * se
+        p = float(2 * stats.t.sf(abs(d) / se, g - 1)) if se > 0 else 1.0 if d == 0 else 0.0
+        return Interval(d, d - half, d + half, g), p
 
 
 @dataclass(frozen=True)
@@ -149,7 +197,11 @@ def ratio_by_deal(
         else Moments.empty(2)
     )
     nonnegative = bool((num >= 0).all() and (den >= 0).all())
-    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den))
+    per_deal = None
+    if len(num):
+        ids = np.unique(np.asarray(deals))
+        per_deal = (ids, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
 
 
 def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:
@@ -180,6 +232,36 @@ def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
     sums = PairedSums()
     sums.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy())
     return Estimate.of(PairedEstimate(sums))
+
+
+def dealer_rows(
+    variant: str, hands: pl.DataFrame, won: pl.Expr, *, keep: bool = True
+) -> list[dict[str, Any]]:
+    """The dealer's advantage per hand (strategy ``all``; terms in ``vocabulary.DEALER``) from one
+    variant's ``hands`` table (``deal``, ``game``, ``hand``, ``dealer``, ``delta_<seat>``; a hand on
+    several rows, one per winner, counts once): ``dealer_win_rate`` (hands the dealer won, ``won``
+    being true on a row of the dealer's win), ``dealer_mean_result`` (the dealer's point change per
+    hand) and, with ``keep``, ``dealer_keep_rate`` (hands after which the same seat deals the next
+    hand of the game; a game's last hand has no next and is left out)."""
+    deltas = sorted((c for c in hands.columns if c.startswith("delta_")), key=lambda c: int(c[6:]))
+    per_hand = (
+        hands.with_columns(won.alias("won"))
+        .group_by("deal", "game", "hand")
+        .agg(pl.col("dealer").first(), pl.col("won").any(), *(pl.col(c).sum() for c in deltas))
+        .sort("game", "hand")
+        .with_columns(
+            result=pl.concat_list(deltas).list.get(pl.col("dealer").cast(pl.Int64)),
+            kept=pl.col("dealer").shift(-1).over("game") == pl.col("dealer"),
+        )
+    )
+    rows = [
+        row(variant, "all", "dealer_win_rate", by_deal(per_hand["won"], per_hand["deal"])),
+        row(variant, "all", "dealer_mean_result", by_deal(per_hand["result"], per_hand["deal"])),
+    ]
+    if keep:
+        nxt = per_hand.filter(pl.col("kept").is_not_null())
+        rows.append(row(variant, "all", "dealer_keep_rate", by_deal(nxt["kept"], nxt["deal"])))
+    return rows
 
 
 def combined_rows(acc: dict[tuple[str, str, str], Sums]) -> list[dict[str, Any]]:

@@ -6,11 +6,14 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
 - a ``cli`` module with ``register(app, score_app)``: the game's commands (``score <game>``, tools);
   a game without one adds no commands;
 - ``summary_metrics(run) -> polars.DataFrame`` in the package: rows the report adds (columns
-  variant, strategy, metric, estimate, lo, hi, n); a metric named ``*_rate``, ``*_share`` or
-  ``rank_<k>`` is a proportion, shown as a percentage;
-- ``METRIC_LABELS`` (metric → the name players use, e.g. ``win_rate`` → "win rate (per hand)") and
+  variant, strategy, metric, estimate, lo, hi, n), each metric named in ``METRICS`` below;
+- ``METRICS`` (a tuple of ``simharness.vocabulary.Term``: each metric's name, unit and definition,
+  e.g. ``win_rate`` → "win rate", % of hands) and
   ``PROFILE`` ((x, y) metrics of the report's strategy profile figure, the risk then the reward;
   default: last-place against 1st-place rate) in the package;
+- ``RULE_COUNTERS`` (rule option → the metrics counting how often it applied: "kuitan" → open
+  tanyao's share of wins; ``simharness rules GAME`` shows them) and ``DISTRIBUTIONS`` (a title →
+  the metrics that are its bins, e.g. the han of a win; the HTML report draws each as a chart);
 - ``notable_hand(hands) -> polars.DataFrame`` in the package: per variant the game holding its
   biggest hand (a yakuman or limit hand; columns variant, game, hand, score: larger is bigger, why),
   for the report's list of extreme games;
@@ -75,9 +78,20 @@ def summary_metrics(game: str) -> MetricsFn | None:
     return fn
 
 
-def metric_labels(game: str) -> dict[str, str]:
-    """The game's ``METRIC_LABELS`` (metric → display name); empty when it names none."""
-    return dict(_offered(game, "METRIC_LABELS") or {})
+def metric_terms(game: str) -> tuple[Any, ...]:
+    """The game's ``METRICS`` (``simharness.vocabulary.Term``s); empty when it names none."""
+    return tuple(_offered(game, "METRICS") or ())
+
+
+def rule_counters(game: str) -> dict[str, tuple[str, ...]]:
+    """The game's ``RULE_COUNTERS``: rule option → the metrics that count how often it applied."""
+    return {str(k): tuple(v) for k, v in (_offered(game, "RULE_COUNTERS") or {}).items()}
+
+
+def distributions(game: str) -> dict[str, tuple[str, ...]]:
+    """The game's ``DISTRIBUTIONS``: a title → the metrics that are its bins, in order (drawn as
+    one chart instead of table rows)."""
+    return {str(k): tuple(v) for k, v in (_offered(game, "DISTRIBUTIONS") or {}).items()}
 
 
 def profile_axes(game: str) -> tuple[str, str] | None:

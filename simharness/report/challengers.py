@@ -23,6 +23,7 @@ import polars as pl
 from rich.console import Console
 from rich.markup import escape
 
+from simharness import vocabulary
 from simharness.report.summary import fmt_ci
 from simharness.report.sums import Arm
 from simharness.report.textfit import Col, print_fitted
@@ -32,7 +33,14 @@ from simharness.stats.streaming import Moments, PairedSums
 
 # The report's columns a challenger is ranked on (``report.summary.players_frame``), the last first.
 METRICS = ("win", "final_points", "rank_points")
-NAMES = {"win": "1st-place share", "final_points": "mean points", "rank_points": "rank points"}
+NAMES = {
+    m: vocabulary.name(k)
+    for m, k in (
+        ("win", "first_place_rate"),
+        ("final_points", "final_points"),
+        ("rank_points", "rank_points"),
+    )
+}
 
 
 class ChallengerSums:

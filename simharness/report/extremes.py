@@ -46,11 +46,13 @@ def show_command(run_path: str, variant: str, game: int) -> str:
 
 @dataclass(frozen=True)
 class Pick:
-    """A candidate: the game, how extreme it is (larger is more) and why, in words."""
+    """A candidate: the game, how extreme it is (larger is more), why, in words, and the hand it
+    points at (the logs' index, 0 = first; the text counts from 1, as ``simharness show`` does)."""
 
     game: int
     score: float
     why: str
+    hand: int | None = None
 
     def beats(self, other: Pick | None) -> bool:
         """More extreme, or as extreme and earlier: the same choice in whatever order chunks come."""
@@ -127,7 +129,8 @@ def _comeback(hands: pl.DataFrame, players: pl.DataFrame, seats: int) -> Pick | 
     if top is None:
         return None
     who = _who(players, top["game"], top["w"])
-    return Pick(top["game"], top["d"], f"{who} won from {top['d']:g} points behind after hand {top['hand']}")
+    why = f"{who} won from {top['d']:g} points behind after hand {top['hand'] + 1}"
+    return Pick(top["game"], top["d"], why, top["hand"])
 
 
 def _biggest_loss(hands: pl.DataFrame | None, players: pl.DataFrame, seats: int) -> Pick | None:
@@ -137,7 +140,12 @@ def _biggest_loss(hands: pl.DataFrame | None, players: pl.DataFrame, seats: int)
         if top is None:
             return None
         who = _who(players, top["game"], top["seat"])
-        return Pick(top["game"], top["loss"], f"{who} lost {top['loss']:g} points in hand {top['hand']}")
+        return Pick(
+            top["game"],
+            top["loss"],
+            f"{who} lost {top['loss']:g} points in hand {top['hand'] + 1}",
+            top["hand"],
+        )
     # No hand-level changes: the heaviest loss of a whole game.
     top = _top(players.with_columns((-pl.col("final_points")).alias("loss")), "loss")
     if top is None:
@@ -173,7 +181,9 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
         if best_hands is not None:
             mine = best_hands.filter(pl.col("variant") == v).sort("score", "game", descending=[True, False])
             if mine.height:
-                found[Kind.BIGGEST_HAND] = Pick(mine["game"][0], mine["score"][0], mine["why"][0])
+                found[Kind.BIGGEST_HAND] = Pick(
+                    mine["game"][0], mine["score"][0], mine["why"][0], mine["hand"][0]
+                )
         out.update({(v, k): pick for k, pick in found.items() if pick is not None})
     return out
 
@@ -191,7 +201,9 @@ class ExtremeGames:
                 self.best[key] = pick
 
     def result(self, run_path: str, variants: list[str]) -> list[dict[str, Any]]:
-        """``{kind, title, variant, game, why, command}`` by variant, then kind in :class:`Kind` order."""
+        """``{kind, title, variant, game, why, command}`` and ``hand`` (the hand as ``why`` and
+        ``simharness show`` number it, from 1; absent for a whole game), by variant, then kind in
+        :class:`Kind` order."""
         out = []
         for v in variants:
             for kind in Kind:
@@ -205,6 +217,7 @@ class ExtremeGames:
                             "game": int(pick.game),
                             "why": pick.why,
                             "command": show_command(run_path, v, int(pick.game)),
+                            **({"hand": int(pick.hand) + 1} if pick.hand is not None else {}),
                         }
                     )
         return out

@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
-from simharness.report.glance import PERCENT, profile
+from simharness import vocabulary
+from simharness.report.glance import is_share, label, profile
 from simharness.report.stream import Collected, collect
 from simharness.report.summary import RunLike, fmt_ci, print_summary
 from simharness.report.textfit import Col, print_fitted
@@ -27,17 +28,28 @@ def report_of(collected: Collected) -> dict[str, Any]:
     and, first, the verdict (``report.verdict``)."""
     report = {**collected.summary, "scorecard": collected.scorecard}
     report["profile"] = profile(report)
+    report["glossary"] = glossary(report)
     return {"verdict": build_verdict(report), **report}
 
 
-def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[str]]]:
-    """(metric, doc, per-variant cells, difference-vs-baseline cells) formatted for tables."""
+def glossary(report: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The name, unit and definition of every metric the report holds (``simharness.vocabulary``)."""
+    keys = {"first_place_rate", "final_points", "rank_points", "rank_share", "last_place_rate"}
+    keys |= {str(r["metric"]) for r in report.get("game_metrics", [])}
+    keys |= {m["name"] for m in (report.get("scorecard") or {}).get("metrics", [])}
+    keys |= {d["metric"] for d in (report.get("tails") or {}).get("differences", [])} | {"worst"}
+    return vocabulary.glossary(str(report["run"].get("game")), keys)
+
+
+def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, str, list[str], list[str]]]:
+    """(metric, its label, doc, per-variant cells, difference-vs-baseline cells) formatted for tables."""
     sc = report["scorecard"]
+    game = str(report["run"].get("game"))
     variants = report["variant_order"]
     diffs = {(d["variant"], d["metric"]): d for d in sc["differences"]}
     rows = []
     for m in sc["metrics"]:
-        pct = m["name"] in PERCENT
+        pct = is_share(game, m["name"])
         cells = [fmt_ci(sc["variants"][v][m["name"]], None, pct=pct) for v in variants]
         dcells = []
         for v in variants[1:]:
@@ -49,7 +61,7 @@ def scorecard_rows(report: dict[str, Any]) -> list[tuple[str, str, list[str], li
             dcells.append(
                 fmt_ci(d["difference"], None, pct=pct) + ("" if p is None else f" (Holm p={p:.2g})")
             )
-        rows.append((m["name"], m["doc"], cells, dcells))
+        rows.append((m["name"], label(game, m["name"]), m["doc"], cells, dcells))
     return rows
 
 
@@ -59,7 +71,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     variants = report["variant_order"]
     console.print()
     cols = [Col(v) for v in variants] + [Col(f"{v} − {variants[0]}") for v in variants[1:]]
-    rows = [[name, *cells, *dcells] for name, _doc, cells, dcells in scorecard_rows(report)]
+    rows = [[name, *cells, *dcells] for _key, name, _doc, cells, dcells in scorecard_rows(report)]
     print_fitted(
         console, "balance scorecard [95% CI, deal bootstrap]", [Col("metric", right=False)], cols, rows
     )

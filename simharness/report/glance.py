@@ -13,26 +13,16 @@ from typing import Any, cast
 
 import polars as pl
 
+from simharness import vocabulary
 from simharness.games import registry
 from simharness.games.estimates import by_deal, row
 
 # Metrics of every game, computed by the harness (the summary's and :func:`rank_shares`).
 FIRST = "first_place_rate"
 LAST = "last_place_rate"
-LABELS = {FIRST: "1st-place rate", LAST: "last-place rate"}
 # The columns of a game's summary_metrics rows (simharness.games.registry), which rank shares share.
 LONG_FORM = {"variant": pl.String, "strategy": pl.String, "metric": pl.String, "estimate": pl.Float64,
              "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64}  # fmt: skip
-# The balance scorecard's metrics shown as percentages (``stats.balance``).
-PERCENT = {
-    "first_seat_win_rate",
-    "skill_gradient",
-    "draw_rate",
-    "bust_rate",
-    "timeout_rate",
-    "extreme_rate",
-    "comeback",
-}
 # A game that names no profile: the generic reward (1st place) against the generic risk (last place).
 DEFAULT_PROFILE = (LAST, FIRST)
 
@@ -44,13 +34,13 @@ def ordinal(rank: int) -> str:
 
 
 def label(game: str, metric: str) -> str:
-    """The name players use for ``metric``: the game's label, the harness's, else the identifier."""
-    return registry.metric_labels(game).get(metric) or LABELS.get(metric) or metric.replace("_", " ")
+    """The metric's name and unit (``simharness.vocabulary``), else the identifier in words."""
+    return vocabulary.label(game, metric)
 
 
-def is_share(metric: str) -> bool:
-    """Proportions by the naming rule of ``simharness.games.registry``: shown as percentages."""
-    return metric.endswith(("_rate", "_share")) or metric.startswith("rank_")
+def is_share(game: str, metric: str) -> bool:
+    """Whether the metric is a share (stored as a fraction, shown in %), by its unit."""
+    return vocabulary.percent(game, metric)
 
 
 def share_rows(players: pl.DataFrame) -> pl.DataFrame:
@@ -127,8 +117,8 @@ def profile(report: dict[str, Any]) -> dict[str, Any]:
             if ix and iy and ix.get("estimate") is not None and iy.get("estimate") is not None:
                 points.append({"variant": v, "strategy": r["strategy"], "x": ix, "y": iy})
     return {
-        "x": {"metric": x, "label": label(game, x)},
-        "y": {"metric": y, "label": label(game, y)},
+        "x": {"metric": x, "label": label(game, x), "percent": is_share(game, x)},
+        "y": {"metric": y, "label": label(game, y), "percent": is_share(game, y)},
         "points": points,
     }
 
@@ -143,15 +133,20 @@ class MetricsTable:
     cells: dict[tuple[str, str], dict[str, Any]]
 
 
-def metrics_tables(game_metrics: list[dict[str, Any]]) -> list[MetricsTable]:
+def metrics_tables(
+    game_metrics: list[dict[str, Any]], variants: list[str] | None = None
+) -> list[MetricsTable]:
     """The long-form game metrics as tables with strategies as rows and metrics as columns.
 
     Per variant, rows that share no metric go to separate tables (Riichi's paired differences,
     Suzume-jong's whole-table rates under ``all``), so that no table is mostly empty cells. Rows and
-    columns keep the order of first appearance, which is the game package's order.
+    columns keep the order of first appearance, which is the game package's order; variants come in
+    ``variants``' order (the config's: a game package may list them sorted by name).
     """
     tables: list[MetricsTable] = []
-    for v in dict.fromkeys(str(r["variant"]) for r in game_metrics):
+    seen = list(dict.fromkeys(str(r["variant"]) for r in game_metrics))
+    order = [v for v in variants or [] if v in seen] + [v for v in seen if v not in (variants or [])]
+    for v in order:
         rows = [r for r in game_metrics if str(r["variant"]) == v]
         groups: list[tuple[list[str], list[str]]] = []  # (strategies, metrics) of each table
         for s in dict.fromkeys(str(r["strategy"]) for r in rows):

@@ -13,10 +13,13 @@ from urllib.parse import quote
 
 import numpy as np
 
+from simharness import vocabulary
 from simharness.errors import UserError
+from simharness.games import registry
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.htmlkit import drawn, esc, figure, finish_panels, html_table, panel_grid
 from simharness.report.summary import RunLike, fmt_ci
+from simharness.stats.hypotheses import holm
 
 
 def _errors(ivs: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -61,9 +64,9 @@ def figure_profile(prof: dict[str, Any], variants: list[str]) -> str | None:
         ax.set_xlabel(f"{prof['x']['label']} (risk →)")
         ax.set_ylabel(f"{prof['y']['label']} (reward ↑)")
         ax.grid(alpha=0.3)
-        if is_share(prof["x"]["metric"]):
+        if prof["x"]["percent"]:
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        if is_share(prof["y"]["metric"]):
+        if prof["y"]["percent"]:
             ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     return finish_panels(fig, axes, len(shown))
 
@@ -97,7 +100,8 @@ def figure_rank_shares(shares: dict[str, list[dict[str, Any]]], variants: list[s
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set_xlabel("share of games")
         ax.set_title(v)
-        ax.legend(ncol=len(ranks), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
+        # Beside the bars, not below them, where it covered the axis label.
+        ax.legend(title="place", fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return finish_panels(fig, axes, len(shown))
 
 
@@ -131,17 +135,118 @@ def glance_section(report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def metrics_section(report: dict[str, Any]) -> str:
-    """The game metrics: per variant, strategies as rows and metrics as columns."""
+def figure_distribution(
+    title: str,
+    bins: tuple[str, ...],
+    cells: dict[tuple[str, str], dict[str, Any]],
+    variants: list[str],
+    game: str,
+) -> str | None:
+    """A game's distribution (``registry.distributions``): a group of bars per bin, one bar per
+    variant, each with its 95% interval."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
+
+    shown = [v for v in variants if any((v, b) in cells for b in bins)]
+    if not shown:
+        return None
+    fig, ax = plt.subplots(figsize=(11, 4))  # the width of the page: every bar group readable
+    width = 0.8 / len(shown)
+    x = np.arange(len(bins))
+    for i, v in enumerate(shown):
+        ivs = [cells.get((v, b)) or {"estimate": None} for b in bins]
+        ivs = [iv if iv.get("estimate") is not None else {"estimate": 0.0} for iv in ivs]
+        est, err = _errors(ivs)
+        ax.bar(x + (i - (len(shown) - 1) / 2) * width, est, width, yerr=err, capsize=2, label=v)
+    # A bin's name without the words every bin's name has: "wins of 3 han" → "3".
+    words = [vocabulary.name(b, game).split() for b in bins]
+    shared = set.intersection(*(set(w) for w in words))
+    ticks = [" ".join(x for x in w if x not in shared) for w in words]
+    ax.set_xticks(x, ticks, fontsize=8)
+    ax.set_xlabel(title)
+    first = vocabulary.term(game, bins[0])
+    ax.set_ylabel(first.unit if first is not None else "share")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return finish_panels(fig, np.array([ax]), 1)
+
+
+def differences_table(report: dict[str, Any], binned: set[str]) -> str:
+    """Each game metric of each variant minus the baseline's, paired by deal, with its interval and
+    p-value (Holm over the variant's metrics: the verdict's family is larger), in the config's order;
+    a distribution's bins (``binned``) are left to its chart and the JSON."""
+    diffs = [
+        d
+        for d in report.get("game_metric_differences", [])
+        if d["difference"].get("estimate") is not None and d["metric"] not in binned
+    ]
+    if not diffs:
+        return ""
     game = str(report["run"].get("game"))
-    parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI]; rates and shares in %.</p>"]
-    for t in metrics_tables(report["game_metrics"]):
+    variants = report["variant_order"]
+    rows = []
+    for v in variants[1:]:
+        mine = [d for d in diffs if d["variant"] == v]
+        held = [d for d in mine if d["pvalue"] is not None]
+        adjusted = dict(
+            zip(map(id, held), holm(np.array([d["pvalue"] for d in held], dtype=float)), strict=True)
+        )
+        for d in mine:
+            p = adjusted.get(id(d))
+            # The whole table's rows in full; a strategy's only where it changed (the JSON has all).
+            if d["strategy"] != "all" and (p is None or p >= 0.05):
+                continue
+            rows.append(
+                [
+                    label(game, d["metric"]),
+                    d["strategy"],
+                    v,
+                    fmt_ci(d["difference"], None, pct=is_share(game, d["metric"])).replace("%", " pp"),
+                    "–" if p is None else f"{p:.2g}",
+                ]
+            )
+    return (
+        f"<h3>Differences from {esc(variants[0])}, paired by deal</h3>"
+        "<p class='muted'>A share's difference is in percentage points (pp). Every metric of the whole "
+        "table (strategy all); a strategy's metric where its Holm p is below 0.05 (the JSON's "
+        "<code>game_metric_differences</code> holds every one).</p>"
+        + html_table(["metric", "strategy", "variant", "difference [95% CI]", "p (Holm)"], rows)
+    )
+
+
+def metrics_section(report: dict[str, Any]) -> str:
+    """The game metrics: per variant, metrics as rows and strategies as columns (a lineup has a few
+    strategies but a game a dozen metrics or more: as columns they ran past the page's width); a
+    distribution's bins (the han of a win, ...) as a chart of every variant instead of rows."""
+    game = str(report["run"].get("game"))
+    variants = report["variant_order"]
+    dists = registry.distributions(game)
+    binned = {b for bins in dists.values() for b in bins}
+    parts = ["<h2>Game metrics</h2><p class='muted'>Estimate [95% CI], in the unit its name gives.</p>"]
+    some, note = drawn(variants)
+    for title, bins in dists.items():
+        cells = {
+            (str(r["variant"]), str(r["metric"])): r for r in report["game_metrics"] if r["metric"] in bins
+        }
+        parts.append(
+            figure(
+                figure_distribution(title, bins, cells, some, game),
+                f"Distribution of the {title} per variant, 95% CIs{note}",
+                f"fig-dist-{bins[0].split('_')[0]}",
+            )
+        )
+    parts.append(differences_table(report, binned))
+    rows_kept = [r for r in report["game_metrics"] if r["metric"] not in binned]
+    for t in metrics_tables(rows_kept, variants):
         parts.append(f"<h3>{esc(t.variant)}</h3>")
         rows = [
-            [s, *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(m)) for m in t.metrics)]
-            for s in t.strategies
+            [
+                label(game, m),
+                *(fmt_ci(t.cells.get((s, m)), None, pct=is_share(game, m)) for s in t.strategies),
+            ]
+            for m in t.metrics
         ]
-        parts.append(html_table(["strategy", *(label(game, m) for m in t.metrics)], rows))
+        parts.append(html_table(["metric", *t.strategies], rows))
     return "".join(parts)
 
 
@@ -212,7 +317,9 @@ def extremes_section(report: dict[str, Any], links: dict[tuple[str, int], Link] 
         link = (links or {}).get((str(g["variant"]), int(g["game"])), Link(None))
         title = esc(g["title"])
         if link.href:
-            title = f'<a href="{esc(link.href)}">{title}</a>'
+            # Straight to the hand the text names, numbered as the page numbers it.
+            at = f"#hand-{g['hand']}" if "hand" in g else ""
+            title = f'<a href="{esc(link.href + at)}">{title}</a>'
         note = f" <span class='muted'>(no page: {esc(link.note)})</span>" if link.note else ""
         items.append(
             f"<li><b>{title}</b> ({esc(g['variant'])}, game {g['game']}): {esc(g['why'])}{note}<br>"

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simharness.report.full import PERCENT, scorecard_rows
+from simharness import vocabulary
+from simharness.report.full import scorecard_rows
 from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
-from simharness.report.htmlkit import drawn
+from simharness.report.htmlkit import drawn, finish_panels
 from simharness.report.htmlkit import esc as _esc
 from simharness.report.htmlkit import figure as _figure
 from simharness.report.htmlkit import html_table as _table
@@ -45,11 +46,12 @@ body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max
 padding:0 1em}
 h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
-th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f4f4f4}
-td:first-child,th:first-child,td:last-child{text-align:left}
+th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f4f4f4;overflow-wrap:anywhere}
+td:first-child,th:first-child{text-align:left}
 .good{background:#e3f4e3}.warn{background:#fff4d6}.bad{background:#fbe0e0}
 figure{margin:1em 0}figure img{max-width:100%}figcaption{color:#555;font-size:.9em}
-pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:.8em}.muted{color:#666}
+pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:.8em;max-height:40em}.muted{color:#666}
+details{margin:1em 0}summary{cursor:pointer}
 .warning{background:#fff3cd;border:1px solid #e0a800;padding:.5em}
 """
 
@@ -115,9 +117,7 @@ def figure_ecdf(points: pl.DataFrame, variants: list[str]) -> str:
             axes.flat[0].set_xlim(lo - pad, hi + pad)
             for ax in axes.flat:
                 ax.set_xlabel("final points (central 99%; tails beyond the axis)")
-    for ax in list(axes.flat)[len(variants) :]:
-        ax.set_visible(False)
-    return _png(fig)
+    return finish_panels(fig, axes, len(variants))
 
 
 def figure_seat_rank(scorecard: dict[str, Any], variants: list[str]) -> str:
@@ -139,9 +139,7 @@ def figure_seat_rank(scorecard: dict[str, Any], variants: list[str]) -> str:
         ax.set_ylabel(scorecard["seat_axis"])
         ax.set_title(v)
         fig.colorbar(im, ax=ax, fraction=0.046)
-    for ax in list(axes.flat)[len(variants) :]:
-        ax.set_visible(False)
-    return _png(fig)
+    return finish_panels(fig, axes, len(variants))
 
 
 def figure_survival(lengths: pl.DataFrame, unit: str, variants: list[str]) -> str:
@@ -163,6 +161,7 @@ def figure_survival(lengths: pl.DataFrame, unit: str, variants: list[str]) -> st
     ax.set_ylabel("P(length > L)")
     ax.set_ylim(0, 1.02)
     ax.legend()
+    fig.tight_layout()
     return _png(fig)
 
 
@@ -192,6 +191,7 @@ def _furthest_rows(
 def figure_forest(report: dict[str, Any]) -> str | None:
     """Variant effects vs the baseline with 95% CIs: one panel per metric (each in its own unit)."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     panels: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for d in report["differences"]:
@@ -218,6 +218,7 @@ def figure_forest(report: dict[str, Any]) -> str | None:
         hi = np.array([iv["hi"] if iv["hi"] is not None else iv["estimate"] for _, iv in items])
         ax.errorbar(est, y, xerr=[est - lo, hi - est], fmt="o", capsize=3)
         ax.axvline(0, color="grey", lw=1, ls="--")
+        ax.xaxis.set_major_locator(MaxNLocator(4))  # a narrow panel's tick labels ran into the next one's
         ax.set_yticks(y, [lbl for lbl, _ in items], fontsize=8)
         ax.set_title(name, fontsize=9)
     for ax in list(axes.flat)[len(panels) :]:
@@ -249,6 +250,7 @@ def figure_llr(seq: dict[str, Any]) -> str:
     ax.set_xlabel("games per variant")
     ax.set_ylabel("log-likelihood ratio")
     ax.legend(fontsize=8)
+    fig.tight_layout()
     return _png(fig)
 
 
@@ -260,6 +262,24 @@ def _traffic(metric: str, iv: dict[str, Any]) -> str:
     if metric == "balance":
         return "good" if e >= 0.95 else "warn" if e >= 0.9 else "bad"
     return ""
+
+
+def provenance_section(manifest: dict[str, Any]) -> str:
+    """Who made the run and how, in one line, with the whole manifest folded below it (it runs to
+    screens of JSON: the lineup, every variant's resolved rules, the shards)."""
+    prov = manifest.get("provenance") or {}
+    facts = [
+        f"simharness {prov.get('simharness_version', prov.get('version', '?'))}",
+        f"commit {commit_label(prov)}",
+        f"seed {manifest.get('seed')}",
+        f"{len(manifest.get('variants') or {})} variants",
+    ]
+    text = json.dumps(manifest, indent=2, default=str)
+    return (
+        f"<h2>Provenance</h2><p>{_esc(', '.join(facts))}.</p>"
+        f"<details><summary>The run's manifest ({text.count(chr(10)) + 1} lines of JSON)</summary>"
+        f"<pre>{_esc(text)}</pre></details>"
+    )
 
 
 def render_html(
@@ -299,9 +319,7 @@ def render_html(
         "variant",
         "strategy",
         "rows (deals)",
-        "1st-place rate",
-        "mean points",
-        "mean rank points",
+        *(vocabulary.name(k) for k in ("first_place_rate", "final_points", "rank_points")),
         "median",
         "p5",
         "p95",
@@ -343,7 +361,8 @@ def render_html(
                     fmt_ci(r["points"]["mean"], None),
                 ]
             )
-    parts.append(_table(["variant", "seat", "rows (deals)", "1st-place rate", "mean points"], rows))
+    names = [vocabulary.name(k) for k in ("first_place_rate", "final_points")]
+    parts.append(_table(["variant", "seat", "rows (deals)", *names], rows))
     rows = []
     for v in variants:
         st = report["scorecard"]["seat_tests"][v]
@@ -381,18 +400,19 @@ def render_html(
         )
     parts.append("<h2>Balance scorecard</h2>")
     sc = report["scorecard"]
-    header = ["metric", *variants, *(f"{v} − {variants[0]}" for v in variants[1:]), "meaning"]
+    # A row per metric and variant: a column per variant made the table wider than the page from
+    # the third variant on.
+    header = ["metric", "variant", "estimate [95% CI]", f"difference from {variants[0]} [95% CI]"]
     rows, classes = [], []
-    for name, doc, cells, dcells in scorecard_rows(report):
-        rows.append([name, *cells, *dcells, doc])
-        classes.append(
-            ["", *(_traffic(name, sc["variants"][v][name]) for v in variants), *([""] * len(dcells)), ""]
-        )
+    for key, name, _doc, cells, dcells in scorecard_rows(report):
+        for i, v in enumerate(variants):
+            rows.append([name if i == 0 else "", v, cells[i], dcells[i - 1] if i else ""])
+            classes.append(["", "", _traffic(key, sc["variants"][v][key]), ""])
     parts.append(_table(header, rows, classes))
     if sc["strong"]:
         parts.append(
             f"<p>Skill gradient: <b>{_esc(sc['strong'])}</b> (strongest in {_esc(variants[0])}) vs "
-            f"<b>{_esc(sc['weak'])}</b> (weakest). Percent metrics: {_esc(', '.join(sorted(PERCENT)))}. "
+            f"<b>{_esc(sc['weak'])}</b> (weakest). "
             "Differences: deal bootstrap (paired across variants), Holm-adjusted p.</p>"
         )
     parts.extend(f"<p class='muted'>{_esc(n)}</p>" for n in sc["notes"])
@@ -438,8 +458,7 @@ def render_html(
     if report["game_metrics"]:
         parts.append(metrics_section(report))
     parts.append(extremes_section(report, links))
-    parts.append("<h2>Provenance</h2>")
-    parts.append(f"<pre>{_esc(json.dumps(run.manifest, indent=2, default=str))}</pre>")
+    parts.append(provenance_section(run.manifest))
     data = json.dumps(report, allow_nan=False, default=str).replace("</", "<\\/")
     parts.append(f'<script type="application/json" id="report-data">{data}</script>')
     parts.append(f"<script>{SCRIPT}</script></body></html>")

@@ -68,9 +68,11 @@ class GameMetrics:
     def __init__(self, fn: Callable[[Any], pl.DataFrame] | None) -> None:
         self.fn = fn
         self.sums: dict[tuple[str, str, str], estimates.Sums] = {}
+        self.pairs: dict[tuple[str, str, str], estimates.PairedRatioSums] = {}
         self.whole = False
 
-    def add(self, chunk: RunLike) -> None:
+    def add(self, chunk: RunLike, baseline: str | None = None) -> None:
+        """Add a chunk's estimates, and each variant's paired with ``baseline``'s on the chunk's deals."""
         if self.fn is None or self.whole:
             return
         with estimates.collecting() as acc:
@@ -78,12 +80,34 @@ class GameMetrics:
         if len(acc) != frame.height or any(s is None for s in acc.values()):
             self.whole = True
             return
-        for key, s in acc.items():
-            assert s is not None  # checked above
+        for (v, s, m), sums in acc.items():
+            base = acc.get((baseline, s, m)) if baseline is not None and v != baseline else None
+            if isinstance(sums, estimates.RatioSums) and isinstance(base, estimates.RatioSums):
+                self.pairs.setdefault((v, s, m), estimates.PairedRatioSums()).add(sums, base)
+        for key, part in acc.items():
+            assert part is not None  # checked above
             if key in self.sums:
-                self.sums[key] += s  # type: ignore[operator]  # a metric's sums are of one kind
+                self.sums[key] += part  # type: ignore[operator]  # a metric's sums are of one kind
             else:
-                self.sums[key] = s
+                self.sums[key] = part
+
+    def differences(self, baseline: str) -> list[dict[str, Any]]:
+        """Every variant's metric minus the baseline's, paired by deal (``games.estimates.PairedRatioSums``):
+        ``{variant, baseline, strategy, metric, difference, pvalue}``; none for a game computed whole."""
+        out = []
+        for (v, s, m), sums in self.pairs.items():
+            iv, p = sums.result()
+            out.append(
+                {
+                    "variant": v,
+                    "baseline": baseline,
+                    "strategy": s,
+                    "metric": m,
+                    "difference": iv.to_dict(),
+                    "pvalue": p,
+                }
+            )
+        return json_rows(out)
 
     def rows(self, run: RunLike) -> list[dict[str, Any]]:
         if self.fn is None:
@@ -224,7 +248,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
             card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
         if seq is not None:
             scores.append(look_scores(players, seq, int(seq["games"])))
-        metrics.add(sub)
+        metrics.add(sub, variants[0])
         ranks.add(sub)
         extremes.add(sub)
         if task is not None and progress is not None:
@@ -239,6 +263,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "omnibus": sums.omnibus() if len(variants) > 2 else [],
         "rank_shares": rank_shares(ranks.rows(run), variants),
         "game_metrics": metrics.rows(run),
+        "game_metric_differences": metrics.differences(variants[0]) if len(variants) > 1 else [],
         "tails": tails.result(),
         "extreme_games": extremes.result(str(run.path), variants),
         "sequential": until_result(seq, np.concatenate(scores)) if seq is not None else None,

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
-from simharness import store
+from simharness import store, vocabulary
 from simharness.games import registry
-from simharness.report.glance import is_share, label, metrics_tables
+from simharness.report.glance import FIRST, is_share, label, metrics_tables
 from simharness.report.sums import SummarySums
 from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
 from simharness.report.verdict import print_verdict
@@ -225,12 +225,20 @@ def _fmt_num(x: float | None, digits: int = 4) -> str:
     return f"{x:.2e}" if x != 0 and abs(x) < 10 ** -(digits - 1) else f"{x:.{digits}f}"
 
 
-# How the summary's paired-difference metrics are named for readers.
-METRIC_NAMES = {"win": "1st-place rate", "final_points": "final points", "length": "game length"}
+# How the summary's paired-difference metrics are named for readers (``win`` is the 1st-place rate).
+METRIC_NAMES = {
+    m: vocabulary.name(key)
+    for m, key in (
+        ("win", FIRST),
+        ("final_points", "final_points"),
+        ("length", "length"),
+        ("rank_points", "rank_points"),
+    )
+}
 
 
 def _print_groups(console: Console, title: str, key: str, rows: list[dict[str, Any]], wide: bool) -> None:
-    cols = [Col("rows (deals)"), Col("1st-place rate"), Col("mean points"), Col("mean rank points")]
+    cols = [Col("rows (deals)"), *(Col(vocabulary.name(k)) for k in (FIRST, "final_points", "rank_points"))]
     if wide:
         cols += [Col("median points"), Col("p5 / p25 / p75 / p95")]
     cells = []
@@ -304,8 +312,13 @@ def _print_headline(summary: dict[str, Any], console: Console) -> None:
     for r in blocks[variants[0]]["by_strategy"]:
         s = r["strategy"]
         by = [strategy(v, s) for v in variants]
-        rows.append([f"{s}: 1st-place rate", *(fmt_pm(b.get("first_place_rate"), True) for b in by)])
-        rows.append([f"{s}: mean points", *(fmt_pm(b.get("points", {}).get("mean")) for b in by)])
+        rows.append([f"{s}: {vocabulary.name(FIRST)}", *(fmt_pm(b.get(FIRST), True) for b in by)])
+        rows.append(
+            [
+                f"{s}: {vocabulary.name('final_points')}",
+                *(fmt_pm(b.get("points", {}).get("mean")) for b in by),
+            ]
+        )
     length = blocks[variants[0]]["length"]
     if length:
         means = [(blocks[v]["length"] or {}).get("mean") for v in variants]
@@ -317,7 +330,9 @@ def _print_headline(summary: dict[str, Any], console: Console) -> None:
             ["worst final score", *(f"{tails[v]['worst']:.0f}" if v in tails else "–" for v in variants)]
         )
     if card and "bust_rate" in card.get(variants[0], {}):
-        rows.append(["bust rate", *(fmt_pm(card[v].get("bust_rate"), True) for v in variants)])
+        rows.append(
+            [vocabulary.name("bust_rate"), *(fmt_pm(card[v].get("bust_rate"), True) for v in variants)]
+        )
     print_fitted(
         console,
         "headline: estimate ± 95% CI half-width (rates in %)",
@@ -417,11 +432,35 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
     _print_sequential(summary.get("sequential"), console)
     if summary["game_metrics"]:
         console.print()
-        console.print("game metrics: estimate ± 95% CI half-width (rates and shares in %)")
+        console.print("game metrics: estimate ± 95% CI half-width, in the unit each name gives")
         game = str(run.get("game"))
-        for t in metrics_tables(summary["game_metrics"]):
+        # A distribution's bins (the han of a win, ...) are the HTML's charts and the JSON's rows.
+        binned = {b for bins in registry.distributions(game).values() for b in bins}
+        if binned:
+            console.print(
+                f"[dim]the {', '.join(registry.distributions(game))}: in the HTML report and the JSON"
+            )
+        kept = [r for r in summary["game_metrics"] if r["metric"] not in binned]
+        # The whole table's metrics (strategy all: the dealer, the rules in play, ...) one per row,
+        # the variants side by side, as a designer compares them.
+        whole = {(str(r["variant"]), str(r["metric"])): r for r in kept if r["strategy"] == "all"}
+        if whole:
+            variants = summary["variant_order"]
             cells = [
-                [s, *(fmt_pm(t.cells.get((s, m)), pct=is_share(m)) for m in t.metrics)] for s in t.strategies
+                [label(game, m), *(fmt_pm(whole.get((v, m)), pct=is_share(game, m)) for v in variants)]
+                for m in dict.fromkeys(m for _, m in whole)
+            ]
+            print_fitted(
+                console,
+                "game metrics, whole table",
+                [Col("metric", right=False)],
+                [Col(v) for v in variants],
+                cells,
+            )
+        for t in metrics_tables([r for r in kept if r["strategy"] != "all"], summary["variant_order"]):
+            cells = [
+                [s, *(fmt_pm(t.cells.get((s, m)), pct=is_share(game, m)) for m in t.metrics)]
+                for s in t.strategies
             ]
             cols = [Col(label(game, m)) for m in t.metrics]
             print_fitted(console, f"game metrics, {t.variant}", [Col("strategy", right=False)], cols, cells)

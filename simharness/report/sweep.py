@@ -23,8 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simharness import vocabulary
 from simharness.report.full import build_report
-from simharness.report.glance import PERCENT
 from simharness.report.summary import RunLike, fmt_ci
 from simharness.report.textfit import digits_for
 from simharness.stats.hypotheses import holm
@@ -178,7 +178,7 @@ def tornado(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 
 def is_share(metric: str) -> bool:
     """Whether a sweep metric is a share of games, shown in percentage points."""
-    return metric.startswith("win[") or metric in PERCENT
+    return metric.startswith("win[") or vocabulary.percent("", metric)
 
 
 def _effect(metric: str, values: list[dict[str, Any]]) -> str:

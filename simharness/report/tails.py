@@ -200,7 +200,8 @@ class TailSums:
                         "difference": Interval(
                             est, est - z * se, est + z * se, min(ca.deals, cb.deals)
                         ).to_dict(),
-                        "se": se,
+                        # A quantile without an interval (a few games) has no standard error: JSON has no NaN.
+                        "se": se if math.isfinite(se) else None,
                         "rho": rho,
                         "pvalue": p,
                         "worst": variants[v]["worst"],

@@ -9,10 +9,10 @@ tails of final points (``report.tails``). Holm's step-down controls the family-w
 variant's family at ``ALPHA``. "Largest" is in standard errors (|estimate| / se), the only scale
 the metrics share.
 
-The game's own metrics are estimated per variant (``games.estimates``, clustered by deal) without
-their per-deal pairing, so their difference takes the two intervals as independent: under common
-random numbers the variants' estimates are positively correlated and this interval is wider than a
-paired one (conservative), never narrower.
+The game's own metrics are compared paired by deal (``game_metric_differences``:
+``games.estimates.PairedRatioSums``). A game whose metrics the report computes on the whole run
+(rows without sufficient statistics) has no pairing: its difference then takes the two intervals as
+independent, which under common random numbers is wider than a paired one (conservative).
 
 Where a variant changes nothing, the verdict says what it could have seen: the minimum detectable
 effect (``stats.power.min_detectable``) of each headline metric at ``POWER``, at the level Holm's
@@ -29,7 +29,8 @@ from rich.console import Console
 from rich.markup import escape
 from scipy import stats
 
-from simharness.report.glance import PERCENT, is_share, label
+from simharness import vocabulary
+from simharness.report.glance import is_share
 from simharness.report.htmlkit import esc, html_table
 from simharness.report.textfit import digits_for
 from simharness.stats.hypotheses import holm
@@ -115,19 +116,36 @@ def _candidates(report: dict[str, Any], v: str, base: str) -> list[dict[str, Any
             continue
         m = d["metric"]
         out.append(
-            _candidate("scorecard", m, None, m.replace("_", " "), m in PERCENT, d["difference"], d["pvalue"])
+            _candidate(
+                "scorecard",
+                m,
+                None,
+                vocabulary.name(m, game),
+                is_share(game, m),
+                d["difference"],
+                d["pvalue"],
+            )
         )
+    paired = {
+        (d["strategy"], d["metric"]): d
+        for d in report.get("game_metric_differences", [])
+        if d["variant"] == v and d["pvalue"] is not None and d["difference"].get("estimate") is not None
+    }
     rows = {(r["variant"], r["strategy"], r["metric"]): r for r in report.get("game_metrics", [])}
     for (rv, s, m), r in rows.items():
         b = rows.get((base, s, m))
         if rv != v or b is None:
             continue
-        diff = _game_difference(r, b)
-        if diff is None:
-            continue
-        iv, se, p = diff
-        name = label(game, m) if s in (None, "all") else f"{s}'s {label(game, m)}"
-        out.append(_candidate("game", m, s, name, is_share(m), iv, p, se))
+        if (s, m) in paired:
+            iv, p = paired[(s, m)]["difference"], paired[(s, m)]["pvalue"]
+            se = _se(iv)
+        else:
+            diff = _game_difference(r, b)
+            if diff is None:
+                continue
+            iv, se, p = diff
+        said = vocabulary.name(m, game) if s in (None, "all") else f"{s}'s {vocabulary.name(m, game)}"
+        out.append(_candidate("game", m, s, said, is_share(game, m), iv, p, se))
     for d in (report.get("tails") or {}).get("differences", []):
         if d["variant"] != v:
             continue
@@ -213,12 +231,19 @@ def comparison(report: dict[str, Any], v: str, base: str) -> dict[str, Any]:
     public = [{k: x for k, x in c.items() if k not in ("se", "worst", "worst_baseline")} for c in changes]
     out: dict[str, Any] = {"variant": v, "baseline": base, "tested": len(cands), "changes": public}
     out["detectable"] = []
-    if changes:
+    if any(c["metric"] in HEADLINE and c["source"] in ("core", "tails") for c in changes):
         out["summary"] = f"{len(changes)} of {len(cands)} metrics changed"
         return out
+    # No headline metric changed: say what these games could have seen in them, also when the rule
+    # changed something else (often its own counter: it came into play, and that was all).
     out["detectable"] = _detectable(cands, ALPHA / max(len(cands), 1))
     would = "; ".join(d["text"] for d in out["detectable"] if d["mde"] is not None)
     same = ", ".join(d["text"] for d in out["detectable"] if d["mde"] is None)
+    if changes:
+        out["summary"] = f"{len(changes)} of {len(cands)} metrics changed, none of the headline ones" + (
+            f"; with these games it would have detected {would} in them" if would else ""
+        )
+        return out
     if not would:
         out["summary"] = "no change detected" + (
             f": every game played exactly as under {base}" if out["detectable"] else ""

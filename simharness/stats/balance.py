@@ -74,7 +74,7 @@ METRICS: tuple[Metric, ...] = (
         "1st-place rate of the strong minus the weak strategy (Jaffe's restricted play)",
         _gradient,
     ),
-    Metric("draw_rate", "Games whose top score is shared (a draw for first)", _ratio("draw", "games")),
+    Metric("tied_first_rate", "Games whose top score is shared (a tie for first)", _ratio("draw", "games")),
     Metric(
         "bust_rate", "Games in which someone went below zero (see bust_source)", _ratio("bust", "bust_games")
     ),
@@ -106,7 +106,9 @@ METRICS: tuple[Metric, ...] = (
         _ratio("lead_changes", "hand_games"),
         True,
     ),
-    Metric("lead_change_rate", "Lead changes per hand", _ratio("lead_changes", "hand_transitions"), True),
+    Metric(
+        "lead_changes_per_hand", "Lead changes per hand", _ratio("lead_changes", "hand_transitions"), True
+    ),
     Metric(
         "winner_led_fraction",
         "Fraction of hands after which the eventual winner led",

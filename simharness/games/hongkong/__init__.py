@@ -6,10 +6,25 @@
 - ``python``: the Python strategy protocol and its example ``ChickenFast``.
 """
 
-from simharness.games.hongkong.metrics import FAN_ITEMS, LIMIT_HANDS, summary_metrics
+from simharness.games.hongkong.metrics import (
+    DISTRIBUTIONS,
+    FAN_ITEMS,
+    LIMIT_HANDS,
+    METRICS,
+    RULE_COUNTERS,
+    summary_metrics,
+)
 from simharness.games.hongkong.scoring import score_hand
 
 # Fewest games in a default shard (simharness.games.registry): a Hong Kong game is 16+ hands.
 MIN_SHARD = 50
 
-__all__ = ["FAN_ITEMS", "LIMIT_HANDS", "score_hand", "summary_metrics"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "FAN_ITEMS",
+    "LIMIT_HANDS",
+    "METRICS",
+    "RULE_COUNTERS",
+    "score_hand",
+    "summary_metrics",
+]

@@ -127,7 +127,7 @@ class _Game(GamePage):
                 f'<td>{hand + 1}</td><td class="l">{WINDS[h["round_wind"]]}</td><td>{h["dealer"]}</td>'
                 f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td>{fan}</td>'
             )
-            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand + 1}", cells + running_cells(deltas, after)))
         final = [
             (esc(self.seat_label(p["seat"], 0)), p["final_points"], f"<td>{p['rank']}</td>")
             for p in self.t["players"].sort("seat").iter_rows(named=True)
@@ -217,7 +217,7 @@ function apply(seats,kind,seat,code,from,base){
 }
 return {
   parts:H.length,
-  name:i=>'hand-'+H[i][0],
+  name:i=>'hand-'+(H[i][0]+1),
   walk(i,emit){
     const [,title,dealer,,outcome,packed,ending]=H[i];
     const seats=S.map(()=>({hand:[],bonus:[],river:[],claimed:new Set(),melds:[],won:null}));

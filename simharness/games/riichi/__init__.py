@@ -2,13 +2,20 @@
 
 - ``scoring``: shanten, ukeire and hand value under named house rules (single hands and batches);
 - ``metrics``: ``summary_metrics``, the analyst's statistics that ``simharness report`` adds, their
-  names (``METRIC_LABELS``), the strategy profile's axes (``PROFILE``) and ``notable_hand``;
+  names (``METRICS``), the strategy profile's axes (``PROFILE``) and ``notable_hand``;
 - ``python``: the Python-strategy protocol and an example class (``ShantenGreedy``);
 - ``cli``: ``simharness score riichi``, ``shanten`` and ``replay riichi``;
 - ``replay`` and ``mjlog``: real Tenhou games parsed and replayed through the engine.
 """
 
-from simharness.games.riichi.metrics import METRIC_LABELS, PROFILE, notable_hand, summary_metrics
+from simharness.games.riichi.metrics import (
+    DISTRIBUTIONS,
+    METRICS,
+    PROFILE,
+    RULE_COUNTERS,
+    notable_hand,
+    summary_metrics,
+)
 from simharness.games.riichi.scoring import (
     HandNotWinning,
     HandScore,
@@ -40,9 +47,11 @@ MIN_SHARD = 40
 RANK_POINTS = {4: (90, 45, 0, -135)}
 
 __all__ = [
-    "METRIC_LABELS",
+    "DISTRIBUTIONS",
+    "METRICS",
     "PROFILE",
     "RANK_POINTS",
+    "RULE_COUNTERS",
     "HandNotWinning",
     "HandScore",
     "Payments",

@@ -10,9 +10,10 @@ through ``simharness.stats.paired``.
 Metrics (``metric`` column): ``avg_rank``, ``rank_1`` … ``rank_4`` (share of games; up to
 ``rank_3`` in three-player runs), ``win_rate``
 (和了率, wins per hand), ``deal_in_rate`` (放銃率), ``riichi_rate``, ``call_rate`` (副露率, hands with
-an open call), ``tsumo_share`` (tsumo wins / wins), ``avg_win_points`` (平均打点, hand value before
-honba and deposits), ``avg_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
-``tenpai_at_draw`` (tenpai share at exhaustive draws), ``bust_rate`` (games ending below zero),
+an open call), ``tsumo_share`` (tsumo wins / wins), ``mean_win_points`` (平均打点, hand value before
+honba and deposits), ``mean_deal_in_cost``, ``draw_rate`` (exhaustive draws per hand),
+``tenpai_at_draw`` (tenpai share at exhaustive draws), ``busted_rate`` (the player's games ending
+below zero),
 ``yakuman_rate`` (per hand), ``chombo_rate`` (fouls shown per hand, rules ``furiten_riichi`` and
 ``kara_riichi_chombo``), ``final_points``, ``score`` (uma- and oka-adjusted, thousands); the
 strategy ``all`` pools every player of a variant (without the zero-sum metrics); and in
@@ -29,10 +30,11 @@ import polars as pl
 
 from simharness import store
 from simharness.games import estimates
-from simharness.games.estimates import paired_by_deal, ratio_by_deal, row
+from simharness.games.estimates import by_deal, dealer_rows, paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
 from simharness.report.summary import RunLike, players_frame, variant_names
 from simharness.stats.paired import per_deal
+from simharness.vocabulary import DEALER, Term
 
 COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
 
@@ -44,11 +46,11 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
     "riichi_rate": ("riichi", "hands"),
     "call_rate": ("call_hands", "hands"),
     "tsumo_share": ("tsumo_wins", "wins"),
-    "avg_win_points": ("win_points", "wins"),
-    "avg_deal_in_cost": ("deal_in_points", "deal_ins"),
+    "mean_win_points": ("win_points", "wins"),
+    "mean_deal_in_cost": ("deal_in_points", "deal_ins"),
     "draw_rate": ("draws", "hands"),
     "tenpai_at_draw": ("tenpai_draws", "draws"),
-    "bust_rate": ("busted", None),
+    "busted_rate": ("busted", None),
     "yakuman_rate": ("yakuman", "hands"),
     "chombo_rate": ("chombo", "hands"),
     "final_points": ("final_points", None),
@@ -58,27 +60,95 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
 
 
 # The names players use (和了率 is per hand; the summary's rank-1 share is the 1st-place rate).
-METRIC_LABELS = {
-    "avg_rank": "average rank",
-    **{f"rank_{r}": f"{o} place" for r, o in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))},
-    "win_rate": "win rate (per hand)",
-    "deal_in_rate": "deal-in rate (per hand)",
-    "riichi_rate": "riichi rate (per hand)",
-    "call_rate": "call rate (per hand)",
-    "tsumo_share": "tsumo share (of wins)",
-    "avg_win_points": "average win (points)",
-    "avg_deal_in_cost": "average deal-in (points)",
-    "draw_rate": "draw rate (per hand)",
-    "tenpai_at_draw": "tenpai at draw",
-    "bust_rate": "bust rate (per game)",
-    "yakuman_rate": "yakuman rate (per hand)",
-    "chombo_rate": "chombo rate (per hand)",
-    "final_points": "final points",
-    "score": "score (uma, oka; thousands)",
-    "paired_score": "paired score",
-    "paired_points": "paired points",
-    "paired_rank": "paired rank",
-}
+# The han of a win, one bin per han up to 12 and 13 or more (yakuman and counted yakuman).
+HAN_BINS = (*(f"han_{h}" for h in range(1, 13)), "han_13plus")
+DISTRIBUTIONS = {"han of a win": HAN_BINS}
+
+METRICS = (
+    Term("avg_rank", "average rank", "rank", "Mean final place (1 = first; ties broken by seat)"),
+    *(
+        Term(f"rank_{r}", f"{o} place", "% of games", f"Games finished in {o} place (ties broken by seat)")
+        for r, o in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))
+    ),
+    Term("win_rate", "win rate", "% of hands", "Hands won (ron or tsumo) over hands played (和了率)"),
+    Term(
+        "deal_in_rate", "deal-in rate", "% of hands", "Hands whose ron was on the player's discard (放銃率)"
+    ),
+    Term("riichi_rate", "riichi rate", "% of hands", "Hands with an accepted riichi declaration"),
+    Term("call_rate", "call rate", "% of hands", "Hands in which the player made an open call (副露率)"),
+    Term("tsumo_share", "tsumo share", "% of wins", "Wins by tsumo"),
+    Term(
+        "mean_win_points", "average win", "points per win", "Hand value of a win, before honba and deposits"
+    ),
+    Term(
+        "mean_deal_in_cost",
+        "average deal-in",
+        "points per deal-in",
+        "Points paid on a deal-in, honba included",
+    ),
+    Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
+    Term(
+        "tenpai_at_draw",
+        "tenpai at draw",
+        "% of exhaustive draws",
+        "Exhaustive draws the player was tenpai at",
+    ),
+    Term("busted_rate", "busted", "% of games", "Games the player ended out of points (the tobi rule)"),
+    Term("yakuman_rate", "yakuman rate", "% of hands", "Hands won with a yakuman"),
+    Term(
+        "chombo_rate", "chombo rate", "% of hands", "Hands with a foul shown (furiten or empty-wait riichi)"
+    ),
+    Term("score", "score", "thousands of points", "(final points − return points)/1000 + uma + oka"),
+    Term(
+        "paired_score",
+        "paired score difference",
+        "thousands of points",
+        "Score minus the first strategy's, per deal",
+    ),
+    Term(
+        "paired_points",
+        "paired points difference",
+        "points",
+        "Final points minus the first strategy's, per deal",
+    ),
+    Term("paired_rank", "paired rank difference", "rank", "Final place minus the first strategy's, per deal"),
+    *DEALER,
+    Term(
+        "open_tanyao_share",
+        "open tanyao",
+        "% of wins",
+        "Wins with tanyao whose (first) winner had called (kuitan)",
+    ),
+    Term("ippatsu_share", "ippatsu", "% of wins", "Wins with ippatsu"),
+    Term("double_riichi_share", "double riichi", "% of wins", "Wins with double riichi"),
+    Term("renhou_share", "renhou", "% of wins", "Wins with renhou (as a yaku or a yakuman)"),
+    Term("local_yaku_share", "local yaku", "% of wins", "Wins with a local yaku (rule local_yaku)"),
+    Term(
+        "multi_ron_rate", "multiple-ron rate", "% of hands", "Hands won by two or more players on one discard"
+    ),
+    Term("sanchahou_rate", "triple-ron draw", "% of hands", "Hands aborted by three rons on one discard"),
+    Term("nagashi_rate", "nagashi mangan", "% of hands", "Hands ended by nagashi mangan"),
+    Term("kyuushu_rate", "nine-terminal draw", "% of hands", "Hands aborted by kyuushu kyuuhai"),
+    Term("suucha_riichi_rate", "four-riichi draw", "% of hands", "Hands aborted by four riichi"),
+    Term("suufon_renda_rate", "four-wind draw", "% of hands", "Hands aborted by four same wind discards"),
+    Term("suukaikan_rate", "four-kan draw", "% of hands", "Hands aborted by four kans of several players"),
+    Term(
+        "chombo_hand_rate",
+        "chombo hands",
+        "% of hands",
+        "Hands with a foul shown (furiten or empty-wait riichi)",
+    ),
+    Term(
+        "noten_declared_rate",
+        "noten declared",
+        "% of exhaustive draws",
+        "Draws at which a tenpai player claimed noten",
+    ),
+    Term("tobi_end_rate", "ended by tobi", "% of games", "Games a player's running out of points ended"),
+    Term("extension_rate", "extended", "% of games", "Games played beyond the scheduled rounds (West round)"),
+    *(Term(k, f"wins of {k[4:]} han", "% of wins", f"Wins of exactly {k[4:]} han") for k in HAN_BINS[:-1]),
+    Term("han_13plus", "wins of 13+ han", "% of wins", "Wins of 13 han or more (yakuman count 13 each)"),
+)
 # The strategy profile every Riichi analyst draws: deal-in rate (risk) against win rate (reward).
 PROFILE = ("deal_in_rate", "win_rate")
 
@@ -116,9 +186,102 @@ def _rows(frame: pl.DataFrame, variant: str, strategy: str, seats: int) -> list[
     return out
 
 
+# Each house rule whose effect is an event, and the metrics that count how often it applied
+# (``simharness rules riichi`` shows them): a designer tells "no effect" from "never happened".
+RULE_COUNTERS = {
+    "kuitan": ("open_tanyao_share",),
+    "ippatsu": ("ippatsu_share",),
+    "double_riichi": ("double_riichi_share",),
+    "renhou": ("renhou_share",),
+    "local_yaku": ("local_yaku_share",),
+    "multi_ron": ("multi_ron_rate", "sanchahou_rate"),
+    "nagashi_mangan": ("nagashi_rate",),
+    "abort_kyuushu": ("kyuushu_rate",),
+    "abort_suucha_riichi": ("suucha_riichi_rate",),
+    "abort_suufon_renda": ("suufon_renda_rate",),
+    "abort_suukaikan": ("suukaikan_rate",),
+    "furiten_riichi": ("chombo_hand_rate",),
+    "kara_riichi_chombo": ("chombo_hand_rate",),
+    "allow_noten_declaration": ("noten_declared_rate",),
+    "tobi": ("tobi_end_rate",),
+    "extension": ("extension_rate",),
+    "renchan_on_draw": ("dealer_keep_rate",),
+}
+# Yaku bits (``hands.yaku``, :func:`yaku_names`) whose rule option a win shows.
+_YAKU_BITS = {
+    "ippatsu_share": ("ippatsu",),
+    "double_riichi_share": ("double_riichi",),
+    "renhou_share": ("renhou", "renhou_yakuman"),
+    "local_yaku_share": ("daisharin", "kaga_hyakumangoku", "open_riichi", "shiro_pocchi"),
+}
+# Hands that ended thus (``hands.outcome``), per hand.
+_OUTCOMES = {
+    "nagashi_rate": 3,
+    "kyuushu_rate": 4,
+    "suucha_riichi_rate": 5,
+    "suufon_renda_rate": 6,
+    "suukaikan_rate": 7,
+    "sanchahou_rate": 8,
+}
+
+
+def first_winner(hands: pl.DataFrame, seats: int) -> np.ndarray:
+    """The seat of each hand's first winner (the one whose han, yaku and points the row logs): the
+    tsumo winner, or for a ron the first winner in turn order after the discarder; -1 without."""
+    winners = hands["winners"].cast(pl.Int64).to_numpy()
+    discarder = hands["discarder"].cast(pl.Int64).to_numpy()
+    first = np.full(len(winners), -1)
+    for k in range(seats - 1, 0, -1):  # the nearest seat after the discarder is written last
+        seat = (discarder + k) % seats
+        first = np.where((discarder >= 0) & ((winners >> seat) & 1 == 1), seat, first)
+    for seat in range(seats - 1, -1, -1):
+        first = np.where((discarder < 0) & ((winners >> seat) & 1 == 1), seat, first)
+    return first
+
+
+def rules_in_play(variant: str, hands: pl.DataFrame, games: pl.DataFrame, seats: int) -> list[dict[str, Any]]:
+    """How often each event-like rule applied (:data:`RULE_COUNTERS`), the dealer's advantage per
+    hand and the han of wins, per variant (strategy ``all``)."""
+    # Whether the dealer is among the winners (bit `dealer` of `winners`).
+    dealer_won = (hands["winners"].cast(pl.Int64).to_numpy() >> hands["dealer"].cast(pl.Int64).to_numpy()) & 1
+    rows = dealer_rows(variant, hands.with_columns(won=pl.Series(dealer_won == 1)), pl.col("won"))
+    won = hands.filter(pl.col("outcome").is_in([0, 1]))
+    yaku = won["yaku"].cast(pl.UInt64).to_numpy()
+    names = yaku_names()
+    first = first_winner(won, seats)
+    opened = (won["open"].cast(pl.Int64).to_numpy() >> np.maximum(first, 0)) & 1 == 1
+    tanyao = (yaku >> np.uint64(names.index("tanyao"))) & np.uint64(1) == 1
+    deals = won["deal"]
+    rows.append(row(variant, "all", "open_tanyao_share", by_deal(pl.Series(tanyao & opened), deals)))
+    for key, bits in _YAKU_BITS.items():
+        mask = np.uint64(sum(1 << names.index(b) for b in bits))
+        rows.append(row(variant, "all", key, by_deal(pl.Series((yaku & mask) != 0), deals)))
+    han = won["han"].cast(pl.Int64)
+    for key in HAN_BINS:
+        flag = han >= 13 if key == "han_13plus" else han == int(key[4:])
+        rows.append(row(variant, "all", key, by_deal(flag, deals)))
+    two = (
+        hands["winners"]
+        .cast(pl.Int64)
+        .map_elements(lambda w: bin(w).count("1") >= 2, return_dtype=pl.Boolean)
+    )
+    rows.append(row(variant, "all", "multi_ron_rate", by_deal(two, hands["deal"])))
+    for key, code in _OUTCOMES.items():
+        rows.append(row(variant, "all", key, by_deal(hands["outcome"] == code, hands["deal"])))
+    rows.append(row(variant, "all", "chombo_hand_rate", by_deal(hands["chombo"] != 0, hands["deal"])))
+    drawn = hands.filter(pl.col("outcome") == 2)
+    rows.append(
+        row(variant, "all", "noten_declared_rate", by_deal(drawn["noten_declared"] != 0, drawn["deal"]))
+    )
+    rows.append(row(variant, "all", "tobi_end_rate", by_deal(games["busted"], games["deal"])))
+    rows.append(row(variant, "all", "extension_rate", by_deal(games["extended"], games["deal"])))
+    return rows
+
+
 def summary_metrics(run: RunLike) -> pl.DataFrame:
     """Long-form metrics: variant, strategy, metric, estimate, lo, hi, n."""
     players = players_frame(run)
+    hands, games = run.table("hands"), run.table("games")
     rows: list[dict[str, Any]] = []
     duplicate = bool(run.manifest.get("duplicate"))
     for v in variant_names(run, players):
@@ -134,6 +297,8 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
         for s in strategies:
             rows.extend(_rows(pv.filter(pl.col("strategy") == s), v, s, seats))
         rows.extend(_rows(pv, v, "all", seats))
+        hv, gv = hands.filter(pl.col("variant") == v), games.filter(pl.col("variant") == v)
+        rows.extend(rules_in_play(v, hv, gv, seats))
         if duplicate and len(strategies) > 1:
             base = strategies[0]
             for s in strategies[1:]:
@@ -166,7 +331,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
         seats = [s for s in range(8) if r["winners"] >> s & 1]
         why = (
             f"{limit} ({r['han']} han, {r['points']} points: {', '.join(yaku) or 'no yaku logged'}) "
-            f"won by seat {', '.join(map(str, seats))} in hand {r['hand']}"
+            f"won by seat {', '.join(map(str, seats))} in hand {r['hand'] + 1}"
         )
         score = r["han"] * 1e6 + r["points"]
         rows.append(

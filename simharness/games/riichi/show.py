@@ -167,7 +167,7 @@ class _Game(GamePage):
                 f'<td>{hand + 1}</td><td class="l">{label}</td><td>{h["dealer"]}</td>'
                 f'<td class="l">{OUTCOMES[h["outcome"]]}</td><td>{winners}</td><td class="l">{value}</td>'
             )
-            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand + 1}", cells + running_cells(deltas, after)))
         final = [
             (
                 esc(self.seat_label(p["seat"], 0)),
@@ -278,7 +278,7 @@ function apply(st,seat,kind,t){
 }
 return {
   parts:H.length,
-  name:i=>'hand-'+H[i][0],
+  name:i=>'hand-'+(H[i][0]+1),
   walk(i,emit){
     const [,title,dealer,,outcome,packed,ending]=H[i];
     const st={seats:S.map(()=>({hand:[],river:[],called:new Set(),riichi:null,melds:[],nuki:[],call:null,

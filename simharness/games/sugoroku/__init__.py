@@ -1,7 +1,7 @@
 """Mahjong sugoroku (麻雀すごろく) in Python, beside ``engine/src/games/sugoroku/``.
 
 - ``metrics``: ``summary_metrics``, the source's winner (who reaches the goal) beside the top score
-  and the choices the strategies' knobs make, their names (``METRIC_LABELS``) and the strategy
+  and the choices the strategies' knobs make, their names (``METRICS``) and the strategy
   profile's axes (``PROFILE``: last-place rate against goal-winner rate, the race's analogue of
   mahjong's deal-in rate against win rate per hand);
 - ``python``: the Python-strategy protocol and an example class (``Leader``).
@@ -9,10 +9,10 @@
 A dice race has no hands to score, so sugoroku adds no commands (no ``cli``) and no ``notable_hand``.
 """
 
-from simharness.games.sugoroku.metrics import METRIC_LABELS, PROFILE, summary_metrics
+from simharness.games.sugoroku.metrics import METRICS, PROFILE, RULE_COUNTERS, summary_metrics
 
 # Fewest games in a default shard (simharness.games.registry): sugoroku plays about two hundred
 # thousand games a second on one core.
 MIN_SHARD = 1000
 
-__all__ = ["METRIC_LABELS", "MIN_SHARD", "PROFILE", "summary_metrics"]
+__all__ = ["METRICS", "MIN_SHARD", "PROFILE", "RULE_COUNTERS", "summary_metrics"]

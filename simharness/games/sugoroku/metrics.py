@@ -19,21 +19,95 @@ from typing import Any
 import polars as pl
 
 from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.vocabulary import Term
 
 # Per-game counts of what the knobs decide (offsets, pinzoro back re-rolls, 6-zoro extra rolls) and
 # of the rests that offsets avoid: a player row's value, averaged over the strategy's rows.
 CHOICES = ("rests_served", "offsets", "back_rerolls", "extra_rolls")
 
-METRIC_LABELS = {
-    "goal_winner_rate": "goal-winner rate (per game)",
-    "top_score_rate": "top-score rate (per game)",
-    "goal_reached_rate": "goal reached (per game)",
-    "goal_winner_not_top_rate": "goal winner not on top (per game)",
-    "rests_served": "rests served (per game)",
-    "offsets": "offsets (per game)",
-    "back_rerolls": "pinzoro back re-rolls (per game)",
-    "extra_rolls": "6-zoro extra rolls (per game)",
+# Each house rule whose effect is an event, and the metrics that count how often it applied
+# (``simharness rules sugoroku`` shows them).
+RULE_COUNTERS = {
+    "payout_cap": ("capped_game_rate",),
+    "progressive_over_cap": ("capped_game_rate",),
+    "cap_scope": ("capped_game_rate",),
+    "rest_rule": ("rests_served",),
+    "offset_allowed": ("offsets",),
+    "pinzoro_manzu_back": ("pinzoro_game_rate",),
+    "pinzoro_reroll": ("pinzoro_game_rate", "back_rerolls"),
+    "sixzoro_reroll": ("sixzoro_game_rate",),
+    "sixzoro_extra_roll": ("sixzoro_game_rate", "extra_rolls"),
+    "overshoot": ("goal_bounce_game_rate",),
+    "loop_rule": ("loop_game_rate",),
+    "agreement_end": ("early_end_rate",),
+    "max_turns": ("goal_reached_rate",),
 }
+# Games in which an event of the games table happened at least once.
+_GAME_EVENTS = {
+    "capped_game_rate": "capped_payments",
+    "pinzoro_game_rate": "pinzoro",
+    "sixzoro_game_rate": "sixzoro",
+    "goal_bounce_game_rate": "goal_bounces",
+    "loop_game_rate": "loops",
+    "early_end_rate": "early_end",
+}
+
+METRICS = (
+    Term(
+        "goal_winner_rate",
+        "goal-winner rate",
+        "% of games",
+        "Games the player ended by landing on the goal (優勝者)",
+    ),
+    Term(
+        "top_score_rate",
+        "top-score rate",
+        "% of games",
+        "Games the player ended with the top score; k tied hold 1/k",
+    ),
+    Term(
+        "goal_reached_rate",
+        "goal reached",
+        "% of games",
+        "Games ended at the goal, not by the turn limit or agreement",
+    ),
+    Term(
+        "goal_winner_not_top_rate",
+        "goal winner not on top",
+        "% of games",
+        "Games whose goal-reacher did not top the score",
+    ),
+    Term("rests_served", "rests served", "count per game", "Turns the player sat out on a rest square"),
+    Term("offsets", "offsets", "count per game", "Rolls the player offset (a strategy's choice)"),
+    Term(
+        "back_rerolls",
+        "pinzoro back re-rolls",
+        "count per game",
+        "Pinzoro back rolls the player rolled again",
+    ),
+    Term("extra_rolls", "6-zoro extra rolls", "count per game", "Extra rolls the player took on a 6-zoro"),
+    Term(
+        "capped_game_rate",
+        "games with a capped payment",
+        "% of games",
+        "Games in which the payout cap cut a payment",
+    ),
+    Term("pinzoro_game_rate", "games with a pinzoro", "% of games", "Games in which someone rolled pinzoro"),
+    Term("sixzoro_game_rate", "games with a 6-zoro", "% of games", "Games in which someone rolled 6-zoro"),
+    Term(
+        "goal_bounce_game_rate",
+        "games with a goal bounce",
+        "% of games",
+        "Games in which a piece overshot the goal and bounced",
+    ),
+    Term(
+        "loop_game_rate",
+        "games with a loop",
+        "% of games",
+        "Games in which a piece looped the course (rule loop_rule)",
+    ),
+    Term("early_end_rate", "ended by agreement", "% of games", "Games ended early by agreement"),
+)
 PROFILE = ("last_place_rate", "goal_winner_rate")
 
 
@@ -55,6 +129,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         goal=pl.col("seat").cast(pl.Int64) == pl.col("winner").cast(pl.Int64),
         top=firsts / firsts.sum().over("variant", "game"),
     )
+    events = run.table("games")
     rows: list[dict[str, Any]] = []
     for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
         rows.append(row(v, s, "goal_winner_rate", by_deal(mine["goal"], mine["deal"])))
@@ -67,4 +142,8 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         rows.append(row(v, "all", "goal_reached_rate", by_deal(per_game["reached"], per_game["deal"])))
         rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(per_game["not_top"], per_game["deal"])))
+        mine = events.filter(pl.col("variant") == v)
+        for key, col in _GAME_EVENTS.items():
+            if col in mine.columns:
+                rows.append(row(v, "all", key, by_deal(mine[col].cast(pl.Int64) > 0, mine["deal"])))
     return frame(rows)

@@ -2,16 +2,33 @@
 
 - ``scoring``: ``score_hand``, one hand's points and every part of them;
 - ``metrics``: ``summary_metrics``, the hand-level statistics that ``simharness report`` adds, their
-  names (``METRIC_LABELS``), the strategy profile's axes (``PROFILE``) and ``notable_hand``;
+  names (``METRICS``), the strategy profile's axes (``PROFILE``) and ``notable_hand``;
 - ``python``: the Python-strategy protocol and an example class (``Fastest``);
 - ``cli``: ``simharness score suzume``.
 """
 
-from simharness.games.suzume.metrics import METRIC_LABELS, PROFILE, YAKUMAN, notable_hand, summary_metrics
+from simharness.games.suzume.metrics import (
+    DISTRIBUTIONS,
+    METRICS,
+    PROFILE,
+    RULE_COUNTERS,
+    YAKUMAN,
+    notable_hand,
+    summary_metrics,
+)
 from simharness.games.suzume.scoring import score_hand
 
 # Fewest games in a default shard (simharness.games.registry): Suzume-jong plays ten to twenty
 # thousand games a second on one core.
 MIN_SHARD = 200
 
-__all__ = ["METRIC_LABELS", "PROFILE", "YAKUMAN", "notable_hand", "score_hand", "summary_metrics"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "METRICS",
+    "PROFILE",
+    "RULE_COUNTERS",
+    "YAKUMAN",
+    "notable_hand",
+    "score_hand",
+    "summary_metrics",
+]

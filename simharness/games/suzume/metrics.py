@@ -8,34 +8,85 @@ from typing import Any
 import polars as pl
 
 from simharness.games import estimates
-from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
+from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
 
 # The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
-METRIC_LABELS = {
-    "hand_win_rate": "win rate (per hand)",
-    "deal_in_rate": "deal-in rate (per hand)",
-    "yakuman_rate": "yakuman rate (per hand)",
-    "tsumo_share": "tsumo share (of wins)",
-    "mean_hand_value": "average win (points)",
-    "exhaustive_draw_rate": "draw rate (per hand)",
-    "multi_ron_rate": "multiple-ron rate (per hand)",
-    **{f"{name}_rate": f"{name.replace('_', ' ')} rate (per hand)" for name in YAKUMAN.values()},
+# Each house rule whose effect is an event, and the metrics that count how often it applied
+# (``simharness rules suzume`` shows them).
+RULE_COUNTERS = {
+    "multi_ron": ("multi_ron_rate",),
+    "red_tiles": ("red_share",),
+    "red_includes_chun": ("red_share",),
+    "red_value": ("red_share",),
+    "dora": ("dora_share",),
+    "dora_value": ("dora_share",),
+    "tanyao_value": ("tanyao_share",),
+    "chanta_value": ("chanta_share",),
+    "dealer_bonus": ("dealer_win_rate",),
+    "all_green_value": ("all_green_rate",),
+    "chinyao_value": ("chinyao_rate",),
+    "super_red_value": ("super_red_rate",),
 }
+# The points of a win, in bins (Suzume-jong's hands score from a few points to dozens).
+POINT_BINS = ("points_1_4", "points_5_9", "points_10_14", "points_15_19", "points_20_29", "points_30plus")
+_POINT_EDGES = ((1, 4), (5, 9), (10, 14), (15, 19), (20, 29), (30, None))
+DISTRIBUTIONS = {"points of a win": POINT_BINS}
+
+METRICS = (
+    Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
+    Term("deal_in_rate", "deal-in rate", "% of hands", "Hands whose discard was ronned by anyone"),
+    Term("yakuman_rate", "yakuman rate", "% of hands", "Hands won with a yakuman"),
+    Term("tsumo_share", "tsumo share", "% of wins", "Wins by tsumo"),
+    Term(
+        "mean_win_points",
+        "average win",
+        "points per win",
+        "Points of a win, dealer bonus included, before the floor",
+    ),
+    Term("draw_rate", "exhaustive draw rate", "% of hands", "Hands that ended in an exhaustive draw"),
+    Term(
+        "multi_ron_rate", "multiple-ron rate", "% of hands", "Hands won by two or more players on one discard"
+    ),
+    *(
+        Term(
+            f"{name}_rate",
+            f"{name.replace('_', ' ')} rate",
+            "% of hands",
+            f"Hands won with {name.replace('_', ' ')}",
+        )
+        for name in YAKUMAN.values()
+    ),
+    *DEALER[::2],
+    Term("red_share", "red tiles", "% of wins", "Wins whose hand held a red tile (rule red_tiles)"),
+    Term("dora_share", "dora", "% of wins", "Wins whose hand held dora"),
+    Term("tanyao_share", "tanyao", "% of wins", "Wins scored with tanyao"),
+    Term("chanta_share", "chanta", "% of wins", "Wins scored with chanta"),
+    *(
+        Term(
+            k,
+            f"wins of {lo}{f'–{hi}' if hi else '+'} points",
+            "% of wins",
+            f"Wins worth {lo}{f' to {hi}' if hi else ' or more'} points",
+        )
+        for k, (lo, hi) in zip(POINT_BINS, _POINT_EDGES, strict=True)
+    ),
+)
 # As in Riichi: deal-in rate (risk) against win rate per hand (reward).
-PROFILE = ("deal_in_rate", "hand_win_rate")
+PROFILE = ("deal_in_rate", "win_rate")
 
 
 def summary_metrics(run: Run) -> pl.DataFrame:
     """Long-form hand-level metrics (columns variant, strategy, metric, estimate, lo, hi, n).
 
-    Per variant and strategy: ``hand_win_rate`` and ``deal_in_rate`` (per hand played; a deal-in
+    Per variant and strategy: ``win_rate`` and ``deal_in_rate`` (per hand played; a deal-in
     is a discard ronned by anyone), ``tsumo_share`` (of wins; ron share = 1 − it),
-    ``mean_hand_value`` (points of a win, dealer bonus included, before the 0-floor) and
+    ``mean_win_points`` (points of a win, dealer bonus included, before the 0-floor) and
     ``yakuman_rate`` (yakuman wins per hand played). Per variant (strategy ``all``):
-    ``exhaustive_draw_rate``, ``multi_ron_rate`` and ``<yakuman>_rate`` for each yakuman of
+    ``draw_rate`` (exhaustive draws), ``multi_ron_rate`` and ``<yakuman>_rate`` for each yakuman of
     :data:`YAKUMAN` (per hand). Game wins, final point distributions and seat advantage (by
     ``dealer_order``) are in the harness's own summary.
 
@@ -55,14 +106,14 @@ def summary_metrics(run: Run) -> pl.DataFrame:
             "deal",
             *(pl.col(c).cast(pl.Float64) / pl.col("hands") for c in ("wins", "deal_ins", "yakuman")),
         )
-        rows.append(row(v, s, "hand_win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
+        rows.append(row(v, s, "win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
         rows.append(row(v, s, "deal_in_rate", by_deal(per_hand["deal_ins"], per_hand["deal"])))
         rows.append(row(v, s, "yakuman_rate", by_deal(per_hand["yakuman"], per_hand["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
         rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
-        rows.append(row(v, s, "mean_hand_value", by_deal(won["points"], won["deal"])))
+        rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "exhaustive_draw_rate", by_deal(first["claims"] == 0, first["deal"])))
+        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
         rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] > 1, first["deal"])))
         per_hand = (
             hands.filter(pl.col("variant") == v)
@@ -71,6 +122,22 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         )
         for name in YAKUMAN.values():
             rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
+        mine = hands.filter(pl.col("variant") == v)
+        # The dealer rotates every hand here: no dealer's keep rate.
+        rows.extend(
+            dealer_rows(v, mine, (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")), keep=False)
+        )
+        won = mine.filter(pl.col("claims") > 0)
+        for key, col in (
+            ("red_share", "red"),
+            ("dora_share", "dora"),
+            ("tanyao_share", "tanyao"),
+            ("chanta_share", "chanta"),
+        ):
+            rows.append(row(v, "all", key, by_deal(won[col] > 0, won["deal"])))
+        for key, (lo, hi) in zip(POINT_BINS, _POINT_EDGES, strict=True):
+            flag = (won["points"] >= lo) & (won["points"] <= (hi if hi is not None else won["points"].max()))
+            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
     return frame(rows)
 
 
@@ -95,7 +162,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
                 if r["is_yakuman"]
                 else "no yakuman: the highest-scoring win (Suzume-jong has no limit hands"
             )
-            + f", {r['points']} points) won by seat {r['winner']} in hand {r['hand']}",
+            + f", {r['points']} points) won by seat {r['winner']} in hand {r['hand'] + 1}",
         }
         for r in best.iter_rows(named=True)
     ]

@@ -91,7 +91,7 @@ class _Game(GamePage):
                 f'<td>{hand + 1}</td><td>{h["dealer"]}</td><td class="l">{OUTCOMES[h["outcome"]]}</td>'
                 f"<td>{winners}</td><td>{value}</td>"
             )
-            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand + 1}", cells + running_cells(deltas, after)))
         final = [
             (
                 f"seat {p['seat']} {esc(self.strategies[p['seat']])}",
@@ -149,7 +149,7 @@ function apply(st,seat,kind,t){
 }
 return {
   parts:H.length,
-  name:i=>'hand-'+H[i][0],
+  name:i=>'hand-'+(H[i][0]+1),
   walk(i,emit){
     const [hand,dealer,,outcome,packed,ending]=H[i];
     const st={hands:S.map(()=>[]),rivers:S.map(()=>[]),dora:[]};

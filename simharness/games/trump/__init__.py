@@ -6,7 +6,7 @@
 - ``cli``: ``simharness score trump``.
 """
 
-from simharness.games.trump.metrics import YAKU, summary_metrics
+from simharness.games.trump.metrics import DISTRIBUTIONS, METRICS, RULE_COUNTERS, YAKU, summary_metrics
 from simharness.games.trump.scoring import score_hand
 
 # Fewest games in a default shard (simharness.games.registry). The engine plays about 50,000 games a
@@ -16,4 +16,4 @@ from simharness.games.trump.scoring import score_hand
 # the three games of a duplicate deal share a shard (the report reads a run shard by shard).
 MIN_SHARD = 2100
 
-__all__ = ["YAKU", "score_hand", "summary_metrics"]
+__all__ = ["DISTRIBUTIONS", "METRICS", "RULE_COUNTERS", "YAKU", "score_hand", "summary_metrics"]

@@ -144,7 +144,7 @@ class _Game(GamePage):
                 f"<td>{', '.join(str(c['han']) for c in won)}</td>"
                 f"<td>{', '.join(str(c['points']) for c in won)}</td><td>{riichi}</td>"
             )
-            rows.append(part_row("hand", f"hand-{hand}", cells + running_cells(deltas, after)))
+            rows.append(part_row("hand", f"hand-{hand + 1}", cells + running_cells(deltas, after)))
         data = {
             "faces": [face(card_html(c)) for c in range(CARDS)],
             "names": [card_name(c) for c in range(CARDS)],
@@ -238,7 +238,7 @@ function apply(st,s,kind,c){
 }
 return {
   parts:H.length,
-  name:i=>'hand-'+H[i][0],
+  name:i=>'hand-'+(H[i][0]+1),
   walk(i,emit){
     const [,title,dealer,,pool,outcome,packed,ending]=H[i];
     const st={hands:S.map(()=>[]),rivers:S.map(()=>[]),aside:S.map(()=>[]),riichi:S.map(()=>false),
