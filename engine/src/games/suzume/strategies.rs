@@ -245,8 +245,8 @@ impl Policy {
         // that the unseen copies of a set of kinds are four popcounts.
         let mut planes = [0u16; 4];
         for (k, &u) in unseen.iter().enumerate() {
-            for (j, plane) in planes.iter_mut().enumerate() {
-                *plane |= u16::from(usize::from(u) > j) << k;
+            for plane in planes.iter_mut().take(usize::from(u)) {
+                *plane |= 1 << k;
             }
         }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
