@@ -105,18 +105,30 @@ impl std::error::Error for PlayerError {}
 /// way for a game to ask (a game whose actions have equivalent spellings, as Riichi's tile ids,
 /// checks its own way).
 pub fn ask<G: Decisions>(
-    player: &mut dyn Player<G>,
+    player: &mut (impl Player<G> + ?Sized),
     view: &G::View<'_>,
     point: G::Point,
     legal: &[G::Action],
 ) -> Result<G::Action, PlayerError> {
+    ask_index(player, view, point, legal).map(|i| legal[i])
+}
+
+/// [`ask`] answering where the chosen action is in `legal`: for a game whose legal list follows
+/// the order of something it holds (the tiles of a hand), so that it need not search again.
+/// Inlined, so that a native player's answer is checked without a call.
+#[inline(always)]
+pub fn ask_index<G: Decisions>(
+    player: &mut (impl Player<G> + ?Sized),
+    view: &G::View<'_>,
+    point: G::Point,
+    legal: &[G::Action],
+) -> Result<usize, PlayerError> {
     let seat = G::seat(view);
     let chosen = player.decide(view, point, legal).map_err(|fault| PlayerError::new::<G>(seat, point, fault))?;
-    if legal.contains(&chosen) {
-        Ok(chosen)
-    } else {
-        Err(PlayerError::new::<G>(seat, point, Fault::Illegal(format!("{chosen:?} is not legal; legal: {legal:?}"))))
-    }
+    legal
+        .iter()
+        .position(|&a| a == chosen)
+        .ok_or_else(|| PlayerError::new::<G>(seat, point, Fault::Illegal(format!("{chosen:?} is not legal; legal: {legal:?}"))))
 }
 
 /// The players of the lineup slots played from outside the engine (Python strategies), by slot:

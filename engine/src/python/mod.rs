@@ -418,7 +418,7 @@ type PlayPython = for<'py> fn(PySlots<'py>, &str, &str, Batch, bool) -> PyResult
 /// The games with a Python strategy protocol, by name: one line per game.
 const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Sugoroku::NAME, play_python::<Sugoroku>),
-    (Suzume::NAME, suzume::play_python),
+    (Suzume::NAME, play_python::<Suzume>),
     (Riichi::NAME, play_python::<Riichi>),
     (HongKong::NAME, hongkong::play_python),
     (Trump::NAME, trump::play_python),

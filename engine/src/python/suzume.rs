@@ -2,21 +2,24 @@
 //! strategies.
 //!
 //! The Python strategy protocol (documented in `simharness/games/suzume/python.py`): an object
-//! with `decide(view: dict, legal: list[tuple]) -> int`, asked at the decision points of spec §10
+//! with `decide(view: dict, legal: list[tuple]) -> int`, asked at every decision point of spec §10
 //! (`point` "tsumo" = D1, "discard" = D2, "ron" = D3) and returning the index of the chosen
 //! action: `("tsumo",)`/`("pass",)`, `("discard", tile)` per tile in hand, `("ron",)`/`("pass",)`.
+//! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
+//! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{option_error, parse_json, PySlots, Slotted};
+use super::{option_error, parse_json, view_and_legal, Protocol};
+use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
-use crate::games::suzume::actions::{View, WinKind};
+use crate::games::suzume::actions::{Action, Point, View};
 use crate::games::suzume::batch::play_tables;
 use crate::games::suzume::scoring::{score_report, Parts, Tile};
 use crate::games::suzume::show::show_with;
-use crate::games::suzume::state::Hook;
-use crate::games::suzume::{Rules, Suzume};
+use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
+use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -29,12 +32,6 @@ fn suzume_score(hand: &str, win: &str, ron: bool, dealer: bool, dora: Option<&st
     Ok(score_report(hand, win, ron, dora, dealer, players, &rules).map_err(option_error)?.to_string())
 }
 
-/// The Python strategies of a batch and the one rule their view shows.
-struct PyHook<'py> {
-    slots: PySlots<'py>,
-    red_tiles: bool,
-}
-
 /// Tile ids as u16 so that they reach Python as lists of ints, not bytes.
 fn ids(tiles: &[Tile]) -> Vec<u16> {
     tiles.iter().map(|t| u16::from(t.0)).collect()
@@ -45,9 +42,9 @@ fn kinds_of(mask: u16) -> Vec<u16> {
 }
 
 /// What a seat sees at a decision (the protocol's view, `simharness/games/suzume/python.py`).
-fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: &str, win: Option<&Parts>) -> PyResult<Bound<'py, PyDict>> {
+fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("point", point)?;
+    d.set_item("point", point.name())?;
     d.set_item("seat", v.seat)?;
     d.set_item("players", v.players)?;
     d.set_item("dealer", v.dealer)?;
@@ -58,7 +55,7 @@ fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: &str, win: Optio
     for (i, t) in v.river.iter().enumerate() {
         rivers[(v.dealer + i) % n].push(u16::from(t.0));
     }
-    if point == "ron" {
+    if let Point::Ron { .. } = point {
         d.set_item("from", (v.dealer + v.river.len() - 1) % n)?;
     }
     d.set_item("rivers", rivers)?;
@@ -68,54 +65,57 @@ fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: &str, win: Optio
     d.set_item("red_tiles", red_tiles)?;
     d.set_item("stock", v.stock)?;
     d.set_item("points", v.points)?;
-    if let Some(p) = win {
-        let w = PyDict::new(py);
-        w.set_item("score", p.score)?;
-        w.set_item("base", p.base)?;
-        w.set_item("set_points", p.set_points)?;
-        w.set_item("red", p.red)?;
-        w.set_item("dora", p.dora)?;
-        w.set_item("tanyao", p.tanyao)?;
-        w.set_item("chanta", p.chanta)?;
-        w.set_item("yakuman", p.yakuman.name())?;
-        w.set_item("yakuman_points", p.yakuman_points)?;
-        w.set_item("dealer_bonus", p.dealer_bonus)?;
-        d.set_item("win", w)?;
+    if let Point::Tsumo { win } | Point::Ron { win } = point {
+        d.set_item("win", win_dict(py, &win)?)?;
     }
     Ok(d)
 }
 
-impl Hook for PyHook<'_> {
-    fn accept_win(&mut self, slot: u8, v: &View, parts: &Parts, kind: WinKind) -> Option<bool> {
-        let point = match kind {
-            WinKind::Tsumo => "tsumo",
-            WinKind::Ron => "ron",
-        };
-        let red = self.red_tiles;
-        self.slots.ask(slot, v.seat, point, |py| view(py, red, v, point, Some(parts)), &[(point, None), ("pass", None)]).map(|i| i == 0)
-    }
+/// The value of the win on offer, part by part.
+fn win_dict<'py>(py: Python<'py>, p: &Parts) -> PyResult<Bound<'py, PyDict>> {
+    let w = PyDict::new(py);
+    w.set_item("score", p.score)?;
+    w.set_item("base", p.base)?;
+    w.set_item("set_points", p.set_points)?;
+    w.set_item("red", p.red)?;
+    w.set_item("dora", p.dora)?;
+    w.set_item("tanyao", p.tanyao)?;
+    w.set_item("chanta", p.chanta)?;
+    w.set_item("yakuman", p.yakuman.name())?;
+    w.set_item("yakuman_points", p.yakuman_points)?;
+    w.set_item("dealer_bonus", p.dealer_bonus)?;
+    Ok(w)
+}
 
-    fn discard(&mut self, slot: u8, v: &View) -> Option<usize> {
-        if !self.slots.claims(slot) {
-            return None;
-        }
-        let items: Vec<(&str, Option<u16>)> = v.hand.iter().map(|t| ("discard", Some(u16::from(t.0)))).collect();
-        let red = self.red_tiles;
-        self.slots.ask(slot, v.seat, "discard", |py| view(py, red, v, "discard", None), &items)
-    }
-
-    fn failed(&self) -> bool {
-        self.slots.failed()
+fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
+    match a {
+        Action::Tsumo => PyTuple::new(py, ["tsumo"]),
+        Action::Ron => PyTuple::new(py, ["ron"]),
+        Action::Pass => PyTuple::new(py, ["pass"]),
+        Action::Discard(t) => Ok(("discard", u16::from(t.0)).into_pyobject(py)?),
     }
 }
 
-impl<'py> Slotted<'py> for PyHook<'py> {
-    fn slots(&mut self) -> &mut PySlots<'py> {
-        &mut self.slots
+impl Protocol for Suzume {
+    /// Whether the rule set has red copies: the one rule the view shows.
+    type Context<'py> = bool;
+
+    fn context(_: Python<'_>, rules: &Rules) -> PyResult<bool> {
+        Ok(rules.red_tiles)
+    }
+
+    fn arguments<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view(py, red_tiles, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    }
+
+    fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {
+        play_tables(rules, lineup, batch, outside)
+    }
+
+    fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {
+        show_with(rules, lineup, batch, outside)
     }
 }
-
-python_entry_points!(Suzume, play_python, |slots, rules: &Rules| Ok(PyHook { slots, red_tiles: rules.red_tiles }), play_tables, show_with);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suzume_score, m)?)

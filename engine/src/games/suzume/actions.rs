@@ -1,18 +1,91 @@
-//! Decision points (spec §10) and what a player may look at when taking them.
+//! Decision points (spec §10), their actions and what a player may look at when taking them.
 //!
-//! D1: after one's own draw with a legal win, TSUMO or decline. D2: which of the 6 tiles to
-//! discard. D3: after an opponent's discard that one may legally ron, RON or pass. A [`View`] holds
-//! only public information plus the player's own hand.
+//! Suzume-jong on the decision contract ([`crate::decide`]): the engine asks a
+//! [`Player<Suzume>`](crate::decide::Player) at each [`Point`] with the seat's [`View`] and the
+//! list of legal [`Action`]s. D1 ([`Point::Tsumo`]): after one's own draw with a legal win, `[Tsumo,
+//! Pass]`. D2 ([`Point::Discard`]): which of the 6 tiles to discard, one `Discard` per tile of
+//! `view.hand` in the same order. D3 ([`Point::Ron`]): after an opponent's discard that one may
+//! legally ron, `[Ron, Pass]`.
 
 use super::rules::Rules;
 use super::scoring::{value, Parts, Tables, Tile, KINDS, MAX_PLAYERS};
+use super::Suzume;
+use crate::decide::Decisions;
 
-/// The information of §10 for one player at one decision.
-#[derive(Debug, Clone, Copy)]
+/// Where a decision is asked; a win on offer carries its value (what the seat's own hand and the
+/// public dora make it worth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// D1: one's own draw completes a legal win worth `win`: `[Tsumo, Pass]`.
+    Tsumo { win: Parts },
+    /// D2: one `Discard` per tile of the hand, in the hand's order.
+    Discard,
+    /// D3: the latest discard (the last tile of `view.hand`) completes a legal win worth `win`:
+    /// `[Ron, Pass]`.
+    Ron { win: Parts },
+}
+
+impl Point {
+    /// The point's name in messages and in the Python protocol's view (`point`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Point::Tsumo { .. } => "tsumo",
+            Point::Discard => "discard",
+            Point::Ron { .. } => "ron",
+        }
+    }
+}
+
+/// One action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Declare the tsumo win on offer.
+    Tsumo,
+    /// Declare the ron win on offer.
+    Ron,
+    /// Decline the win on offer.
+    Pass,
+    /// Discard this tile of the hand.
+    Discard(Tile),
+}
+
+impl Decisions for Suzume {
+    type View<'a> = View<'a>;
+    type Point = Point;
+    type Action = Action;
+
+    fn seat(view: &View<'_>) -> usize {
+        view.seat
+    }
+
+    fn point_name(point: Point) -> &'static str {
+        point.name()
+    }
+}
+
+/// The information of §10 for one player at one decision: its own tiles and everything public.
+/// It holds no reference to the stock or to another seat's tiles, so no strategy can read them:
+///
+/// ```
+/// use simharness_engine::games::suzume::actions::View;
+/// fn tiles_out(v: &View<'_>) -> usize {
+///     v.hand.len() + v.river.len()
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use simharness_engine::games::suzume::actions::View;
+/// fn next_draw(v: &View<'_>) -> u8 {
+///     v.stock_tiles[0].0
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct View<'a> {
     pub seat: usize,
     pub players: usize,
     pub dealer: usize,
+    /// The hand's index within the game (public: everyone knows which hand is played).
+    pub hand_index: u64,
     /// The player's tiles: 6 at D1/D2 (after the draw), 6 at D3 (the 5 held plus the discard).
     pub hand: &'a [Tile],
     /// The kind multiset of `hand` (an index into [`Tables`]).

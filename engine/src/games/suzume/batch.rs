@@ -3,9 +3,10 @@
 use super::actions::WinKind;
 use super::rules::{FirstDealer, Rules};
 use super::scoring::MAX_PLAYERS;
-use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Hook, NoHook};
-use super::strategies::{Knobs, Policy};
+use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Listen};
+use super::strategies::{Knobs, Native, Natives, Policy};
 use super::Suzume;
+use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
@@ -148,24 +149,51 @@ pub fn presets() -> Vec<Preset> {
     super::rules::presets()
 }
 
-/// Plays one game; appends its rows. `hook` decides for the lineup slots it claims.
-#[allow(clippy::too_many_arguments)]
+/// The rows of a batch.
+#[derive(Default)]
+pub struct BatchRows {
+    pub games: Vec<GameRow>,
+    pub players: Vec<PlayerRow>,
+    pub hands: Vec<HandRow>,
+}
+
+/// Plays one game and appends its rows; the players of `outside` decide for the lineup slots
+/// played from outside the engine, the policies for the others; `listen` hears every event.
 pub fn play_game(
     rules: &Rules,
     policies: &[Policy],
     seed: u64,
     seating: Seating,
-    hook: &mut impl Hook,
-    games: &mut Vec<GameRow>,
-    players: &mut Vec<PlayerRow>,
-    hands: &mut Vec<HandRow>,
-) {
+    outside: &mut Outside<'_, Suzume>,
+    listen: &mut impl Listen,
+    rows: &mut BatchRows,
+) -> Result<(), PlayerError> {
     let n = usize::from(seating.players);
-    let by_seat: [&Policy; MAX_PLAYERS] = std::array::from_fn(|s| &policies[usize::from(seating.player((s % n) as u8))]);
+    let slot = |s: usize| usize::from(seating.player((s % n) as u8));
     let first = match rules.first_dealer {
         FirstDealer::Random => first_dealer(seed, seating.deal, n),
         FirstDealer::Seat0 => 0,
     };
+    let keys = DealKeys::new(seed, seating.deal);
+    let mut natives: [Native; MAX_PLAYERS] = std::array::from_fn(|s| Native::new(&policies[slot(s)], keys.strategy));
+    if outside.iter().all(Option::is_none) {
+        return play_seated(rules, seating, first, keys, &mut Natives(natives), listen, rows);
+    }
+    let mut players = seat_players(&mut natives, outside, n, slot);
+    play_seated(rules, seating, first, keys, &mut players, listen, rows)
+}
+
+/// [`play_game`] with `players` seated.
+fn play_seated(
+    rules: &Rules,
+    seating: Seating,
+    first: usize,
+    keys: DealKeys,
+    players: &mut impl Player<Suzume>,
+    listen: &mut impl Listen,
+    rows: &mut BatchRows,
+) -> Result<(), PlayerError> {
+    let n = usize::from(seating.players);
     let mut points = [i64::from(rules.starting_points); MAX_PLAYERS];
     let points = &mut points[..n];
     let mut game =
@@ -180,28 +208,27 @@ pub fn play_game(
         ..Default::default()
     });
     let count = rules.laps as usize * n;
-    let keys = DealKeys::new(seed, seating.deal);
     for h in 0..count {
         let dealer = (first + h) % n;
-        let slots = std::array::from_fn(|s| seating.player((s % n) as u8));
-        let setup = HandSetup { rules, policies: &by_seat[..n], slots, dealer, keys, hand: h as u64 };
+        let setup = HandSetup { rules, dealer, keys, hand: h as u64 };
         let before: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).copied().unwrap_or(0));
-        let r = play_hand(&setup, hook, points);
+        let r = play_hand(&setup, players, listen, points).map_err(|e| e.in_game(seating.game))?;
         let delta: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).map_or(0, |&p| p - before[s]));
-        record(&r, h, dealer, delta, &seating, &mut game, &mut stats, hands);
+        record(&r, h, dealer, delta, &seating, &mut game, &mut stats, &mut rows.hands);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
     }
     game.hands = count as u16;
-    games.push(game);
+    rows.games.push(game);
     let rank = ranks_with(points, rules.ties);
     for s in 0..n {
         stats[s].final_points = points[s];
         stats[s].rank = rank[s];
         stats[s].hands = count as u16;
-        players.push(stats[s]);
+        rows.players.push(stats[s]);
     }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -299,25 +326,36 @@ fn record(
 }
 
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    play_tables(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+    play_tables(rules, lineup, batch, &mut []).expect("the native policies never fail")
 }
 
-/// Plays `batch` with `hook` deciding for the slots it claims; `None` once the hook has failed.
-pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut impl Hook) -> Option<Vec<Table>> {
+/// Plays `batch` with the players of `outside` deciding for the lineup slots played from outside
+/// the engine.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {
+    let rows = play_rows(rules, lineup, batch, outside, &mut ())?;
+    Ok(vec![GameRow::table(&rows.games), PlayerRow::table(&rows.players), HandRow::table(&rows.hands)])
+}
+
+/// The rows of `batch` played with the players of `outside`; `listen` hears every event.
+pub fn play_rows(
+    rules: &Rules,
+    lineup: &[Knobs],
+    batch: &Batch,
+    outside: &mut Outside<'_, Suzume>,
+    listen: &mut impl Listen,
+) -> Result<BatchRows, PlayerError> {
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
     let n = lineup.len() as u8;
     let count = batch.count as usize;
-    let mut games = Vec::with_capacity(count);
-    let mut players = Vec::with_capacity(count * usize::from(n));
-    let mut hands = Vec::with_capacity(count * usize::from(n) * rules.laps as usize);
+    let mut rows = BatchRows {
+        games: Vec::with_capacity(count),
+        players: Vec::with_capacity(count * usize::from(n)),
+        hands: Vec::with_capacity(count * usize::from(n) * rules.laps as usize),
+    };
     for g in batch.games() {
-        let seating = Seating::new(g, n, batch.duplicate);
-        play_game(rules, &policies, batch.seed, seating, hook, &mut games, &mut players, &mut hands);
-        if hook.failed() {
-            return None;
-        }
+        play_game(rules, &policies, batch.seed, Seating::new(g, n, batch.duplicate), outside, listen, &mut rows)?;
     }
-    Some(vec![GameRow::table(&games), PlayerRow::table(&players), HandRow::table(&hands)])
+    Ok(rows)
 }
 
 impl Game for Suzume {

@@ -4,12 +4,15 @@
 //!   contradictions;
 //! - `scoring.rs`: tiles, the precomputed hand-state tables, hand value (§6), payments (§7, §9)
 //!   and the `score` command's report;
-//! - `actions.rs`: the decision points D1-D3, what a player sees, legal tsumo and ron;
+//! - `actions.rs`: the decision contract ([`crate::decide`]): the points D1-D3, their actions,
+//!   the `View` a player decides from, legal tsumo and ron;
 //! - `state.rs`: one hand from the deal to a win or an exhaustive draw;
-//! - `strategies.rs`: knobs and the policy (S0-S5 of §13 are knob combinations);
+//! - `strategies.rs`: knobs, the policy (S0-S5 of §13 are knob combinations) and the native
+//!   `Player`;
 //! - `batch.rs`: `impl Game`, the dealer rotation over `laps × players` hands and the tables;
-//!   `play_tables` lets a `state::Hook` (a Python strategy, `python/suzume.rs`) take the
-//!   decisions of some lineup slots.
+//!   `play_tables` seats players from outside the engine (Python strategies,
+//!   `python/suzume.rs`) in some lineup slots;
+//! - `hidden.rs` (tests): no hidden tile changes a built-in strategy's view or decision.
 //!
 //! Keyed chance. Hand `h` of deal `d` draws its tiles from `seed/TAG_WALL/d/h` (a lazy shuffle:
 //! draw `i` is fixed whatever happens before it), the first dealer is `seed/TAG_DEALER/d`, random
@@ -27,6 +30,8 @@ pub mod show;
 pub mod state;
 pub mod strategies;
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;
 

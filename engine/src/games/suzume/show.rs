@@ -1,14 +1,15 @@
 //! [`Game::show`](crate::game::Game::show) of Suzume-jong: one game played again with every event
-//! heard through [`Hook::record`]. Besides `games`, `players` and `hands` (which carry each win's
-//! scoring breakdown) of that game it returns `events`: every tile dealt, the dora, every draw and
+//! heard ([`Listen`]). Besides `games`, `players` and `hands` (which carry each win's scoring
+//! breakdown) of that game it returns `events`: every tile dealt, the dora, every draw and
 //! discard and every win declared, in order.
 
-use super::actions::{View, WinKind};
+use super::batch::{play_rows, GameRow, HandRow, PlayerRow};
 use super::rules::Rules;
-use super::scoring::Parts;
 use super::scoring::Tile;
-use super::state::{Event, Hook, NoHook};
+use super::state::{Event, Listen};
 use super::strategies::Knobs;
+use super::Suzume;
+use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::rows;
 use crate::table::{Rows, Table};
@@ -29,41 +30,22 @@ rows! {
     }
 }
 
-/// Leaves the decisions to `inner` (no slot for native play); writes down what it hears.
-struct Recorder<'h, H: Hook> {
-    inner: &'h mut H,
-    events: Vec<EventRow>,
-}
-
-impl<H: Hook> Hook for Recorder<'_, H> {
-    fn accept_win(&mut self, slot: u8, view: &View, parts: &Parts, kind: WinKind) -> Option<bool> {
-        self.inner.accept_win(slot, view, parts, kind)
-    }
-
-    fn discard(&mut self, slot: u8, view: &View) -> Option<usize> {
-        self.inner.discard(slot, view)
-    }
-
-    fn failed(&self) -> bool {
-        self.inner.failed()
-    }
-
-    fn record(&mut self, hand: u64, seat: usize, event: Event, tile: Tile) {
-        let seq = self.events.len() as u32;
-        self.events.push(EventRow { hand: hand as u16, seq, seat: seat as u8, kind: event as u8, tile: tile.0 });
+impl Listen for Vec<EventRow> {
+    fn hear(&mut self, hand: u64, seat: usize, event: Event, tile: Tile) {
+        let seq = self.len() as u32;
+        self.push(EventRow { hand: hand as u16, seq, seat: seat as u8, kind: event as u8, tile: tile.0 });
     }
 }
 
 /// The first game of `batch`, played alone with its events.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    show_with(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+    show_with(rules, lineup, batch, &mut []).expect("the native policies never fail")
 }
 
-/// [`show`] with `hook` deciding for the slots it claims (Python strategies); `None` once the
-/// hook has failed.
-pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Option<Vec<Table>> {
-    let mut rec = Recorder { inner: hook, events: Vec::new() };
-    let mut tables = super::batch::play_tables(rules, lineup, &Batch { count: 1, ..*batch }, &mut rec)?;
-    tables.push(EventRow::table(&rec.events));
-    Some(tables)
+/// [`show`] with the players of `outside` deciding for the lineup slots played from outside the
+/// engine (Python strategies).
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {
+    let mut events = Vec::new();
+    let rows = play_rows(rules, lineup, &Batch { count: 1, ..*batch }, outside, &mut events)?;
+    Ok(vec![GameRow::table(&rows.games), PlayerRow::table(&rows.players), HandRow::table(&rows.hands), EventRow::table(&events)])
 }

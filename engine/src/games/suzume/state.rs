@@ -6,10 +6,11 @@
 //! or the strategies do. Every variant of an experiment therefore sees the same tiles in the same
 //! order.
 
-use super::actions::{ron_win, tsumo_win, View, WinKind};
+use super::actions::{ron_win, tsumo_win, Action, Point, View, WinKind};
 use super::rules::{MultiRon, Rules};
 use super::scoring::{self, Parts, State, Tables, Tile, KINDS, MAX_PLAYERS, TILES};
-use super::strategies::Policy;
+use super::Suzume;
+use crate::decide::{ask_index, Player, PlayerError};
 use crate::rng::{Key, Stream};
 
 /// Key tags (per game, per purpose): tiles, first dealer, strategy randomness, mistakes.
@@ -19,9 +20,11 @@ pub const TAG_STRATEGY: u64 = 0x535A_5354_5241; // "SZSTRA"
 pub const TAG_MISTAKE: u64 = 0x535A_4D49_5354; // "SZMIST"
 
 /// The stock: a lazily shuffled set of the 44 tiles.
-pub struct Stock {
-    tiles: [Tile; TILES],
-    next: usize,
+#[derive(Clone)]
+pub(super) struct Stock {
+    pub(super) tiles: [Tile; TILES],
+    /// Tiles drawn so far: `tiles[..next]` in draw order.
+    pub(super) next: usize,
     stream: Stream,
 }
 
@@ -42,19 +45,20 @@ impl Stock {
     }
 }
 
+/// One seat's concealed tiles.
 #[derive(Debug, Clone, Copy)]
-struct Seat {
-    tiles: [Tile; 6],
-    len: usize,
-    state: State,
-    red: u16,
+pub struct Seat {
+    pub(super) tiles: [Tile; 6],
+    pub(super) len: usize,
+    pub(super) state: State,
+    pub(super) red: u16,
     /// With 5 tiles: the kinds that complete the hand (a fast filter before the win checks).
-    waits: u16,
+    pub(super) waits: u16,
 }
 
 impl Seat {
     /// `reds`: whether the set has red copies (rule `red_tiles`); without them a red copy is plain.
-    fn add(&mut self, t: Tile, reds: bool) {
+    pub(super) fn add(&mut self, t: Tile, reds: bool) {
         self.tiles[self.len] = t;
         self.len += 1;
         self.state = Tables::get().add(self.state, t.kind());
@@ -78,7 +82,7 @@ impl Seat {
     }
 
     /// After the deal (a discard sets `waits` itself).
-    fn refresh_waits(&mut self) {
+    pub(super) fn refresh_waits(&mut self) {
         let (need, improve) = Tables::get().five(self.state);
         self.waits = if need == 1 { improve } else { 0 };
     }
@@ -112,7 +116,8 @@ pub struct HandResult {
 #[derive(Debug, Clone, Copy)]
 pub struct DealKeys {
     wall: Key,
-    strategy: Key,
+    /// Refined by hand and seat: the stream of a seat's random discards (the native players').
+    pub strategy: Key,
     mistake: Key,
 }
 
@@ -127,27 +132,26 @@ impl DealKeys {
     }
 }
 
-/// Decisions taken outside the seats' policies (a Python strategy) for the lineup slots it
-/// claims; `None` lets the slot's policy decide. Native play uses [`NoHook`], which compiles away.
-pub trait Hook {
-    /// D1/D3: declare the win `parts` of `view.seat`, played by lineup slot `slot`?
-    fn accept_win(&mut self, slot: u8, view: &View, parts: &Parts, kind: WinKind) -> Option<bool>;
-    /// D2: the index in `view.hand` of the tile to discard.
-    fn discard(&mut self, slot: u8, view: &View) -> Option<usize>;
-    /// The hook has failed (its own error says why): the batch stops after the current game.
-    fn failed(&self) -> bool {
-        false
-    }
-    /// Hears everything that happens in hand `hand` (`seat` is [`NO_SEAT`] for the dora): how
-    /// `show` logs a game. The default ignores it, so native play pays nothing.
+/// Hears everything that happens in a hand: how `show` logs a game. Native play hears with `()`,
+/// which compiles away.
+pub trait Listen {
+    /// `seat` is [`NO_SEAT`] for the dora indicator.
+    fn hear(&mut self, hand: u64, seat: usize, event: Event, tile: Tile);
+
+    /// The hidden-information test's probe: `seat` is asked at `point` with `own` as its tiles.
+    #[cfg(test)]
+    fn probe(&mut self, _table: &Table, _seat: usize, _own: &Seat, _points: &[i64], _point: Point, _legal: &[Action]) {}
+}
+
+impl Listen for () {
     #[inline(always)]
-    fn record(&mut self, _hand: u64, _seat: usize, _event: Event, _tile: Tile) {}
+    fn hear(&mut self, _: u64, _: usize, _: Event, _: Tile) {}
 }
 
 /// The seat of an event that belongs to no seat (the dora indicator).
 pub const NO_SEAT: usize = u8::MAX as usize;
 
-/// What [`Hook::record`] hears.
+/// What [`Listen::hear`] hears.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// A tile dealt to the seat.
@@ -166,172 +170,211 @@ pub enum Event {
     Mistake = 6,
 }
 
-/// Every decision by the seats' policies.
-pub struct NoHook;
-
-impl Hook for NoHook {
-    #[inline(always)]
-    fn accept_win(&mut self, _: u8, _: &View, _: &Parts, _: WinKind) -> Option<bool> {
-        None
-    }
-    #[inline(always)]
-    fn discard(&mut self, _: u8, _: &View) -> Option<usize> {
-        None
-    }
-}
-
 /// The context of one hand.
 pub struct HandSetup<'a> {
     pub rules: &'a Rules,
-    pub policies: &'a [&'a Policy],
-    /// Per seat, the lineup slot playing it (what a [`Hook`] is told).
-    pub slots: [u8; MAX_PLAYERS],
     pub dealer: usize,
     pub keys: DealKeys,
     pub hand: u64,
 }
 
-/// Plays one hand and settles its payments into `points`.
-pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) -> HandResult {
+/// The table during one hand: the stock and the seats' tiles (hidden) and everything public.
+#[derive(Clone)]
+pub struct Table {
+    pub(super) stock: Stock,
+    pub(super) seats: [Seat; MAX_PLAYERS],
+    pub(super) n: usize,
+    pub(super) dealer: usize,
+    pub(super) hand: u64,
+    /// Copies of each kind visible: every discard and the dora tile.
+    pub(super) seen: [u8; KINDS],
+    pub(super) seen_red: u16,
+    pub(super) dora_tile: Option<Tile>,
+    pub(super) dora: Option<u8>,
+    pub(super) discarded: [u16; MAX_PLAYERS],
+    /// Every discard in order: discard `i` is by seat `(dealer + i) % n` (no calls interrupt the
+    /// turn order), so this is every river.
+    pub(super) river: [Tile; TILES],
+    pub(super) river_len: usize,
+    pub(super) streak: [u8; MAX_PLAYERS],
+}
+
+impl Table {
+    /// What the seat holding `own` sees (its tiles, at a ron with the discard added as the last).
+    pub(super) fn view<'a>(&'a self, seat: usize, own: &'a Seat, points: &'a [i64]) -> View<'a> {
+        View {
+            seat,
+            players: self.n,
+            dealer: self.dealer,
+            hand_index: self.hand,
+            hand: &own.tiles[..own.len],
+            state: own.state,
+            red: own.red,
+            seen: &self.seen,
+            seen_red: self.seen_red,
+            discarded: &self.discarded,
+            streak: &self.streak,
+            dora: self.dora,
+            river: &self.river[..self.river_len],
+            stock: self.stock.left(),
+            points,
+        }
+    }
+
+    /// Every one of the 44 tiles is in exactly one place: a hand, a discard row, the stock or the
+    /// dora slot.
+    fn conserved(&self) -> bool {
+        let seats = &self.seats[..self.n];
+        let places = seats
+            .iter()
+            .flat_map(|s| &s.tiles[..s.len])
+            .chain(&self.river[..self.river_len])
+            .chain(&self.stock.tiles[self.stock.next..])
+            .chain(self.dora_tile.as_ref())
+            .map(|t| 1u64 << t.0);
+        let (mut union, mut count) = (0u64, 0u32);
+        for bit in places {
+            union |= bit;
+            count += 1;
+        }
+        union == (1u64 << TILES) - 1 && count == TILES as u32
+    }
+}
+
+/// Asks the player of the seat holding `own` at `point`: the index of its choice in `legal`.
+#[inline(always)]
+fn decide(
+    player: &mut (impl Player<Suzume> + ?Sized),
+    listen: &mut impl Listen,
+    table: &Table,
+    (seat, own): (usize, &Seat),
+    points: &[i64],
+    point: Point,
+    legal: &[Action],
+) -> Result<usize, PlayerError> {
+    #[cfg(test)]
+    listen.probe(table, seat, own, points, point, legal);
+    #[cfg(not(test))]
+    let _ = listen;
+    ask_index(player, &table.view(seat, own, points), point, legal)
+}
+
+/// The discards of a hand: one per tile, in the hand's order.
+fn discards(own: &Seat) -> [Action; 6] {
+    std::array::from_fn(|i| Action::Discard(own.tiles[i]))
+}
+
+/// Plays one hand with `player` deciding for every seat and settles its payments into `points`.
+pub fn play_hand(
+    setup: &HandSetup,
+    player: &mut (impl Player<Suzume> + ?Sized),
+    listen: &mut impl Listen,
+    points: &mut [i64],
+) -> Result<HandResult, PlayerError> {
     let rules = setup.rules;
     let n = points.len();
-    let tables = Tables::get();
-    let mut stock = Stock::new(setup.keys.wall.with(setup.hand));
-    let strategy_key = setup.keys.strategy.with(setup.hand);
-    let mut rng: [Stream; MAX_PLAYERS] = std::array::from_fn(|s| strategy_key.with(s as u64).stream());
     let mut mistakes_rng = setup.keys.mistake.with(setup.hand).stream();
-
-    let mut seats = [Seat { tiles: [Tile(0); 6], len: 0, state: 0, red: 0, waits: 0 }; MAX_PLAYERS];
+    let mut t = Table {
+        stock: Stock::new(setup.keys.wall.with(setup.hand)),
+        seats: [Seat { tiles: [Tile(0); 6], len: 0, state: 0, red: 0, waits: 0 }; MAX_PLAYERS],
+        n,
+        dealer: setup.dealer,
+        hand: setup.hand,
+        seen: [0; KINDS],
+        seen_red: 0,
+        dora_tile: None,
+        dora: None,
+        discarded: [0; MAX_PLAYERS],
+        river: [Tile(0); TILES],
+        river_len: 0,
+        streak: [0; MAX_PLAYERS],
+    };
     for i in 0..n {
         let s = (setup.dealer + i) % n;
         for _ in 0..5 {
-            let t = stock.draw();
-            hook.record(setup.hand, s, Event::Dealt, t);
-            seats[s].add(t, rules.red_tiles);
+            let tile = t.stock.draw();
+            listen.hear(setup.hand, s, Event::Dealt, tile);
+            t.seats[s].add(tile, rules.red_tiles);
         }
-        seats[s].refresh_waits();
+        t.seats[s].refresh_waits();
     }
-    let red_of = |t: Tile| rules.red_tiles && t.is_red_number();
-    let mut seen = [0u8; KINDS];
-    let mut seen_red = 0u16;
-    let dora_tile = rules.dora.then(|| stock.draw());
-    let dora = if let Some(t) = dora_tile {
-        hook.record(setup.hand, NO_SEAT, Event::Dora, t);
-        seen[usize::from(t.kind())] += 1;
-        if red_of(t) {
-            seen_red |= 1 << t.kind();
+    let red_of = |tile: Tile| rules.red_tiles && tile.is_red_number();
+    if rules.dora {
+        let tile = t.stock.draw();
+        listen.hear(setup.hand, NO_SEAT, Event::Dora, tile);
+        t.seen[usize::from(tile.kind())] += 1;
+        if red_of(tile) {
+            t.seen_red |= 1 << tile.kind();
         }
-        Some(t.kind())
-    } else {
-        None
-    };
-    let mut discarded = [0u16; MAX_PLAYERS];
-    let mut discard_ids = 0u64;
-    // Every discard in order: discard `i` is by seat `(dealer + i) % n` (no calls interrupt the
-    // turn order), so this is every river.
-    let mut river = [Tile(0); TILES];
-    let mut river_len = 0;
-    let mut streak = [0u8; MAX_PLAYERS];
+        t.dora_tile = Some(tile);
+        t.dora = Some(tile.kind());
+    }
+    let dora = t.dora;
     let mut result =
         HandResult { kind: None, wins: [None; MAX_PLAYERS - 1], discarder: None, turn: 0, stock_left: 0, mistakes: [0; MAX_PLAYERS] };
     let mut turn = setup.dealer;
     loop {
-        if stock.left() == 0 {
+        if t.stock.left() == 0 {
             break;
         }
-        let t = stock.draw();
-        hook.record(setup.hand, turn, Event::Draw, t);
+        let drawn = t.stock.draw();
+        listen.hear(setup.hand, turn, Event::Draw, drawn);
         result.turn += 1;
-        let ready = seats[turn].waits & (1 << t.kind()) != 0;
-        seats[turn].add(t, rules.red_tiles);
-        let me = seats[turn];
+        let ready = t.seats[turn].waits & (1 << drawn.kind()) != 0;
+        t.seats[turn].add(drawn, rules.red_tiles);
+        let me = t.seats[turn];
         let win = if ready { tsumo_win(me.state, me.red, dora, turn == setup.dealer, rules) } else { None };
         if win.is_none() && rules.mistake_rate > 0.0 && mistakes_rng.unit() < rules.mistake_rate {
-            hook.record(setup.hand, turn, Event::Mistake, t);
+            listen.hear(setup.hand, turn, Event::Mistake, drawn);
             scoring::settle_mistake(points, turn, rules);
             result.mistakes[turn] += 1;
         }
-        let view = View {
-            seat: turn,
-            players: n,
-            dealer: setup.dealer,
-            hand: &me.tiles[..me.len],
-            state: me.state,
-            red: me.red,
-            seen: &seen,
-            seen_red,
-            discarded: &discarded,
-            streak: &streak,
-            dora,
-            river: &river[..river_len],
-            stock: stock.left(),
-            points,
-        };
         if let Some(parts) = win {
-            let slot = setup.slots[turn];
-            if hook
-                .accept_win(slot, &view, &parts, WinKind::Tsumo)
-                .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &parts, WinKind::Tsumo))
-            {
-                hook.record(setup.hand, turn, Event::Tsumo, t);
+            let offer = [Action::Tsumo, Action::Pass];
+            if offer[decide(player, listen, &t, (turn, &me), points, Point::Tsumo { win: parts }, &offer)?] == Action::Tsumo {
+                listen.hear(setup.hand, turn, Event::Tsumo, drawn);
                 let received = scoring::settle_tsumo(points, turn, parts.score, rules);
                 result.kind = Some(WinKind::Tsumo);
                 result.wins[0] = Some(Win { seat: turn as u8, parts, received });
-                result.stock_left = stock.left() as u8;
+                result.stock_left = t.stock.left() as u8;
                 break;
             }
         }
-        let index = hook.discard(setup.slots[turn], &view).unwrap_or_else(|| setup.policies[turn].discard(&view, &mut rng[turn]));
-        let tile = seats[turn].remove(index);
-        hook.record(setup.hand, turn, Event::Discard, tile);
-        river[river_len] = tile;
-        river_len += 1;
+        let legal = discards(&me);
+        let legal = &legal[..me.len];
+        // `legal` is in the hand's order.
+        let index = decide(player, listen, &t, (turn, &me), points, Point::Discard, legal)?;
+        let tile = t.seats[turn].remove(index);
+        listen.hear(setup.hand, turn, Event::Discard, tile);
+        t.river[t.river_len] = tile;
+        t.river_len += 1;
         let kind = tile.kind();
-        seen[usize::from(kind)] += 1;
+        t.seen[usize::from(kind)] += 1;
         if red_of(tile) {
-            seen_red |= 1 << kind;
+            t.seen_red |= 1 << kind;
         }
-        discarded[turn] |= 1 << kind;
-        discard_ids |= 1 << tile.0;
-        let tsumogiri = kind == t.kind() && red_of(tile) == red_of(t);
-        streak[turn] = if tsumogiri { streak[turn].saturating_add(1) } else { 0 };
+        t.discarded[turn] |= 1 << kind;
+        let tsumogiri = kind == drawn.kind() && red_of(tile) == red_of(drawn);
+        t.streak[turn] = if tsumogiri { t.streak[turn].saturating_add(1) } else { 0 };
 
-        if stock.left() > 0 || rules.last_discard_ron {
+        if t.stock.left() > 0 || rules.last_discard_ron {
             let mut claims = [(0usize, 0u16); MAX_PLAYERS];
             let mut parts_of = [None; MAX_PLAYERS];
             let mut count = 0;
             for i in 1..n {
                 let p = (turn + i) % n;
-                let s = seats[p];
+                let s = &t.seats[p];
                 if s.waits & (1 << kind) == 0 {
                     continue;
                 }
-                let Some(parts) = ron_win(s.state, s.red, tile, discarded[p], dora, p == setup.dealer, rules) else {
+                let Some(parts) = ron_win(s.state, s.red, tile, t.discarded[p], dora, p == setup.dealer, rules) else {
                     continue;
                 };
-                let mut hand = s.tiles;
-                hand[5] = tile;
-                let view = View {
-                    seat: p,
-                    players: n,
-                    dealer: setup.dealer,
-                    hand: &hand,
-                    state: tables.add(s.state, kind),
-                    red: if red_of(tile) { s.red | 1 << kind } else { s.red },
-                    seen: &seen,
-                    seen_red,
-                    discarded: &discarded,
-                    streak: &streak,
-                    dora,
-                    river: &river[..river_len],
-                    stock: stock.left(),
-                    points,
-                };
-                if hook
-                    .accept_win(setup.slots[p], &view, &parts, WinKind::Ron)
-                    .unwrap_or_else(|| setup.policies[p].accept_win(&view, &parts, WinKind::Ron))
-                {
-                    hook.record(setup.hand, p, Event::Ron, tile);
+                let mut own = *s;
+                own.add(tile, rules.red_tiles);
+                let offer = [Action::Ron, Action::Pass];
+                if offer[decide(player, listen, &t, (p, &own), points, Point::Ron { win: parts }, &offer)?] == Action::Ron {
+                    listen.hear(setup.hand, p, Event::Ron, tile);
                     claims[count] = (p, parts.score);
                     parts_of[count] = Some(parts);
                     count += 1;
@@ -347,31 +390,20 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64]) ->
                 }
                 result.kind = Some(WinKind::Ron);
                 result.discarder = Some(turn as u8);
-                result.stock_left = stock.left() as u8;
+                result.stock_left = t.stock.left() as u8;
                 break;
             }
         }
         turn = (turn + 1) % n;
     }
     debug_assert!(
-        conserved(&seats[..n], discard_ids, &stock, dora_tile),
-        "tiles not conserved: hands {:?}, discards {discard_ids:#x}, stock left {}",
-        &seats[..n],
-        stock.left()
+        t.conserved(),
+        "tiles not conserved: hands {:?}, discards {:?}, stock left {}",
+        &t.seats[..n],
+        &t.river[..t.river_len],
+        t.stock.left()
     );
-    result
-}
-
-/// Every one of the 44 tiles is in exactly one place: a hand, a discard row, the stock or the
-/// dora slot.
-fn conserved(seats: &[Seat], discard_ids: u64, stock: &Stock, dora: Option<Tile>) -> bool {
-    let places = seats.iter().flat_map(|s| &s.tiles[..s.len]).chain(&stock.tiles[stock.next..]).chain(dora.as_ref()).map(|t| 1u64 << t.0);
-    let (mut union, mut count) = (discard_ids, discard_ids.count_ones());
-    for bit in places {
-        union |= bit;
-        count += 1;
-    }
-    union == (1u64 << TILES) - 1 && count == TILES as u32
+    Ok(result)
 }
 
 /// The first dealer of a game: keyed by the deal, so duplicate tables and variants agree.

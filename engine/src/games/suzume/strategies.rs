@@ -7,11 +7,13 @@
 //! max-points with `min_win_score = 6` and `dealer_fastest = true`; bonus-pusher = defensive whose
 //! dealer pushes when `dealer_bonus` reaches `dealer_push_bonus`; S0 random = `discard = "random"`.
 
-use super::actions::{View, WinKind};
+use super::actions::{Action, Point, View, WinKind};
 use super::rules::Rules;
-use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS, TARGETS};
+use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS, MAX_PLAYERS, TARGETS};
+use super::Suzume;
+use crate::decide::{Fault, Player};
 use crate::options::Validate;
-use crate::rng::Stream;
+use crate::rng::{Key, Stream};
 use crate::{option_enum, options};
 
 option_enum! {
@@ -110,6 +112,71 @@ impl Candidate {
     }
 }
 
+/// A seat played by its knobs: the policy, deciding from the view only, and the stream of its
+/// random discards.
+pub struct Native<'p> {
+    policy: &'p Policy,
+    /// The deal's strategy key: hand `h` of seat `s` discards at random from `key/h/s`.
+    key: Key,
+    /// The hand whose stream `rng` is, once the seat has discarded at random in it.
+    rng: Option<(u64, Stream)>,
+}
+
+impl<'p> Native<'p> {
+    pub fn new(policy: &'p Policy, key: Key) -> Self {
+        Native { policy, key, rng: None }
+    }
+
+    /// A uniformly random tile of the hand, from the seat's stream of this hand (started at its
+    /// first random discard of the hand, so that only random strategies pay for it).
+    fn random(&mut self, view: &View) -> usize {
+        let hand = view.hand_index;
+        if self.rng.as_ref().is_none_or(|(h, _)| *h != hand) {
+            self.rng = Some((hand, self.key.with(hand).with(view.seat as u64).stream()));
+        }
+        let (_, rng) = self.rng.as_mut().expect("set above");
+        rng.below(view.hand.len() as u64) as usize
+    }
+}
+
+/// The native players of a table whose every seat plays its knobs, by seat: asked without dynamic
+/// dispatch (the common case, and the one whose speed matters).
+pub struct Natives<'p>(pub [Native<'p>; MAX_PLAYERS]);
+
+impl Player<Suzume> for Natives<'_> {
+    #[inline(always)]
+    fn decide(&mut self, view: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        self.0[view.seat].decide(view, point, legal)
+    }
+}
+
+impl Player<Suzume> for Native<'_> {
+    #[inline(always)]
+    fn decide(&mut self, view: &View<'_>, point: Point, _: &[Action]) -> Result<Action, Fault> {
+        let p = self.policy;
+        Ok(match point {
+            Point::Tsumo { win } => {
+                if p.accept_win(view, &win, WinKind::Tsumo) {
+                    Action::Tsumo
+                } else {
+                    Action::Pass
+                }
+            }
+            Point::Ron { win } => {
+                if p.accept_win(view, &win, WinKind::Ron) {
+                    Action::Ron
+                } else {
+                    Action::Pass
+                }
+            }
+            Point::Discard => {
+                let index = p.discard(view).unwrap_or_else(|| self.random(view));
+                Action::Discard(view.hand[index])
+            }
+        })
+    }
+}
+
 impl Policy {
     pub fn new(knobs: Knobs, rules: Rules) -> Self {
         Policy { knobs, rules }
@@ -137,15 +204,16 @@ impl Policy {
                 || (self.knobs.relax_last_lap && view.stock <= view.players))
     }
 
-    /// D2: the index in `view.hand` of the tile to discard.
-    pub fn discard(&self, view: &View, rng: &mut Stream) -> usize {
+    /// D2: the index in `view.hand` of the tile to discard; `None` for a uniformly random tile
+    /// (S0), which the [`Native`] player draws from its seat's stream.
+    pub fn discard(&self, view: &View) -> Option<usize> {
         let k = &self.knobs;
         let ready = if k.fold { view.ready_opponents(k.ready_streak) } else { 0 };
         let folding_possible =
             k.fold && !self.bonus_push(view) && (ready != 0 || view.stock <= usize::from(k.fold_stock_per_player) * view.players);
         let rule = if self.attacking_fast(view) { DiscardRule::Fastest } else { k.discard };
         if rule == DiscardRule::Random && !folding_possible {
-            return rng.below(view.hand.len() as u64) as usize;
+            return None;
         }
         let tables = Tables::get();
         let mut after = [0u32; KINDS];
@@ -169,7 +237,7 @@ impl Policy {
                 let kind = fastest_kinds.trailing_zeros() as u8;
                 let mut of_kind = view.hand.iter().enumerate().filter(|(_, t)| t.kind() == kind);
                 let first = of_kind.clone().next().map_or(0, |(i, _)| i);
-                return of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i);
+                return Some(of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i));
             }
         }
         let unseen = view.unseen();
@@ -177,8 +245,8 @@ impl Policy {
         // that the unseen copies of a set of kinds are four popcounts.
         let mut planes = [0u16; 4];
         for (k, &u) in unseen.iter().enumerate() {
-            for (j, plane) in planes.iter_mut().enumerate() {
-                *plane |= u16::from(usize::from(u) > j) << k;
+            for plane in planes.iter_mut().take(usize::from(u)) {
+                *plane |= 1 << k;
             }
         }
         let mut cands = [Candidate { index: 0, kind: 0, need: 0, ukeire: 0, safe: 0, keep: 0 }; 6];
@@ -201,18 +269,16 @@ impl Policy {
         }
         let cands = &cands[..len];
         if folding {
-            return cands
-                .iter()
-                .min_by_key(|c| {
-                    let vs_ready = view.safe_against(ready, c.kind);
-                    (std::cmp::Reverse(vs_ready), std::cmp::Reverse(c.safe), unseen[usize::from(c.kind)], c.fastest_key())
-                })
-                .map_or(0, |c| c.index);
+            let safest = cands.iter().min_by_key(|c| {
+                let vs_ready = view.safe_against(ready, c.kind);
+                (std::cmp::Reverse(vs_ready), std::cmp::Reverse(c.safe), unseen[usize::from(c.kind)], c.fastest_key())
+            });
+            return Some(safest.map_or(0, |c| c.index));
         }
         match rule {
-            DiscardRule::Random => rng.below(view.hand.len() as u64) as usize,
-            DiscardRule::Fastest => cands.iter().min_by_key(|c| c.fastest_key()).map_or(0, |c| c.index),
-            DiscardRule::MaxPoints => self.max_points(view, cands, &unseen, min_need),
+            DiscardRule::Random => None,
+            DiscardRule::Fastest => Some(cands.iter().min_by_key(|c| c.fastest_key()).map_or(0, |c| c.index)),
+            DiscardRule::MaxPoints => Some(self.max_points(view, cands, &unseen, min_need)),
         }
     }
 

@@ -1,12 +1,13 @@
 //! The spec's test vectors (§14), driven through the engine's own scoring, legality and payment
 //! code, plus invariants over many random games.
 
-use super::actions::{ron_win, tsumo_win, WinKind};
-use super::batch::{play, play_game, GameRow, HandRow, PlayerRow};
+use super::actions::{ron_win, tsumo_win, Action, Point, View, WinKind};
+use super::batch::{play, play_game, BatchRows};
 use super::rules::{Floor, MultiRon, MultiRonOrder, Rules};
 use super::scoring::{self, parse_tiles, score_hand, Hand, Parts, Tables, Tile, Yakuman};
-use super::state::NoHook;
-use super::strategies::{DiscardRule, Knobs, Policy};
+use super::strategies::{DiscardRule, Knobs, Native, Policy};
+use super::Suzume;
+use crate::decide::{Fault, Player};
 use crate::game::{Batch, Seating};
 use crate::options::{Options, Validate};
 use crate::table::Table;
@@ -197,18 +198,12 @@ fn knobs(v: serde_json::Value) -> Knobs {
     Knobs::from_json(&v).unwrap()
 }
 
-struct Logs {
-    games: Vec<GameRow>,
-    players: Vec<PlayerRow>,
-    hands: Vec<HandRow>,
-}
-
-fn run(rules: &Rules, lineup: &[Knobs], games: u64, seed: u64) -> Logs {
+fn run(rules: &Rules, lineup: &[Knobs], games: u64, seed: u64) -> BatchRows {
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
-    let mut l = Logs { games: vec![], players: vec![], hands: vec![] };
+    let mut l = BatchRows::default();
     for g in 0..games {
         let seating = Seating::new(g, lineup.len() as u8, false);
-        play_game(rules, &policies, seed, seating, &mut NoHook, &mut l.games, &mut l.players, &mut l.hands);
+        play_game(rules, &policies, seed, seating, &mut [], &mut (), &mut l).unwrap();
     }
     l
 }
@@ -379,16 +374,16 @@ fn variants_and_duplicate_tables_share_keyed_chance() {
     let lineup = vec![Knobs::default(); 4];
     let a = run(&rules(), &lineup, 20, 4);
     let b = run(&Rules { dealer_bonus: 7, ..rules() }, &lineup, 20, 4);
-    let turns = |l: &Logs| l.hands.iter().filter(|h| h.hand == 0).map(|h| (h.game, h.turn, h.winner)).collect::<Vec<_>>();
+    let turns = |l: &BatchRows| l.hands.iter().filter(|h| h.hand == 0).map(|h| (h.game, h.turn, h.winner)).collect::<Vec<_>>();
     assert_eq!(turns(&a), turns(&b));
-    let mut l = Logs { games: vec![], players: vec![], hands: vec![] };
+    let mut l = BatchRows::default();
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules())).collect();
     for g in 0..8 {
-        play_game(&rules(), &policies, 4, Seating::new(g, 4, true), &mut NoHook, &mut l.games, &mut l.players, &mut l.hands);
+        play_game(&rules(), &policies, 4, Seating::new(g, 4, true), &mut [], &mut (), &mut l).unwrap();
     }
     assert!(l.games[..4].iter().all(|g| g.first_dealer == l.games[0].first_dealer && g.deal == 0));
     // Same knobs on every seat: rotating the lineup changes nothing.
-    assert_eq!(turns(&Logs { hands: l.hands.iter().filter(|h| h.game < 4).copied().collect(), ..l })[..1].len(), 1);
+    assert_eq!(turns(&BatchRows { hands: l.hands.iter().filter(|h| h.game < 4).copied().collect(), ..l })[..1].len(), 1);
 }
 
 #[test]
@@ -440,6 +435,7 @@ fn strategies_decide_as_specified() {
         seat: 1,
         players: 4,
         dealer: 0,
+        hand_index: 0,
         hand: &hand,
         state,
         red: h.red_mask(),
@@ -452,8 +448,7 @@ fn strategies_decide_as_specified() {
         stock: 10,
         points: &[40, 40, 40, 40],
     };
-    let mut rng = crate::rng::Key::new(1).stream();
-    assert_eq!(hand[policy.discard(&view, &mut rng)].kind(), 10, "fastest keeps the ready 4-5-6 shape");
+    assert_eq!(hand[policy.discard(&view).unwrap()].kind(), 10, "fastest keeps the ready 4-5-6 shape");
     let p =
         tsumo_win(Tables::get().state_of(&Hand { tiles: parse_tiles("h", "45r6456", &[]).unwrap() }.counts()), 1 << 4, Some(5), false, &r)
             .unwrap();
@@ -469,19 +464,22 @@ fn strategies_decide_as_specified() {
     let fold = Policy::new(knobs(json!({"fold": true})), r.clone());
     let fview =
         super::actions::View { hand: &far, state: Tables::get().state_of(&fh.counts()), red: 0, discarded: &discarded, stock: 8, ..view };
-    assert_eq!(far[fold.discard(&fview, &mut rng)].kind(), 8);
-    assert_ne!(far[policy.discard(&fview, &mut rng)].kind(), 8, "the fastest rule does not fold");
+    assert_eq!(far[fold.discard(&fview).unwrap()].kind(), 8);
+    assert_ne!(far[policy.discard(&fview).unwrap()].kind(), 8, "the fastest rule does not fold");
     // Early in the hand S4 attacks; the tsumogiri sign makes it fold against the signalling seat
     // (seat 2 has discarded a 1, seats 0 and 3 have discarded 9s).
     let discarded = [kinds("9"), 0, kinds("1"), kinds("9"), 0];
     let early = super::actions::View { stock: 20, discarded: &discarded, ..fview };
-    assert_ne!(far[fold.discard(&early, &mut rng)].kind(), 0);
+    assert_ne!(far[fold.discard(&early).unwrap()].kind(), 0);
     let signal = Policy::new(knobs(json!({"fold": true, "ready_streak": 3})), r.clone());
-    assert_ne!(far[signal.discard(&early, &mut rng)].kind(), 0, "no opponent shows the sign yet");
+    assert_ne!(far[signal.discard(&early).unwrap()].kind(), 0, "no opponent shows the sign yet");
     let showing = super::actions::View { streak: &[0, 0, 3, 1, 0], ..early };
-    assert_eq!(far[signal.discard(&showing, &mut rng)].kind(), 0, "safe against the seat showing the sign");
+    assert_eq!(far[signal.discard(&showing).unwrap()].kind(), 0, "safe against the seat showing the sign");
     let random = Policy::new(knobs(json!({"discard": "random"})), r);
-    let picks: std::collections::HashSet<usize> = (0..200).map(|_| random.discard(&view, &mut rng)).collect();
+    assert_eq!(random.discard(&view), None, "the player draws a random discard");
+    let mut player = Native::new(&random, crate::rng::Key::new(1));
+    let legal: Vec<Action> = hand.iter().map(|&t| Action::Discard(t)).collect();
+    let picks: std::collections::HashSet<Action> = (0..200).map(|_| player.decide(&view, Point::Discard, &legal).unwrap()).collect();
     assert_eq!(picks.len(), 6);
     assert_eq!(Knobs::default().discard, DiscardRule::Fastest);
 }
@@ -499,6 +497,7 @@ fn max_points_prefers_value_when_the_gain_is_large() {
         seat: 1,
         players: 4,
         dealer: 0,
+        hand_index: 0,
         hand: &hand,
         state: Tables::get().state_of(&h.counts()),
         red: h.red_mask(),
@@ -511,9 +510,8 @@ fn max_points_prefers_value_when_the_gain_is_large() {
         stock: 15,
         points: &[40, 40, 40, 40],
     };
-    let mut rng = crate::rng::Key::new(1).stream();
     let mp = Policy::new(knobs(json!({"discard": "max_points"})), r);
-    assert_eq!(hand[mp.discard(&view, &mut rng)].kind(), 8);
+    assert_eq!(hand[mp.discard(&view).unwrap()].kind(), 8);
 }
 
 #[test]
@@ -695,34 +693,39 @@ fn ready_hands_and_their_waits_agree_with_a_recursive_check() {
     assert!(ready > 500, "{ready}");
 }
 
-/// Decides for one lineup slot with its own policy, as a Python strategy would through the hook.
-struct SlotHook {
-    slot: u8,
+/// Decides for one lineup slot with its own policy, as a Python strategy would.
+struct Slot {
     policy: Policy,
     asked: usize,
     fail: bool,
 }
 
-impl super::state::Hook for SlotHook {
-    fn accept_win(&mut self, slot: u8, view: &super::actions::View, parts: &Parts, kind: WinKind) -> Option<bool> {
-        (slot == self.slot).then(|| {
-            self.asked += 1;
-            self.policy.accept_win(view, parts, kind)
-        })
+impl Player<Suzume> for Slot {
+    fn decide(&mut self, view: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        self.asked += 1;
+        if self.fail {
+            return Err(Fault::Failed("a test player".into()));
+        }
+        Native::new(&self.policy, crate::rng::Key::new(0)).decide(view, point, legal)
     }
-    fn discard(&mut self, slot: u8, view: &super::actions::View) -> Option<usize> {
-        (slot == self.slot).then(|| {
-            self.asked += 1;
-            self.policy.discard(view, &mut crate::rng::Key::new(0).stream())
-        })
-    }
-    fn failed(&self) -> bool {
-        self.fail && self.asked > 0
+}
+
+/// Answers a tile it does not hold.
+struct Cheat;
+
+impl Player<Suzume> for Cheat {
+    fn decide(&mut self, view: &View<'_>, _: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let held = |t: &Tile| view.hand.contains(t);
+        Ok(legal
+            .iter()
+            .find(|a| !matches!(a, Action::Discard(_)))
+            .copied()
+            .unwrap_or(Action::Discard((0..44).map(Tile).find(|t| !held(t)).unwrap())))
     }
 }
 
 #[test]
-fn a_hook_decides_its_slot_and_leaves_the_keyed_tiles_alone() {
+fn an_outside_player_decides_its_slot_and_leaves_the_keyed_tiles_alone() {
     use super::batch::play_tables;
     let r = rules();
     let picky = knobs(json!({"min_win_score": 8}));
@@ -730,13 +733,19 @@ fn a_hook_decides_its_slot_and_leaves_the_keyed_tiles_alone() {
     for duplicate in [false, true] {
         let batch = Batch { seed: 5, first_game: 2, count: 9, duplicate };
         let native = play(&r, &[Knobs::default(), picky.clone(), Knobs::default()], &batch);
-        // Slot 1's knobs say random; the hook decides it as `picky` and must be what plays.
-        let mut hook = SlotHook { slot: 1, policy: Policy::new(picky.clone(), r.clone()), asked: 0, fail: false };
-        let hooked = play_tables(&r, &[Knobs::default(), random.clone(), Knobs::default()], &batch, &mut hook).unwrap();
-        assert_eq!(native, hooked);
-        assert!(hook.asked > 9 * 12 * 3, "every decision of the slot went to the hook");
+        // Slot 1's knobs say random; the outside player decides it as `picky` and must be what plays.
+        let mut slot = Slot { policy: Policy::new(picky.clone(), r.clone()), asked: 0, fail: false };
+        let outside =
+            play_tables(&r, &[Knobs::default(), random.clone(), Knobs::default()], &batch, &mut [None, Some(&mut slot), None]).unwrap();
+        assert_eq!(native, outside);
+        assert!(slot.asked > 9 * 12 * 3, "every decision of the slot went to its player");
     }
-    let mut failing = SlotHook { slot: 0, policy: Policy::new(Knobs::default(), r.clone()), asked: 0, fail: true };
-    let batch = Batch { seed: 5, first_game: 0, count: 3, duplicate: false };
-    assert!(play_tables(&r, &[Knobs::default(), Knobs::default()], &batch, &mut failing).is_none());
+    let mut failing = Slot { policy: Policy::new(Knobs::default(), r.clone()), asked: 0, fail: true };
+    let batch = Batch { seed: 5, first_game: 3, count: 3, duplicate: false };
+    let err = play_tables(&r, &[Knobs::default(), Knobs::default()], &batch, &mut [Some(&mut failing), None]).unwrap_err();
+    assert_eq!(failing.asked, 1, "the game stops at the first failure");
+    assert_eq!((err.game, err.point, err.fault), (Some(3), "discard", Fault::Failed("a test player".into())));
+    // A tile that is not in the hand is refused, never played.
+    let err = play_tables(&r, &[Knobs::default(), Knobs::default()], &batch, &mut [None, Some(&mut Cheat)]).unwrap_err();
+    assert!(matches!(err.fault, Fault::Illegal(ref what) if what.contains("is not legal")), "{err}");
 }
