@@ -420,7 +420,7 @@ const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Sugoroku::NAME, sugoroku::play_python),
     (Suzume::NAME, suzume::play_python),
     (Riichi::NAME, play_python::<Riichi>),
-    (HongKong::NAME, hongkong::play_python),
+    (HongKong::NAME, play_python::<HongKong>),
     (Trump::NAME, trump::play_python),
     (Toy::NAME, play_python::<Toy>),
 ];

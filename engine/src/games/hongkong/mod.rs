@@ -5,10 +5,11 @@
 //! - `hand.rs`: hand evaluation — every reading, fan items, limit hands, the fan → multiplier
 //!   tables (§8);
 //! - `scoring.rs`: payments (responsibility, 包, false wins) and hand parsing for `score hongkong`;
-//! - `actions.rs`: the decision points of §10, what a player sees, and the `Hook` through which
-//!   Python strategies decide for their lineup slots;
+//! - `actions.rs`: the decision contract ([`crate::decide`]): the decision points of §10, their
+//!   actions, and the `View` a seat decides from (own tiles and everything public);
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
-//! - `strategies.rs`: knobs and the policy (H1-H6 and random of §12 are knob combinations);
+//! - `strategies.rs`: knobs and the native player (H1-H6 and random of §12 are knob
+//!   combinations);
 //! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables;
 //! - `show.rs`: one game played again with every event (`simharness show`).
 //!
@@ -29,6 +30,8 @@ pub mod show;
 pub mod state;
 pub mod strategies;
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;
 
