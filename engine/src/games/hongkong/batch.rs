@@ -3,12 +3,11 @@
 
 use super::hand::Limit;
 use super::rules::Rules;
-use super::state::{play_hand, HandResult, HandSetup, Outcome, TAG_STRATEGY};
+use super::state::{play_hand, HandKeys, HandResult, HandSetup, Outcome};
 use super::strategies::{Bot, Knobs};
 use super::HongKong;
 use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
-use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
@@ -173,7 +172,6 @@ pub fn play_game(
         player: seating.player(s as u8),
         ..Default::default()
     });
-    let deal_key = Key::new(seed).with(seating.deal);
     let (mut dealer, mut round) = (0u8, 0u8);
     let mut h = 0u16;
     while round < 4 {
@@ -181,14 +179,12 @@ pub fn play_game(
             game.truncated = true;
             break;
         }
-        let key = deal_key.with(u64::from(h));
-        let mut natives: [Bot; 4] = std::array::from_fn(|s| Bot {
-            knobs: &lineup[usize::from(seating.player(s as u8))],
-            rng: key.with(TAG_STRATEGY).with(s as u64).stream(),
-        });
+        let keys = HandKeys::new(rules.chance_recipe, seed, seating.deal, u64::from(h));
+        let mut natives: [Bot; 4] =
+            std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
         let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key, points, log }, &mut players)
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {

@@ -10,7 +10,7 @@
 use super::actions::{Action, Point};
 use super::hand::Value;
 use super::rules::{presets, Rules};
-use super::state::{kind_of, play_hand_probed, HandSetup, Table, TAG_STRATEGY};
+use super::state::{kind_of, play_hand_probed, HandKeys, HandSetup, Table};
 use super::strategies::{Bot, Knobs};
 use super::HongKong;
 use crate::decide::{Player, Seats};
@@ -124,18 +124,16 @@ fn hidden_tiles_never_change_a_builtin_strategys_view_or_decision() {
     let k = strategies.len();
     let mut sampler = Sampler { strategies: strategies.clone(), seats: [0; 4], tally: Tally { samples: vec![0; k], ..Tally::default() } };
     let rule_sets = rule_sets();
-    let root = Key::new(23);
     let mut h = 0u64;
     while sampler.tally.samples.iter().any(|&s| s < SAMPLES) {
         let rules = &rule_sets[(h % 2) as usize];
         // Every strategy meets every other, at every seat.
         let lineup: [usize; 4] = std::array::from_fn(|s| (h as usize / 2 + s * (1 + h as usize / (2 * k))) % k);
         sampler.seats = lineup;
-        let key = root.with(h);
-        let mut natives: [Bot; 4] =
-            std::array::from_fn(|s| Bot { knobs: &strategies[lineup[s]].1, rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
+        let keys = HandKeys::new(rules.chance_recipe, 23, h, 0);
+        let mut natives: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &strategies[lineup[s]].1, rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(natives.each_mut().map(|n| n as &mut dyn Player<HongKong>));
-        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log: false };
+        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log: false };
         play_hand_probed(&setup, &mut players, &mut |t, seat, turn, point, win, legal| sampler.check(t, seat, turn, point, win, legal))
             .unwrap();
         h += 1;

@@ -9,7 +9,7 @@
 
 use super::actions::{Action, Claim, Legal, Point, View};
 use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
-use super::rules::{EarthlyHand, MultiWin, Rules};
+use super::rules::{ChanceRecipe, EarthlyHand, MultiWin, Rules};
 use super::scoring::{bao_payer, false_win, payments, Claimed};
 use super::HongKong;
 use crate::decide::{ask, Player, PlayerError};
@@ -17,10 +17,44 @@ use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
 use crate::rng::{Key, Stream};
 
-pub const TAG_WALL: u64 = 1;
-pub const TAG_DICE: u64 = 2;
-pub const TAG_STRATEGY: u64 = 3;
-pub const TAG_MISTAKE: u64 = 4;
+/// Key tags (ASCII), keyed seed / tag / deal / hand (then the seat, for a strategy's draws), as in
+/// the other games.
+pub const TAG_WALL: u64 = 0x484B_5741_4C4C; // "HKWALL"
+pub const TAG_DICE: u64 = 0x484B_4449_4345; // "HKDICE"
+pub const TAG_STRATEGY: u64 = 0x484B_5354_5241; // "HKSTRA"
+pub const TAG_MISTAKE: u64 = 0x484B_4D49_5354; // "HKMIST"
+
+/// The keys of one hand's chance: the wall's shuffle, the three dice that break it, the random
+/// choices of each seat's strategy and mistake injection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandKeys {
+    pub wall: Key,
+    pub dice: Key,
+    pub strategy: Key,
+    pub mistake: Key,
+}
+
+impl HandKeys {
+    /// Hand `hand` of deal `deal` under experiment seed `seed`: with `named`, each key is
+    /// `seed / TAG / deal / hand`; with `numeric` (the recipe of earlier releases) it is
+    /// `seed / deal / hand / n` with n = 1 wall, 2 dice, 3 strategy, 4 mistake.
+    pub fn new(recipe: ChanceRecipe, seed: u64, deal: u64, hand: u64) -> Self {
+        let root = Key::new(seed);
+        let [wall, dice, strategy, mistake] = match recipe {
+            ChanceRecipe::Named => [TAG_WALL, TAG_DICE, TAG_STRATEGY, TAG_MISTAKE].map(|tag| root.with(tag).with(deal).with(hand)),
+            ChanceRecipe::Numeric => {
+                let key = root.with(deal).with(hand);
+                [1, 2, 3, 4].map(|n| key.with(n))
+            }
+        };
+        HandKeys { wall, dice, strategy, mistake }
+    }
+
+    /// The random choices of seat `seat`'s strategy.
+    pub fn strategy(&self, seat: u8) -> Stream {
+        self.strategy.with(u64::from(seat)).stream()
+    }
+}
 
 pub const DEAD_WALL: usize = 14;
 
@@ -132,7 +166,7 @@ pub struct HandSetup<'a> {
     pub rules: &'a Rules,
     pub dealer: u8,
     pub round_wind: u8,
-    pub key: Key,
+    pub keys: HandKeys,
     /// The game's points before this hand (what players see).
     pub points: [i64; 4],
     /// Record every event (`simharness show`); native play leaves it off.
@@ -355,15 +389,15 @@ impl Table<'_> {
 }
 
 /// Shuffles the tiles of hand `key` and breaks the wall where the dice say (§3.2).
-fn build_wall(rules: &Rules, key: Key) -> (Vec<u16>, u8) {
+fn build_wall(rules: &Rules, keys: &HandKeys) -> (Vec<u16>, u8) {
     let n = tile_count(rules);
     let mut wall: Vec<u16> = (0..n as u16).collect();
-    let mut st: Stream = key.with(TAG_WALL).stream();
+    let mut st: Stream = keys.wall.stream();
     for i in (1..n).rev() {
         let j = st.below(i as u64 + 1) as usize;
         wall.swap(i, j);
     }
-    let mut dice = key.with(TAG_DICE).stream();
+    let mut dice = keys.dice.stream();
     let sum: u8 = (0..3).map(|_| dice.below(6) as u8 + 1).sum();
     // Each wall is n/4 tiles; the break is `sum` stacks into the owner's wall.
     let start = (usize::from(wall_owner(sum)) * n / 4 + 2 * usize::from(sum)) % n;
@@ -393,7 +427,7 @@ fn play<'a>(
     seam: impl FnOnce(&mut Table<'a>),
 ) -> Result<HandResult, PlayerError> {
     let rules = setup.rules;
-    let (wall, dice) = build_wall(rules, setup.key);
+    let (wall, dice) = build_wall(rules, &setup.keys);
     let end = wall.len();
     let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new() };
     let mut t = Table {
@@ -453,7 +487,7 @@ fn play<'a>(
             break;
         }
     }
-    let mut mistakes = setup.key.with(TAG_MISTAKE).stream();
+    let mut mistakes = setup.keys.mistake.stream();
     let result = |t: &Table, outcome: Outcome, delta: [i64; 4], dice: u8| HandResult {
         outcome,
         delta,

@@ -771,7 +771,7 @@ mod game {
     use super::super::rules::{presets, MultiWin, Rules};
     use super::super::scoring::{check_situation, kind_name, parse_hand, score};
     use super::super::state::{
-        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandResult, HandSetup, Happening, Outcome, TAG_STRATEGY,
+        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandKeys, HandResult, HandSetup, Happening, Outcome,
     };
     use super::super::strategies::{Bot, Knobs};
     use super::super::HongKong;
@@ -779,7 +779,6 @@ mod game {
     use crate::game::{resolve_preset, Batch};
     use crate::games::riichi::tiles::{counts_to_string, MeldKind};
     use crate::options::Options;
-    use crate::rng::Key;
     use serde_json::json;
 
     fn knobs(v: serde_json::Value) -> Knobs {
@@ -803,10 +802,10 @@ mod game {
 
     /// Hand `h` of a run of random deals: the dealer and round wind turn with `h`.
     fn play_one(rules: &Rules, lineup: &[Knobs; 4], h: u64, log: bool) -> HandResult {
-        let key = Key::new(7).with(h);
-        let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
+        let keys = HandKeys::new(rules.chance_recipe, 7, h, 0);
+        let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(bots.each_mut().map(|b| b as &mut dyn Player<HongKong>));
-        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log }, &mut players)
+        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log }, &mut players)
             .unwrap()
     }
 
@@ -1022,7 +1021,14 @@ mod game {
                 let mut p: [FirstLook; 4] = std::array::from_fn(|_| FirstLook { live: None, tiles: None });
                 let mut players = Seats::<HongKong, 4>(p.each_mut().map(|f| f as &mut dyn Player<HongKong>));
                 let r = play_hand(
-                    &HandSetup { rules: &rules, dealer: 0, round_wind: 0, key: Key::new(11).with(h), points: [0; 4], log: false },
+                    &HandSetup {
+                        rules: &rules,
+                        dealer: 0,
+                        round_wind: 0,
+                        keys: HandKeys::new(rules.chance_recipe, 11, h, 0),
+                        points: [0; 4],
+                        log: false,
+                    },
                     &mut players,
                 )
                 .unwrap();
@@ -1048,5 +1054,25 @@ mod game {
         // HK-18: S discards, W and N declare: W (first after S) wins alone, unless multi_win = all.
         assert_eq!(pick_winners(vec![2u8, 3], MultiWin::HeadBump), vec![2]);
         assert_eq!(pick_winners(vec![2u8, 3], MultiWin::All), vec![2, 3]);
+    }
+}
+
+mod chance {
+    use super::super::rules::ChanceRecipe;
+    use super::super::state::{HandKeys, TAG_DICE, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
+    use crate::rng::Key;
+
+    #[test]
+    fn hands_are_keyed_seed_tag_deal_hand_or_by_the_numeric_recipe_of_earlier_releases() {
+        let tags = [TAG_WALL, TAG_DICE, TAG_STRATEGY, TAG_MISTAKE];
+        let names: Vec<[u8; 8]> = tags.iter().map(|t| t.to_be_bytes()).collect();
+        assert_eq!(names, [*b"\0\0HKWALL", *b"\0\0HKDICE", *b"\0\0HKSTRA", *b"\0\0HKMIST"]);
+        let named = HandKeys::new(ChanceRecipe::Named, 5, 7, 9);
+        let keys = [named.wall, named.dice, named.strategy, named.mistake];
+        assert_eq!(keys, tags.map(|tag| Key::new(5).with(tag).with(7).with(9)));
+        let numeric = HandKeys::new(ChanceRecipe::Numeric, 5, 7, 9);
+        let keys = [numeric.wall, numeric.dice, numeric.strategy, numeric.mistake];
+        assert_eq!(keys, [1, 2, 3, 4].map(|n| Key::new(5).with(7).with(9).with(n)));
+        assert_eq!(named.strategy(2).next_u64(), named.strategy.with(2).draw(0));
     }
 }
