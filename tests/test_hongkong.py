@@ -250,8 +250,9 @@ def test_runs_end_to_end_and_workers_do_not_matter(tmp_path: Path, monkeypatch: 
 
 
 def test_bao_is_off_in_the_seeds_table_and_the_guarantor_pays_alone_with_it_in_play() -> None:
-    """包 in a played game (game 982 of this lineup and seed holds the one liable win of 2,000
-    games: big three dragons won on another player's discard). The default preset follows the
+    """包 in a played game (game 982 of this lineup and seed, under the numeric chance recipe that it
+    was found with, holds the one liable win of 2,000 games: big three dragons won on another
+    player's discard). The default preset follows the
     seed's table (§8.2, no 包): the discarder pays 128 and the others 64 each. With bao on (as
     old_style has it) the player whose discard made the winner's third exposed dragon set pays the
     whole 256 alone."""
@@ -259,7 +260,7 @@ def test_bao_is_off_in_the_seeds_table_and_the_guarantor_pays_alone_with_it_in_p
     assert engine.resolve_rules("hongkong", "old_style")["bao"] == "third_set"
     cfg = ROOT / "configs" / "hongkong-coverage.toml"
     lineup = [s.knobs for s in config.load(cfg).lineup]
-    rules = {"mistake_rate": 0.02}
+    rules = {"mistake_rate": 0.02, "chance_recipe": "numeric"}
     kw = {"seed": 99, "first_game": 982, "count": 1}
     seed = play_batch("hongkong", rules, lineup, **kw)["hands"]
     on = play_batch("hongkong", {**rules, "bao": "third_set"}, lineup, **kw)["hands"]
@@ -281,13 +282,13 @@ SEVEN_FLOWERS = 1 << FAN_ITEMS.index("seven_flowers")
 
 def test_bonus_tile_wins_are_never_taken_on_a_discard_in_play() -> None:
     """Under old_style (花糊 3, 八仙過海) a player dealt seven bonus tiles could win on the dealer's
-    first discard (games 5344, 5563 and 11116 of the coverage lineup, seed 15: the only three in
-    their first 12,000 games). The bonus-tile win is a self-drawn instant win (§8.3 V): at each
-    discard or added kong the events show the holder of seven or more bonus tiles, and every such
-    win is its own draw."""
+    first discard (games 5344, 5563 and 11116 of the coverage lineup, seed 15, under the numeric
+    chance recipe that these games were found with: the only three in their first 12,000 games).
+    The bonus-tile win is a self-drawn instant win (§8.3 V): at each discard or added kong the
+    events show the holder of seven or more bonus tiles, and every such win is its own draw."""
     cfg = ROOT / "configs" / "hongkong-coverage.toml"
     lineup = [s.knobs for s in config.load(cfg).lineup]
-    rules = engine.resolve_rules("hongkong", "old_style")
+    rules = engine.resolve_rules("hongkong", "old_style", {"chance_recipe": "numeric"})
     situations = flower_wins = 0
     for game in (5344, 5563, 11116):
         shown = engine.show_game("hongkong", rules, lineup, seed=15, index=game)

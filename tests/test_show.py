@@ -320,8 +320,9 @@ def _check_hand(ev: pl.DataFrame) -> int:
 def test_hongkong_show_rebuilds_every_hand_and_its_payments() -> None:
     """The Hong Kong event log rebuilds every hand: no tile kind held more than 4 times, each bonus
     tile once, 13 tiles (a kong counting 3) after each discard, every claim from the discard just
-    made; each win's payments (包 included) add up to the hand's point changes."""
-    rules = engine.resolve_rules("hongkong", "default", {"multi_win": "all"})
+    made; each win's payments (包 included) add up to the hand's point changes. The games are those
+    of the numeric chance recipe, under which they were chosen (a limit hand among them)."""
+    rules = engine.resolve_rules("hongkong", "default", {"multi_win": "all", "chance_recipe": "numeric"})
     fast = engine.resolve_knobs("hongkong", {})
     pungs = engine.resolve_knobs("hongkong", {"claims": "pung_only", "discard": "pungs"})
     claims, multi, limits = 0, 0, 0

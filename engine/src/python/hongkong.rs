@@ -1,9 +1,15 @@
-//! Hong Kong mahjong entry points: scoring one hand, and batches in which some lineup slots are
-//! Python strategies (the protocol is documented in `simharness/games/hongkong/python.py`).
+//! Hong Kong mahjong entry points: scoring one hand, and the Python strategy protocol (documented
+//! in `simharness/games/hongkong/python.py`): an object with `decide(view: dict, legal: list) ->
+//! int`, asked at every decision point of spec §10 for the seats of its lineup slot, as a
+//! [`Player`](crate::decide::Player) like the native knobs, from the seat's [`View`] alone.
+//! `legal` lists `("tsumo",)`/`("ron",)` before `("pass",)` at a win, each claim (`("kong",)`,
+//! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
+//! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{option_error, parse_json, PySlots, Slotted};
+use super::{chosen_index, option_error, parse_json, view_and_legal, Protocol};
+use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
-use crate::games::hongkong::actions::{Claim, Decision, Hook, View};
+use crate::games::hongkong::actions::{Action, Claim, Point, View};
 use crate::games::hongkong::batch::play_tables;
 use crate::games::hongkong::hand::{HkMeld, Limit, Value};
 use crate::games::hongkong::rules::{presets, Rules};
@@ -13,9 +19,9 @@ use crate::games::hongkong::strategies::Knobs;
 use crate::games::hongkong::HongKong;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
+use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use std::cell::RefCell;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -61,12 +67,6 @@ fn hongkong_score(
     Ok(report.to_string())
 }
 
-/// Python strategies for some lineup slots (`PySlots`; in a cell, since Hong Kong's hook is
-/// shared by the seats); the first failure is kept and stops the batch.
-struct PyHook<'py> {
-    slots: RefCell<PySlots<'py>>,
-}
-
 /// Kinds as u16 so that they reach Python as lists of ints, not bytes.
 fn kinds(c: &Counts) -> Vec<u16> {
     (0..KINDS as u16).flat_map(|k| std::iter::repeat_n(k, usize::from(c[usize::from(k)]))).collect()
@@ -100,22 +100,18 @@ fn win<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-fn view<'py>(py: Python<'py>, v: &View, decision: &Decision) -> PyResult<Bound<'py, PyDict>> {
+/// The protocol's view dict: the point, its tile and (at a win) the win on offer, then the seat's
+/// view.
+fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let (point, tile) = match *decision {
-        Decision::SelfDraw { value, tile } => {
-            d.set_item("win", win(py, value)?)?;
-            ("tsumo", Some(tile))
-        }
-        Decision::WinOn { value, tile } => {
-            d.set_item("win", win(py, value)?)?;
-            ("ron", Some(tile))
-        }
-        Decision::Claim { tile, .. } => ("claim", Some(tile)),
-        Decision::Kong { .. } => ("kong", None),
-        Decision::Discard => ("discard", None),
+    if let Some(value) = v.win {
+        d.set_item("win", win(py, value)?)?;
+    }
+    let tile = match point {
+        Point::SelfDraw { tile } | Point::WinOn { tile } | Point::Claim { tile } => Some(tile),
+        Point::Kong | Point::Discard => None,
     };
-    d.set_item("point", point)?;
+    d.set_item("point", point.name())?;
     d.set_item("tile", tile.map(u16::from))?;
     d.set_item("from", v.turn)?;
     d.set_item("seat", v.seat)?;
@@ -137,55 +133,58 @@ fn view<'py>(py: Python<'py>, v: &View, decision: &Decision) -> PyResult<Bound<'
     Ok(d)
 }
 
-/// The choices of `decision` as the protocol's `legal` entries: `(name,)` or `(name, kind)`.
-fn legal(v: &View, decision: &Decision) -> Vec<(&'static str, Option<u16>)> {
-    match *decision {
-        Decision::SelfDraw { .. } => vec![("tsumo", None), ("pass", None)],
-        Decision::WinOn { .. } => vec![("ron", None), ("pass", None)],
-        Decision::Claim { legal, .. } => legal
-            .iter()
-            .map(|c| match *c {
-                Claim::Kong => ("kong", None),
-                Claim::Pung => ("pung", None),
-                Claim::Chow { base } => ("chow", Some(u16::from(base))),
-            })
-            .chain([("pass", None)])
-            .collect(),
-        Decision::Kong { legal } => legal.iter().map(|&k| ("kong", Some(u16::from(k)))).chain([("pass", None)]).collect(),
-        Decision::Discard => (0..KINDS as u16).filter(|&k| v.concealed[usize::from(k)] > 0).map(|k| ("discard", Some(k))).collect(),
+/// Whether `point` is a win, whose protocol lists the win before the pass (the engine's yes/no
+/// points list `[Pass, Win]`).
+fn is_win(point: Point) -> bool {
+    matches!(point, Point::SelfDraw { .. } | Point::WinOn { .. })
+}
+
+/// An action as the protocol's `legal` entry at `point`: `(name,)` or `(name, kind)`.
+fn action_tuple<'py>(py: Python<'py>, point: Point, a: Action) -> PyResult<Bound<'py, PyTuple>> {
+    let (name, kind) = match a {
+        Action::Pass => ("pass", None),
+        Action::Win => (point.name(), None),
+        Action::Claim(Claim::Kong) => ("kong", None),
+        Action::Claim(Claim::Pung) => ("pung", None),
+        Action::Claim(Claim::Chow { base }) => ("chow", Some(base)),
+        Action::Kong(k) => ("kong", Some(k)),
+        Action::Discard(k) => ("discard", Some(k)),
+    };
+    match kind {
+        Some(k) => PyTuple::new(py, [name.into_pyobject(py)?.into_any(), u16::from(k).into_pyobject(py)?.into_any()]),
+        None => PyTuple::new(py, [name]),
     }
 }
 
-impl Hook for PyHook<'_> {
-    fn decide(&self, slot: u8, v: &View, decision: &Decision) -> Option<usize> {
-        let point = match decision {
-            Decision::SelfDraw { .. } => "tsumo",
-            Decision::WinOn { .. } => "ron",
-            Decision::Claim { .. } => "claim",
-            Decision::Kong { .. } => "kong",
-            Decision::Discard => "discard",
-        };
-        self.slots.borrow_mut().ask(slot, usize::from(v.seat), point, |py| view(py, v, decision), &legal(v, decision))
+impl Protocol for HongKong {
+    type Context<'py> = ();
+
+    fn context(_: Python<'_>, _: &Rules) -> PyResult<()> {
+        Ok(())
     }
 
-    fn failed(&self) -> bool {
-        self.slots.borrow().failed()
+    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        let tuple = |&a: &Action| action_tuple(py, point, a);
+        if is_win(point) {
+            view_and_legal(py, view(py, v, point)?, legal.iter().rev().map(tuple))
+        } else {
+            view_and_legal(py, view(py, v, point)?, legal.iter().map(tuple))
+        }
+    }
+
+    fn chosen(answer: &Bound<'_, PyAny>, point: Point, legal: &[Action]) -> PyResult<usize> {
+        let i = chosen_index(answer, legal.len())?;
+        Ok(if is_win(point) { legal.len() - 1 - i } else { i })
+    }
+
+    fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, HongKong>) -> Result<Vec<Table>, PlayerError> {
+        play_tables(rules, lineup, batch, outside)
+    }
+
+    fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, HongKong>) -> Result<Vec<Table>, PlayerError> {
+        show_with(rules, lineup, batch, outside)
     }
 }
-
-impl<'py> Slotted<'py> for PyHook<'py> {
-    fn slots(&mut self) -> &mut PySlots<'py> {
-        self.slots.get_mut()
-    }
-}
-
-python_entry_points!(
-    HongKong,
-    play_python,
-    |slots, _: &Rules| Ok(PyHook { slots: RefCell::new(slots) }),
-    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| play_tables(rules, lineup, batch, Some(&*hook)),
-    |rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut PyHook<'_>| show_with(rules, lineup, batch, Some(&*hook))
-);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hongkong_score, m)?)

@@ -420,7 +420,7 @@ const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Sugoroku::NAME, play_python::<Sugoroku>),
     (Suzume::NAME, play_python::<Suzume>),
     (Riichi::NAME, play_python::<Riichi>),
-    (HongKong::NAME, hongkong::play_python),
+    (HongKong::NAME, play_python::<HongKong>),
     (Trump::NAME, trump::play_python),
     (Toy::NAME, play_python::<Toy>),
 ];

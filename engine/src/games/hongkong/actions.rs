@@ -1,7 +1,14 @@
-//! Decision points (spec §10), what a player sees when deciding, and the hook through which a
-//! lineup slot's decisions can come from outside the engine (Python strategies).
+//! Decision points (spec §10), their actions, and what a player sees when deciding.
+//!
+//! Hong Kong mahjong on the decision contract ([`crate::decide`]): at each point the engine asks
+//! one [`Player<HongKong>`](crate::decide::Player) with the deciding seat's [`View`] and the
+//! complete list of legal actions, and refuses an answer outside it. The win points are yes/no
+//! questions (`[Pass, Win]`); a claim offers each legal claim then `Pass`, a kong each legal kind
+//! then `Pass`, a discard each held kind, lowest first.
 
 use super::hand::{HkMeld, Value};
+use super::HongKong;
+use crate::decide::Decisions;
 use crate::games::riichi::tiles::{Counts, Kind};
 
 /// A claim on another player's discard (H-D6), in priority order after the win.
@@ -15,7 +22,141 @@ pub enum Claim {
     },
 }
 
-/// What the deciding player sees: its own tiles and melds, the table's public state.
+/// Where a decision is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// H-D2: declare a self-drawn win on `tile` (the view holds its value): `[Pass, Win]`.
+    SelfDraw { tile: Kind },
+    /// H-D6/H-D7: win on `tile` discarded (or added to a kong) by `view.turn` (the view holds its
+    /// value): `[Pass, Win]`.
+    WinOn { tile: Kind },
+    /// H-D6: claim `tile` discarded by `view.turn`: each legal [`Action::Claim`], then `Pass`.
+    Claim { tile: Kind },
+    /// H-D3/H-D4: declare a kong (four in hand, or the fourth tile of an exposed pung) on one's
+    /// own turn: each legal [`Action::Kong`], then `Pass`.
+    Kong,
+    /// H-D5/H-D8: discard one of the held kinds.
+    Discard,
+}
+
+impl Point {
+    /// The point's name in messages and in the Python protocol's view (`point`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Point::SelfDraw { .. } => "tsumo",
+            Point::WinOn { .. } => "ron",
+            Point::Claim { .. } => "claim",
+            Point::Kong => "kong",
+            Point::Discard => "discard",
+        }
+    }
+}
+
+/// One choice at a decision point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Decline the win, the claim or the kong.
+    Pass,
+    /// Declare the win on offer.
+    Win,
+    Claim(Claim),
+    /// A kong of this kind.
+    Kong(Kind),
+    /// Discard a tile of this kind.
+    Discard(Kind),
+}
+
+impl Decisions for HongKong {
+    type View<'a> = View<'a>;
+    type Point = Point;
+    type Action = Action;
+
+    fn seat(view: &View<'_>) -> usize {
+        usize::from(view.seat)
+    }
+
+    fn point_name(point: Point) -> &'static str {
+        point.name()
+    }
+}
+
+/// The most actions a point offers: a discard, one per kind of a hand of 14 tiles (a claim offers
+/// at most six, a kong five).
+const MOST: usize = 14;
+
+/// The legal actions of one decision point, without allocating.
+pub struct Legal {
+    actions: [Action; MOST],
+    len: usize,
+}
+
+impl Legal {
+    pub fn new() -> Self {
+        Legal { actions: [Action::Pass; MOST], len: 0 }
+    }
+
+    pub fn push(&mut self, a: Action) {
+        self.actions[self.len] = a;
+        self.len += 1;
+    }
+
+    pub fn as_slice(&self) -> &[Action] {
+        &self.actions[..self.len]
+    }
+
+    /// `action` of each kind of `kinds` (bit k for kind k), lowest first.
+    pub fn per_kind(kinds: u64, action: impl Fn(Kind) -> Action) -> Self {
+        let mut legal = Legal::new();
+        let mut rest = kinds;
+        while rest != 0 {
+            legal.push(action(rest.trailing_zeros() as Kind));
+            rest &= rest - 1;
+        }
+        legal
+    }
+
+    /// A discard of each held kind, lowest first.
+    pub fn discards(hand: &Counts) -> Self {
+        Legal::per_kind(held(hand), Action::Discard)
+    }
+}
+
+/// The kinds of `hand`, a bit per kind.
+pub fn held(hand: &Counts) -> u64 {
+    hand.iter().enumerate().fold(0, |m, (k, &n)| m | u64::from(n > 0) << k)
+}
+
+impl Default for Legal {
+    fn default() -> Self {
+        Legal::new()
+    }
+}
+
+/// What the deciding seat may know: its own concealed tiles and everything public. It holds no
+/// reference to the wall (live or dead) or to another seat's concealed tiles, so no strategy can
+/// read them:
+///
+/// ```
+/// use simharness_engine::games::hongkong::actions::View;
+/// fn own_tiles(v: &View<'_>) -> u8 {
+///     v.concealed.iter().sum::<u8>() + 3 * v.melds.len() as u8
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use simharness_engine::games::hongkong::actions::View;
+/// fn next_draw(v: &View<'_>) -> u16 {
+///     v.wall[0]
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use simharness_engine::games::hongkong::actions::View;
+/// fn left_hand(v: &View<'_>) -> u8 {
+///     v.hands[usize::from(v.seat + 3) % 4][0]
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View<'a> {
     pub seat: u8,
     pub dealer: u8,
@@ -39,30 +180,6 @@ pub struct View<'a> {
     pub points: [i64; 4],
     /// Tiles left in the live wall.
     pub live: u8,
-}
-
-/// A decision point and the choices it offers. The order of the choices is the order a hook's
-/// answer indexes: a win or a pass, each legal claim then a pass, each legal kong then a pass,
-/// each held kind (lowest first) to discard.
-pub enum Decision<'a> {
-    /// H-D2: declare a self-drawn win on `tile`: [win, pass].
-    SelfDraw { value: &'a Value, tile: Kind },
-    /// H-D6/H-D7: win on `tile` discarded (or added to a kong) by `view.turn`: [win, pass].
-    WinOn { value: &'a Value, tile: Kind },
-    /// H-D6: claim `tile` discarded by `view.turn`: `legal` then a pass.
-    Claim { tile: Kind, legal: &'a [Claim] },
-    /// H-D3/H-D4: declare a kong of one of `legal` (four in hand, or the fourth tile of an
-    /// exposed pung) on one's own turn, then a pass.
-    Kong { legal: &'a [Kind] },
-    /// H-D5/H-D8: discard one of the held kinds.
-    Discard,
-}
-
-/// Decisions from outside the engine for some lineup slots.
-pub trait Hook {
-    /// The index of lineup slot `slot`'s choice among `decision`'s choices, or None when that
-    /// slot plays its knobs.
-    fn decide(&self, slot: u8, view: &View, decision: &Decision) -> Option<usize>;
-    /// Whether a decision failed (the batch then stops at the end of the game).
-    fn failed(&self) -> bool;
+    /// At a win point, the value of the win on offer (the own hand with the winning tile).
+    pub win: Option<&'a Value>,
 }

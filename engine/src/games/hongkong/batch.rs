@@ -1,14 +1,13 @@
 //! Plays a batch of Hong Kong mahjong games (four rounds of dealer rotation, §6) and fills the
 //! `games`, `players` and `hands` tables.
 
-use super::actions::Hook;
 use super::hand::Limit;
 use super::rules::Rules;
-use super::state::{play_hand, HandResult, HandSetup, Outcome, Player, TAG_STRATEGY};
-use super::strategies::{Bot, Knobs, Seat};
+use super::state::{play_hand, HandKeys, HandResult, HandSetup, Outcome};
+use super::strategies::{Bot, Knobs};
 use super::HongKong;
+use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
-use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
@@ -152,18 +151,18 @@ fn limit_index(l: Option<Limit>) -> i8 {
     l.map_or(-1, |l| l as i8)
 }
 
-/// Plays one game with the lineup's knobs, or `hook`'s decisions for the slots it plays (seat `s`
-/// is played by `seating.player(s)`); `shown` (for `simharness show`) receives each hand's
-/// result with its events.
-pub fn play_game<'k>(
+/// Plays one game with the lineup's knobs, or the players of `outside` for the slots played from
+/// outside the engine (seat `s` is played by `seating.player(s)`); `shown` (for `simharness
+/// show`) receives each hand's result with its events. A player's error stops the game.
+pub fn play_game(
     rules: &Rules,
-    lineup: &'k [Knobs],
+    lineup: &[Knobs],
     seed: u64,
     seating: Seating,
-    hook: Option<&'k dyn Hook>,
+    outside: &mut Outside<'_, HongKong>,
     out: &mut Tables,
     mut shown: Option<&mut Vec<HandResult>>,
-) {
+) -> Result<(), PlayerError> {
     let mut points = [rules.starting_points; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
     let mut stats: [PlayerRow; 4] = std::array::from_fn(|s| PlayerRow {
@@ -173,7 +172,6 @@ pub fn play_game<'k>(
         player: seating.player(s as u8),
         ..Default::default()
     });
-    let deal_key = Key::new(seed).with(seating.deal);
     let (mut dealer, mut round) = (0u8, 0u8);
     let mut h = 0u16;
     while round < 4 {
@@ -181,16 +179,13 @@ pub fn play_game<'k>(
             game.truncated = true;
             break;
         }
-        let key = deal_key.with(u64::from(h));
-        let mut seats: [Seat<'k>; 4] = std::array::from_fn(|s| {
-            let slot = seating.player(s as u8);
-            let bot = Bot { knobs: &lineup[usize::from(slot)], rng: key.with(TAG_STRATEGY).with(s as u64).stream() };
-            Seat { bot, slot, hook }
-        });
-        let [s0, s1, s2, s3] = &mut seats;
-        let mut players: [&mut dyn Player; 4] = [s0, s1, s2, s3];
+        let keys = HandKeys::new(rules.chance_recipe, seed, seating.deal, u64::from(h));
+        let mut natives: [Bot; 4] =
+            std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
+        let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, key, points, log }, &mut players);
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
+            .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {
             *p += d;
@@ -222,6 +217,7 @@ pub fn play_game<'k>(
         stats[s].rank = rank[s];
         out.players.push(stats[s]);
     }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -345,20 +341,17 @@ impl Tables {
 }
 
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    play_tables(rules, lineup, batch, None).expect("the knobs never fail")
+    play_tables(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
 }
 
-/// Plays a batch with `hook` deciding for the slots it plays; None once a decision failed (at the
-/// end of that game).
-pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&dyn Hook>) -> Option<Vec<Table>> {
+/// Plays a batch with the players of `outside` in the slots played from outside the engine; the
+/// first player error stops it.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, HongKong>) -> Result<Vec<Table>, PlayerError> {
     let mut out = Tables::default();
     for g in batch.games() {
-        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), hook, &mut out, None);
-        if hook.is_some_and(|h| h.failed()) {
-            return None;
-        }
+        play_game(rules, lineup, batch.seed, Seating::new(g, 4, batch.duplicate), outside, &mut out, None)?;
     }
-    Some(out.tables())
+    Ok(out.tables())
 }
 
 impl Game for HongKong {

@@ -5,17 +5,21 @@
 //! - `hand.rs`: hand evaluation — every reading, fan items, limit hands, the fan → multiplier
 //!   tables (§8);
 //! - `scoring.rs`: payments (responsibility, 包, false wins) and hand parsing for `score hongkong`;
-//! - `actions.rs`: the decision points of §10, what a player sees, and the `Hook` through which
-//!   Python strategies decide for their lineup slots;
+//! - `actions.rs`: the decision contract ([`crate::decide`]): the decision points of §10, their
+//!   actions, and the `View` a seat decides from (own tiles and everything public);
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
-//! - `strategies.rs`: knobs and the policy (H1-H6 and random of §12 are knob combinations);
+//! - `strategies.rs`: knobs and the native player (H1-H6 and random of §12 are knob
+//!   combinations);
 //! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables;
 //! - `show.rs`: one game played again with every event (`simharness show`).
 //!
-//! Keyed chance. Hand `h` of deal `d` shuffles its wall from `seed/d/h/TAG_WALL`, rolls its dice
-//! from `seed/d/h/TAG_DICE`, random strategy choices of seat `s` read `seed/d/h/TAG_STRATEGY/s`
-//! and mistake injection `seed/d/h/TAG_MISTAKE`: rule variants and duplicate tables see the same
-//! walls, and results never depend on the number of workers.
+//! Keyed chance (`state::HandKeys`). Hand `h` of deal `d` shuffles its wall from
+//! `seed/TAG_WALL/d/h`, rolls its dice from `seed/TAG_DICE/d/h`, random strategy choices of seat
+//! `s` read `seed/TAG_STRATEGY/d/h/s` and mistake injection `seed/TAG_MISTAKE/d/h` (ASCII tags
+//! `HKWALL`, `HKDICE`, `HKSTRA`, `HKMIST`, in the order of the other games): rule variants and
+//! duplicate tables see the same walls, and results never depend on the number of workers. The
+//! rule option `chance_recipe = "numeric"` keys `seed/d/h/n` (n = 1-4 in that order), the recipe
+//! of earlier releases, so that their runs can be played again.
 //!
 //! Tile kinds, melds and the set decomposition are Riichi's (`riichi::tiles`, `riichi::agari`):
 //! the 34 kinds are the same.
@@ -29,6 +33,8 @@ pub mod show;
 pub mod state;
 pub mod strategies;
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;
 

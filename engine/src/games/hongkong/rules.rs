@@ -76,6 +76,13 @@ option_enum! {
     pub enum EarthlyHand { Hk = "hk", Riichi = "riichi" }
 }
 
+option_enum! {
+    /// How chance is keyed (see `state::HandKeys`): `named`, the recipe of every game (seed / ASCII
+    /// tag / deal / hand), or `numeric`, Hong Kong's recipe before it (seed / deal / hand / tags
+    /// 1-4), which plays the walls, dice and random choices of runs made before the change.
+    pub enum ChanceRecipe { Named = "named", Numeric = "numeric" }
+}
+
 options! {
     /// Hong Kong mahjong house rules.
     pub struct Rules {
@@ -172,6 +179,11 @@ options! {
         /// Hands after which a game is cut (the dealer keeps the deal on draws, so a game has no
         /// fixed length; not in the spec). A cut game is logged `truncated`.
         max_hands: u16 = 256, range(16, 10000);
+        /// How walls, dice, random strategy choices and mistakes are keyed: `named` (seed, ASCII
+        /// tag, deal, hand, as in every game) or `numeric` (seed, deal, hand, tag 1-4: the recipe of
+        /// earlier releases, to replay their runs). Not a rule of the game: the two deal other walls
+        /// from the same distribution.
+        chance_recipe: ChanceRecipe = ChanceRecipe::Named;
     }
 }
 

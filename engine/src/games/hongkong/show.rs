@@ -5,12 +5,13 @@
 //! and every win declared, in order), `wins` (one row per win with its payments, 包 included) and
 //! `win_items` (the fan of each item of each win).
 
-use super::actions::Hook;
 use super::batch::{play_game, HandRow, Tables};
 use super::rules::Rules;
 use super::scoring::payments;
 use super::state::{HandResult, Outcome};
 use super::strategies::Knobs;
+use super::HongKong;
+use crate::decide::{Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rows;
 use crate::table::{Rows, Table};
@@ -86,18 +87,16 @@ rows! {
 
 /// The first game of `batch` played alone with its events.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    show_with(rules, lineup, batch, None).expect("the knobs never fail")
+    show_with(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
 }
 
-/// [`show`] with `hook` deciding for the slots it
-/// plays (Python strategies); None once a decision failed.
-pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&dyn Hook>) -> Option<Vec<Table>> {
+/// [`show`] with the players of `outside` in the slots played from outside the engine (Python
+/// strategies); a player's error stops it.
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, HongKong>) -> Result<Vec<Table>, PlayerError> {
     let mut out = Tables::default();
     let mut results: Vec<HandResult> = Vec::new();
-    play_game(rules, lineup, batch.seed, Seating::new(batch.first_game, 4, batch.duplicate), hook, &mut out, Some(&mut results));
-    if hook.is_some_and(|h| h.failed()) {
-        return None;
-    }
+    let seating = Seating::new(batch.first_game, 4, batch.duplicate);
+    play_game(rules, lineup, batch.seed, seating, outside, &mut out, Some(&mut results))?;
     let (mut events, mut wins, mut items) = (Vec::new(), Vec::new(), Vec::new());
     for (h, r) in results.iter().enumerate() {
         let hand = h as u16;
@@ -131,5 +130,5 @@ pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: Option<&d
     }
     let mut tables = out.tables();
     tables.extend([EventRow::table(&events), WinRow::table(&wins), WinItemRow::table(&items)]);
-    Some(tables)
+    Ok(tables)
 }

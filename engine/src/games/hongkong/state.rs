@@ -7,18 +7,54 @@
 //! the other end, so the 14-tile dead wall keeps its size while each replacement shortens the
 //! live wall by one (the spec's replenishment, §3.3).
 
-use super::actions::{Claim, View};
+use super::actions::{Action, Claim, Legal, Point, View};
 use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
-use super::rules::{EarthlyHand, MultiWin, Rules};
+use super::rules::{ChanceRecipe, EarthlyHand, MultiWin, Rules};
 use super::scoring::{bao_payer, false_win, payments, Claimed};
+use super::HongKong;
+use crate::decide::{ask, Player, PlayerError};
 use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
 use crate::rng::{Key, Stream};
 
-pub const TAG_WALL: u64 = 1;
-pub const TAG_DICE: u64 = 2;
-pub const TAG_STRATEGY: u64 = 3;
-pub const TAG_MISTAKE: u64 = 4;
+/// Key tags (ASCII), keyed seed / tag / deal / hand (then the seat, for a strategy's draws), as in
+/// the other games.
+pub const TAG_WALL: u64 = 0x484B_5741_4C4C; // "HKWALL"
+pub const TAG_DICE: u64 = 0x484B_4449_4345; // "HKDICE"
+pub const TAG_STRATEGY: u64 = 0x484B_5354_5241; // "HKSTRA"
+pub const TAG_MISTAKE: u64 = 0x484B_4D49_5354; // "HKMIST"
+
+/// The keys of one hand's chance: the wall's shuffle, the three dice that break it, the random
+/// choices of each seat's strategy and mistake injection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandKeys {
+    pub wall: Key,
+    pub dice: Key,
+    pub strategy: Key,
+    pub mistake: Key,
+}
+
+impl HandKeys {
+    /// Hand `hand` of deal `deal` under experiment seed `seed`: with `named`, each key is
+    /// `seed / TAG / deal / hand`; with `numeric` (the recipe of earlier releases) it is
+    /// `seed / deal / hand / n` with n = 1 wall, 2 dice, 3 strategy, 4 mistake.
+    pub fn new(recipe: ChanceRecipe, seed: u64, deal: u64, hand: u64) -> Self {
+        let root = Key::new(seed);
+        let [wall, dice, strategy, mistake] = match recipe {
+            ChanceRecipe::Named => [TAG_WALL, TAG_DICE, TAG_STRATEGY, TAG_MISTAKE].map(|tag| root.with(tag).with(deal).with(hand)),
+            ChanceRecipe::Numeric => {
+                let key = root.with(deal).with(hand);
+                [1, 2, 3, 4].map(|n| key.with(n))
+            }
+        };
+        HandKeys { wall, dice, strategy, mistake }
+    }
+
+    /// The random choices of seat `seat`'s strategy.
+    pub fn strategy(&self, seat: u8) -> Stream {
+        self.strategy.with(u64::from(seat)).stream()
+    }
+}
 
 pub const DEAD_WALL: usize = 14;
 
@@ -32,19 +68,8 @@ pub fn tile_count(rules: &Rules) -> usize {
     usize::from(rules.tile_set)
 }
 
-/// The decisions a seat's player takes; built-in policies and Python strategies implement it.
-pub trait Player {
-    /// Declare a legal self-drawn win on `tile` (H-D2)?
-    fn self_draw(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
-    /// Win on `tile` discarded (or added to a kong) by `view.turn` (H-D6/H-D7)?
-    fn win_on(&mut self, view: &View, value: &Value, tile: Kind) -> bool;
-    /// Which claim to make on `tile` discarded by `view.turn` among `legal` (None = pass).
-    fn claim(&mut self, view: &View, tile: Kind, legal: &[Claim]) -> Option<Claim>;
-    /// A kong to declare on one's own turn among `legal` kinds (H-D3/H-D4), or none.
-    fn kong(&mut self, view: &View, legal: &[Kind]) -> Option<Kind>;
-    /// The kind to discard (H-D5/H-D8).
-    fn discard(&mut self, view: &View) -> Kind;
-}
+/// The answers of a yes/no point.
+const YES_NO: [Action; 2] = [Action::Pass, Action::Win];
 
 /// A winner: its seat, the hand and circumstances it won with, and their value.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,9 +152,10 @@ pub struct HandEvent {
     pub base: Kind,
 }
 
-struct Seat {
-    hand: Counts,
-    melds: Vec<HkMeld>,
+#[derive(Clone)]
+pub(super) struct Seat {
+    pub(super) hand: Counts,
+    pub(super) melds: Vec<HkMeld>,
     flowers: u8,
     seasons: u8,
     /// The sets claimed from discards, in order (for 包).
@@ -140,19 +166,22 @@ pub struct HandSetup<'a> {
     pub rules: &'a Rules,
     pub dealer: u8,
     pub round_wind: u8,
-    pub key: Key,
+    pub keys: HandKeys,
     /// The game's points before this hand (what players see).
     pub points: [i64; 4],
     /// Record every event (`simharness show`); native play leaves it off.
     pub log: bool,
 }
 
-struct Table<'a> {
+/// One hand in play: the wall, from `next` (the live wall's next draw) to `end` (past the dead
+/// wall's next replacement), and every seat.
+#[derive(Clone)]
+pub(super) struct Table<'a> {
     rules: &'a Rules,
-    wall: Vec<u16>,
-    next: usize,
-    end: usize,
-    seats: [Seat; 4],
+    pub(super) wall: Vec<u16>,
+    pub(super) next: usize,
+    pub(super) end: usize,
+    pub(super) seats: [Seat; 4],
     visible: Counts,
     rivers: [Vec<Kind>; 4],
     discards_left: u16,
@@ -162,9 +191,30 @@ struct Table<'a> {
     points: [i64; 4],
     refused: [u16; 4],
     events: Option<Vec<HandEvent>>,
+    /// Test seam: sees the whole table at every decision, before the player is asked (the test
+    /// that hidden information never changes a decision).
+    #[cfg(test)]
+    pub(super) probe: ProbeSlot<'a>,
 }
 
-fn kind_of(id: u16) -> Option<Kind> {
+/// What [`Table::probe`] is called with: the table, the deciding seat, the seat answered, the
+/// point, the win on offer and the legal actions.
+#[cfg(test)]
+pub(super) type Probe<'a> = dyn FnMut(&Table<'_>, u8, u8, Point, Option<&Value>, &[Action]) + 'a;
+
+/// The probe of a table; a copy of the table has none.
+#[cfg(test)]
+#[derive(Default)]
+pub(super) struct ProbeSlot<'a>(pub Option<&'a mut Probe<'a>>);
+
+#[cfg(test)]
+impl Clone for ProbeSlot<'_> {
+    fn clone(&self) -> Self {
+        ProbeSlot(None)
+    }
+}
+
+pub(super) fn kind_of(id: u16) -> Option<Kind> {
     (id < 136).then_some((id / 4) as Kind)
 }
 
@@ -185,12 +235,13 @@ impl Table<'_> {
         }
     }
 
-    fn live(&self) -> usize {
+    pub(super) fn live(&self) -> usize {
         self.end - DEAD_WALL - self.next
     }
 
-    /// What seat `s` sees while seat `turn` draws, discards or adds to a kong.
-    fn view(&self, s: u8, turn: u8) -> View<'_> {
+    /// What seat `s` sees while seat `turn` draws, discards or adds to a kong, with the value of
+    /// the win on offer at a win point.
+    pub(super) fn view<'t>(&'t self, s: u8, turn: u8, win: Option<&'t Value>) -> View<'t> {
         let seat = &self.seats[usize::from(s)];
         View {
             seat: s,
@@ -206,7 +257,27 @@ impl Table<'_> {
             bonus: std::array::from_fn(|i| (self.seats[i].flowers, self.seats[i].seasons)),
             points: self.points,
             live: self.live().min(255) as u8,
+            win,
         }
+    }
+
+    /// Asks seat `s`'s player (answering seat `turn`) at `point` among `legal`, refusing an
+    /// answer outside it.
+    fn ask(
+        &mut self,
+        players: &mut dyn Player<HongKong>,
+        s: u8,
+        turn: u8,
+        point: Point,
+        win: Option<&Value>,
+        legal: &[Action],
+    ) -> Result<Action, PlayerError> {
+        #[cfg(test)]
+        if let Some(probe) = self.probe.0.take() {
+            probe(self, s, turn, point, win, legal);
+            self.probe.0 = Some(probe);
+        }
+        ask(players, &self.view(s, turn, win), point, legal)
     }
 
     /// Gives tile `id` to seat `s`: a bonus tile is exposed (true), any other goes to the hand.
@@ -318,15 +389,15 @@ impl Table<'_> {
 }
 
 /// Shuffles the tiles of hand `key` and breaks the wall where the dice say (§3.2).
-fn build_wall(rules: &Rules, key: Key) -> (Vec<u16>, u8) {
+fn build_wall(rules: &Rules, keys: &HandKeys) -> (Vec<u16>, u8) {
     let n = tile_count(rules);
     let mut wall: Vec<u16> = (0..n as u16).collect();
-    let mut st: Stream = key.with(TAG_WALL).stream();
+    let mut st: Stream = keys.wall.stream();
     for i in (1..n).rev() {
         let j = st.below(i as u64 + 1) as usize;
         wall.swap(i, j);
     }
-    let mut dice = key.with(TAG_DICE).stream();
+    let mut dice = keys.dice.stream();
     let sum: u8 = (0..3).map(|_| dice.below(6) as u8 + 1).sum();
     // Each wall is n/4 tiles; the break is `sum` stacks into the owner's wall.
     let start = (usize::from(wall_owner(sum)) * n / 4 + 2 * usize::from(sum)) % n;
@@ -334,10 +405,29 @@ fn build_wall(rules: &Rules, key: Key) -> (Vec<u16>, u8) {
     (wall, sum)
 }
 
-/// Plays one hand. `players` are indexed by seat.
-pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandResult {
+/// Plays one hand, asking `players` for every seat's decisions.
+pub fn play_hand(setup: &HandSetup, players: &mut dyn Player<HongKong>) -> Result<HandResult, PlayerError> {
+    play(setup, players, |_| {})
+}
+
+/// [`play_hand`] with `probe` seeing the table at every decision.
+#[cfg(test)]
+pub(super) fn play_hand_probed(
+    setup: &HandSetup,
+    players: &mut dyn Player<HongKong>,
+    probe: &mut Probe<'_>,
+) -> Result<HandResult, PlayerError> {
+    play(setup, players, |t| t.probe.0 = Some(probe))
+}
+
+/// Plays one hand on the table that `seam` has seen once dealt.
+fn play<'a>(
+    setup: &HandSetup<'a>,
+    players: &mut dyn Player<HongKong>,
+    seam: impl FnOnce(&mut Table<'a>),
+) -> Result<HandResult, PlayerError> {
     let rules = setup.rules;
-    let (wall, dice) = build_wall(rules, setup.key);
+    let (wall, dice) = build_wall(rules, &setup.keys);
     let end = wall.len();
     let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new() };
     let mut t = Table {
@@ -355,7 +445,10 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         points: setup.points,
         refused: [0; 4],
         events: setup.log.then(Vec::new),
+        #[cfg(test)]
+        probe: ProbeSlot::default(),
     };
+    seam(&mut t);
     let order: [u8; 4] = std::array::from_fn(|i| (setup.dealer + i as u8) % 4);
     // The deal (§3.4): 4 tiles three times round, then the dealer 2 and the others 1.
     for _ in 0..3 {
@@ -394,7 +487,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             break;
         }
     }
-    let mut mistakes = setup.key.with(TAG_MISTAKE).stream();
+    let mut mistakes = setup.keys.mistake.stream();
     let result = |t: &Table, outcome: Outcome, delta: [i64; 4], dice: u8| HandResult {
         outcome,
         delta,
@@ -431,32 +524,32 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             ctx.kong_on_kong = kong_chain >= 2;
             let hand = t.seats[s].hand;
             if let Some(w) = t.win_value(cur, &hand, win, &ctx) {
-                if players[s].self_draw(&t.view(cur, cur), &w.value, win) {
+                if t.ask(players, cur, cur, Point::SelfDraw { tile: win }, Some(&w.value), &YES_NO)? == Action::Win {
                     t.note(cur, Happening::SelfDrawWin, win, None);
                     let d = payments(rules, setup.dealer, cur, None, w.liable, w.value.base);
-                    return result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice);
+                    return Ok(result(&t, Outcome::Win { winners: vec![w], discarder: None, robbed: false }, whole(d), dice));
                 }
             } else if rules.mistake_rate > 0.0 && drawn.is_some() && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
                 t.note(cur, Happening::FalseWin, win, None);
-                return result(&t, Outcome::FalseWin { offender: cur }, whole(false_win(rules, cur)), dice);
+                return Ok(result(&t, Outcome::FalseWin { offender: cur }, whole(false_win(rules, cur)), dice));
             }
             // Kongs: four in hand, or the fourth tile of an exposed pung.
-            let legal: Vec<Kind> = (0..KINDS as Kind)
-                .filter(|&k| {
-                    let n = t.seats[s].hand[usize::from(k)];
-                    n == 4 || n >= 1 && t.seats[s].melds.iter().any(|m| m.kind == MeldKind::Pon && m.base == k)
-                })
-                .collect();
-            if !legal.is_empty() && t.live() > 0 {
-                if let Some(k) = players[s].kong(&t.view(cur, cur), &legal) {
+            let seat = &t.seats[s];
+            let added = seat.melds.iter().filter(|m| m.kind == MeldKind::Pon && seat.hand[usize::from(m.base)] > 0);
+            let kongs =
+                seat.hand.iter().enumerate().fold(added.fold(0u64, |b, m| b | 1 << m.base), |b, (k, &n)| b | u64::from(n == 4) << k);
+            if kongs != 0 && t.live() > 0 {
+                let mut legal = Legal::per_kind(kongs, Action::Kong);
+                legal.push(Action::Pass);
+                if let Action::Kong(k) = t.ask(players, cur, cur, Point::Kong, None, legal.as_slice())? {
                     let added = t.seats[s].hand[usize::from(k)] < 4;
                     let what = if added { Happening::AddedKong } else { Happening::ConcealedKong };
                     t.note(cur, what, k, None);
                     if added {
                         // Robbing the kong (§5.3): others may win on the added tile.
-                        let winners = discard_winners(&mut t, players, cur, k, Won::RobbedKong);
+                        let winners = discard_winners(&mut t, players, cur, k, Won::RobbedKong)?;
                         if !winners.is_empty() {
-                            return settle_discard(&mut t, winners, cur, true, setup.dealer, dice, &result);
+                            return Ok(settle_discard(&mut t, winners, cur, true, setup.dealer, dice, &result));
                         }
                         let seat = &mut t.seats[s];
                         seat.hand[usize::from(k)] -= 1;
@@ -479,42 +572,48 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
         first_turn = false;
         kong_chain = 0;
         let last_discard = took_last_live(&t, drawn);
-        let k = players[s].discard(&t.view(cur, cur));
+        let legal = Legal::discards(&t.seats[s].hand);
+        let Action::Discard(k) = t.ask(players, cur, cur, Point::Discard, None, legal.as_slice())? else {
+            unreachable!("a discard point offers discards only, and ask refuses anything else")
+        };
         t.discard_from(cur, k);
         let dealer_first = cur == setup.dealer && t.draws == 0 && !any_claim;
         let earthly = rules.earthly_hand_def == EarthlyHand::Hk && dealer_first;
-        let winners = discard_winners(&mut t, players, cur, k, Won::Discard { earthly, last: last_discard });
+        let winners = discard_winners(&mut t, players, cur, k, Won::Discard { earthly, last: last_discard })?;
         if !winners.is_empty() {
-            return settle_discard(&mut t, winners, cur, false, setup.dealer, dice, &result);
+            return Ok(settle_discard(&mut t, winners, cur, false, setup.dealer, dice, &result));
         }
         // Pung or kong by anyone, else chow by the next player (§4).
-        let mut answers = Vec::new();
+        let mut answers = [(0, Claim::Pung); 3];
+        let mut answered = 0;
         for i in 1..4u8 {
             let c = (cur + i) % 4;
             let n = t.seats[usize::from(c)].hand[usize::from(k)];
-            let mut legal = Vec::new();
+            let mut legal = Legal::new();
             if n >= 3 && t.live() > 0 {
-                legal.push(Claim::Kong);
+                legal.push(Action::Claim(Claim::Kong));
             }
             if n >= 2 {
-                legal.push(Claim::Pung);
+                legal.push(Action::Claim(Claim::Pung));
             }
             if i == 1 && k < 27 {
                 let h = &t.seats[usize::from(c)].hand;
                 for base in k.saturating_sub(2)..=k {
                     if base / 9 == k / 9 && base % 9 <= 6 && (base..base + 3).all(|x| x == k || h[usize::from(x)] > 0) {
-                        legal.push(Claim::Chow { base });
+                        legal.push(Action::Claim(Claim::Chow { base }));
                     }
                 }
             }
-            if legal.is_empty() {
+            if legal.as_slice().is_empty() {
                 continue;
             }
-            if let Some(cl) = players[usize::from(c)].claim(&t.view(c, cur), k, &legal) {
-                answers.push((c, cl));
+            legal.push(Action::Pass);
+            if let Action::Claim(cl) = t.ask(players, c, cur, Point::Claim { tile: k }, None, legal.as_slice())? {
+                answers[answered] = (c, cl);
+                answered += 1;
             }
         }
-        let Some((c, cl)) = pick_claim(&answers) else {
+        let Some((c, cl)) = pick_claim(&answers[..answered]) else {
             // No claim: the next player draws.
             cur = (cur + 1) % 4;
             let Some(id) = t.draw_live() else { break };
@@ -553,7 +652,7 @@ pub fn play_hand(setup: &HandSetup, players: &mut [&mut dyn Player; 4]) -> HandR
             kong_chain = 1;
         }
     }
-    result(&t, Outcome::Draw, [0; 4], dice)
+    Ok(result(&t, Outcome::Draw, [0; 4], dice))
 }
 
 /// The claim that takes a discard (§4 priority: pung = kong > chow) among the answers, given in
@@ -584,7 +683,7 @@ enum Won {
 
 /// Seats that win on `tile` from `from` (a discard, or a robbed kong), in turn order; one or all
 /// per `multi_win`.
-fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, tile: Kind, how: Won) -> Vec<Winner> {
+fn discard_winners(t: &mut Table, players: &mut dyn Player<HongKong>, from: u8, tile: Kind, how: Won) -> Result<Vec<Winner>, PlayerError> {
     let mut out = Vec::new();
     for i in 1..4u8 {
         let c = (from + i) % 4;
@@ -595,12 +694,12 @@ fn discard_winners(t: &mut Table, players: &mut [&mut dyn Player; 4], from: u8, 
             Won::RobbedKong => WinContext { robbing_kong: true, ..t.context(c, false, false) },
         };
         if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
-            if players[usize::from(c)].win_on(&t.view(c, from), &w.value, tile) {
+            if t.ask(players, c, from, Point::WinOn { tile }, Some(&w.value), &YES_NO)? == Action::Win {
                 out.push(w);
             }
         }
     }
-    pick_winners(out, t.rules.multi_win)
+    Ok(pick_winners(out, t.rules.multi_win))
 }
 
 fn settle_discard(

@@ -6,9 +6,10 @@
 //! H5 self-draw-only = `claims = "never"`, `win_on_discard = false`; H6 min-fan(k) =
 //! `min_win_fan = k`, `discard = "value"`; random = `discard = "random"`, `claims = "random"`.
 
-use super::actions::{Claim, Decision, Hook, View};
+use super::actions::{held, Action, Claim, Point, View};
 use super::hand::Value;
-use super::state::Player;
+use super::HongKong;
+use crate::decide::{Fault, Player};
 use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, KINDS};
 use crate::games::riichi::{accept, shanten};
 use crate::options::Validate;
@@ -91,7 +92,7 @@ fn pung_shanten(c: &Counts, need: usize) -> i8 {
     (2 * need) as i8 - 2 * t as i8 - p as i8
 }
 
-/// The policy of one seat for one hand.
+/// The policy of one seat for one hand: a [`Player`] deciding from the seat's [`View`] alone.
 pub struct Bot<'a> {
     pub knobs: &'a Knobs,
     pub rng: Stream,
@@ -136,16 +137,31 @@ impl Bot<'_> {
     }
 }
 
-impl Player for Bot<'_> {
-    fn self_draw(&mut self, v: &View, value: &Value, _tile: Kind) -> bool {
-        self.wants(v, value)
+impl Player<HongKong> for Bot<'_> {
+    fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let yes = |win: bool| if win { Action::Win } else { Action::Pass };
+        // The engine offers a win point only with the win's value in the view.
+        let value = || v.win.ok_or_else(|| Fault::Failed("a native strategy asked to win without the win's value".into()));
+        Ok(match point {
+            Point::SelfDraw { .. } => yes(self.wants(v, value()?)),
+            Point::WinOn { .. } => yes(self.knobs.win_on_discard && self.wants(v, value()?)),
+            Point::Claim { tile } => self.claim(v, tile, legal).map_or(Action::Pass, Action::Claim),
+            Point::Kong => self.kong(v, legal).map_or(Action::Pass, Action::Kong),
+            Point::Discard => Action::Discard(self.discard(v)),
+        })
     }
+}
 
-    fn win_on(&mut self, v: &View, value: &Value, _tile: Kind) -> bool {
-        self.knobs.win_on_discard && self.wants(v, value)
-    }
+/// The claims among `legal` actions, in order.
+fn claims(legal: &[Action]) -> impl Iterator<Item = Claim> + '_ {
+    legal.iter().filter_map(|a| match *a {
+        Action::Claim(c) => Some(c),
+        _ => None,
+    })
+}
 
-    fn claim(&mut self, v: &View, tile: Kind, legal: &[Claim]) -> Option<Claim> {
+impl Bot<'_> {
+    fn claim(&mut self, v: &View, tile: Kind, legal: &[Action]) -> Option<Claim> {
         let k = self.knobs;
         if k.defend && self.threatened(v).is_some() {
             return None;
@@ -156,11 +172,11 @@ impl Player for Bot<'_> {
             ClaimRule::Shanten | ClaimRule::Random => true,
         };
         if k.claims == ClaimRule::Random {
-            return legal.iter().copied().find(|_| self.rng.below(2) == 0);
+            return claims(legal).find(|_| self.rng.below(2) == 0);
         }
         let melds = v.melds.len();
         let now = shanten_of(v.concealed, melds);
-        legal.iter().copied().filter(allowed).find(|c| {
+        claims(legal).filter(allowed).find(|c| {
             let mut h = *v.concealed;
             h[usize::from(tile)] += 1;
             match *c {
@@ -175,13 +191,17 @@ impl Player for Bot<'_> {
         })
     }
 
-    fn kong(&mut self, v: &View, legal: &[Kind]) -> Option<Kind> {
+    fn kong(&self, v: &View, legal: &[Action]) -> Option<Kind> {
         if !self.knobs.kongs {
             return None;
         }
         let melds = v.melds.len();
         let now = Self::best_after_discard(v.concealed);
-        legal.iter().copied().find(|&k| {
+        let mut kinds = legal.iter().filter_map(|a| match *a {
+            Action::Kong(k) => Some(k),
+            _ => None,
+        });
+        kinds.find(|&k| {
             let mut h = *v.concealed;
             let n = h[usize::from(k)];
             h[usize::from(k)] = 0;
@@ -192,7 +212,7 @@ impl Player for Bot<'_> {
 
     fn discard(&mut self, v: &View) -> Kind {
         let c = v.concealed;
-        let held = (0..KINDS).filter(|&j| c[j] > 0).fold(0u64, |m, j| m | 1 << j);
+        let held = held(c);
         let k = self.knobs;
         if k.discard == DiscardRule::Random {
             let i = self.rng.below(u64::from(held.count_ones()));
@@ -264,54 +284,4 @@ impl Player for Bot<'_> {
 /// The kinds in a bit mask, lowest first.
 fn kinds_in(mask: u64) -> impl Iterator<Item = Kind> {
     accept::Bits(mask).map(|k| k as Kind)
-}
-
-/// A seat as the batch seats it: its lineup slot's knobs, unless a hook decides for that slot.
-pub struct Seat<'a> {
-    pub bot: Bot<'a>,
-    pub slot: u8,
-    pub hook: Option<&'a dyn Hook>,
-}
-
-impl Seat<'_> {
-    fn ask(&self, view: &View, decision: &Decision) -> Option<usize> {
-        self.hook?.decide(self.slot, view, decision)
-    }
-}
-
-impl Player for Seat<'_> {
-    fn self_draw(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
-        match self.ask(v, &Decision::SelfDraw { value, tile }) {
-            Some(i) => i == 0,
-            None => self.bot.self_draw(v, value, tile),
-        }
-    }
-
-    fn win_on(&mut self, v: &View, value: &Value, tile: Kind) -> bool {
-        match self.ask(v, &Decision::WinOn { value, tile }) {
-            Some(i) => i == 0,
-            None => self.bot.win_on(v, value, tile),
-        }
-    }
-
-    fn claim(&mut self, v: &View, tile: Kind, legal: &[Claim]) -> Option<Claim> {
-        match self.ask(v, &Decision::Claim { tile, legal }) {
-            Some(i) => legal.get(i).copied(),
-            None => self.bot.claim(v, tile, legal),
-        }
-    }
-
-    fn kong(&mut self, v: &View, legal: &[Kind]) -> Option<Kind> {
-        match self.ask(v, &Decision::Kong { legal }) {
-            Some(i) => legal.get(i).copied(),
-            None => self.bot.kong(v, legal),
-        }
-    }
-
-    fn discard(&mut self, v: &View) -> Kind {
-        match self.ask(v, &Decision::Discard) {
-            Some(i) => (0..KINDS as Kind).filter(|&k| v.concealed[usize::from(k)] > 0).nth(i).unwrap_or_else(|| self.bot.discard(v)),
-            None => self.bot.discard(v),
-        }
-    }
 }

@@ -764,20 +764,21 @@ fn differential_faan_old_style() {
 }
 
 mod game {
-    use super::super::actions::{Claim, View};
+    use super::super::actions::{Action, Claim, Point, View};
     use super::super::batch::play;
     use super::super::hand::FanItem;
     use super::super::hand::{HkMeld, Value};
     use super::super::rules::{presets, MultiWin, Rules};
     use super::super::scoring::{check_situation, kind_name, parse_hand, score};
     use super::super::state::{
-        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandResult, HandSetup, Happening, Outcome, Player, TAG_STRATEGY,
+        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandKeys, HandResult, HandSetup, Happening, Outcome,
     };
     use super::super::strategies::{Bot, Knobs};
+    use super::super::HongKong;
+    use crate::decide::{Fault, Player, Seats};
     use crate::game::{resolve_preset, Batch};
-    use crate::games::riichi::tiles::{counts_to_string, Kind, MeldKind};
+    use crate::games::riichi::tiles::{counts_to_string, MeldKind};
     use crate::options::Options;
-    use crate::rng::Key;
     use serde_json::json;
 
     fn knobs(v: serde_json::Value) -> Knobs {
@@ -801,11 +802,11 @@ mod game {
 
     /// Hand `h` of a run of random deals: the dealer and round wind turn with `h`.
     fn play_one(rules: &Rules, lineup: &[Knobs; 4], h: u64, log: bool) -> HandResult {
-        let key = Key::new(7).with(h);
-        let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: key.with(TAG_STRATEGY).with(s as u64).stream() });
-        let [b0, b1, b2, b3] = &mut bots;
-        let mut players: [&mut dyn Player; 4] = [b0, b1, b2, b3];
-        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, key, points: [0; 4], log }, &mut players)
+        let keys = HandKeys::new(rules.chance_recipe, 7, h, 0);
+        let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: keys.strategy(s as u8) });
+        let mut players = Seats::<HongKong, 4>(bots.each_mut().map(|b| b as &mut dyn Player<HongKong>));
+        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log }, &mut players)
+            .unwrap()
     }
 
     /// Plays `hands` hands of random deals under `rules` and checks, for each: every tile is
@@ -992,23 +993,15 @@ mod game {
         tiles: Option<u8>,
     }
 
-    impl Player for FirstLook {
-        fn self_draw(&mut self, _: &View, _: &Value, _: Kind) -> bool {
-            false
-        }
-        fn win_on(&mut self, _: &View, _: &Value, _: Kind) -> bool {
-            false
-        }
-        fn claim(&mut self, _: &View, _: Kind, _: &[Claim]) -> Option<Claim> {
-            None
-        }
-        fn kong(&mut self, _: &View, _: &[Kind]) -> Option<Kind> {
-            None
-        }
-        fn discard(&mut self, v: &View) -> Kind {
-            self.live.get_or_insert(v.live);
-            self.tiles.get_or_insert(v.concealed.iter().sum());
-            (0..34).find(|&k| v.concealed[usize::from(k)] > 0).unwrap()
+    impl Player<HongKong> for FirstLook {
+        /// Passes every win, claim and kong; discards the lowest kind held.
+        fn decide(&mut self, v: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+            if point == Point::Discard {
+                self.live.get_or_insert(v.live);
+                self.tiles.get_or_insert(v.concealed.iter().sum());
+                return Ok(legal[0]);
+            }
+            Ok(Action::Pass)
         }
     }
 
@@ -1026,12 +1019,19 @@ mod game {
             let rules = resolve_preset::<Rules>(&presets(), "default", &json!({"tile_set": set})).unwrap();
             for h in 0..20 {
                 let mut p: [FirstLook; 4] = std::array::from_fn(|_| FirstLook { live: None, tiles: None });
-                let [a, b, c, d] = &mut p;
-                let mut players: [&mut dyn Player; 4] = [a, b, c, d];
+                let mut players = Seats::<HongKong, 4>(p.each_mut().map(|f| f as &mut dyn Player<HongKong>));
                 let r = play_hand(
-                    &HandSetup { rules: &rules, dealer: 0, round_wind: 0, key: Key::new(11).with(h), points: [0; 4], log: false },
+                    &HandSetup {
+                        rules: &rules,
+                        dealer: 0,
+                        round_wind: 0,
+                        keys: HandKeys::new(rules.chance_recipe, 11, h, 0),
+                        points: [0; 4],
+                        log: false,
+                    },
                     &mut players,
-                );
+                )
+                .unwrap();
                 assert_eq!(p[0].tiles, Some(14));
                 assert_eq!(p[1].tiles, Some(14), "a non-dealer holds 13 and draws one");
                 let bonus: u8 = r.bonus.iter().sum();
@@ -1054,5 +1054,25 @@ mod game {
         // HK-18: S discards, W and N declare: W (first after S) wins alone, unless multi_win = all.
         assert_eq!(pick_winners(vec![2u8, 3], MultiWin::HeadBump), vec![2]);
         assert_eq!(pick_winners(vec![2u8, 3], MultiWin::All), vec![2, 3]);
+    }
+}
+
+mod chance {
+    use super::super::rules::ChanceRecipe;
+    use super::super::state::{HandKeys, TAG_DICE, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
+    use crate::rng::Key;
+
+    #[test]
+    fn hands_are_keyed_seed_tag_deal_hand_or_by_the_numeric_recipe_of_earlier_releases() {
+        let tags = [TAG_WALL, TAG_DICE, TAG_STRATEGY, TAG_MISTAKE];
+        let names: Vec<[u8; 8]> = tags.iter().map(|t| t.to_be_bytes()).collect();
+        assert_eq!(names, [*b"\0\0HKWALL", *b"\0\0HKDICE", *b"\0\0HKSTRA", *b"\0\0HKMIST"]);
+        let named = HandKeys::new(ChanceRecipe::Named, 5, 7, 9);
+        let keys = [named.wall, named.dice, named.strategy, named.mistake];
+        assert_eq!(keys, tags.map(|tag| Key::new(5).with(tag).with(7).with(9)));
+        let numeric = HandKeys::new(ChanceRecipe::Numeric, 5, 7, 9);
+        let keys = [numeric.wall, numeric.dice, numeric.strategy, numeric.mistake];
+        assert_eq!(keys, [1, 2, 3, 4].map(|n| Key::new(5).with(7).with(9).with(n)));
+        assert_eq!(named.strategy(2).next_u64(), named.strategy.with(2).draw(0));
     }
 }
