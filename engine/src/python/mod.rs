@@ -421,7 +421,7 @@ const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Suzume::NAME, suzume::play_python),
     (Riichi::NAME, play_python::<Riichi>),
     (HongKong::NAME, hongkong::play_python),
-    (Trump::NAME, trump::play_python),
+    (Trump::NAME, play_python::<Trump>),
     (Toy::NAME, play_python::<Toy>),
 ];
 

@@ -545,7 +545,7 @@ fn packed_counts_hold_each_kind_in_its_nibble() {
 
 mod games {
     use super::super::batch::{play, play_game, HandRow, Rows3};
-    use super::super::state::NoHook;
+    use super::super::state::Silent;
     use super::super::strategies::{DiscardRule, Knobs, Policy};
     use super::*;
     use crate::game::{Batch, Seating};
@@ -563,7 +563,7 @@ mod games {
         let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
         let mut out = Rows3::default();
         for g in games {
-            play_game(rules, &policies, 5, Seating::new(g, 3, false), &mut NoHook, &mut out);
+            play_game(rules, &policies, 5, Seating::new(g, 3, false), &mut [], &mut Silent, &mut out).unwrap();
         }
         out
     }
