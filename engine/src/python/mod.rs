@@ -421,7 +421,7 @@ const PYTHON_GAMES: &[(&str, PlayPython)] = &[
     (Suzume::NAME, play_python::<Suzume>),
     (Riichi::NAME, play_python::<Riichi>),
     (HongKong::NAME, play_python::<HongKong>),
-    (Trump::NAME, trump::play_python),
+    (Trump::NAME, play_python::<Trump>),
     (Toy::NAME, play_python::<Toy>),
 ];
 

@@ -4,21 +4,24 @@
 //! The Python strategy protocol (documented in `simharness/games/trump/python.py`): an object with
 //! `decide(view: dict, legal: list[tuple]) -> int`, asked at the decision points of spec §10
 //! (`point` "joker" = D1/D6, "tsumo" = D2, "discard" = D3/D4, "ron" = D5) and returning the index
-//! of the chosen action: `("keep",)`/`("set_aside",)`, `("tsumo",)`/`("pass",)`,
-//! `("discard", card)` and, when riichi is legal, `("riichi", card)` per card in hand,
-//! `("ron",)`/`("pass",)`.
+//! of the chosen action: `("keep",)`/`("set_aside",)`, `("tsumo",)`/`("pass",)`, `("discard", card)`
+//! per card in hand and, when riichi is legal, `("riichi", card)` per card whose discard leaves a
+//! tenpai hand, `("ron",)`/`("pass",)`. A Python strategy is a [`Player<Trump>`](crate::decide::Player)
+//! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
+//! point and its legal [`Action`]s alone.
 
-use super::{option_error, parse_json, PySlots};
+use super::{option_error, parse_json, view_and_legal, Protocol};
+use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
-use crate::games::trump::actions::{Point, View};
+use crate::games::trump::actions::{Action, Point, View};
 use crate::games::trump::batch::play_tables;
-use crate::games::trump::scoring::{score_report, waits, Query, Value, YAKU};
+use crate::games::trump::scoring::{score_report, Query, YAKU};
 use crate::games::trump::show::show_with;
-use crate::games::trump::state::Hook;
-use crate::games::trump::{Rules, Trump};
+use crate::games::trump::{Knobs, Rules, Trump};
 use crate::options::{Options, Validate};
+use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
@@ -69,9 +72,9 @@ fn kinds_of(mask: u16) -> Vec<u16> {
 }
 
 /// What a seat sees at a decision (the protocol's view, `simharness/games/trump/python.py`).
-fn view<'py>(py: Python<'py>, v: &View, point: &str, win: Option<&Value>) -> PyResult<Bound<'py, PyDict>> {
+fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("point", point)?;
+    d.set_item("point", point.name())?;
     d.set_item("seat", v.seat)?;
     d.set_item("dealer", v.dealer)?;
     d.set_item("hand", v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>())?;
@@ -87,7 +90,7 @@ fn view<'py>(py: Python<'py>, v: &View, point: &str, win: Option<&Value>) -> PyR
     d.set_item("live", v.live)?;
     d.set_item("points", v.points.to_vec())?;
     d.set_item("pool", v.pool)?;
-    if let Some(value) = win {
+    if let Point::Tsumo(value) | Point::Ron(value) = point {
         let w = PyDict::new(py);
         w.set_item("han", value.han)?;
         w.set_item("points", value.points)?;
@@ -99,49 +102,37 @@ fn view<'py>(py: Python<'py>, v: &View, point: &str, win: Option<&Value>) -> PyR
     Ok(d)
 }
 
-impl Hook for PySlots<'_> {
-    fn yes_no(&mut self, slot: u8, point: Point, v: &View, value: Option<&Value>) -> Option<bool> {
-        let (name, yes) = match point {
-            Point::KeepJoker => ("joker", "keep"),
-            Point::Tsumo => ("tsumo", "tsumo"),
-            _ => ("ron", "ron"),
-        };
-        let no = if point == Point::KeepJoker { "set_aside" } else { "pass" };
-        self.ask(slot, v.seat, name, |py| view(py, v, name, value), &[(yes, None), (no, None)]).map(|i| i == 0)
-    }
-
-    fn discard(&mut self, slot: u8, v: &View, riichi_legal: bool) -> Option<(usize, bool)> {
-        if !self.claims(slot) {
-            return None;
-        }
-        let mut items: Vec<(&str, Option<u16>)> = v.hand.iter().map(|c| ("discard", Some(u16::from(c.0)))).collect();
-        let n = items.len();
-        let mut riichi_index = Vec::new();
-        if riichi_legal {
-            for (i, c) in v.hand.iter().enumerate() {
-                let mut rest = v.counts;
-                rest[usize::from(c.kind())] -= 1;
-                if waits(&rest) != 0 {
-                    items.push(("riichi", Some(u16::from(c.0))));
-                    riichi_index.push(i);
-                }
-            }
-        }
-        self.ask(slot, v.seat, "discard", |py| view(py, v, "discard", None), &items).map(|i| {
-            if i < n {
-                (i, false)
-            } else {
-                (riichi_index[i - n], true)
-            }
-        })
-    }
-
-    fn failed(&self) -> bool {
-        PySlots::failed(self)
+/// An action as the protocol's tuple: a card as its id.
+fn action_tuple(py: Python<'_>, a: Action) -> PyResult<Bound<'_, PyTuple>> {
+    match a {
+        Action::Keep => ("keep",).into_pyobject(py),
+        Action::SetAside => ("set_aside",).into_pyobject(py),
+        Action::Tsumo => ("tsumo",).into_pyobject(py),
+        Action::Ron => ("ron",).into_pyobject(py),
+        Action::Pass => ("pass",).into_pyobject(py),
+        Action::Discard { card, riichi } => (if riichi { "riichi" } else { "discard" }, u16::from(card.0)).into_pyobject(py),
     }
 }
 
-python_entry_points!(Trump, play_python, |slots, _: &Rules| Ok(slots), play_tables, show_with);
+impl Protocol for Trump {
+    type Context<'py> = ();
+
+    fn context(_: Python<'_>, _: &Rules) -> PyResult<()> {
+        Ok(())
+    }
+
+    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view(py, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    }
+
+    fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {
+        play_tables(rules, lineup, batch, outside)
+    }
+
+    fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {
+        show_with(rules, lineup, batch, outside)
+    }
+}
 
 /// The yaku names in bit order of `hands.yaku` and `win_yaku.yaku` (the engine's `Yaku::name`).
 #[pyfunction]

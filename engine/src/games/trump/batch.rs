@@ -2,9 +2,10 @@
 
 use super::rules::Rules;
 use super::scoring::{pack_counts, settle, Riichi, Yaku, EAST, PLAYERS};
-use super::state::{play_hand, HandResult, HandSetup, Hook, NoHook, TAG_DEALER, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
-use super::strategies::{Knobs, Policy};
+use super::state::{play_hand, HandResult, HandSetup, Log, Silent, TAG_DEALER, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
+use super::strategies::{Knobs, Native, Policy};
 use super::Trump;
+use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
@@ -211,8 +212,17 @@ pub struct Rows3 {
     pub hands: Vec<HandRow>,
 }
 
-/// Plays one game; appends its rows. `hook` decides for the lineup slots it claims.
-pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating, hook: &mut impl Hook, out: &mut Rows3) {
+/// Plays one game; appends its rows. Each seat is played by its slot's knobs, or by the player of
+/// `outside` when the slot is played from outside the engine; `log` hears what happens.
+pub fn play_game(
+    rules: &Rules,
+    policies: &[Policy],
+    seed: u64,
+    seating: Seating,
+    outside: &mut Outside<'_, Trump>,
+    log: &mut impl Log,
+    out: &mut Rows3,
+) -> Result<(), PlayerError> {
     let slots: [u8; PLAYERS] = std::array::from_fn(|s| seating.player(s as u8));
     let by_seat: [&Policy; PLAYERS] = std::array::from_fn(|s| &policies[usize::from(slots[s])]);
     let first = first_dealer(seed, seating.deal);
@@ -243,17 +253,17 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
         let round = (moves / PLAYERS) as u8;
         let setup = HandSetup {
             rules,
-            policies: by_seat,
-            slots,
             dealer,
             round_wind: EAST + round,
             hand: h,
             wall: hand_key(wall, stood, repeat),
-            strategy: hand_key(strategy, stood, repeat),
             mistakes: hand_key(mistakes, stood, repeat),
         };
+        let strategy = hand_key(strategy, stood, repeat);
+        let mut natives: [Native; PLAYERS] = std::array::from_fn(|s| Native { policy: by_seat[s], rng: strategy.with(s as u64).stream() });
+        let mut players = seat_players(&mut natives, outside, PLAYERS, |s| usize::from(slots[s]));
         let before = points;
-        let r = play_hand(&setup, hook, &mut points, &mut pool);
+        let r = play_hand(&setup, &mut players, log, &mut points, &mut pool)?;
         let delta: [i64; PLAYERS] = std::array::from_fn(|s| points[s] - before[s]);
         stats[dealer].dealt += 1;
         record(&r, h, repeat, dealer, round, delta, pool, &slots, &seating, &mut game, &mut stats, &mut out.hands);
@@ -285,6 +295,7 @@ pub fn play_game(rules: &Rules, policies: &[Policy], seed: u64, seating: Seating
     }
     out.games.push(game);
     out.players.extend(stats);
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -402,20 +413,30 @@ fn record(
 }
 
 pub fn play(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    play_tables(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+    play_tables(rules, lineup, batch, &mut []).expect("the knobs always answer a legal action")
 }
 
-/// Plays `batch` with `hook` deciding for the slots it claims; `None` once the hook has failed.
-pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut impl Hook) -> Option<Vec<Table>> {
+/// Plays `batch` with the players of `outside` in the slots played from outside the engine; a
+/// player's error stops it, naming the game.
+pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {
+    play_logged(rules, lineup, batch, outside, &mut Silent)
+}
+
+/// [`play_tables`] with `log` hearing what happens.
+pub(super) fn play_logged(
+    rules: &Rules,
+    lineup: &[Knobs],
+    batch: &Batch,
+    outside: &mut Outside<'_, Trump>,
+    log: &mut impl Log,
+) -> Result<Vec<Table>, PlayerError> {
     let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
     let mut out = Rows3::default();
     for g in batch.games() {
-        play_game(rules, &policies, batch.seed, Seating::new(g, PLAYERS as u8, batch.duplicate), hook, &mut out);
-        if hook.failed() {
-            return None;
-        }
+        let seating = Seating::new(g, PLAYERS as u8, batch.duplicate);
+        play_game(rules, &policies, batch.seed, seating, outside, log, &mut out).map_err(|e| e.in_game(g))?;
     }
-    Some(vec![GameRow::table(&out.games), PlayerRow::table(&out.players), HandRow::table(&out.hands)])
+    Ok(vec![GameRow::table(&out.games), PlayerRow::table(&out.players), HandRow::table(&out.hands)])
 }
 
 impl Game for Trump {

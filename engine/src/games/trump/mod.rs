@@ -4,14 +4,19 @@
 //! - `rules.rs`: the house-rule catalogue of §11 and the ambiguities of §13 as options;
 //! - `scoring.rs`: cards, readings (§5), yaku and han (§6), payments and settlement, the `score`
 //!   command's report;
-//! - `state.rs`: the keyed wall and one hand from the deal to a win or an exhaustive draw;
-//! - `actions.rs`: the decision points D1-D6 and what a player sees;
+//! - `state.rs`: the keyed wall and one hand from the deal to a win or an exhaustive draw, asking
+//!   the seats' players at each decision;
+//! - `actions.rs`: the decision contract (`impl Decisions`): the decision points D1-D6, their
+//!   actions and what a player sees (`View`);
 //! - `strategies.rs`: knobs, the §12 helpers (shanten7, waits, improving cards, precomputed for
-//!   every 7-card multiset) and the policy (T1-T6 and random are knob combinations);
+//!   every 7-card multiset) and the policy (T1-T6 and random are knob combinations), played as a
+//!   `Player<Trump>`;
 //! - `batch.rs`: `impl Game`, dealer rotation over three laps, bust end, settlement and the tables;
-//!   `play_tables` lets a `state::Hook` (a Python strategy, `python/trump.rs`) decide for some slots;
+//!   `play_tables` seats players from outside the engine (Python strategies, `python/trump.rs`)
+//!   in some slots;
 //! - `show.rs`: one game played again with its event log and payments (`simharness show`);
-//! - `tests.rs`: the spec's vectors (§14), the exact enumeration of dealt hands and invariants.
+//! - `tests.rs`: the spec's vectors (§14), the exact enumeration of dealt hands and invariants;
+//! - `hidden.rs`: the test that no hidden information reaches a built-in strategy.
 //!
 //! Keyed chance. Hand `h` of deal `d` shuffles its cards under `seed/TAG_WALL/d/h[/r]` (`h` counts
 //! the hands not voided, `r` the replays after a chombo and is left out when 0), the first dealer
@@ -26,6 +31,8 @@ pub mod show;
 pub mod state;
 pub mod strategies;
 
+#[cfg(test)]
+mod hidden;
 #[cfg(test)]
 mod tests;
 

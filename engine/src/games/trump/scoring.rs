@@ -152,29 +152,39 @@ fn standard(c: &Counts, out: &mut Vec<Reading>) {
         }
         let mut rest = *c;
         rest[usize::from(pair)] -= 2;
-        let mut trios = Vec::with_capacity(2);
-        two_trios(&mut rest, 0, &mut trios, &mut |t| out.push(Reading::Standard { pair, trios: [t[0], t[1]] }));
+        two_trios(&mut rest, 0, &mut Trios { trios: [Trio::Triplet(0); 2], len: 0 }, &mut |t| {
+            out.push(Reading::Standard { pair, trios: t })
+        });
     }
 }
 
+/// The trios of a split in progress: at most two (6 cards), kept on the stack because every
+/// reading of every wait of every hand goes through here.
+struct Trios {
+    trios: [Trio; 2],
+    len: usize,
+}
+
 /// Splits `c` (6 cards) into trios, the lowest remaining rank first, calling `found` per split.
-fn two_trios(c: &mut Counts, from: usize, trios: &mut Vec<Trio>, found: &mut impl FnMut(&[Trio])) {
+fn two_trios(c: &mut Counts, from: usize, trios: &mut Trios, found: &mut impl FnMut([Trio; 2])) {
     let Some(k) = (from..13).find(|&k| c[k] > 0) else {
-        found(trios);
+        found(trios.trios);
         return;
     };
     if c[k] >= 3 {
         c[k] -= 3;
-        trios.push(Trio::Triplet(k as u8));
+        trios.trios[trios.len] = Trio::Triplet(k as u8);
+        trios.len += 1;
         two_trios(c, k, trios, found);
-        trios.pop();
+        trios.len -= 1;
         c[k] += 3;
     }
     if k <= 6 && c[k + 1] > 0 && c[k + 2] > 0 {
         c[k..k + 3].iter_mut().for_each(|n| *n -= 1);
-        trios.push(Trio::Sequence(k as u8));
+        trios.trios[trios.len] = Trio::Sequence(k as u8);
+        trios.len += 1;
         two_trios(c, k, trios, found);
-        trios.pop();
+        trios.len -= 1;
         c[k..k + 3].iter_mut().for_each(|n| *n += 1);
     }
 }
@@ -197,8 +207,19 @@ pub fn readings(c: &Counts) -> Vec<Reading> {
 }
 
 /// Counts packed 4 bits per kind (kind 0 in the low bits): adding a card of kind `k` adds `1 << 4k`.
+/// Every count is below 16. Eight counts at a time are folded into nibbles in three steps rather
+/// than one shift per kind: the engine packs at every draw, discard and ron window.
 pub fn pack_counts(c: &Counts) -> u64 {
-    c.iter().enumerate().fold(0u64, |m, (k, &x)| m | u64::from(x) << (4 * k))
+    fn nibbles(bytes: [u8; 8]) -> u64 {
+        let x = u64::from_le_bytes(bytes);
+        let x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+        let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+        (x | x >> 16) & 0xFFFF_FFFF
+    }
+    let (mut low, mut high) = ([0u8; 8], [0u8; 8]);
+    low.copy_from_slice(&c[..8]);
+    high[..KINDS - 8].copy_from_slice(&c[8..]);
+    nibbles(low) | nibbles(high) << 32
 }
 
 /// Total cards of `c`.

@@ -1,14 +1,15 @@
 //! [`Game::show`](crate::game::Game::show) of Trump mahjong: one game played again with every event
-//! heard through [`Hook::record`] and every win through [`Hook::won`]. Besides `games`,
+//! heard through [`Log::record`] and every win through [`Log::won`]. Besides `games`,
 //! `players` and `hands` (which carry each win's yaku, han and points) of that game it returns
 //! `events` (every card dealt, turned, drawn, set aside and discarded, riichi and wins, in order),
 //! `win_yaku` (each win's yaku and their han) and `payments` (who paid each winner how much).
 
-use super::actions::{Point, View};
 use super::rules::Rules;
 use super::scoring::{Card, Value, PLAYERS, YAKU};
-use super::state::{Event, Hook, NoHook};
+use super::state::{Event, Log};
 use super::strategies::Knobs;
+use super::Trump;
+use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::rows;
 use crate::table::{Rows, Table};
@@ -63,28 +64,15 @@ rows! {
     }
 }
 
-/// Leaves the decisions to `inner` (no slot for native play); writes down what it hears.
-struct Recorder<'h, H: Hook> {
-    inner: &'h mut H,
+/// Writes down what it hears.
+struct Recorder<'h> {
     rules: &'h Rules,
     events: Vec<EventRow>,
     yaku: Vec<WinYakuRow>,
     payments: Vec<PaymentRow>,
 }
 
-impl<H: Hook> Hook for Recorder<'_, H> {
-    fn yes_no(&mut self, slot: u8, point: Point, view: &View, value: Option<&Value>) -> Option<bool> {
-        self.inner.yes_no(slot, point, view, value)
-    }
-
-    fn discard(&mut self, slot: u8, view: &View, riichi_legal: bool) -> Option<(usize, bool)> {
-        self.inner.discard(slot, view, riichi_legal)
-    }
-
-    fn failed(&self) -> bool {
-        self.inner.failed()
-    }
-
+impl Log for Recorder<'_> {
     fn record(&mut self, hand: u16, seat: usize, event: Event, card: Card) {
         let seq = self.events.len() as u32;
         self.events.push(EventRow { hand, seq, seat: seat as u8, kind: event as u8, card: card.0 });
@@ -102,16 +90,16 @@ impl<H: Hook> Hook for Recorder<'_, H> {
 
 /// The first game of `batch`, played alone with its events.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
-    show_with(rules, lineup, batch, &mut NoHook).expect("the native policies never fail")
+    show_with(rules, lineup, batch, &mut []).expect("the knobs always answer a legal action")
 }
 
-/// [`show`] with `hook` deciding for the slots it claims (Python strategies); `None` once the
-/// hook has failed.
-pub fn show_with<H: Hook>(rules: &Rules, lineup: &[Knobs], batch: &Batch, hook: &mut H) -> Option<Vec<Table>> {
-    let mut rec = Recorder { inner: hook, rules, events: Vec::new(), yaku: Vec::new(), payments: Vec::new() };
-    let mut tables = super::batch::play_tables(rules, lineup, &Batch { count: 1, ..*batch }, &mut rec)?;
+/// [`show`] with the players of `outside` in the slots played from outside the engine (Python
+/// strategies); a player's error stops it.
+pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {
+    let mut rec = Recorder { rules, events: Vec::new(), yaku: Vec::new(), payments: Vec::new() };
+    let mut tables = super::batch::play_logged(rules, lineup, &Batch { count: 1, ..*batch }, outside, &mut rec)?;
     tables.push(EventRow::table(&rec.events));
     tables.push(WinYakuRow::table(&rec.yaku));
     tables.push(PaymentRow::table(&rec.payments));
-    Some(tables)
+    Ok(tables)
 }

@@ -21,6 +21,7 @@ pub const DEAD: usize = 9;
 pub const LIVE: usize = 24;
 
 /// The 54 cards of one hand: a lazily shuffled deck.
+#[cfg_attr(test, derive(Clone))]
 pub struct Wall {
     cards: [Card; CARDS],
     next: usize,
@@ -98,39 +99,41 @@ impl Wall {
     pub fn live_left(&self) -> &[Card] {
         &self.cards[self.next..]
     }
+
+    /// The cards no seat has seen: the live cards not yet drawn and the dead-wall cards not yet
+    /// turned or taken (the hidden-information test deals them again).
+    #[cfg(test)]
+    pub(super) fn unseen_mut(&mut self) -> (&mut [Card], &mut [Card]) {
+        (&mut self.cards[self.next..], &mut self.dead[self.top..DEAD - self.bottom])
+    }
 }
 
-use super::actions::{Point, View};
+use super::actions::{after_discards, Action, Legal, Point, View};
 use super::rules::{Furiten, MultiRon, Rules};
 use super::scoring::pack_counts;
 use super::scoring::{self, dora_of, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
-use super::strategies::{Policy, Table7};
+use super::strategies::Table7;
+use super::Trump;
+use crate::decide::{ask, Player, PlayerError};
 
-/// Decisions taken outside the seats' policies (a Python strategy) for the lineup slots it
-/// claims; `None` lets the slot's policy decide. Native play uses [`NoHook`].
-pub trait Hook {
-    /// D1/D6 (`Point::KeepJoker`), D2 (`Point::Tsumo`) and D5 (`Point::Ron`): yes or no.
-    fn yes_no(&mut self, slot: u8, point: Point, view: &View, value: Option<&Value>) -> Option<bool>;
-    /// D3/D4: the index in `view.hand` to discard, and riichi (only honoured when legal).
-    fn discard(&mut self, slot: u8, view: &View, riichi_legal: bool) -> Option<(usize, bool)>;
-    /// The hook has failed (its own error says why): the batch stops after the current game.
-    fn failed(&self) -> bool {
-        false
-    }
-    /// Hears every card dealt, drawn, set aside, turned or discarded and every win (`simharness
-    /// show`); `seat` is [`NO_SEAT`] for a dead-wall card turned up. A no-op in native play.
-    #[inline(always)]
-    fn record(&mut self, _hand: u16, _seat: usize, _event: Event, _card: Card) {}
-    /// Hears each win's value and what each seat pays `winner` for it (sticks apart). A no-op in
-    /// native play.
-    #[inline(always)]
-    fn won(&mut self, _hand: u16, _winner: usize, _value: &Value, _pay: &[i64; PLAYERS]) {}
+/// Hears what happens in a hand besides the decisions (`simharness show`): native play hears
+/// nothing ([`Silent`]).
+pub trait Log {
+    /// Hears every card dealt, drawn, set aside, turned or discarded and every win; `seat` is
+    /// [`NO_SEAT`] for a dead-wall card turned up.
+    fn record(&mut self, hand: u16, seat: usize, event: Event, card: Card);
+    /// Hears each win's value and what each seat pays `winner` for it (sticks apart).
+    fn won(&mut self, hand: u16, winner: usize, value: &Value, pay: &[i64; PLAYERS]);
+    /// Test seam: sees the whole table at every decision, before the player is asked with `view`
+    /// (the test that hidden information never changes a decision).
+    #[cfg(test)]
+    fn asked(&mut self, _table: &Table<'_>, _view: &View<'_>, _point: Point, _legal: &[Action]) {}
 }
 
 /// The seat of an event that belongs to no seat (a dead-wall card turned up).
 pub const NO_SEAT: usize = 255;
 
-/// What [`Hook::record`] hears.
+/// What [`Log::record`] hears.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// A card dealt to the seat.
@@ -163,39 +166,40 @@ pub enum Event {
     Chombo = 12,
 }
 
-/// Every decision by the seats' policies.
-pub struct NoHook;
+/// Hears nothing: native play.
+pub struct Silent;
 
-impl Hook for NoHook {
+impl Log for Silent {
     #[inline(always)]
-    fn yes_no(&mut self, _: u8, _: Point, _: &View, _: Option<&Value>) -> Option<bool> {
-        None
-    }
+    fn record(&mut self, _: u16, _: usize, _: Event, _: Card) {}
     #[inline(always)]
-    fn discard(&mut self, _: u8, _: &View, _: bool) -> Option<(usize, bool)> {
-        None
-    }
+    fn won(&mut self, _: u16, _: usize, _: &Value, _: &[i64; PLAYERS]) {}
 }
+
+/// The yes/no points' legal actions, yes first.
+const KEEP: [Action; 2] = [Action::Keep, Action::SetAside];
+const TSUMO: [Action; 2] = [Action::Tsumo, Action::Pass];
+const RON: [Action; 2] = [Action::Ron, Action::Pass];
 
 /// One player's cards and status in a hand.
 #[derive(Debug, Clone, Copy, Default)]
-struct Seat {
-    cards: [Card; 8],
-    len: usize,
-    counts: Counts,
+pub(super) struct Seat {
+    pub(super) cards: [Card; 8],
+    pub(super) len: usize,
+    pub(super) counts: Counts,
     aside: u8,
-    riichi: Riichi,
+    pub(super) riichi: Riichi,
     /// The discard that declared `riichi`.
     riichi_card: Card,
     ippatsu: bool,
     drawn: bool,
     /// Furiten rule 2 (until the own next discard) and rule 3 (after riichi, for the hand).
-    furiten_temp: bool,
-    furiten_riichi: bool,
+    pub(super) furiten_temp: bool,
+    pub(super) furiten_riichi: bool,
 }
 
 impl Seat {
-    fn add(&mut self, c: Card) {
+    pub(super) fn add(&mut self, c: Card) {
         self.cards[self.len] = c;
         self.len += 1;
         self.counts[usize::from(c.kind())] += 1;
@@ -246,23 +250,22 @@ pub struct HandResult {
 /// The context of one hand.
 pub struct HandSetup<'a> {
     pub rules: &'a Rules,
-    /// Per seat.
-    pub policies: [&'a Policy; PLAYERS],
-    pub slots: [u8; PLAYERS],
     pub dealer: usize,
     pub round_wind: u8,
     /// Hand index within the game (what the event log is keyed by).
     pub hand: u16,
     pub wall: Key,
-    pub strategy: Key,
     /// Mistake injection: one draw per draw that does not win, while `mistake_rate` > 0.
     pub mistakes: Key,
 }
 
-struct Table<'a> {
-    setup: &'a HandSetup<'a>,
-    seats: [Seat; PLAYERS],
-    wall: Wall,
+/// The whole table of one hand: what the engine knows, of which each seat's [`View`] shows it
+/// its own part and the public part.
+#[cfg_attr(test, derive(Clone))]
+pub struct Table<'a> {
+    pub(super) setup: &'a HandSetup<'a>,
+    pub(super) seats: [Seat; PLAYERS],
+    pub(super) wall: Wall,
     seen: [u8; KINDS],
     discarded: [u16; PLAYERS],
     after_riichi: [u16; PLAYERS],
@@ -270,13 +273,38 @@ struct Table<'a> {
     /// The ura-dora once turned (`Some(None)`: the dead wall had no card left for it): one
     /// indicator per hand, so both riichi winners of a double ron read the same card (A6).
     ura: Option<Option<u8>>,
-    river: Vec<Card>,
+    river: Pile<LIVE>,
     /// Jokers set aside.
-    out: Vec<Card>,
+    out: Pile<2>,
+}
+
+/// Cards that left the hands (the river, the Jokers set aside), kept on the stack: a hand
+/// allocates nothing.
+#[cfg_attr(test, derive(Clone))]
+struct Pile<const N: usize> {
+    cards: [Card; N],
+    len: usize,
+}
+
+impl<const N: usize> Pile<N> {
+    fn new() -> Self {
+        Pile { cards: [Card(0); N], len: 0 }
+    }
+
+    fn push(&mut self, c: Card) {
+        self.cards[self.len] = c;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len]
+    }
 }
 
 impl Table<'_> {
-    fn view<'b>(&'b self, seat: usize, hand: &'b [Card], counts: Counts, points: &'b [i64; PLAYERS], pool: i64) -> View<'b> {
+    /// What `seat` sees when it decides holding `hand` (its cards, or at D5 its cards and the
+    /// discard) counted by `counts`.
+    pub(super) fn view<'b>(&'b self, seat: usize, hand: &'b [Card], counts: Counts, points: &'b [i64; PLAYERS], pool: i64) -> View<'b> {
         View {
             seat,
             dealer: self.setup.dealer,
@@ -293,7 +321,22 @@ impl Table<'_> {
             live: self.wall.live(),
             points,
             pool,
+            after: None,
         }
+    }
+
+    /// Asks the player of `view`'s seat for one of `legal` at `point`.
+    fn ask(
+        &self,
+        players: &mut dyn Player<Trump>,
+        _log: &mut impl Log,
+        view: &View<'_>,
+        point: Point,
+        legal: &[Action],
+    ) -> Result<Action, PlayerError> {
+        #[cfg(test)]
+        _log.asked(self, view, point, legal);
+        ask(players, view, point, legal)
     }
 
     fn seat_wind(&self, seat: usize) -> u8 {
@@ -317,20 +360,27 @@ impl Table<'_> {
         }
     }
 
-    /// Turns the next indicator up (`event`: the dora or the ura-dora), telling `hook` of it and of
+    /// Turns the next indicator up (`event`: the dora or the ura-dora), telling `log` of it and of
     /// the Jokers turned on the way; `None` when the dead wall is exhausted (see [`Wall::indicator`]).
-    fn indicator(&mut self, hook: &mut impl Hook, event: Event) -> Option<(Card, u8)> {
+    fn indicator(&mut self, log: &mut impl Log, event: Event) -> Option<(Card, u8)> {
         let before = self.wall.turned().len();
         let turned = self.wall.indicator();
         for &c in &self.wall.turned()[before..] {
-            hook.record(self.setup.hand, NO_SEAT, if c.kind() == JOKER { Event::JokerOut } else { event }, c);
+            log.record(self.setup.hand, NO_SEAT, if c.kind() == JOKER { Event::JokerOut } else { event }, c);
         }
         turned
     }
 
     /// Handles Jokers in `seat`'s hand (D1, D6): set aside (mandatory after riichi or when the
     /// rules forbid keeping) and replaced from the dead wall, again while replacements are Jokers.
-    fn jokers(&mut self, seat: usize, hook: &mut impl Hook, points: &[i64; PLAYERS], pool: i64) {
+    fn jokers(
+        &mut self,
+        seat: usize,
+        players: &mut dyn Player<Trump>,
+        log: &mut impl Log,
+        points: &[i64; PLAYERS],
+        pool: i64,
+    ) -> Result<(), PlayerError> {
         loop {
             let s = self.seats[seat];
             // After riichi only the card just drawn is looked at: a Joker kept before riichi stays
@@ -340,19 +390,17 @@ impl Table<'_> {
             } else {
                 (s.len > 0 && s.cards[s.len - 1].kind() == JOKER).then(|| s.len - 1)
             };
-            let Some(i) = i else { return };
-            let keep = s.riichi == Riichi::None && self.setup.rules.joker_keep_allowed && {
+            let Some(i) = i else { return Ok(()) };
+            if s.riichi == Riichi::None && self.setup.rules.joker_keep_allowed {
                 let view = self.view(seat, &s.cards[..s.len], s.counts, points, pool);
-                hook.yes_no(self.setup.slots[seat], Point::KeepJoker, &view, None)
-                    .unwrap_or_else(|| self.setup.policies[seat].keep_joker(&s.counts))
-            };
-            if keep {
-                return;
+                if self.ask(players, log, &view, Point::KeepJoker, &KEEP)? == Action::Keep {
+                    return Ok(());
+                }
             }
-            let Some(r) = self.wall.replacement() else { return };
+            let Some(r) = self.wall.replacement() else { return Ok(()) };
             let j = self.seats[seat].remove(i);
-            hook.record(self.setup.hand, seat, Event::SetAside, j);
-            hook.record(self.setup.hand, seat, Event::Replacement, r);
+            log.record(self.setup.hand, seat, Event::SetAside, j);
+            log.record(self.setup.hand, seat, Event::Replacement, r);
             self.out.push(j);
             self.seats[seat].aside += 1;
             self.seats[seat].add(r);
@@ -360,8 +408,15 @@ impl Table<'_> {
     }
 }
 
-/// Plays one hand and settles its payments into `points` and the riichi `pool`.
-pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLAYERS], pool: &mut i64) -> HandResult {
+/// Plays one hand, each decision asked of `players`, and settles its payments into `points` and
+/// the riichi `pool`; a player's error stops it.
+pub fn play_hand(
+    setup: &HandSetup,
+    players: &mut dyn Player<Trump>,
+    log: &mut impl Log,
+    points: &mut [i64; PLAYERS],
+    pool: &mut i64,
+) -> Result<HandResult, PlayerError> {
     let rules = setup.rules;
     let (wall, hands) = Wall::deal(setup.wall);
     let mut t = Table {
@@ -373,37 +428,36 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         after_riichi: [0; PLAYERS],
         dora: None,
         ura: None,
-        river: Vec::with_capacity(LIVE),
-        out: Vec::with_capacity(8),
+        river: Pile::new(),
+        out: Pile::new(),
     };
     let mut result = HandResult::default();
     for (i, hand) in hands.iter().enumerate() {
         let s = (setup.dealer + i) % PLAYERS;
         for &c in hand {
             t.seats[s].add(c);
-            hook.record(setup.hand, s, Event::Dealt, c);
+            log.record(setup.hand, s, Event::Dealt, c);
         }
     }
-    if let Some((ind, jokers)) = t.indicator(hook, Event::Dora) {
+    if let Some((ind, jokers)) = t.indicator(log, Event::Dora) {
         t.dora = dora_of(ind.kind());
         t.seen[usize::from(ind.kind())] += 1;
         t.seen[usize::from(JOKER)] += jokers;
         result.indicator_jokers = jokers;
     }
-    let mut rng: [Stream; PLAYERS] = std::array::from_fn(|s| setup.strategy.with(s as u64).stream());
     let mut mistakes = setup.mistakes.stream();
     for i in 0..PLAYERS {
-        t.jokers((setup.dealer + i) % PLAYERS, hook, points, *pool);
+        t.jokers((setup.dealer + i) % PLAYERS, players, log, points, *pool)?;
     }
     let mut turn = setup.dealer;
     'hand: while t.wall.live() > 0 {
         let first = !t.seats[turn].drawn;
         t.seats[turn].drawn = true;
         let c = t.wall.draw();
-        hook.record(setup.hand, turn, Event::Draw, c);
+        log.record(setup.hand, turn, Event::Draw, c);
         result.turn += 1;
         t.seats[turn].add(c);
-        t.jokers(turn, hook, points, *pool);
+        t.jokers(turn, players, log, points, *pool)?;
         let me = t.seats[turn];
         let win_kind = me.cards[me.len - 1].kind();
         // D2: a complete hand after the draw.
@@ -415,40 +469,39 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         let value = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten();
         if let Some(value) = value {
             let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
-            let yes = hook
-                .yes_no(setup.slots[turn], Point::Tsumo, &view, Some(&value))
-                .unwrap_or_else(|| setup.policies[turn].accept_win(&view, &value, true));
-            if yes {
-                hook.record(setup.hand, turn, Event::Tsumo, me.cards[me.len - 1]);
-                let win = t.settle(turn, me.counts, s, None, points, pool, hook);
+            if t.ask(players, log, &view, Point::Tsumo(value), &TSUMO)? == Action::Tsumo {
+                log.record(setup.hand, turn, Event::Tsumo, me.cards[me.len - 1]);
+                let win = t.settle(turn, me.counts, s, None, points, pool, log);
                 result.wins[0] = Some(win);
                 result.tsumo = true;
                 break 'hand;
             }
         } else if rules.mistake_rate > 0.0 && (mistakes.next_u64() as f64) < rules.mistake_rate * 2f64.powi(64) {
-            hook.record(setup.hand, turn, Event::Chombo, me.cards[me.len - 1]);
-            t.chombo(turn, hook, points, pool);
+            log.record(setup.hand, turn, Event::Chombo, me.cards[me.len - 1]);
+            t.chombo(turn, log, points, pool);
             result.chombo = Some(turn as u8);
             break 'hand;
         }
-        // D3/D4: the discard.
+        // D3/D4: the discard; after riichi, the card drawn.
         let seat = &mut t.seats[turn];
         seat.ippatsu = false;
         seat.furiten_temp = false;
-        let riichi_legal = seat.riichi == Riichi::None && points[turn] >= i64::from(rules.riichi_cost) && t.wall.live() >= 1;
-        let (index, riichi) = if me.riichi != Riichi::None {
-            (me.len - 1, false)
+        let (card, riichi) = if me.riichi != Riichi::None {
+            (me.cards[me.len - 1], false)
         } else {
-            let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
-            let (i, r) = hook
-                .discard(setup.slots[turn], &view, riichi_legal)
-                .unwrap_or_else(|| setup.policies[turn].discard(&view, &mut rng[turn], riichi_legal));
-            (i.min(me.len - 1), r)
+            let riichi_legal = points[turn] >= i64::from(rules.riichi_cost) && t.wall.live() >= 1;
+            let after = after_discards(&me.counts);
+            let view = View { after: Some(&after), ..t.view(turn, &me.cards[..me.len], me.counts, points, *pool) };
+            let legal = Legal::discards(view.hand, &after, riichi_legal);
+            let Action::Discard { card, riichi } = t.ask(players, log, &view, Point::Discard, legal.as_slice())? else {
+                unreachable!("every legal action at a discard is a discard")
+            };
+            (card, riichi)
         };
-        let card = t.seats[turn].remove(index);
+        let index = me.cards[..me.len].iter().position(|&c| c == card).expect("a legal discard is in the hand");
+        t.seats[turn].remove(index);
         let kind = card.kind();
-        let riichi = riichi && riichi_legal && Table7::get().info(pack_counts(&t.seats[turn].counts)).waits != 0;
-        hook.record(setup.hand, turn, if riichi { Event::Riichi } else { Event::Discard }, card);
+        log.record(setup.hand, turn, if riichi { Event::Riichi } else { Event::Discard }, card);
         if riichi {
             let seat = &mut t.seats[turn];
             seat.riichi = if first { Riichi::Double } else { Riichi::Single };
@@ -477,13 +530,15 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
                 let sit = t.situation(p, kind, false, !s.drawn);
                 let legal =
                     if s.furiten_temp || s.furiten_riichi { None } else { scoring::ron(&s.counts, &sit, t.discarded[p], rules).ok() };
-                let yes = legal.is_some_and(|value| {
-                    let mut hand = s.cards;
-                    hand[7] = card;
-                    let view = t.view(p, &hand, c8, points, *pool);
-                    hook.yes_no(setup.slots[p], Point::Ron, &view, Some(&value))
-                        .unwrap_or_else(|| setup.policies[p].accept_win(&view, &value, false))
-                });
+                let yes = match legal {
+                    Some(value) => {
+                        let mut hand = s.cards;
+                        hand[7] = card;
+                        let view = t.view(p, &hand, c8, points, *pool);
+                        t.ask(players, log, &view, Point::Ron(value), &RON)? == Action::Ron
+                    }
+                    None => false,
+                };
                 if yes && (n == 0 || rules.multi_ron == MultiRon::Double) {
                     claims[n] = Some((p, c8, sit));
                     n += 1;
@@ -501,12 +556,12 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
                 }
                 for (i, claim) in claims.iter().take(n).enumerate() {
                     let (p, c8, sit) = claim.expect("claimed");
-                    hook.record(setup.hand, p, Event::Ron, card);
-                    result.wins[i] = Some(t.settle(p, c8, sit, Some(turn), points, pool, hook));
+                    log.record(setup.hand, p, Event::Ron, card);
+                    result.wins[i] = Some(t.settle(p, c8, sit, Some(turn), points, pool, log));
                 }
                 if riichi {
                     // Told after the wins that void it (the stick was returned before the payments).
-                    hook.record(setup.hand, turn, Event::RiichiVoid, card);
+                    log.record(setup.hand, turn, Event::RiichiVoid, card);
                 }
                 result.discarder = Some(turn as u8);
                 break 'hand;
@@ -525,7 +580,7 @@ pub fn play_hand(setup: &HandSetup, hook: &mut impl Hook, points: &mut [i64; PLA
         result.jokers[p] = t.seats[p].aside;
     }
     debug_assert!(t.conserved(), "cards not conserved");
-    result
+    Ok(result)
 }
 
 impl Table<'_> {
@@ -539,18 +594,18 @@ impl Table<'_> {
         discarder: Option<usize>,
         points: &mut [i64; PLAYERS],
         pool: &mut i64,
-        hook: &mut impl Hook,
+        log: &mut impl Log,
     ) -> Win {
         let rules = self.setup.rules;
         if s.riichi != Riichi::None {
             if self.ura.is_none() {
-                self.ura = Some(self.indicator(hook, Event::Ura).and_then(|(c, _)| dora_of(c.kind())));
+                self.ura = Some(self.indicator(log, Event::Ura).and_then(|(c, _)| dora_of(c.kind())));
             }
             s.ura = self.ura.flatten();
         }
         let value = scoring::best(&counts, &s, rules).expect("a declared win is complete");
         let pay = scoring::payments(value.points, seat, self.setup.dealer, discarder, rules);
-        hook.won(self.setup.hand, seat, &value, &pay);
+        log.won(self.setup.hand, seat, &value, &pay);
         for (p, &amount) in pay.iter().enumerate() {
             points[p] -= amount;
             points[seat] += amount;
@@ -561,16 +616,16 @@ impl Table<'_> {
     }
 
     /// A false tsumo by `offender` voids the hand: this hand's riichi sticks go back to their
-    /// declarers (their declarations never stood, as in riichi mahjong's chombo; `hook` hears
+    /// declarers (their declarations never stood, as in riichi mahjong's chombo; `log` hears
     /// each as [`Event::RiichiVoid`] of its declaration discard) and the offender pays
     /// `chombo_penalty` to each opponent.
-    fn chombo(&mut self, offender: usize, hook: &mut impl Hook, points: &mut [i64; PLAYERS], pool: &mut i64) {
+    fn chombo(&mut self, offender: usize, log: &mut impl Log, points: &mut [i64; PLAYERS], pool: &mut i64) {
         let cost = i64::from(self.setup.rules.riichi_cost);
         for (p, seat) in self.seats.iter_mut().enumerate().filter(|(_, s)| s.riichi != Riichi::None) {
             seat.riichi = Riichi::None;
             points[p] += cost;
             *pool -= cost;
-            hook.record(self.setup.hand, p, Event::RiichiVoid, seat.riichi_card);
+            log.record(self.setup.hand, p, Event::RiichiVoid, seat.riichi_card);
         }
         let penalty = i64::from(self.setup.rules.chombo_penalty);
         for p in (0..PLAYERS).filter(|&p| p != offender) {
@@ -586,8 +641,8 @@ impl Table<'_> {
             .seats
             .iter()
             .flat_map(|s| &s.cards[..s.len])
-            .chain(&self.river)
-            .chain(&self.out)
+            .chain(self.river.as_slice())
+            .chain(self.out.as_slice())
             .chain(self.wall.turned())
             .chain(self.wall.dead_left())
             .chain(self.wall.live_left());

@@ -3,11 +3,14 @@
 //! The spec's strategies are knob combinations (scripts in `strategies/trump/`):
 //! T1 always-riichi = defaults; T2 dama = `riichi = false`; T3 fold-on-riichi = `fold = true`;
 //! T4 tsumo-only = `riichi = false`, `ron = false`; T5 kokushi-hunter = `kokushi_hunt = true`;
-//! T6 max-han = `min_han = 3`; random = `discard = "random"`.
+//! T6 max-han = `min_han = 3`; random = `discard = "random"`. A seat plays its knobs as a
+//! [`Native`] player, deciding from its [`View`] alone.
 
-use super::actions::View;
+use super::actions::{Action, Point, View};
 use super::rules::Rules;
 use super::scoring::{is_honour, is_terminal, waits, Counts, Value, JOKER, KINDS, KOKUSHI};
+use super::Trump;
+use crate::decide::{Fault, Player};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -59,7 +62,7 @@ impl Validate for Knobs {}
 
 /// Per 7-card multiset: shanten by the standard and four-pairs shapes, by kokushi, the kinds that
 /// lower each, and the waits (§12's helpers, precomputed once for all 73,775 multisets).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Info {
     pub normal: i8,
     pub kokushi: i8,
@@ -244,6 +247,38 @@ pub struct Policy {
     pub rules: Rules,
 }
 
+/// A seat played by its knobs in one hand: the policy, and the seat's keyed stream of random
+/// decisions in this hand (`seed/TAG_STRATEGY/d/h[/r]/s`).
+pub struct Native<'a> {
+    pub policy: &'a Policy,
+    pub rng: Stream,
+}
+
+impl Player<Trump> for Native<'_> {
+    fn decide(&mut self, view: &View<'_>, point: Point, legal: &[Action]) -> Result<Action, Fault> {
+        let p = self.policy;
+        let yes = |yes: bool, a: Action| if yes { a } else { Action::Pass };
+        Ok(match point {
+            Point::KeepJoker => {
+                if p.keep_joker(&view.counts) {
+                    Action::Keep
+                } else {
+                    Action::SetAside
+                }
+            }
+            Point::Tsumo(value) => yes(p.accept_win(view, &value, true), Action::Tsumo),
+            Point::Ron(value) => yes(p.accept_win(view, &value, false), Action::Ron),
+            Point::Discard => {
+                // The discards come first, one per card, then riichi with each tenpai discard.
+                let riichi_legal = legal.len() > view.hand.len();
+                let after = view.after.expect("a discard view carries the shapes after each discard");
+                let (i, riichi) = p.discard(view, after, &mut self.rng, riichi_legal);
+                Action::Discard { card: view.hand[i], riichi }
+            }
+        })
+    }
+}
+
 /// The §12 safety order against riichi players, safest first (0), with more visible copies first.
 fn danger(view: &View, kind: u8, riichi: u8, furiten: bool) -> u32 {
     let seen = u32::from(view.seen[usize::from(kind)]);
@@ -304,15 +339,14 @@ impl Policy {
     }
 
     /// D3/D4: the index in `view.hand` of the card to discard, and whether to declare riichi
-    /// (`riichi_legal` says whether the rules allow one with some tenpai discard).
-    pub fn discard(&self, view: &View, rng: &mut Stream, riichi_legal: bool) -> (usize, bool) {
+    /// (`riichi_legal` says whether the rules allow one with some tenpai discard); `after` is
+    /// [`after_discards`](super::actions::after_discards) of the hand.
+    pub fn discard(&self, view: &View, after: &[Info; KINDS], rng: &mut Stream, riichi_legal: bool) -> (usize, bool) {
         let k = &self.knobs;
-        let table = Table7::get();
         let opponents_riichi = (0..3).filter(|&p| p != view.seat && view.riichi[p]).fold(0u8, |m, p| m | 1 << p);
-        let key8 = pack(&view.counts);
         let unseen = view.unseen();
         let live_of = |mask: u16| -> u32 { (0..KINDS).filter(|&j| mask & (1 << j) != 0).map(|j| u32::from(unseen[j])).sum() };
-        let info_after = |kind: u8| table.info(key8 - (1u64 << (4 * kind)));
+        let info_after = |kind: u8| after[usize::from(kind)];
         let kokushi_on = self.kokushi_allowed() && (k.kokushi_hunt || view.counts[usize::from(JOKER)] > 0);
         let shanten = |i: &Info| if kokushi_on { i.normal.min(i.kokushi) } else { i.normal };
         let improve = |i: &Info| {

@@ -532,9 +532,20 @@ fn dealt_hands_agree_with_the_exact_enumeration() {
     }
 }
 
+/// Packing is 4 bits per kind, kind 0 lowest, for every count a hand can hold (and up to 15).
+#[test]
+fn packed_counts_hold_each_kind_in_its_nibble() {
+    let mut stream = crate::rng::Key::new(7).stream();
+    for _ in 0..10_000 {
+        let c: Counts = std::array::from_fn(|_| stream.below(16) as u8);
+        let packed = pack_counts(&c);
+        assert!((0..KINDS).all(|k| (packed >> (4 * k)) & 15 == u64::from(c[k])) && packed >> (4 * KINDS) == 0, "{c:?}: {packed:#x}");
+    }
+}
+
 mod games {
     use super::super::batch::{play, play_game, HandRow, Rows3};
-    use super::super::state::NoHook;
+    use super::super::state::Silent;
     use super::super::strategies::{DiscardRule, Knobs, Policy};
     use super::*;
     use crate::game::{Batch, Seating};
@@ -552,7 +563,7 @@ mod games {
         let policies: Vec<Policy> = lineup.iter().map(|k| Policy::new(k.clone(), rules.clone())).collect();
         let mut out = Rows3::default();
         for g in games {
-            play_game(rules, &policies, 5, Seating::new(g, 3, false), &mut NoHook, &mut out);
+            play_game(rules, &policies, 5, Seating::new(g, 3, false), &mut [], &mut Silent, &mut out).unwrap();
         }
         out
     }
