@@ -11,9 +11,11 @@
 //!   parts of the state that are public; it holds no reference to the wall or to another seat's
 //!   concealed tiles, so a strategy cannot read them: that does not compile), the decision
 //!   [`Point`](Decisions::Point)s and the [`Action`](Decisions::Action)s. Every decision is "one
-//!   of these legal actions at this point": a yes/no question is a point whose legal list is
-//!   `[pass, yes]`, so there is one method, not one per decision kind, and a new decision adds a
-//!   point, not a trait method.
+//!   of these legal actions at this point": a yes/no question is a point whose legal list holds
+//!   its two answers (the engine's order is the game's: `[pass, win]` in Hong Kong, `[tsumo,
+//!   pass]` in Trump mahjong, the order its Python protocol has always offered, so that a
+//!   strategy's index means what it meant), so there is one method, not one per decision kind,
+//!   and a new decision adds a point, not a trait method.
 //! - Native strategies, Python strategies and test scripts all implement one trait, [`Player`],
 //!   over the view. A player answers for the seat the view names; [`Seats`] seats several
 //!   players at one table (the knobs' native players, and the lineup slots played from outside
@@ -23,10 +25,9 @@
 //!   playing it; either stops the game as a [`PlayerError`] naming the seat and the point (and,
 //!   from the batch, the game). There is no `Option` meaning "failed" and no bare `String`.
 //!
-//! Riichi is the first game on the contract (`games/riichi/actions.rs`); the other four keep
-//! their own hooks until they are ported, after which the Python protocol can be one generic
-//! entry point per game: a Python object is a [`Player`] whose view and actions the game turns
-//! into the dict and tuples of its protocol.
+//! Every game is on the contract (`games/<game>/actions.rs`), and the Python protocol is one
+//! generic entry point (`python/mod.rs`): a Python object is a [`Player`] whose view and actions
+//! the game turns into the dict and tuples of its protocol.
 
 use std::fmt;
 

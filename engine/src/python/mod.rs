@@ -20,22 +20,6 @@ use std::ffi::{c_long, c_ulong};
 use std::marker::PhantomData;
 use std::sync::Mutex;
 
-/// A game not yet on the [`Protocol`]: its entry point for [`play_batch_python`] and
-/// [`show_python`], made by [`with_python`] for the game type `$game` with its hook (built by
-/// `$hook` from the batch's [`PySlots`] and rules) and its batch and shown-game functions (`$play`,
-/// `$show`: rules, lineup, batch, hook). Defined before the game modules that use it.
-macro_rules! python_entry_points {
-    ($game:ty, $fn:ident, $hook:expr, $play:expr, $show:expr) => {
-        pub(super) fn $fn<'py>(slots: PySlots<'py>, rules: &str, lineup: &str, batch: Batch, show: bool) -> PyResult<Bound<'py, PyDict>> {
-            if show {
-                super::with_python::<$game, _, _, _, _>(rules, lineup, slots, batch, $hook, $show)
-            } else {
-                super::with_python::<$game, _, _, _, _>(rules, lineup, slots, batch, $hook, $play)
-            }
-        }
-    };
-}
-
 mod hongkong;
 mod riichi;
 mod riichi_game;
@@ -117,7 +101,7 @@ fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
 }
 
 /// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs), the game
-/// being played and the first failure: the part of every game's hook that asks `decide`, checks
+/// being played and the first failure: the part of every game's [`PyPlayer`] that asks `decide`, checks
 /// the run's cancel flag and tells a failure where it happened.
 pub(crate) struct PySlots<'py> {
     py: Python<'py>,
@@ -125,7 +109,7 @@ pub(crate) struct PySlots<'py> {
     cancel: Option<Bound<'py, PyAny>>,
     /// The thread playing the batch (Python's ident), for [`interrupt_python_strategies`].
     thread: c_ulong,
-    /// The game being played, set by [`with_python`] before each.
+    /// The game being played, set by [`play_python`] before each.
     game: u64,
     error: Option<PyErr>,
 }
@@ -140,10 +124,6 @@ impl<'py> PySlots<'py> {
     /// Whether lineup slot `slot` is played by a Python object.
     pub fn claims(&self, slot: u8) -> bool {
         self.objects.get(usize::from(slot)).is_some_and(Option::is_some)
-    }
-
-    pub fn failed(&self) -> bool {
-        self.error.is_some()
     }
 
     /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the arguments `args`
@@ -187,98 +167,6 @@ impl<'py> PySlots<'py> {
             }
         }
     }
-
-    /// [`decide`](Self::decide) for the protocols `decide(view, legal) -> index`: `legal` lists the
-    /// actions as `(name,)` or `(name, id)` (an action naming a tile or card). A failure answers 0,
-    /// a placeholder, as does every later question: the batch stops at the end of the game.
-    pub fn ask(
-        &mut self,
-        slot: u8,
-        seat: usize,
-        point: &str,
-        view: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyDict>>,
-        legal: &[(&str, Option<u16>)],
-    ) -> Option<usize> {
-        let args = |py: Python<'py>| {
-            let list = PyList::empty(py);
-            for &(name, id) in legal {
-                match id {
-                    Some(i) => list.append((name, i))?,
-                    None => list.append((name,))?,
-                }
-            }
-            PyTuple::new(py, [view(py)?.into_any(), list.into_any()])
-        };
-        self.decide(slot, seat, point, args, |r| chosen_index(r, legal.len())).map(|i| i.unwrap_or(0))
-    }
-}
-
-/// A game's hook, holding the batch's [`PySlots`].
-pub(crate) trait Slotted<'py> {
-    fn slots(&mut self) -> &mut PySlots<'py>;
-}
-
-impl<'py> Slotted<'py> for PySlots<'py> {
-    fn slots(&mut self) -> &mut PySlots<'py> {
-        self
-    }
-}
-
-/// What a game's batch function returns with a hook: its tables, or that it stopped (`None`, or
-/// the engine's message).
-pub(crate) trait Played {
-    fn tables(self) -> Result<Vec<Table>, Option<String>>;
-}
-
-impl Played for Option<Vec<Table>> {
-    fn tables(self) -> Result<Vec<Table>, Option<String>> {
-        self.ok_or(None)
-    }
-}
-
-impl Played for Result<Vec<Table>, String> {
-    fn tables(self) -> Result<Vec<Table>, Option<String>> {
-        self.map_err(Some)
-    }
-}
-
-/// Checks the lineup and plays `batch` with the Python objects of `slots` deciding for their
-/// slots, through the hook `hook` makes and the game's `play` (a batch or a shown game). The games
-/// are played one at a time (a game does not depend on its batch), so that a failure names its
-/// game; a failure raises the strategy's exception (or the interrupt), else the engine's refusal.
-fn with_python<'py, G, H, P, F, R>(
-    rules: &str,
-    lineup: &str,
-    slots: PySlots<'py>,
-    batch: Batch,
-    hook: F,
-    play: R,
-) -> PyResult<Bound<'py, PyDict>>
-where
-    G: Game,
-    H: Slotted<'py>,
-    P: Played,
-    F: FnOnce(PySlots<'py>, &G::Rules) -> PyResult<H>,
-    R: Fn(&G::Rules, &[G::Knobs], &Batch, &mut H) -> P,
-{
-    let py = slots.py;
-    let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
-    let mut hook = hook(slots, &rules)?;
-    let mut tables: Option<Vec<Table>> = None;
-    for game in one_by_one(batch) {
-        hook.slots().game = game.first_game;
-        match play(&rules, &lineup, &game, &mut hook).tables() {
-            Ok(more) => match &mut tables {
-                Some(tables) => append(tables, more),
-                None => tables = Some(more),
-            },
-            Err(refusal) => {
-                let error = hook.slots().error.take();
-                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err(refusal.unwrap_or_default())));
-            }
-        }
-    }
-    tables_to_python(py, &tables.unwrap_or_default())
 }
 
 /// A game's Python strategy protocol: an object with `decide(...)` deciding for a lineup slot, as a
