@@ -148,11 +148,10 @@ def _sha256(data: bytes, at: int) -> bytes:
     return h.hexdigest().encode()
 
 
-def shard_bytes(df: pl.DataFrame, meta: dict[str, Any]) -> bytes:
+def shard_bytes(table: pa.Table, meta: dict[str, Any]) -> bytes:
     """The Parquet file of one shard with ``meta`` (plus its row count) as its provenance and the
     SHA-256 of its bytes in its footer."""
-    table = df.to_arrow()
-    meta = {**meta, "rows": df.height, "checksum": "sha256"}
+    meta = {**meta, "rows": table.num_rows, "checksum": "sha256"}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
     buf = io.BytesIO()
     with pq.ParquetWriter(buf, table.schema, compression="zstd") as writer:
