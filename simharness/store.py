@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import re
@@ -161,11 +160,12 @@ def shard_bytes(table: pa.Table, meta: dict[str, Any]) -> bytes:
     SHA-256 of its bytes in its footer."""
     meta = {**meta, "rows": table.num_rows, "checksum": "sha256"}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
-    buf = io.BytesIO()
+    # An Arrow stream, not a BytesIO: each page is written without a call back into Python.
+    buf = pa.BufferOutputStream()
     with pq.ParquetWriter(buf, table.schema, compression="zstd") as writer:
         writer.write_table(table)
         writer.add_key_value_metadata({CHECKSUM_KEY: _UNSET})
-    data = buf.getvalue()
+    data = buf.getvalue().to_pybytes()
     found = _digest_at(data)
     assert found is not None and found[1] == _UNSET, "the footer holds the checksum's place once"
     at = found[0]
