@@ -216,12 +216,23 @@ def arrow_table(parts: list[RawTable]) -> pa.Table:
     rows = sum(n for n, _cols in parts)
     names = [name for name, _dtype, _buf in parts[0][1]]
     arrays = []
-    for i, (_name, dtype, _buf) in enumerate(parts[0][1]):
+    for i, (name, dtype, _buf) in enumerate(parts[0][1]):
         data = b"".join(cols[i][2] for _n, cols in parts)
-        values = np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<"))
-        arrays.append(pa.array(values.astype(values.dtype.newbyteorder("="), copy=False)))
-        assert len(arrays[-1]) == rows
+        if dtype == "bool" or sys.byteorder != "little":
+            values = np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<"))
+            arrays.append(pa.array(values.astype(values.dtype.newbyteorder("="), copy=False)))
+        else:  # the engine's bytes as they are: a tenth of the cost of going through NumPy
+            arrow = _ARROW_TYPES[dtype]
+            if len(data) != rows * arrow.bit_width // 8:  # from_buffers would read past its end
+                raise ValueError(f"engine column {name}: {len(data)} bytes for {rows} rows of {dtype}")
+            arrays.append(pa.Array.from_buffers(arrow, rows, [None, pa.py_buffer(data)]))
     return pa.Table.from_arrays(arrays, names=names)
+
+
+_ARROW_TYPES = {
+    t: pa.from_numpy_dtype(np.dtype(t))
+    for t in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64")
+}
 
 
 PYTHON_KEY = "python"
