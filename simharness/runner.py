@@ -405,15 +405,16 @@ def run(
         elif exp.sweep_until is not None:
             waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, plan, run_dir, pending)
         try:
-            with backends.pool(where, jobs, scheduler) as pool:
+            with (
+                store.folders_synced(run_dir, tables, list(exp.variants)),
+                backends.pool(where, jobs, scheduler) as pool,
+            ):
                 _execute(waves, total, already, pool, console, between)
         except KeyboardInterrupt:
             raise Interrupted(_kept(run_dir, tables, variants), plan_shards) from None
         except backends.ClusterLost as e:
             kept = Interrupted(_kept(run_dir, tables, variants), plan_shards)
             raise backends.ClusterLost(f"{e.message}; {kept}", field=e.field) from None
-        finally:
-            store.sync_folders(run_dir, tables, list(exp.variants))
         manifest["complete"] = True
         manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         store.write_manifest(run_dir, manifest)

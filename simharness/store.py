@@ -184,12 +184,26 @@ def write_shard(path: Path, data: bytes) -> None:
 
 def sync_folders(run_dir: Path, tables: Sequence[str], variants: Sequence[str]) -> None:
     """Makes the renames of :func:`write_shard` in ``run_dir`` durable: fsyncs every shard folder
-    there is (before the manifest says the run is complete, or when a run stops)."""
+    there is."""
     for table in tables:
         for variant in variants:
             folder = shard_path(run_dir, table, variant, 0).parent
             with contextlib.suppress(FileNotFoundError):
                 _fsync_dir(folder)
+
+
+@contextlib.contextmanager
+def folders_synced(run_dir: Path, tables: Sequence[str], variants: Sequence[str]) -> Iterator[None]:
+    """Around the writing of a run's shards: :func:`sync_folders` when it ends, so that what the
+    manifest then says is on disk is, and when it stops (Ctrl-C, an error), so that the shards kept
+    stay; the error that stopped it is the one raised, not a failing fsync's."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            sync_folders(run_dir, tables, variants)
+        raise
+    sync_folders(run_dir, tables, variants)
 
 
 def _corrupt(path: Path, why: object) -> RunDirError:
