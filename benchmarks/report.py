@@ -16,30 +16,15 @@ wall time.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _rates import SIMHARNESS, measured
 
 from simharness import config
 
 TARGET_RSS_GB = 1.5
 TARGET_RATIO = 2.0
-SIMHARNESS = [sys.executable, "-m", "simharness.cli"]
-
-
-def measured(cmd: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of ``cmd`` run as a child process (its output discarded)."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
-    return seconds, usage.ru_maxrss / 2**20  # ru_maxrss is in kB on Linux
 
 
 def main() -> None:

@@ -1,34 +1,27 @@
 """Riichi throughput on the reference experiment (`configs/riichi-efficiency.toml`: hanchan, Tenhou
 preset, four efficiency players), in hanchan per second per core (CPU time of this process):
 
-- the engine alone (`play_batch` in shard-sized batches);
-- the whole pipeline (config, shards, Parquet, manifest) with one worker;
-- the same engine with one seat played by the Python-protocol strategy (`python-greedy`);
-- side by side, RiichiEnv (PyPI `riichienv`, the `bench` extra) driven by a minimal Python
-  shanten-greedy agent (win when possible, riichi when offered, discard to the lowest shanten,
-  never call), and the ratio of each rate to it.
+- the engine alone (`play_batch` in the config's shards), against RiichiEnv (PyPI `riichienv`, the
+  `bench` extra) driven by a minimal Python shanten-greedy agent (win when possible, riichi when
+  offered, discard to the lowest shanten, never call);
+- the whole pipeline (config, shards, Parquet, manifest) with one worker, against the engine and
+  against the target of 1,000 hanchan per second per core;
+- one seat played by the Python-protocol example (`simharness.games.riichi.python:ShantenGreedy`),
+  against the native lineup on the same hanchan.
 
-Target: 1,000 hanchan per second per core through the whole pipeline. A few seconds in all.
+Each native measurement is repeated (`--repeat`, default 3) and the best rate is reported.
 
-Each native measurement is repeated (`--repeat`, default 3) and the best rate is reported: on a
-shared machine, other processes inflate a run's CPU time (cache and core sharing) but never deflate it.
-
-    python benchmarks/riichi_game.py [--games N] [--peer-games N] [--repeat N]
+    python benchmarks/riichi_game.py [--games N] [--python-games N] [--peer-games N] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from _rates import best, cpu_rate, engine_rate, pipeline_rate
-from rich.console import Console
-from rich.table import Table
+import _rates
+from _rates import REPO, Row, cpu_rate
 
-from simharness import config, engine
-
-REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "configs" / "riichi-efficiency.toml"
 TARGET = 1000.0
 PYTHON_STRATEGY = "simharness.games.riichi.python:ShantenGreedy"
@@ -71,41 +64,33 @@ def riichienv_rate(games: int) -> float | None:
     return cpu_rate(play, games)
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400, help="hanchan per measurement (native)")
-    ap.add_argument("--python-games", type=int, default=40, help="hanchan with the Python strategy")
+    # Two of the config's shards (313 hanchan each).
+    ap.add_argument("--games", type=int, default=626, help="hanchan per native measurement")
+    ap.add_argument("--python-games", type=int, default=40, help="hanchan with the Python seat")
     ap.add_argument("--peer-games", type=int, default=20, help="hanchan of RiichiEnv")
     ap.add_argument("--repeat", type=int, default=3, help="runs per native measurement (best reported)")
-    args = ap.parse_args()
-    exp = config.load(CONFIG)
+    return ap
+
+
+def rows(args: argparse.Namespace) -> list[Row]:
+    exp = _rates.reference(CONFIG, args.games)
     lineup = [slot.knobs for slot in exp.lineup]
-    python = [{**lineup[0], "python": PYTHON_STRATEGY}, *lineup[1:]]
-    engine.play_batch(
-        "riichi", next(iter(exp.variants.values())), lineup, seed=0, first_game=0, count=2
-    )  # warm tables
-    rows = [
-        ("engine alone (4 × efficiency)", best(lambda: engine_rate(exp, lineup, args.games), args.repeat)),
-        ("whole pipeline, Parquet, 1 worker", best(lambda: pipeline_rate(CONFIG, args.games), args.repeat)),
-        ("engine, one seat a Python-protocol strategy", engine_rate(exp, python, args.python_games)),
-    ]
+    python = [_rates.python_seat(lineup[0], PYTHON_STRATEGY), *lineup[1:]]
     peer = riichienv_rate(args.peer_games)
-    t = Table(title="Riichi hanchan per second per core (CPU time)", title_justify="left")
-    for col in ("measurement", "hanchan/s/core", "× RiichiEnv", "of target 1,000"):
-        t.add_column(col, justify="left" if col == "measurement" else "right")
-    for name, rate in rows:
-        ratio = f"{rate / peer:.1f}×" if peer else "–"
-        t.add_row(name, f"{rate:,.0f}", ratio, f"{rate / TARGET:.0%}")
-    name = "RiichiEnv 0.4 + Python shanten-greedy agent"
-    if peer:
-        t.add_row(name, f"{peer:,.1f}", "1.0×", f"{peer / TARGET:.0%}")
-    else:
-        t.add_row(name, "not installed", "–", "–")
-    Console().print(t)
-    native, with_python = rows[0][1], rows[2][1]
-    Console().print(
-        f"The Python-protocol seat costs {native / with_python:.1f}× the native engine's time per hanchan."
+    return _rates.game_rows(
+        exp,
+        args.repeat,
+        ("native lineup", None, python, args.python_games),
+        ("RiichiEnv" if peer else "RiichiEnv (not installed)", peer, ""),
+        pipeline_target=TARGET,
+        unit="hanchan/s/core",
     )
+
+
+def main() -> None:
+    _rates.print_rows(rows(parser().parse_args()), "Riichi (hanchan, Tenhou rules, 4 × efficiency)")
 
 
 if __name__ == "__main__":

@@ -1,86 +1,58 @@
-"""Sugoroku throughput: the engine alone versus the whole pipeline (shards, joblib, Parquet).
+"""Sugoroku throughput on the demo config (`configs/sugoroku-demo.toml`: naive, naive, greedy,
+random; the 500-point cap and none), in games per second per core (CPU time of this process):
 
-Baselines: the target of 100,000 games per second per core in the engine, and the engine itself for
-the pipeline (the pipeline should stay within 2x of the engine's time per game) and for a Python
-seat (one `python-leader` seat among default knobs, against the all-default-knobs engine). Uses the demo
-config's lineup and rules; a few seconds in all.
+- the engine alone (`play_batch` in the config's shards), against the target of 100,000;
+- the whole pipeline (config, shards, Parquet, manifest) with one worker, against the engine;
+- one seat played by the Python example (`simharness.games.sugoroku.python:Leader`) among default
+  knobs, against the all-default-knobs engine on the same games;
+- for information, the pipeline with every core (games per wall second).
 
-    python benchmarks/sugoroku.py [--games N] [--config PATH]
+    python benchmarks/sugoroku.py [--games N] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
-from pathlib import Path
 
 import _rates
-from _rates import best
-from rich.console import Console
+from _rates import REPO, Row
 
-from simharness import config, engine, runner
+from simharness import engine
 
-ENGINE_TARGET = 100_000  # games per second per core
-PIPELINE_LIMIT = 2.0  # pipeline time per game / engine time per game
+CONFIG = REPO / "configs" / "sugoroku-demo.toml"
+ENGINE_TARGET = 100_000.0  # games per second per core
 PYTHON_SEAT = "simharness.games.sugoroku.python:Leader"
 
 
-def engine_rate(exp: config.Experiment, lineup: list[dict], games: int) -> float:
-    """Games per CPU second of play_batch, in shard-sized batches (best of 3)."""
-    return best(lambda: _rates.engine_rate(exp, lineup, games), 3)
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20_000, help="games per variant and measurement")
+    p.add_argument("--python-games", type=int, default=2_000, help="games with the Python seat")
+    p.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
+    return p
 
 
-def pipeline_rate(exp: config.Experiment, games: int, jobs: int) -> float:
-    """Games per second of a whole run (config already loaded), Parquet included, into a temporary folder."""
-    exp1 = config.load(exp.path, games=games)
-    with tempfile.TemporaryDirectory() as out:
-        t = time.perf_counter()
-        runner.run(exp1, Path(out), jobs=jobs, console=Console(quiet=True))
-        dt = time.perf_counter() - t
-    return games * len(exp1.variants) / dt
+def rows(args: argparse.Namespace) -> list[Row]:
+    exp = _rates.reference(CONFIG, args.games)
+    default = engine.resolve_knobs(exp.game)
+    seats = len(exp.lineup)
+    python = [_rates.python_seat(default, PYTHON_SEAT)] + [default] * (seats - 1)
+    return _rates.game_rows(
+        exp,
+        args.repeat,
+        ("engine, default knobs", [default] * seats, python, args.python_games),
+        (f"target {ENGINE_TARGET:,.0f}", ENGINE_TARGET, "≥ 1"),
+    )
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--config", default="configs/sugoroku-demo.toml")
-    p.add_argument("--games", type=int, default=20_000, help="games per measurement (per variant)")
-    args = p.parse_args()
-    exp = config.load(args.config)
-    cores = os.cpu_count() or 1
-    lineup = [s.knobs for s in exp.lineup]
-    names = "/".join(s.strategy for s in exp.lineup)
-
-    eng = engine_rate(exp, lineup, args.games)
-    default = engine.resolve_knobs(exp.game)
-    naive = engine_rate(exp, [default] * len(lineup), args.games)
-    # Every decision of the Python seat crosses into Python; a tenth of the games keeps this short.
-    python_seat = [dict(default, python=PYTHON_SEAT)] + [default] * (len(lineup) - 1)
-    py_rate = engine_rate(exp, python_seat, max(args.games // 10, exp.shard_size))
-    pipe1 = pipeline_rate(exp, args.games, jobs=1)
-    pipe_all = pipeline_rate(exp, args.games, jobs=-1)
-
-    print(f"config {args.config}: lineup {names}, {len(exp.variants)} variants, shard size {exp.shard_size}")
-    print(
-        f"engine alone ({names}):   {eng:>10,.0f} games/s/core  {1e6 / eng:7.2f} us/game  "
-        f"({eng / ENGINE_TARGET:.2f}x the {ENGINE_TARGET:,} target)"
-    )
-    print(
-        f"engine alone (all default knobs): {naive:>10,.0f} games/s/core  {1e6 / naive:7.2f} us/game  "
-        f"({naive / ENGINE_TARGET:.2f}x the target)"
-    )
-    print(
-        f"engine, one Python seat:  {py_rate:>10,.0f} games/s/core  {1e6 / py_rate:7.2f} us/game  "
-        f"({py_rate / naive:.2f}x the all-default-knobs engine)"
-    )
-    print(
-        f"pipeline, --jobs 1:       {pipe1:>10,.0f} games/s/core  {1e6 / pipe1:7.2f} us/game  "
-        f"(pipeline/engine time per game = {eng / pipe1:.2f}, limit {PIPELINE_LIMIT})"
-    )
-    print(
-        f"pipeline, --jobs {cores} (all): {pipe_all:>10,.0f} games/s total, {pipe_all / cores:,.0f} per core"
-    )
+    args = parser().parse_args()
+    _rates.print_rows(rows(args), "Sugoroku (demo config)")
+    exp = _rates.reference(CONFIG, args.games)
+    rate = _rates.pipeline_rate(exp, jobs=-1, clock=time.perf_counter)
+    print(f"pipeline with every core ({os.cpu_count()}): {rate:,.0f} games per wall second")
 
 
 if __name__ == "__main__":

@@ -1,73 +1,50 @@
-"""Suzume-jong engine throughput: a 4-player `fastest` lineup played by the engine alone.
+"""Suzume-jong throughput on the 4-player config (`configs/suzume-4p.toml`: fastest, max-points,
+defensive, tsumo-only; four rule variants, duplicate play), in games (4 dealer laps, 16 hands) per
+second per core (CPU time of this process):
 
-One call of ``simharness.engine.play_batch`` runs on the calling thread, so the thread's CPU time
-(``time.thread_time``) gives games per second per core even on a busy machine; wall time is shown
-too. Baseline: the target of 20,000 games (4 dealer laps, 16 hands) per second per core. The cost
-of a seat played by a Python strategy is printed for information.
-Usage: ``python benchmarks/suzume.py [--games N] [--repeat R]``.
+- the engine alone (`play_batch` in the config's shards);
+- the whole pipeline (config, shards, Parquet, manifest) with one worker, against the engine;
+- the engine with four `fastest` players, against the target of 20,000 games per second per core;
+- one seat played by the Python example (`simharness.games.suzume.python:Fastest`, which decides
+  exactly like `fastest`) with three `fastest`, against four native `fastest` on the same games.
+
+    python benchmarks/suzume.py [--games N] [--python-games N] [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
-from simharness.engine import play_batch, resolve_knobs
+import _rates
+from _rates import REPO, Row
 
-TARGET_GAMES_PER_SECOND = 20_000
+from simharness import engine
+
+CONFIG = REPO / "configs" / "suzume-4p.toml"
+TARGET = 20_000.0  # games per second per core, four fastest players
+PYTHON_STRATEGY = "simharness.games.suzume.python:Fastest"
 
 
-def measure(games: int, repeat: int, lineup: list[dict[str, object]]) -> tuple[float, float, int]:
-    """Best CPU and wall time of ``repeat`` batches of ``games`` games, and the hands in one batch."""
-    cpu = wall = float("inf")
-    hands = 0
-    for r in range(repeat):
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        out = play_batch("suzume", {}, lineup, seed=1000 + r, first_game=0, count=games)
-        cpu = min(cpu, time.thread_time() - start_cpu)
-        wall = min(wall, time.perf_counter() - start)
-        hands = out["games"]["hands"].sum()
-    return cpu, wall, int(hands)
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2_500, help="games per variant and measurement")
+    ap.add_argument("--python-games", type=int, default=200, help="games with the Python seat")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
+    return ap
+
+
+def rows(args: argparse.Namespace) -> list[Row]:
+    exp = _rates.reference(CONFIG, args.games)
+    fastest = engine.resolve_knobs(exp.game, {"discard": "fastest"})
+    python = [_rates.python_seat(fastest, PYTHON_STRATEGY), fastest, fastest, fastest]
+    out = _rates.game_rows(exp, args.repeat, ("4 × fastest", [fastest] * 4, python, args.python_games))
+    play = _rates.engine_play(exp, [fastest] * 4, exp.games)
+    four = _rates.best(lambda: _rates.cpu_rate(play, exp.games), args.repeat)
+    return [*out, Row(exp.game, "engine, 4 × fastest", four, out[0].unit, "target", TARGET, "≥ 1")]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
-    fastest = resolve_knobs("suzume", {"discard": "fastest"})
-    play_batch("suzume", {}, [fastest] * 4, seed=1, first_game=0, count=100)  # builds the hand tables
-    seconds, wall, hands = measure(args.games, args.repeat, [fastest] * 4)
-    gps = args.games / seconds
-    print(
-        f"suzume 4 x fastest: {args.games} games, {hands} hands in {seconds:.3f} s CPU, {wall:.3f} s wall "
-        f"(best of {args.repeat}; the batch includes building the result columns)"
-    )
-    print(f"  {gps:,.0f} games/s/core, {hands / seconds:,.0f} hands/s/core")
-    print(f"  ratio to target {TARGET_GAMES_PER_SECOND:,} games/s/core: {gps / TARGET_GAMES_PER_SECOND:.2f}")
-    # For information: the 4-player config's lineup, where max-points evaluates reachable hands.
-    mixed = [
-        resolve_knobs("suzume", k)
-        for k in (
-            {},
-            {"discard": "max_points", "min_win_score": 8},
-            {"fold": True, "ready_streak": 3},
-            {"ron": False},
-        )
-    ]
-    games = max(1, args.games // 10)
-    seconds, _, _ = measure(games, 1, mixed)
-    print(f"  mixed lineup (fastest, max-points, defensive, tsumo-only): {games / seconds:,.0f} games/s/core")
-    # For information: the cost of one seat played by a Python strategy (the protocol's example,
-    # which decides exactly like `fastest`), against the all-native table above.
-    python = [dict(fastest, python="simharness.games.suzume.python:Fastest"), fastest, fastest, fastest]
-    play_batch("suzume", {}, python, seed=1, first_game=0, count=60)  # fills the example's caches
-    games = max(1, args.games // 100)
-    seconds, _, _ = measure(games, 1, python)
-    print(
-        f"  one Python seat (suzume.python:Fastest) + 3 x fastest: {games / seconds:,.0f} games/s/core, "
-        f"{gps / (games / seconds):,.0f} x slower than all-native"
-    )
+    _rates.print_rows(rows(parser().parse_args()), "Suzume-jong (4 players, mixed lineup)")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from simharness import _engine
 
@@ -196,12 +197,42 @@ def resolve_knobs(game: str, knobs: dict[str, Any] | None = None) -> dict[str, A
     return json.loads(_call(_engine.resolve_knobs, game, json.dumps(knobs or {})))
 
 
+# A table as the engine returns it: its rows and its columns (name, NumPy dtype, little-endian bytes).
+RawTable = tuple[int, list[tuple[str, str, bytes]]]
+
+
 def _frame(columns: list[tuple[str, str, bytes]]) -> pl.DataFrame:
     data = {
         name: pl.Series(name, np.frombuffer(buf, dtype=np.dtype(dtype).newbyteorder("<")))
         for name, dtype, buf in columns
     }
     return pl.DataFrame(data)
+
+
+def arrow_table(parts: list[RawTable]) -> pa.Table:
+    """One table of consecutive batches (:func:`play_columns`) as a single-chunk Arrow table, the
+    Arrow types polars gives the same columns (a bool column becomes Arrow's bit-packed boolean).
+    The runner writes shards from it: no DataFrame is built to be converted again."""
+    rows = sum(n for n, _cols in parts)
+    names = [name for name, _dtype, _buf in parts[0][1]]
+    arrays = []
+    for i, (name, dtype, _buf) in enumerate(parts[0][1]):
+        data = b"".join(cols[i][2] for _n, cols in parts)
+        if dtype == "bool" or sys.byteorder != "little":
+            values = np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<"))
+            arrays.append(pa.array(values.astype(values.dtype.newbyteorder("="), copy=False)))
+        else:  # the engine's bytes as they are: a tenth of the cost of going through NumPy
+            arrow = _ARROW_TYPES[dtype]
+            if len(data) != rows * arrow.bit_width // 8:  # from_buffers would read past its end
+                raise ValueError(f"engine column {name}: {len(data)} bytes for {rows} rows of {dtype}")
+            arrays.append(pa.Array.from_buffers(arrow, rows, [None, pa.py_buffer(data)]))
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+_ARROW_TYPES = {
+    t: pa.from_numpy_dtype(np.dtype(t))
+    for t in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64")
+}
 
 
 PYTHON_KEY = "python"
@@ -330,6 +361,24 @@ def play_batch(
     Once ``cancel`` is set, a batch with Python strategies stops with ``KeyboardInterrupt`` before
     their next decision (a native batch runs to its end).
     """
+    raw = play_columns(
+        game, rules, lineup, seed=seed, first_game=first_game, count=count, duplicate=duplicate, cancel=cancel
+    )
+    return {name: _frame(cols) for name, (_rows, cols) in raw.items()}
+
+
+def play_columns(
+    game: str,
+    rules: dict[str, Any],
+    lineup: list[dict[str, Any]],
+    *,
+    seed: int,
+    first_game: int,
+    count: int,
+    duplicate: bool = False,
+    cancel: threading.Event | None = None,
+) -> dict[str, RawTable]:
+    """:func:`play_batch`'s games as the engine returns them, each table's column buffers (no copy)."""
     python = _python_strategies(game, lineup)
     if python is not None:
         require_python_strategies(game)
@@ -349,7 +398,7 @@ def play_batch(
             count,
             duplicate,
         )
-    return {name: _frame(cols) for name, (_rows, cols) in raw.items()}
+    return raw
 
 
 def show_game(

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -92,15 +92,21 @@ def _make_dirs(root: Path, folder: Path) -> None:
     here = root
     for part in folder.relative_to(root).parts:
         here = here / part
+        # One lstat for a folder that is there (every shard after a folder's first): it is neither
+        # made again nor a link.
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISDIR(os.lstat(here).st_mode):
+                continue
         no_link(here)
         with contextlib.suppress(FileExistsError):
             here.mkdir()
 
 
-def write_file(path: Path, data: bytes, root: Path) -> None:
+def write_file(path: Path, data: bytes, root: Path, *, sync_folder: bool = True) -> None:
     """Writes ``data`` to ``path`` (inside the run directory ``root``) atomically: a temporary file
-    beside it, fsynced, then renamed into place. A link at ``path`` or among the folders between it
-    and ``root`` is refused."""
+    beside it, fsynced, then renamed into place, and the rename made durable by fsyncing the folder
+    (unless ``sync_folder`` is False: the caller fsyncs it later, :func:`sync_folders`). A link at
+    ``path`` or among the folders between it and ``root`` is refused."""
     with naming(path):
         _make_dirs(root, path.parent)
         no_link(path)
@@ -120,7 +126,8 @@ def write_file(path: Path, data: bytes, root: Path) -> None:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise
-        _fsync_dir(path.parent)
+        if sync_folder:
+            _fsync_dir(path.parent)
 
 
 # The SHA-256 of a shard is of its bytes with its own 64 hex digits written as zeros. In the footer
@@ -148,17 +155,17 @@ def _sha256(data: bytes, at: int) -> bytes:
     return h.hexdigest().encode()
 
 
-def shard_bytes(df: pl.DataFrame, meta: dict[str, Any]) -> bytes:
+def shard_bytes(table: pa.Table, meta: dict[str, Any]) -> bytes:
     """The Parquet file of one shard with ``meta`` (plus its row count) as its provenance and the
     SHA-256 of its bytes in its footer."""
-    table = df.to_arrow()
-    meta = {**meta, "rows": df.height, "checksum": "sha256"}
+    meta = {**meta, "rows": table.num_rows, "checksum": "sha256"}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta)})
-    buf = io.BytesIO()
+    # An Arrow stream, not a BytesIO: each page is written without a call back into Python.
+    buf = pa.BufferOutputStream()
     with pq.ParquetWriter(buf, table.schema, compression="zstd") as writer:
         writer.write_table(table)
         writer.add_key_value_metadata({CHECKSUM_KEY: _UNSET})
-    data = buf.getvalue()
+    data = buf.getvalue().to_pybytes()
     found = _digest_at(data)
     assert found is not None and found[1] == _UNSET, "the footer holds the checksum's place once"
     at = found[0]
@@ -166,8 +173,37 @@ def shard_bytes(df: pl.DataFrame, meta: dict[str, Any]) -> bytes:
 
 
 def write_shard(path: Path, data: bytes) -> None:
-    """Writes one shard's file (:func:`shard_bytes`) atomically; ``path`` is a :func:`shard_path`."""
-    write_file(path, data, root=path.parents[2])
+    """Writes one shard's file (:func:`shard_bytes`) atomically; ``path`` is a :func:`shard_path`.
+
+    Its folder is fsynced once for all its shards (:func:`sync_folders`), not once per shard (as
+    long again as writing the file, on a fast game): until then a crash of the machine may lose the
+    rename, never the file's content, so the shard is either whole under its name or played again.
+    """
+    write_file(path, data, root=path.parents[2], sync_folder=False)
+
+
+def sync_folders(run_dir: Path, tables: Sequence[str], variants: Sequence[str]) -> None:
+    """Makes the renames of :func:`write_shard` in ``run_dir`` durable: fsyncs every shard folder
+    there is."""
+    for table in tables:
+        for variant in variants:
+            folder = shard_path(run_dir, table, variant, 0).parent
+            with contextlib.suppress(FileNotFoundError):
+                _fsync_dir(folder)
+
+
+@contextlib.contextmanager
+def folders_synced(run_dir: Path, tables: Sequence[str], variants: Sequence[str]) -> Iterator[None]:
+    """Around the writing of a run's shards: :func:`sync_folders` when it ends, so that what the
+    manifest then says is on disk is, and when it stops (Ctrl-C, an error), so that the shards kept
+    stay; the error that stopped it is the one raised, not a failing fsync's."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            sync_folders(run_dir, tables, variants)
+        raise
+    sync_folders(run_dir, tables, variants)
 
 
 def _corrupt(path: Path, why: object) -> RunDirError:

@@ -343,7 +343,7 @@ def tune(
     def on_step(row: dict[str, Any]) -> None:
         nonlocal taken
         rows.append(row)
-        store.write_file(path, store.shard_bytes(pl.DataFrame(rows), {}), root=folder)
+        store.write_file(path, store.shard_bytes(pl.DataFrame(rows).to_arrow(), {}), root=folder)
         taken += 1
         if progress is not None:
             progress(len(rows), p.steps)

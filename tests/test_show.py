@@ -121,7 +121,7 @@ def test_a_run_the_engine_now_plays_differently_is_refused(run_dir: Path, tmp_pa
     games = table.column("game").to_pylist()
     changed = [p + 100 if g == 3 else p for g, p in zip(games, points, strict=True)]
     table = table.set_column(table.schema.get_field_index("final_points"), "final_points", [changed])
-    store.write_shard(shard, store.shard_bytes(pl.from_arrow(table), store.shard_meta(shard)))
+    store.write_shard(shard, store.shard_bytes(table.replace_schema_metadata(), store.shard_meta(shard)))
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["provenance"]["engine_version"] = "0.0.1"
     (copy / "manifest.json").write_text(json.dumps(manifest))
