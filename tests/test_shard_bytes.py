@@ -35,9 +35,9 @@ CASES: dict[tuple[str, int, int | None], str] = {
     ("sugoroku-demo", 2_500, None): "03bb31a23c594011443af87ac43cbb9810092a6323f3b0fc8871fbc35837cc13",
     ("sugoroku-demo", 2_500, 2_500): "d86bdfeb4a5f4867babb48a1ff7752d91aa102edcf329ccf61c0bc5b6a7f68b9",
     ("trump-reference", 2_400, None): "9545922074db1b14a62ff971d3d39719157ffce43e71d9efb738976a20a52b71",
-    ("hongkong-reference", 120, None): "735419034d07e37f820dbd9ec9894fada8c2829c2a47f26c0333ac714c884939",
+    ("hongkong-reference", 120, None): "8cc681ffc4a1ba26365cd2871f7e077b986bc24c500ad2e57c24f79f03813bbe",
     ("suzume-4p", 400, None): "d5455ebbc71f96764e49811e00d9dc25bd416e63ae32c7787ce0a6a491263779",
-    ("riichi-efficiency", 80, None): "ddcf215aa41140a5186c558c7e3e9fdcdff501a0c1c552c0f7a8fc3c521b4d50",
+    ("riichi-efficiency", 80, None): "c694abf90ac3e12b288d22af9d5953fb099bb4d63257a28e275286e992b9c280",
 }
 
 
