@@ -12,6 +12,7 @@ engine alone is the engine's own output (``engine.play_columns``: column buffers
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -128,6 +129,26 @@ def engine_and_pipeline(exp: config.Experiment, repeat: int) -> tuple[float, flo
 def python_seat(knobs: dict[str, Any], strategy: str) -> dict[str, Any]:
     """``knobs`` with their decisions made by the Python class ``strategy`` (``module:Class``)."""
     return {**knobs, engine.PYTHON_KEY: strategy}
+
+
+def parser(doc: str, games: int, python_games: int, what: str = "games") -> argparse.ArgumentParser:
+    """The options every game's script takes: games per measurement, with the Python seat, repeats."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--games", type=int, default=games, help=f"{what} per measurement")
+    ap.add_argument("--python-games", type=int, default=python_games, help=f"{what} with the Python seat")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
+    return ap
+
+
+def reference_rows(path: Path, args: argparse.Namespace, strategy: str, pipeline_target: float) -> list[Row]:
+    """:func:`game_rows` of the reference config at ``path``, its first seat played by the Python
+    class ``strategy`` against the config's own lineup."""
+    exp = reference(path, args.games)
+    lineup = [slot.knobs for slot in exp.lineup]
+    python = [python_seat(lineup[0], strategy), *lineup[1:]]
+    return game_rows(
+        exp, args.repeat, ("native lineup", None, python, args.python_games), pipeline_target=pipeline_target
+    )
 
 
 def game_rows(

@@ -24,20 +24,11 @@ PYTHON_STRATEGY = "simharness.games.hongkong.python:ChickenFast"
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=480, help="games per measurement")
-    ap.add_argument("--python-games", type=int, default=40, help="games with the Python seat")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
-    return ap
+    return _rates.parser(__doc__ or "", 480, 40)
 
 
 def rows(args: argparse.Namespace) -> list[Row]:
-    exp = _rates.reference(CONFIG, args.games)
-    lineup = [slot.knobs for slot in exp.lineup]
-    python = [_rates.python_seat(lineup[0], PYTHON_STRATEGY), *lineup[1:]]
-    return _rates.game_rows(
-        exp, args.repeat, ("native lineup", None, python, args.python_games), pipeline_target=TARGET
-    )
+    return _rates.reference_rows(CONFIG, args, PYTHON_STRATEGY, TARGET)
 
 
 def main() -> None:

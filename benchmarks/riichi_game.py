@@ -65,12 +65,9 @@ def riichienv_rate(games: int) -> float | None:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # Two of the config's shards (313 hanchan each).
-    ap.add_argument("--games", type=int, default=626, help="hanchan per native measurement")
-    ap.add_argument("--python-games", type=int, default=40, help="hanchan with the Python seat")
+    ap = _rates.parser(__doc__ or "", 626, 40, "hanchan")
     ap.add_argument("--peer-games", type=int, default=20, help="hanchan of RiichiEnv")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per native measurement (best reported)")
     return ap
 
 

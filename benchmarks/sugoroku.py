@@ -27,11 +27,7 @@ PYTHON_SEAT = "simharness.games.sugoroku.python:Leader"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=20_000, help="games per variant and measurement")
-    p.add_argument("--python-games", type=int, default=2_000, help="games with the Python seat")
-    p.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
-    return p
+    return _rates.parser(__doc__ or "", 20_000, 2_000, "games per variant")
 
 
 def rows(args: argparse.Namespace) -> list[Row]:

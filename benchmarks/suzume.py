@@ -26,11 +26,7 @@ PYTHON_STRATEGY = "simharness.games.suzume.python:Fastest"
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=2_500, help="games per variant and measurement")
-    ap.add_argument("--python-games", type=int, default=200, help="games with the Python seat")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best reported)")
-    return ap
+    return _rates.parser(__doc__ or "", 2_500, 200, "games per variant")
 
 
 def rows(args: argparse.Namespace) -> list[Row]:
