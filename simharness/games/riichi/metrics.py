@@ -28,7 +28,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from simharness import store
+from simharness import engine, store
 from simharness.games import estimates
 from simharness.games.estimates import by_deal, dealer_rows, paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
@@ -207,21 +207,29 @@ RULE_COUNTERS = {
     "extension": ("extension_rate",),
     "renchan_on_draw": ("dealer_keep_rate",),
 }
+# Every local yaku the rule option can switch on, as the engine names them.
+_LOCAL_YAKU = next(o.choices or () for o in engine.rule_options("riichi") if o.name == "local_yaku")
 # Yaku bits (``hands.yaku``, :func:`yaku_names`) whose rule option a win shows.
 _YAKU_BITS = {
     "ippatsu_share": ("ippatsu",),
     "double_riichi_share": ("double_riichi",),
     "renhou_share": ("renhou", "renhou_yakuman"),
-    "local_yaku_share": ("daisharin", "kaga_hyakumangoku", "open_riichi", "shiro_pocchi"),
+    # Every local yaku the rule option can switch on, as the engine names them.
+    "local_yaku_share": next(
+        o.choices or () for o in engine.rule_options("riichi") if o.name == "local_yaku"
+    ),
 }
-# Hands that ended thus (``hands.outcome``), per hand.
+# Hands that ended thus (``hands.outcome``, by the engine's name), per hand.
 _OUTCOMES = {
-    "nagashi_rate": 3,
-    "kyuushu_rate": 4,
-    "suucha_riichi_rate": 5,
-    "suufon_renda_rate": 6,
-    "suukaikan_rate": 7,
-    "sanchahou_rate": 8,
+    metric: engine.codes("riichi", "hands", "outcome")[outcome]
+    for metric, outcome in (
+        ("nagashi_rate", "nagashi_mangan"),
+        ("kyuushu_rate", "kyuushu_kyuuhai"),
+        ("suucha_riichi_rate", "suucha_riichi"),
+        ("suufon_renda_rate", "suufon_renda"),
+        ("suukaikan_rate", "suukaikan"),
+        ("sanchahou_rate", "sanchahou"),
+    )
 }
 
 

@@ -7,12 +7,13 @@ from typing import Any
 
 import polars as pl
 
+from simharness import engine
 from simharness.games import estimates
 from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
 from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
-YAKUMAN = {1: "all_green", 2: "chinyao", 3: "super_red"}
+YAKUMAN = {code: name for code, name in enumerate(engine.labels("suzume", "hands", "yakuman")) if code}
 
 # The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
 # Each house rule whose effect is an event, and the metrics that count how often it applied

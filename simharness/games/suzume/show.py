@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from simharness import engine
 from simharness.show.page import (
     GamePage,
     Page,
@@ -27,8 +28,11 @@ from simharness.show.replay import Shown
 DEALT, DORA, DRAW, DISCARD, TSUMO, RON, MISTAKE = range(7)
 HATSU, CHUN = 9, 10
 TILES = 44
-OUTCOMES = ("exhaustive draw", "tsumo", "ron")
-YAKUMAN = ("", "All Green", "Chinyao", "Super Red")
+OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("suzume", "hands", "outcome"))
+# Yakuman by code as the page names them ("All Green"); code 0, none, is no name.
+YAKUMAN = tuple(
+    "" if y == "none" else y.replace("_", " ").title() for y in engine.labels("suzume", "hands", "yakuman")
+)
 # Parts of a win's points, as the `hands` table names them.
 PARTS = (("set_points", "sets"), ("red", "red tiles"), ("dora", "dora"), ("tanyao", "tanyao"),
          ("chanta", "chanta"), ("yakuman_points", "yakuman"), ("dealer_bonus", "dealer bonus"))  # fmt: skip

@@ -2,13 +2,13 @@
 
 use super::actions::WinKind;
 use super::rules::{FirstDealer, Rules};
-use super::scoring::MAX_PLAYERS;
+use super::scoring::{Yakuman, MAX_PLAYERS};
 use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Listen};
 use super::strategies::{Knobs, Native, Natives, Policy};
 use super::Suzume;
 use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
-use crate::table::{Rows, Table, TableSchema};
+use crate::table::{Codes, Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
 rows! {
@@ -72,6 +72,9 @@ player_rows! {
     }
 }
 
+/// The `hands.outcome` codes' names: an exhaustive draw, a tsumo, a ron.
+const OUTCOMES: [&str; 3] = ["exhaustive_draw", "tsumo", "ron"];
+
 rows! {
     /// One row per hand outcome: an exhaustive draw is one row with `claims = 0`; a tsumo is one
     /// row; a ron with several winners is one row per winner (`claim` 0, 1, ... in turn order from
@@ -89,7 +92,8 @@ rows! {
         claims: u8,
         /// The dealer's seat.
         dealer: u8,
-        /// 0 = exhaustive draw, 1 = tsumo, 2 = ron.
+        /// How the hand ended: 0 = exhaustive draw, 1 = tsumo, 2 = ron.
+        #[codes = Codes::Labels(&OUTCOMES)]
         outcome: u8,
         /// The winner's seat, -1 for a draw.
         winner: i8,
@@ -116,6 +120,7 @@ rows! {
         /// Chanta bonus points.
         chanta: u16,
         /// Yakuman: 0 none, 1 All Green, 2 Chinyao, 3 Super Red.
+        #[codes = Codes::Labels(&Yakuman::NAMES)]
         yakuman: u8,
         /// Yakuman points.
         yakuman_points: u16,

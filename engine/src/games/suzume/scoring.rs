@@ -334,13 +334,11 @@ pub enum Yakuman {
 }
 
 impl Yakuman {
+    /// The names by code, for the logged `yakuman` column's labels.
+    pub const NAMES: [&'static str; 4] = ["none", "all_green", "chinyao", "super_red"];
+
     pub fn name(self) -> &'static str {
-        match self {
-            Yakuman::None => "none",
-            Yakuman::AllGreen => "all_green",
-            Yakuman::Chinyao => "chinyao",
-            Yakuman::SuperRed => "super_red",
-        }
+        Self::NAMES[self as usize]
     }
 }
 
