@@ -131,6 +131,13 @@ DEALER: tuple[Term, ...] = (
     Term("dealer_mean_result", "dealer's result", "points per hand", "The dealer's point change in a hand"),
 )
 
+# The han of a win, binned alike by every game that counts han (``games.estimates.han_rows``).
+HAN_BINS: tuple[str, ...] = (*(f"han_{h}" for h in range(1, 13)), "han_13plus")
+HAN: tuple[Term, ...] = (
+    *(Term(k, f"wins of {k[4:]} han", "% of wins", f"Wins of exactly {k[4:]} han") for k in HAN_BINS[:-1]),
+    Term("han_13plus", "wins of 13+ han", "% of wins", "Wins of 13 han or more (yakuman count 13 each)"),
+)
+
 
 def game_terms(game: str) -> tuple[Term, ...]:
     """The game package's ``METRICS`` (empty for a game without a package or terms, and for ``""``:

@@ -23,6 +23,7 @@ from scipy import stats
 
 from simharness.stats.intervals import Interval
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
+from simharness.vocabulary import HAN_BINS
 
 # The columns of a game's ``notable_hand`` frame (``simharness.games.registry``): the game holding
 # each variant's biggest hand, how big (larger is bigger, comparable across chunks of a run) and why.
@@ -232,6 +233,15 @@ def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
     sums = PairedSums()
     sums.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy())
     return Estimate.of(PairedEstimate(sums))
+
+
+def han_rows(variant: str, han: pl.Series, deals: pl.Series) -> list[dict[str, Any]]:
+    """Each ``vocabulary.HAN_BINS`` bin's share of the wins whose han are ``han`` (strategy ``all``),
+    clustered by ``deals``."""
+    return [
+        row(variant, "all", key, by_deal(han >= 13 if key == "han_13plus" else han == int(key[4:]), deals))
+        for key in HAN_BINS
+    ]
 
 
 def dealer_rows(

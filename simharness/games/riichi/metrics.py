@@ -30,11 +30,11 @@ import polars as pl
 
 from simharness import engine, store
 from simharness.games import estimates
-from simharness.games.estimates import by_deal, dealer_rows, paired_by_deal, ratio_by_deal, row
+from simharness.games.estimates import by_deal, dealer_rows, han_rows, paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
 from simharness.report.summary import RunLike, players_frame, variant_names
 from simharness.stats.paired import per_deal
-from simharness.vocabulary import DEALER, Term
+from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
 COLUMNS = ("variant", "strategy", "metric", "estimate", "lo", "hi", "n")
 
@@ -61,7 +61,6 @@ RATIOS: dict[str, tuple[str | pl.Expr, str | None]] = {
 
 # The names players use (和了率 is per hand; the summary's rank-1 share is the 1st-place rate).
 # The han of a win, one bin per han up to 12 and 13 or more (yakuman and counted yakuman).
-HAN_BINS = (*(f"han_{h}" for h in range(1, 13)), "han_13plus")
 DISTRIBUTIONS = {"han of a win": HAN_BINS}
 
 METRICS = (
@@ -146,8 +145,7 @@ METRICS = (
     ),
     Term("tobi_end_rate", "ended by tobi", "% of games", "Games a player's running out of points ended"),
     Term("extension_rate", "extended", "% of games", "Games played beyond the scheduled rounds (West round)"),
-    *(Term(k, f"wins of {k[4:]} han", "% of wins", f"Wins of exactly {k[4:]} han") for k in HAN_BINS[:-1]),
-    Term("han_13plus", "wins of 13+ han", "% of wins", "Wins of 13 han or more (yakuman count 13 each)"),
+    *HAN,
 )
 # The strategy profile every Riichi analyst draws: deal-in rate (risk) against win rate (reward).
 PROFILE = ("deal_in_rate", "win_rate")
@@ -264,10 +262,7 @@ def rules_in_play(variant: str, hands: pl.DataFrame, games: pl.DataFrame, seats:
     for key, bits in _YAKU_BITS.items():
         mask = np.uint64(sum(1 << names.index(b) for b in bits))
         rows.append(row(variant, "all", key, by_deal(pl.Series((yaku & mask) != 0), deals)))
-    han = won["han"].cast(pl.Int64)
-    for key in HAN_BINS:
-        flag = han >= 13 if key == "han_13plus" else han == int(key[4:])
-        rows.append(row(variant, "all", key, by_deal(flag, deals)))
+    rows.extend(han_rows(variant, won["han"].cast(pl.Int64), deals))
     two = (
         hands["winners"]
         .cast(pl.Int64)

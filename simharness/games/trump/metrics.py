@@ -8,8 +8,8 @@ from typing import Any
 import polars as pl
 
 from simharness import _engine
-from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
-from simharness.vocabulary import DEALER, Term
+from simharness.games.estimates import Run, by_deal, dealer_rows, frame, han_rows, row
+from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
 # `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
 YAKU = list(_engine.trump_yaku_names())
@@ -28,7 +28,6 @@ RULE_COUNTERS = {
     "dealer_multiplier": ("dealer_win_rate",),
 }
 # The han of a win, one bin per han up to 12 and 13 or more.
-HAN_BINS = (*(f"han_{h}" for h in range(1, 13)), "han_13plus")
 DISTRIBUTIONS = {"han of a win": HAN_BINS}
 
 METRICS = (
@@ -57,8 +56,7 @@ METRICS = (
     Term("held_joker_share", "held Joker wins", "% of wins", "Wins whose hand held a Joker"),
     Term("chinitsu_share", "chinitsu", "% of wins", "Wins with chinitsu"),
     Term("double_riichi_share", "double riichi", "% of wins", "Wins with double riichi"),
-    *(Term(k, f"wins of {k[4:]} han", "% of wins", f"Wins of exactly {k[4:]} han") for k in HAN_BINS[:-1]),
-    Term("han_13plus", "wins of 13+ han", "% of wins", "Wins of 13 han or more (yakuman count 13 each)"),
+    *HAN,
 )
 
 __all__ = ["METRICS", "YAKU", "Run", "summary_metrics"]
@@ -133,8 +131,5 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         for key, name in (("chinitsu_share", "chinitsu"), ("double_riichi_share", "double_riichi")):
             flag = (yaku // (1 << YAKU.index(name))) % 2 == 1
             rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
-        han = won["han"].cast(pl.Int64)
-        for key in HAN_BINS:
-            flag = han >= 13 if key == "han_13plus" else han == int(key[4:])
-            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
+        rows.extend(han_rows(v, won["han"].cast(pl.Int64), won["deal"]))
     return frame(rows)
