@@ -218,8 +218,10 @@ _YAKU_BITS = {
     ),
 }
 # Hands that ended thus (``hands.outcome``, by the engine's name), per hand.
+_OUTCOME = engine.codes("riichi", "hands", "outcome")
+_WON = [_OUTCOME["tsumo"], _OUTCOME["ron"]]
 _OUTCOMES = {
-    metric: engine.codes("riichi", "hands", "outcome")[outcome]
+    metric: _OUTCOME[outcome]
     for metric, outcome in (
         ("nagashi_rate", "nagashi_mangan"),
         ("kyuushu_rate", "kyuushu_kyuuhai"),
@@ -251,7 +253,7 @@ def rules_in_play(variant: str, hands: pl.DataFrame, games: pl.DataFrame, seats:
     # Whether the dealer is among the winners (bit `dealer` of `winners`).
     dealer_won = (hands["winners"].cast(pl.Int64).to_numpy() >> hands["dealer"].cast(pl.Int64).to_numpy()) & 1
     rows = dealer_rows(variant, hands.with_columns(won=pl.Series(dealer_won == 1)), pl.col("won"))
-    won = hands.filter(pl.col("outcome").is_in([0, 1]))
+    won = hands.filter(pl.col("outcome").is_in(_WON))
     yaku = won["yaku"].cast(pl.UInt64).to_numpy()
     names = yaku_names()
     first = first_winner(won, seats)
@@ -272,7 +274,7 @@ def rules_in_play(variant: str, hands: pl.DataFrame, games: pl.DataFrame, seats:
     for key, code in _OUTCOMES.items():
         rows.append(row(variant, "all", key, by_deal(hands["outcome"] == code, hands["deal"])))
     rows.append(row(variant, "all", "chombo_hand_rate", by_deal(hands["chombo"] != 0, hands["deal"])))
-    drawn = hands.filter(pl.col("outcome") == 2)
+    drawn = hands.filter(pl.col("outcome") == _OUTCOME["exhaustive_draw"])
     rows.append(
         row(variant, "all", "noten_declared_rate", by_deal(drawn["noten_declared"] != 0, drawn["deal"]))
     )
@@ -322,7 +324,7 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
     """Per variant the biggest winning hand of 5 han or more (mangan and above, yakuman counting 13
     per yakuman): columns variant, game, hand, score (han, then points: larger is bigger) and why.
     The highest han, then points, then the earliest game."""
-    wins = hands.filter(pl.col("outcome").is_in([0, 1]) & (pl.col("han") >= LIMITS[-1][0]))
+    wins = hands.filter(pl.col("outcome").is_in(_WON) & (pl.col("han") >= LIMITS[-1][0]))
     best = wins.sort("han", "points", "game", "hand", descending=[True, True, False, False]).unique(
         "variant", keep="first", maintain_order=True
     )
