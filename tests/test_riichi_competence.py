@@ -24,9 +24,9 @@ def test_rule_aware_play_never_reaches_an_avoidable_yakuless_ready_hand(label: s
         assert r.avoidable_hands == 0, r
         # Where no discard keeps a legal win (no riichi left to declare, too few points to
         # declare it) a ready hand may still have none: rare, and bounded with its interval.
-        assert r.yakuless.hi < 0.01, r
+        assert r.cannot_win.hi < 0.01, r
     calls = competence.row(label, preset, overrides, "call-happy", GAMES // 4, seed=3)
-    assert calls.yakuless.lo > 0.05, calls
+    assert calls.cannot_win.lo > 0.05, calls
     assert calls.avoidable_hands > 0, calls
 
 

@@ -7,21 +7,22 @@ and deposits), and the share of its ready hands that cannot win legally — read
 discards with no wait that wins by ron or tsumo under the rules (``engine/src/games/riichi/
 competence.rs``). ``avoidable`` counts the hands that were so although another discard of that
 turn kept a legal ready hand: the target of a rule-aware strategy is none. Intervals are Wilson 95%
-intervals over hands (hands of a game are taken as independent; exact when none is counted).
+intervals over hands (``simharness.games.competence``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from simharness import _engine, engine, strategies
-from simharness.stats.intervals import Interval, clopper_pearson_ci, proportion_ci
+from simharness import _engine, engine
+from simharness.games import competence
+from simharness.games.competence import Row, markdown, share
 
-# name → (preset, overrides): the rules under which a good player aims for something else.
-RULES: dict[str, tuple[str, dict[str, Any]]] = {
+GAME = "riichi"
+# The rule sets under which a good player aims for something else.
+RULES: competence.RuleSets = {
     "tenhou": ("tenhou", {}),
     "tenhou, kuitan off": ("tenhou", {"kuitan": False}),
     "tenhou, min_han 2": ("tenhou", {"min_han": 2}),
@@ -37,40 +38,20 @@ def audit(
     return list(_engine.riichi_audit(json.dumps(rules), json.dumps(lineup), seed, first_game, count))
 
 
-def _ci(k: int, n: int) -> Interval:
-    return clopper_pearson_ci(k, n) if k == 0 else proportion_ci(k, n)
-
-
-@dataclass(frozen=True)
-class Row:
-    """One strategy under one rule set."""
-
-    rules: str
-    strategy: str
-    hands: int
-    win_rate: float
-    draw_rate: float
-    mean_value: float
-    ready_hands: int
-    yakuless: Interval
-    avoidable: Interval
-    avoidable_hands: int
-
-
 def knobs(name: str) -> dict[str, Any]:
     """The complete knob set of the built-in script ``name``."""
-    return strategies.load(strategies.BUILTIN / "strategies" / "riichi" / f"{name}.toml").resolved_knobs()
+    return competence.knobs(GAME, name)
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
     """``name`` in all four seats of ``games`` tonpuu games under ``preset`` plus ``overrides``."""
-    rules = engine.resolve_rules("riichi", preset, {**overrides, "game_length": "tonpuu"})
+    rules = engine.resolve_rules(GAME, preset, {**overrides, "game_length": "tonpuu"})
     lineup = [knobs(name)] * 4
-    tables = engine.play_batch("riichi", rules, lineup, seed=seed, first_game=0, count=games)
+    tables = engine.play_batch(GAME, rules, lineup, seed=seed, first_game=0, count=games)
     hands = tables["hands"]
     players = tables["players"]
     n_hands = hands.height
-    drawn = engine.codes("riichi", "hands", "outcome")["exhaustive_draw"]
+    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
     wins = int(players["wins"].sum())
     tally = audit(rules, lineup, seed=seed, first_game=0, count=games)
     total = {k: sum(t[k] for t in tally) for k in tally[0]}
@@ -80,46 +61,20 @@ def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: in
         strategy=name,
         hands=n_hands,
         win_rate=wins / (4 * n_hands),
-        draw_rate=int((hands["outcome"] == drawn).sum()) / n_hands,
+        draw_rate=share(int((hands["outcome"] == drawn).sum()), n_hands),
         mean_value=float(players["win_points"].sum()) / max(wins, 1),
         ready_hands=ready,
-        yakuless=_ci(total["yakuless_hands"], ready),
-        avoidable=_ci(total["avoidable_hands"], ready),
+        cannot_win=share(total["yakuless_hands"], ready),
+        avoidable=share(total["avoidable_hands"], ready),
         avoidable_hands=total["avoidable_hands"],
     )
 
 
 def table(
-    games: int,
-    seed: int = 1,
-    rules: dict[str, tuple[str, dict[str, Any]]] | None = None,
-    names: Sequence[str] = STRATEGIES,
+    games: int, seed: int = 1, rules: competence.RuleSets = RULES, names: Sequence[str] = STRATEGIES
 ) -> list[Row]:
-    """The competence table: every rule set of ``rules`` (default :data:`RULES`) × ``names``."""
-    return [
-        row(label, preset, overrides, name, games, seed)
-        for label, (preset, overrides) in (rules or RULES).items()
-        for name in names
-    ]
-
-
-def markdown(rows: list[Row]) -> str:
-    """The table as Markdown (the docs' competence table)."""
-
-    def pct(iv: Interval) -> str:
-        return f"{iv.estimate:.2%} [{iv.lo:.2%}, {iv.hi:.2%}]"
-
-    lines = [
-        "| rules | strategy | win rate | draw rate | mean value | ready hands "
-        "| cannot win legally | avoidable |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r.rules} | {r.strategy} | {r.win_rate:.1%} | {r.draw_rate:.1%} | {r.mean_value:,.0f} "
-            f"| {r.ready_hands:,} | {pct(r.yakuless)} | {r.avoidable_hands} ({pct(r.avoidable)}) |"
-        )
-    return "\n".join(lines)
+    """The competence table: every rule set of ``rules`` × ``names``."""
+    return competence.table(row, rules, names, games, seed)
 
 
 __all__ = ["RULES", "STRATEGIES", "Row", "audit", "knobs", "markdown", "row", "table"]
