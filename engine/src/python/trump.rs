@@ -13,9 +13,9 @@
 use super::{audit_py, option_error, parse_json, view_and_legal, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
-use crate::games::trump::competence::audit;
 use crate::games::trump::actions::{Action, Point, View};
 use crate::games::trump::batch::play_tables;
+use crate::games::trump::competence::audit;
 use crate::games::trump::scoring::{score_report, Query, YAKU};
 use crate::games::trump::show::show_with;
 use crate::games::trump::{Knobs, Rules, Trump};

@@ -397,11 +397,18 @@ impl Policy {
                 return (index_of(kind), false);
             }
         }
-        // The plan's judgement of each tenpai discard (`Ron::Dama` when the plan is off).
+        // The plan's judgement of each tenpai discard (`Ron::Dama` when the plan is off); a seat
+        // that declares riichi anyway asks only whether riichi makes ron legal.
         let ron = |j: u8| {
             let waits = info_after(j).waits;
             if k.plan == Plan::Off || waits == 0 {
                 Ron::Dama
+            } else if k.riichi && riichi_legal && !folding {
+                if plan::ron_legal(view, &self.rules, j, waits, true) {
+                    Ron::WithRiichi
+                } else {
+                    Ron::Never
+                }
             } else {
                 plan::judge(view, &self.rules, j, waits, riichi_legal)
             }
