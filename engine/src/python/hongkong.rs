@@ -8,9 +8,10 @@
 
 use super::{chosen_index, option_error, parse_json, view_and_legal, Protocol};
 use crate::decide::{Outside, PlayerError};
-use crate::game::{resolve_preset, Batch};
+use crate::game::{resolve_preset, Batch, Registered};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};
 use crate::games::hongkong::batch::play_tables;
+use crate::games::hongkong::competence::audit;
 use crate::games::hongkong::hand::{HkMeld, Limit, Value};
 use crate::games::hongkong::rules::{presets, Rules};
 use crate::games::hongkong::scoring::{score_report, ScoreRequest};
@@ -20,8 +21,10 @@ use crate::games::hongkong::HongKong;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
 use crate::table::Table;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use std::marker::PhantomData;
 
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -186,6 +189,49 @@ impl Protocol for HongKong {
     }
 }
 
+/// The ready hands of each lineup slot that cannot win legally (`games::hongkong::competence`)
+/// over games `first_game .. first_game + count`, played as `play_batch` plays them; one dict of
+/// counts per slot. `rules` is a rule set (JSON object of overrides of the defaults), `lineup` a
+/// JSON list of knob sets. The GIL is released while the games run.
+#[pyfunction]
+#[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
+fn hongkong_audit<'py>(
+    py: Python<'py>,
+    rules: &str,
+    lineup: &str,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let serde_json::Value::Array(lineup) = parse_json("lineup", lineup)? else {
+        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
+    };
+    let (rules, knobs) = Registered::<HongKong>(PhantomData).checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
+    let batch = Batch { seed, first_game, count, duplicate };
+    let tallies = py.detach(|| audit(&rules, &knobs, &batch)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let out = PyList::empty(py);
+    for t in tallies {
+        let d = PyDict::new(py);
+        for (name, value) in [
+            ("hands", t.hands),
+            ("ready_hands", t.ready_hands),
+            ("cannot_win_hands", t.cannot_win_hands),
+            ("avoidable_hands", t.avoidable_hands),
+            ("discards", t.discards),
+            ("ready_discards", t.ready_discards),
+            ("cannot_win_discards", t.cannot_win_discards),
+            ("avoidable_discards", t.avoidable_discards),
+        ] {
+            d.set_item(name, value)?;
+        }
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(hongkong_score, m)?)
+    m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;
+    m.add_function(wrap_pyfunction!(hongkong_audit, m)?)?;
+    Ok(())
 }

@@ -7,6 +7,7 @@
 //! then `Pass`, a discard each held kind, lowest first.
 
 use super::hand::{HkMeld, Value};
+use super::rules::Rules;
 use super::HongKong;
 use crate::decide::Decisions;
 use crate::games::riichi::tiles::{Counts, Kind};
@@ -158,6 +159,8 @@ impl Default for Legal {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View<'a> {
+    /// The rules played (public: what a legal win needs, what each fan is worth).
+    pub rules: &'a Rules,
     pub seat: u8,
     pub dealer: u8,
     /// Prevailing wind 0-3 (E S W N).

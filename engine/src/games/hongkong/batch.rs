@@ -6,8 +6,9 @@ use super::rules::Rules;
 use super::state::{play_hand, HandKeys, HandResult, HandSetup, Outcome};
 use super::strategies::{Bot, Knobs};
 use super::HongKong;
-use crate::decide::{seat_players, Outside, PlayerError};
+use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
+use crate::rng::Stream;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
@@ -161,7 +162,22 @@ pub fn play_game(
     seating: Seating,
     outside: &mut Outside<'_, HongKong>,
     out: &mut Tables,
+    shown: Option<&mut Vec<HandResult>>,
+) -> Result<(), PlayerError> {
+    play_game_with(rules, seed, seating, outside, out, shown, &|slot, rng| Bot { knobs: &lineup[slot], rng })
+}
+
+/// [`play_game`] with the native player of lineup slot `slot` in each hand made by
+/// `native(slot, rng)` from the seat's keyed random stream (the competence audit watches its
+/// decisions).
+pub(super) fn play_game_with<P: Player<HongKong>>(
+    rules: &Rules,
+    seed: u64,
+    seating: Seating,
+    outside: &mut Outside<'_, HongKong>,
+    out: &mut Tables,
     mut shown: Option<&mut Vec<HandResult>>,
+    native: &impl Fn(usize, Stream) -> P,
 ) -> Result<(), PlayerError> {
     let mut points = [rules.starting_points; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
@@ -180,8 +196,7 @@ pub fn play_game(
             break;
         }
         let keys = HandKeys::new(rules.chance_recipe, seed, seating.deal, u64::from(h));
-        let mut natives: [Bot; 4] =
-            std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
+        let mut natives: [P; 4] = std::array::from_fn(|s| native(usize::from(seating.player(s as u8)), keys.strategy(s as u8)));
         let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
         let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)

@@ -244,6 +244,7 @@ impl Table<'_> {
     pub(super) fn view<'t>(&'t self, s: u8, turn: u8, win: Option<&'t Value>) -> View<'t> {
         let seat = &self.seats[usize::from(s)];
         View {
+            rules: self.rules,
             seat: s,
             dealer: self.dealer,
             round_wind: self.round_wind,
