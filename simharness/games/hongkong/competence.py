@@ -84,4 +84,15 @@ def table(
     return competence.table(row, rules, names, games, seed)
 
 
-__all__ = ["NO_MINIMUM", "RULES", "STRATEGIES", "VALUE_UNIT", "Row", "audit", "knobs", "markdown", "row", "table"]
+__all__ = [
+    "NO_MINIMUM",
+    "RULES",
+    "STRATEGIES",
+    "VALUE_UNIT",
+    "Row",
+    "audit",
+    "knobs",
+    "markdown",
+    "row",
+    "table",
+]

@@ -206,6 +206,7 @@ impl<'v> Planner<'v> {
                     _ => continue,
                 };
                 let mut fan = base + suit_fan + form_fan;
+
                 // Forcing more honours only adds distance: the fewest that reach the minimum,
                 // and those that reach it a fan short (for a self-draw).
                 let usable = if form == Form::Pairs || matches!(suit, Suit::Full(_)) { 0 } else { honours.len().min(4 - melds.min(4)) };
@@ -214,14 +215,18 @@ impl<'v> Planner<'v> {
                 loop {
                     let slow = if form == Form::Pairs { self.pairs_cost } else { 0 };
                     if fan >= needed {
-                        out[n] = Target { suit, form, forced, penalty: slow };
-                        n += 1;
+                        if !dominated(&out[..n], suit, form, forced, slow) {
+                            out[n] = Target { suit, form, forced, penalty: slow };
+                            n += 1;
+                        }
                         break;
                     }
                     if fan + 1 >= needed && !short {
-                        out[n] = Target { suit, form, forced, penalty: slow + self.self_draw_cost };
-                        n += 1;
                         short = true;
+                        if !dominated(&out[..n], suit, form, forced, slow + self.self_draw_cost) {
+                            out[n] = Target { suit, form, forced, penalty: slow + self.self_draw_cost };
+                            n += 1;
+                        }
                     }
                     if forced == usable {
                         break;
@@ -325,6 +330,10 @@ impl<'v> Planner<'v> {
         let (honours, h) = self.honours(c);
         let honours = &honours[..h];
         let (targets, n) = self.targets(honours);
+        // The melds already reach the minimum: every win is legal, the plain shanten is the plan.
+        if targets[..n].iter().any(|t| t.suit == Suit::Any && t.form == Form::Standard && t.forced == 0 && t.penalty == 0) {
+            return *after;
+        }
         let mut dist = [i8::MAX; MOST];
         for (d, t) in dist.iter_mut().zip(&targets[..n]) {
             *d = self.distance(c, t, honours);
@@ -365,6 +374,12 @@ impl<'v> Planner<'v> {
             _ => self.after_discards(c, &after).into_iter().min().unwrap_or(i8::MAX),
         }
     }
+}
+
+/// Whether a flush target of `form` is dominated by a target of any suit among `prev` of that
+/// form with no more forced honours and no more cost: its tiles are a subset, so it is never nearer.
+fn dominated(prev: &[Target], suit: Suit, form: Form, forced: usize, penalty: i8) -> bool {
+    suit != Suit::Any && prev.iter().any(|o| o.suit == Suit::Any && o.form == form && o.forced <= forced && o.penalty <= penalty)
 }
 
 /// The planned shanten of a 3n+1-tile hand of plain shanten `plain` and distance `d` to its
