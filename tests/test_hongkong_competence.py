@@ -63,7 +63,7 @@ def test_the_audit_sees_what_naive_play_does() -> None:
     # With no minimum every complete hand is legal; under 3 fan chicken-fast's mostly are not, and
     # a discard of the same turn often kept a legal one.
     free = row(competence.NO_MINIMUM, "chicken-fast", GAMES // 5)
-    assert free.ready_hands >= 1_000 and free.cannot_win.estimate == 0, free
+    assert free.ready_hands >= 500 and free.cannot_win.estimate == 0, free
     naive = row("min_fan 3", "chicken-fast", GAMES // 5)
     assert naive.cannot_win.lo > 0.5, naive
     assert naive.avoidable_hands > 0, naive

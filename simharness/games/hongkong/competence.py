@@ -69,7 +69,7 @@ def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: in
         hands=n_hands,
         win_rate=won.height / (4 * n_hands),
         draw_rate=share(int((first["outcome"] == DRAW).sum()), n_hands),
-        mean_value=float(won["counted_fan"].mean() or 0.0),
+        mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
         ready_hands=ready,
         cannot_win=share(total["cannot_win_hands"], ready),
         avoidable=share(total["avoidable_hands"], ready),
