@@ -25,12 +25,13 @@ demo: install
 # x86-64 (no SSSE3/POPCNT): the portable forms of the hot loops, which other CPUs run, must pass
 # the same tests, so that every machine plays the same games. Tests marked #[ignore] are the long
 # invariant runs (10^5 random Hong Kong games): too slow in the debug build, they run in release.
+# The Python suite runs on every core (pytest-xdist, work stealing: a few tests take a minute).
 test: install lint
 	cargo test --quiet --manifest-path engine/Cargo.toml
 	if [ "$$(uname -m)" = x86_64 ]; then RUSTFLAGS="-C target-cpu=x86-64" CARGO_TARGET_DIR=engine/target/baseline \
 		cargo test --quiet --manifest-path engine/Cargo.toml; fi
 	cargo test --quiet --release --lib --manifest-path engine/Cargo.toml -- --ignored
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: install
 	cargo fmt --manifest-path engine/Cargo.toml --check

@@ -138,3 +138,6 @@ def riichi_audit(
 def hongkong_audit(
     rules: str, lineup: str, seed: int, first_game: int, count: int, duplicate: bool = False
 ) -> list[dict[str, int]]: ...
+def suzume_audit(
+    rules: str, lineup: str, seed: int, first_game: int, count: int, duplicate: bool = False
+) -> list[dict[str, int]]: ...

@@ -449,12 +449,15 @@ def from_dict(
         challengers=challengers.record(lineup[0].strategy, lineups) if challengers is not None else None,
         rank_points=rank_points,
         meta=meta.record if meta is not None else None,
-        meta_reading=(
-            {k: getattr(f.meta, k) for k in ("metric", "alpha", "resamples", "seed")}
-            if f.meta is not None
-            else None
-        ),
+        meta_reading=meta_reading(f.meta) if f.meta is not None else None,
     )
+
+
+def meta_reading(meta: MetaFile | dict[str, Any]) -> dict[str, Any]:
+    """How a metagame run is read (``report.meta.build``'s options): a ``[meta]`` section, checked,
+    or as a run's manifest recorded it."""
+    m = meta if isinstance(meta, MetaFile) else MetaFile.model_validate(meta)
+    return {k: getattr(m, k) for k in ("metric", "alpha", "resamples", "seed")}
 
 
 def _rank_points(f: ExperimentFile, seats: int, path: Path) -> list[float]:

@@ -70,6 +70,8 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     min: float | None = None
     max: float | None = None
+    # Chooses which luck is dealt (a keyed-chance recipe), not how the game is played.
+    chance: bool = False
 
 
 @dataclass(frozen=True)

@@ -81,11 +81,6 @@ def values(spec: engine.OptionSpec, base: Any) -> list[Any]:
     return numeric_levels(spec, base)
 
 
-# Options that choose which luck is dealt, not how the game is played: a sweep over them would
-# report luck as a rule's effect, so `options=None` (every rule option) leaves them out.
-NOT_PLAY = frozenset({"chance_recipe"})
-
-
 def design(
     game: str,
     preset: str,
@@ -100,7 +95,9 @@ def design(
     variants: dict[str, dict[str, Any]] = {BASE: {}}
     owner: dict[str, str] = {}
     skipped: dict[str, str] = {}
-    for name in options if options is not None else [n for n in specs if n not in NOT_PLAY]:
+    # An option that chooses the luck dealt, not the play (the engine marks it), would show luck as
+    # a rule's effect: every rule option (`options=None`) leaves it out.
+    for name in options if options is not None else [n for n, s in specs.items() if not s.chance]:
         spec = specs[name]
         tried = (levels or {}).get(name) or values(spec, resolved[name])
         for v in tried:

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from simharness import engine
+from simharness import engine, sweep
 
 LINEUP = [
     {},
@@ -65,3 +65,13 @@ def test_games_end_alike(played: dict[str, dict[str, pl.DataFrame]]) -> None:
     assert stats.ks_2samp(*points).pvalue > ALPHA
     lengths = [played[r]["games"]["hands"].to_numpy() for r in ("named", "numeric")]
     assert stats.ks_2samp(*lengths).pvalue > ALPHA
+
+
+def test_a_sweep_of_every_rule_leaves_out_the_recipe_the_engine_marks_chance() -> None:
+    marked = {s.name for g in engine.game_names() for s in engine.rule_options(g) if s.chance}
+    assert marked == {"chance_recipe"}
+    swept = sweep.design("hongkong", "default", {})
+    assert not any(v.startswith("chance_recipe") for v in swept.variants)
+    # Named, it is swept like any option: the mark keeps it out of "every rule", nothing more.
+    named = sweep.design("hongkong", "default", {}, options=["chance_recipe"])
+    assert list(named.variants) == ["base", "chance_recipe-numeric"]

@@ -123,7 +123,9 @@ def test_the_metagame_does_not_depend_on_the_workers(tmp_path: Path) -> None:
     assert results[0] == results[1]
 
 
-def test_a_meta_config_runs_prints_the_answer_first_and_draws_its_page(tmp_path: Path) -> None:
+def test_a_meta_config_runs_prints_the_answer_first_and_draws_its_page_and_report_reads_it_so(
+    tmp_path: Path,
+) -> None:
     cfg = tmp_path / "m.toml"
     cfg.write_text(
         'name = "m"\ngame = "trump"\ngames = 30\nseed = 2\n'
@@ -142,6 +144,21 @@ def test_a_meta_config_runs_prints_the_answer_first_and_draws_its_page(tmp_path:
     console = Console(record=True, width=100)
     meta.print_meta(built, console)
     assert console.export_text().startswith("under base: ")
+    # `report` on the run reads it as its config said (final points, 50 resamples): the metagame
+    # first, then every profile's numbers; its JSON and its page carry the same metagame.
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "m")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("under base: ")
+    assert result.stdout.index("heuristic payoff table") < result.stdout.index("every profile's numbers")
+    assert "always-riichi+dama+random" in result.stdout.split("every profile's numbers")[1]
+    result = CliRunner().invoke(
+        app, ["report", str(tmp_path / "m"), "--json", "--html", str(tmp_path / "r.html")]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["metagame"] == json.loads(json.dumps(meta.public(built)))
+    assert "always-riichi+dama+random" in data["variants"]
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == page
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,9 @@ pub struct OptionSpec {
     /// Inclusive bounds for numeric options.
     pub range: Option<(f64, f64)>,
     pub doc: &'static str,
+    /// The option chooses which luck is dealt (e.g. a keyed-chance recipe), not how the game is
+    /// played: a sweep of every rule leaves it out, else it would report luck as a rule's effect.
+    pub chance: bool,
 }
 
 impl OptionSpec {
@@ -83,6 +86,7 @@ impl OptionSpec {
             m.insert("max".into(), number(hi));
         }
         m.insert("doc".into(), self.doc.into());
+        m.insert("chance".into(), self.chance.into());
         Value::Object(m)
     }
 }
@@ -312,7 +316,8 @@ pub trait Validate {
 }
 
 /// Declares an options struct: fields with doc comments, a type, a default and an optional
-/// inclusive range.
+/// inclusive range; `#[chance = true]` after a field's docs marks an option that chooses the luck
+/// dealt rather than the play ([`OptionSpec::chance`]).
 ///
 /// ```ignore
 /// options! {
@@ -329,6 +334,7 @@ macro_rules! options {
         pub struct $name:ident {
             $(
                 $(#[doc = $doc:literal])+
+                $(#[chance = $chance:literal])?
                 $field:ident : $ty:ty = $default:expr $(, range($lo:expr, $hi:expr))? ;
             )*
         }
@@ -355,6 +361,7 @@ macro_rules! options {
                         default: $crate::options::OptionValue::to_json(&d.$field),
                         range: $crate::options!(@range $($lo, $hi)?),
                         doc: concat!($($doc, "\n"),+).trim(),
+                        chance: $crate::options!(@chance $($chance)?),
                     },
                 )*]
             }
@@ -393,6 +400,8 @@ macro_rules! options {
     };
     (@range $lo:expr, $hi:expr) => { Some(($lo as f64, $hi as f64)) };
     (@range) => { None };
+    (@chance $chance:literal) => { $chance };
+    (@chance) => { false };
 }
 
 /// Declares a closed set of named choices usable as an option type.
@@ -467,6 +476,9 @@ mod tests {
             flag: bool = false;
             /// Some modes.
             modes: Set<Mode> = Set::EMPTY;
+            /// Which luck is dealt.
+            #[chance = true]
+            luck: Mode = Mode::Fast;
         }
     }
 
@@ -525,8 +537,10 @@ mod tests {
     fn catalogue_lists_every_field() {
         let specs = Example::specs();
         let names: Vec<_> = specs.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["count", "mode", "cap", "flag", "modes"]);
+        assert_eq!(names, ["count", "mode", "cap", "flag", "modes", "luck"]);
         assert_eq!(specs[0].range, Some((0.0, 40.0)));
+        let chance: Vec<_> = specs.iter().map(|s| s.to_json()["chance"].clone()).collect();
+        assert_eq!(chance, [false, false, false, false, false, true].map(Value::from));
         assert_eq!(specs[2].default, json!(500));
         assert_eq!(specs[1].to_json()["choices"], json!(["fast", "slow"]));
     }

@@ -67,28 +67,52 @@ def report(
         ),
     ] = False,
 ) -> None:
-    """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI."""
+    """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI. A
+    metagame's run (`simharness meta`, `[meta]`) leads with its metagame, then every profile's numbers."""
     from simharness.report.full import report_of
     from simharness.report.stream import collect
 
     run = _open(run_dir, partial)
+    metagame = _metagame(run) if run.manifest.get("meta") is not None else None
+    if metagame is not None and html is not None:
+        # A metagame's page is its answer; its hundreds of profiles stay in the terminal and JSON.
+        from simharness.report.meta_html import write_meta_html
+
+        write_meta_html(metagame, html)
     with _progress() as progress:
         collected = collect(run, scorecard=True, progress=progress)
     data = report_of(collected)
-    if html is not None:
+    if html is not None and metagame is None:
         from simharness.report.html import write_html
         from simharness.store import naming
 
         with naming(html):
             write_html(run, data, html, collected.sums)
     if json:
+        if metagame is not None:
+            from simharness.report.meta import public
+
+            data = {"metagame": public(metagame), **data}
         _dump(data)
         return
     from simharness.report.full import print_report
 
+    if metagame is not None:
+        from simharness.report.meta import print_meta
+
+        print_meta(metagame, _console())
+        _console().print("\n[bold]every profile's numbers[/]")
     print_report(data, _console())
     if html is not None:
         _console().print(escape(f"HTML report: {html}"))
+
+
+def _metagame(run: Any) -> dict[str, Any]:
+    """The metagame of a meta run, read as its config said (metric, α, resamples, seed)."""
+    from simharness.config import meta_reading
+    from simharness.report.meta import build
+
+    return build(run, **meta_reading(run.manifest["config"].get("meta") or {}))
 
 
 def compare(

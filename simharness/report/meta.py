@@ -28,6 +28,7 @@ import numpy as np
 import polars as pl
 from rich.console import Console
 from rich.markup import escape
+from threadpoolctl import threadpool_limits
 
 from simharness import store
 from simharness.errors import RunDirError
@@ -439,7 +440,10 @@ def build(
     """The metagame of ``run`` (JSON-ready once :func:`public` drops the resampled mixes)."""
     design = design_of(run.manifest)
     payoffs = read_payoffs(run, design, metric, resamples, seed)
-    rules = {r: analyse(p, alpha) for r, p in payoffs.items()}
+    # The solves are many and small: BLAS threads only contend for the cores (with each other and
+    # with any run on the machine), so they get one.
+    with threadpool_limits(limits=1, user_api="blas"):
+        rules = {r: analyse(p, alpha) for r, p in payoffs.items()}
     names = list(rules)
     result = {
         "run": str(run.path),

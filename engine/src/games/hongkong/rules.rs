@@ -183,6 +183,7 @@ options! {
         /// tag, deal, hand, as in every game) or `numeric` (seed, deal, hand, tag 1-4: the recipe of
         /// earlier releases, to replay their runs). Not a rule of the game: the two deal other walls
         /// from the same distribution.
+        #[chance = true]
         chance_recipe: ChanceRecipe = ChanceRecipe::Named;
     }
 }
