@@ -81,5 +81,5 @@ def test_the_audit_watches_the_games_a_run_plays() -> None:
     tally = competence.audit(rules, lineup, seed=5, first_game=0, count=3)
     assert [t["discards"] for t in tally] == per_seat
     for t in tally:
-        assert t["avoidable_hands"] <= t["cannot_win_hands"] <= t["ready_hands"] <= t["hands"]
-        assert t["avoidable_discards"] <= t["cannot_win_discards"] <= t["ready_discards"] <= t["discards"]
+        assert t["avoidable_hands"] <= t["yakuless_hands"] <= t["ready_hands"] <= t["hands"]
+        assert t["avoidable_discards"] <= t["yakuless_discards"] <= t["ready_discards"] <= t["discards"]

@@ -6,9 +6,9 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{chosen_index, option_error, parse_json, view_and_legal, Protocol};
+use super::{audit_py, chosen_index, option_error, parse_json, view_and_legal, Protocol};
 use crate::decide::{Outside, PlayerError};
-use crate::game::{resolve_preset, Batch, Registered};
+use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};
 use crate::games::hongkong::batch::play_tables;
 use crate::games::hongkong::competence::audit;
@@ -21,10 +21,8 @@ use crate::games::hongkong::HongKong;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use std::marker::PhantomData;
 
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -190,9 +188,7 @@ impl Protocol for HongKong {
 }
 
 /// The ready hands of each lineup slot that cannot win legally (`games::hongkong::competence`)
-/// over games `first_game .. first_game + count`, played as `play_batch` plays them; one dict of
-/// counts per slot. `rules` is a rule set (JSON object of overrides of the defaults), `lineup` a
-/// JSON list of knob sets. The GIL is released while the games run.
+/// over games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
 #[pyfunction]
 #[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
 fn hongkong_audit<'py>(
@@ -204,34 +200,10 @@ fn hongkong_audit<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let serde_json::Value::Array(lineup) = parse_json("lineup", lineup)? else {
-        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
-    };
-    let (rules, knobs) = Registered::<HongKong>(PhantomData).checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
-    let batch = Batch { seed, first_game, count, duplicate };
-    let tallies = py.detach(|| audit(&rules, &knobs, &batch)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let out = PyList::empty(py);
-    for t in tallies {
-        let d = PyDict::new(py);
-        for (name, value) in [
-            ("hands", t.hands),
-            ("ready_hands", t.ready_hands),
-            ("cannot_win_hands", t.cannot_win_hands),
-            ("avoidable_hands", t.avoidable_hands),
-            ("discards", t.discards),
-            ("ready_discards", t.ready_discards),
-            ("cannot_win_discards", t.cannot_win_discards),
-            ("avoidable_discards", t.avoidable_discards),
-        ] {
-            d.set_item(name, value)?;
-        }
-        out.append(d)?;
-    }
-    Ok(out)
+    audit_py::<HongKong>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;
-    m.add_function(wrap_pyfunction!(hongkong_audit, m)?)?;
-    Ok(())
+    m.add_function(wrap_pyfunction!(hongkong_audit, m)?)
 }

@@ -71,7 +71,7 @@ def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: in
         draw_rate=share(int((first["outcome"] == DRAW).sum()), n_hands),
         mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
         ready_hands=ready,
-        cannot_win=share(total["cannot_win_hands"], ready),
+        cannot_win=share(total["yakuless_hands"], ready),
         avoidable=share(total["avoidable_hands"], ready),
         avoidable_hands=total["avoidable_hands"],
     )

@@ -165,6 +165,8 @@ pub struct View<'a> {
     pub dealer: u8,
     /// Prevailing wind 0-3 (E S W N).
     pub round_wind: u8,
+    /// The hand's index in its game.
+    pub hand: u16,
     /// The seat whose draw, discard or kong is being answered (the deciding seat on its turn).
     pub turn: u8,
     pub concealed: &'a Counts,

@@ -6,9 +6,8 @@ use super::rules::Rules;
 use super::state::{play_hand, HandKeys, HandResult, HandSetup, Outcome};
 use super::strategies::{Bot, Knobs};
 use super::HongKong;
-use crate::decide::{seat_players, Outside, Player, PlayerError};
+use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
-use crate::rng::Stream;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{player_rows, rows};
 
@@ -162,22 +161,7 @@ pub fn play_game(
     seating: Seating,
     outside: &mut Outside<'_, HongKong>,
     out: &mut Tables,
-    shown: Option<&mut Vec<HandResult>>,
-) -> Result<(), PlayerError> {
-    play_game_with(rules, seed, seating, outside, out, shown, &|slot, rng| Bot { knobs: &lineup[slot], rng })
-}
-
-/// [`play_game`] with the native player of lineup slot `slot` in each hand made by
-/// `native(slot, rng)` from the seat's keyed random stream (the competence audit watches its
-/// decisions).
-pub(super) fn play_game_with<P: Player<HongKong>>(
-    rules: &Rules,
-    seed: u64,
-    seating: Seating,
-    outside: &mut Outside<'_, HongKong>,
-    out: &mut Tables,
     mut shown: Option<&mut Vec<HandResult>>,
-    native: &impl Fn(usize, Stream) -> P,
 ) -> Result<(), PlayerError> {
     let mut points = [rules.starting_points; 4];
     let mut game = GameRow { game: seating.game, deal: seating.deal, rotation: seating.rotation, ..Default::default() };
@@ -196,10 +180,11 @@ pub(super) fn play_game_with<P: Player<HongKong>>(
             break;
         }
         let keys = HandKeys::new(rules.chance_recipe, seed, seating.deal, u64::from(h));
-        let mut natives: [P; 4] = std::array::from_fn(|s| native(usize::from(seating.player(s as u8)), keys.strategy(s as u8)));
+        let mut natives: [Bot; 4] =
+            std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
         let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, hand: h, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {

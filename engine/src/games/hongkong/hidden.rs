@@ -135,7 +135,7 @@ fn hidden_tiles_never_change_a_builtin_strategys_view_or_decision() {
         let keys = HandKeys::new(rules.chance_recipe, 23, h, 0);
         let mut natives: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &strategies[lineup[s]].1, rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(natives.each_mut().map(|n| n as &mut dyn Player<HongKong>));
-        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log: false };
+        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, hand: 0, keys, points: [0; 4], log: false };
         play_hand_probed(&setup, &mut players, &mut |t, seat, turn, point, win, legal| sampler.check(t, seat, turn, point, win, legal))
             .unwrap();
         h += 1;
