@@ -108,7 +108,7 @@ impl<'v> Planner<'v> {
         self.melds.iter().chain(self.claim.as_ref())
     }
 
-    fn sets_needed(&self) -> usize {
+    pub fn sets_needed(&self) -> usize {
         4 - self.all_melds().count().min(4)
     }
 
@@ -311,7 +311,25 @@ impl<'v> Planner<'v> {
     fn best(&self, c: &Counts) -> Option<i8> {
         let (honours, h) = self.honours(c);
         let (targets, n) = self.targets(&honours[..h]);
-        targets[..n].iter().map(|t| self.distance(c, t, &honours[..h])).min()
+        let dist = self.distances(c, &targets[..n], &honours[..h]);
+        dist[..n].iter().copied().min()
+    }
+
+    /// The distance of `c` to each target, `i8::MAX` for those that cannot be among the nearest:
+    /// a target's distance is at least the plain shanten plus its penalty (its tiles and forced
+    /// pungs are one way to a complete hand), so it is computed only while that bound does not
+    /// exceed the nearest so far (the nearest and every target at its distance are exact).
+    fn distances(&self, c: &Counts, targets: &[Target], honours: &[Kind]) -> [i8; MOST] {
+        let plain = shanten_of(c, self.sets_needed());
+        let mut dist = [i8::MAX; MOST];
+        let mut nearest = i8::MAX;
+        for (d, t) in dist.iter_mut().zip(targets) {
+            if plain + t.penalty <= nearest {
+                *d = self.distance(c, t, honours);
+                nearest = nearest.min(*d);
+            }
+        }
+        dist
     }
 
     /// The planned shanten of the 3n+1-tile concealed part `c`: 0 when ready with a legal win,
@@ -334,29 +352,24 @@ impl<'v> Planner<'v> {
         if targets[..n].iter().any(|t| t.suit == Suit::Any && t.form == Form::Standard && t.forced == 0 && t.penalty == 0) {
             return *after;
         }
-        let mut dist = [i8::MAX; MOST];
-        for (d, t) in dist.iter_mut().zip(&targets[..n]) {
-            *d = self.distance(c, t, honours);
-        }
+        let dist = self.distances(c, &targets[..n], honours);
         let nearest = dist[..n].iter().copied().min();
         let mut out = [i8::MAX; KINDS];
         for x in (0..KINDS).filter(|&x| c[x] > 0) {
             let mut rest = *c;
             rest[x] -= 1;
+            // No discard brings a target nearer than `best` (the distance after the best discard),
+            // so the first target that keeps it ends the search.
             let d = nearest.map(|best| {
-                (0..n)
-                    .filter(|&i| dist[i] == best)
-                    .map(|i| {
-                        let t = &targets[i];
-                        // A tile the target does not use leaves its distance as it is.
-                        if t.suit.allows(x as Kind) {
-                            self.distance(&rest, t, honours)
-                        } else {
-                            best
-                        }
-                    })
-                    .min()
-                    .unwrap_or(best)
+                let mut d = i8::MAX;
+                for t in (0..n).filter(|&i| dist[i] == best).map(|i| &targets[i]) {
+                    // A tile the target does not use leaves its distance as it is.
+                    d = d.min(if t.suit.allows(x as Kind) { self.distance(&rest, t, honours) } else { best });
+                    if d <= best {
+                        break;
+                    }
+                }
+                d
             });
             out[x] = planned(after[x], d, || self.ready(&rest).1);
         }

@@ -331,11 +331,16 @@ fn planned_claim(plan: &Planner, v: &View, tile: Kind, legal: &[Action], allowed
     let mut best: Option<(i8, Claim)> = None;
     for c in claims(legal).filter(allowed) {
         let (h, meld) = after_claim(v.concealed, tile, c);
+        let bar = if c == Claim::Kong { now } else { now - 1 };
+        // The planned shanten is never below the plain one: a claim the plain shanten rules out
+        // needs no planning.
+        let sets = plan.sets_needed().saturating_sub(1);
+        let plain = if c == Claim::Kong { shanten_of(&h, sets) } else { Bot::best_after_discard(&h) };
+        if plain > bar {
+            continue;
+        }
         let claimed = plan.with_claim(meld);
-        let (after, bar) = match c {
-            Claim::Kong => (claimed.now(&h), now),
-            _ => (claimed.best_after_discard(&h), now - 1),
-        };
+        let after = if c == Claim::Kong { claimed.now(&h) } else { claimed.best_after_discard(&h) };
         if after <= bar && best.is_none_or(|(b, _)| after < b) {
             best = Some((after, c));
         }
