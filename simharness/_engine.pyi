@@ -138,6 +138,9 @@ def trump_audit(
 def riichi_audit(
     rules: str, lineup: str, seed: int, first_game: int, count: int, duplicate: bool = False
 ) -> list[dict[str, int]]: ...
+def hongkong_audit(
+    rules: str, lineup: str, seed: int, first_game: int, count: int, duplicate: bool = False
+) -> list[dict[str, int]]: ...
 def suzume_audit(
     rules: str, lineup: str, seed: int, first_game: int, count: int, duplicate: bool = False
 ) -> list[dict[str, int]]: ...

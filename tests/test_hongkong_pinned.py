@@ -29,6 +29,7 @@ DEFENSIVE = {"defend": True, "min_win_fan": 1, "threat_melds": 3, "threat_live":
 SELF_DRAW_ONLY = {"claims": "never", "win_on_discard": False}
 MIN_FAN = {"min_win_fan": 3, "relax_live": 8, "discard": "value"}
 RANDOM = {"discard": "random", "claims": "random"}
+RULE_AWARE = {"fan_plan": "rules"}
 PYTHON = {"python": "simharness.games.hongkong.python:ChickenFast"}
 
 
@@ -64,6 +65,8 @@ BATCHES: dict[str, Batch] = {
     "old-style": ("old_style", OLD_STYLE, [MIN_FAN, SELF_DRAW_ONLY, RANDOM, PUNG_HUNTER], 8, False),
     "settlement-136": ("default", SETTLEMENT_136, [RANDOM, CHICKEN_FAST, DEFENSIVE, MIN_FAN], 8, False),
     "python-strategy": ("default", {}, [PYTHON, CHICKEN_FAST, RANDOM, SELF_DRAW_ONLY], 2, False),
+    # Rule-aware play plans for the minimum fan: old_style's 3 fan, half flush and concealed hand.
+    "rule-aware": ("old_style", {}, [RULE_AWARE, CHICKEN_FAST, MIN_FAN, RULE_AWARE], 4, False),
     "python-view": (
         "old_style",
         {"min_fan": 0},
@@ -93,6 +96,7 @@ PINNED = {
     "settlement-136": "7fbec63ce4eac53c5eb1c01fb1922088f0f55f066c4e5a3922a3d5be2fc0a12a",
     "python-strategy": "45256b11cba5861d40106a9dd412cbafdcb3b1180c99643182a2668fbb2d329c",
     "python-view": "6be550dd7a2df66d3b05f240153b53004e83922fa7307b1697ba119f8522edfb",
+    "rule-aware": "2e9a3a908ff1a343048c4518db9a1e126e7617ea4382b6b668a31184b51ea8ac",
     "show-old-style": "8d6af3da4debb3e0ec28b7d5edb335a3bbfa0c59d0cc353a037ad6009d1df570",
     "show-python": "70cd4dc959ea0dfb0902e5c0c5056ee7dea4f5d041cca5f0bbc5e8852d7cc9d4",
     "show-python-view": "7bae50bd30fa665e2be91624d3f51ccc75e047d457fcb7b16faf2e200af04aba",
@@ -104,6 +108,7 @@ PINNED_NUMERIC = {
     "settlement-136": "85fe0afa5109d8b8edb76ddf8a8bb48ae4d6a31efd629abf2f28f2e445791fde",
     "python-strategy": "8dd7f5dfe05ee90d9d7a8777c5e0e7c533ec481dc30d46ed16867cda8b4fded9",
     "python-view": "f01eb721cc14780e45dcf00e3ea66fee8108eef889cca9fbdeef82f3490c3736",
+    "rule-aware": "a6b76c943ae2b3b1d873b45f176043cb3db8ffa273512a995236b2430ada290c",
     "show-old-style": "a4871e57025b8c73c2af23ec55b250caa94e30aa6e706efeef6ff2a6a41ad11f",
     "bao": "eb9458663c2bc51fb23535af97b2abb7c8d91c335aaee748c6f1817b5f54dde3",
     "show-python": "3e0932b1fac660bff09b6f18bfa7f46bc3997de85a609573d2964681263e6464",

@@ -184,7 +184,7 @@ pub fn play_game(
             std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
         let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, hand: h, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
         for (p, d) in points.iter_mut().zip(r.delta) {

@@ -805,8 +805,11 @@ mod game {
         let keys = HandKeys::new(rules.chance_recipe, 7, h, 0);
         let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(bots.each_mut().map(|b| b as &mut dyn Player<HongKong>));
-        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log }, &mut players)
-            .unwrap()
+        play_hand(
+            &HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, hand: 0, keys, points: [0; 4], log },
+            &mut players,
+        )
+        .unwrap()
     }
 
     /// Plays `hands` hands of random deals under `rules` and checks, for each: every tile is
@@ -1044,6 +1047,7 @@ mod game {
                         rules: &rules,
                         dealer: 0,
                         round_wind: 0,
+                        hand: 0,
                         keys: HandKeys::new(rules.chance_recipe, 11, h, 0),
                         points: [0; 4],
                         log: false,
