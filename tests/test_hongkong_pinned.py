@@ -88,26 +88,26 @@ SHOWN: dict[str, tuple[str, int]] = {
 
 # The digests of the default recipe (`named`), then of `numeric` (the earlier releases' games).
 PINNED = {
-    "default-duplicate": "e78cc4878b47d0596bae3629204c10ca11072d510575ba6e2c87094b2fbb555d",
-    "old-style": "282d026d5047710b72985a5b86f1b3436aa534673e8f58980cfc571958a4a355",
-    "settlement-136": "7fbec63ce4eac53c5eb1c01fb1922088f0f55f066c4e5a3922a3d5be2fc0a12a",
-    "python-strategy": "45256b11cba5861d40106a9dd412cbafdcb3b1180c99643182a2668fbb2d329c",
-    "python-view": "6be550dd7a2df66d3b05f240153b53004e83922fa7307b1697ba119f8522edfb",
-    "show-old-style": "8d6af3da4debb3e0ec28b7d5edb335a3bbfa0c59d0cc353a037ad6009d1df570",
-    "show-python": "70cd4dc959ea0dfb0902e5c0c5056ee7dea4f5d041cca5f0bbc5e8852d7cc9d4",
-    "show-python-view": "7bae50bd30fa665e2be91624d3f51ccc75e047d457fcb7b16faf2e200af04aba",
+    "default-duplicate": "cbd4092d3cdc43872071d14630936cde45021d9a118e933bd12dd0d7c8989b51",
+    "old-style": "180dee549899e9722c9d46df504abccb8c8cb91b43ab39a2c00ee19fa8278cc5",
+    "settlement-136": "e6f4b930ab5e4002c7543c38a524026abd69282d3394074da67968a6125a1f15",
+    "python-strategy": "8249067a9a5ec6c619c22e98f642de30c5a5b118e533b70a6ea0844e85319418",
+    "python-view": "0b45d2e981f5082da5dae6adbe0e58ee4773d316b6dda321fbdde6fe7ac444eb",
+    "show-old-style": "e04dea9b24dd0ac3644d97a3213f0d7e6e71270b235d9161d08a1406ff36352c",
+    "show-python": "37830d0232dba122910dd24749b726d15c80988d1af1a0431739b0e1488bcb51",
+    "show-python-view": "4e112c19eab838abd29619ae90af87f66f889ec478b916643a6db653924fdb53",
 }
 
 PINNED_NUMERIC = {
-    "default-duplicate": "4e63c064f3f7565d2a5e2457a051183875db76967b59d39a63fc4199790f2039",
-    "old-style": "f60925253591c64dbfb12803703a4b1a66e9198dae42219cb6204984e8332291",
-    "settlement-136": "85fe0afa5109d8b8edb76ddf8a8bb48ae4d6a31efd629abf2f28f2e445791fde",
-    "python-strategy": "8dd7f5dfe05ee90d9d7a8777c5e0e7c533ec481dc30d46ed16867cda8b4fded9",
-    "python-view": "f01eb721cc14780e45dcf00e3ea66fee8108eef889cca9fbdeef82f3490c3736",
-    "show-old-style": "a4871e57025b8c73c2af23ec55b250caa94e30aa6e706efeef6ff2a6a41ad11f",
-    "bao": "eb9458663c2bc51fb23535af97b2abb7c8d91c335aaee748c6f1817b5f54dde3",
-    "show-python": "3e0932b1fac660bff09b6f18bfa7f46bc3997de85a609573d2964681263e6464",
-    "show-python-view": "612732782eb781837b88887d131ea3d3daced09914260a3a0d11704e43fdf8e5",
+    "default-duplicate": "713696a557b21321fba73336f001391ab054a431754958bbac127dcabd846242",
+    "old-style": "cdc862bdbe7b6205b82b7a097ef1974fa564761d36ca6372e04fc2ed4acaafa6",
+    "settlement-136": "8ca6091e8a3235f31cba2080fc4b4c1fbdae3a524cd6537702c269a66dbea738",
+    "python-strategy": "fad0131852fc59122bf705338f15e38ed0e122fe5041f45416b26397e95a9a4a",
+    "python-view": "aa38543954a76385adbd76174cc9560a988f36819deb9c9df849cc8ac31b006f",
+    "show-old-style": "8466ceef088a490387cc78eac4d281e37914e0dd94b4517aab862853d3759d9f",
+    "bao": "5816bf0d7f05c0126f2e9c753af922f23dde5b4be56b4aa92e13a7ca4e24bd08",
+    "show-python": "1d77bdca30a4d3150c44166acce1dbb0d1283ef8eea468dcee48bce761934e76",
+    "show-python-view": "498079d588291534058a2466e9e945799e961d1c44f8ecc8fa1e62b9df3b2086",
 }
 
 

@@ -40,10 +40,10 @@ BATCHES: dict[str, Batch] = {
 }
 
 PINNED = {
-    "tenhou-duplicate": "f0ae5514bfc7140b7b99033081b7feb38741d143ab49b3146752310836ef1f54",
-    "coverage-events": "743ee8a9fcf0eb98928c676fb9267eb1970b8751a3a29e843017699b5505ca5d",
-    "sanma-flowers": "9547a5e5cd1f6e5fa773f25e0e4d9e3db42bb6967aafa03f5cea2260219ac3e3",
-    "python-strategy": "53d0a684d4109310c28cdd193d1018625f5fb6cd948d18adc33b3e2f3926f69b",
+    "tenhou-duplicate": "12790a33695035c02d0823d2d7997b8d042e4f2d14a91cf9ecd0654adfd99c90",
+    "coverage-events": "be24c5bf5006ba4b7b310236ad2b0cd606141b0343342d383a162e2b171aee9f",
+    "sanma-flowers": "011a53bee6924fcd0f55d983af7d02038aa71f7758bc205d813d1facc5393c48",
+    "python-strategy": "70f86785fdf6e3bc336a24e3bc1a1b9569e2d8ec62337a6cb87e95c4ee84319c",
 }
 
 

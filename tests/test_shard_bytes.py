@@ -34,10 +34,10 @@ WRITERS = {"pyarrow": "26.0.1", "polars": "2.1.0"}
 CASES: dict[tuple[str, int, int | None], str] = {
     ("sugoroku-demo", 2_500, None): "03bb31a23c594011443af87ac43cbb9810092a6323f3b0fc8871fbc35837cc13",
     ("sugoroku-demo", 2_500, 2_500): "d86bdfeb4a5f4867babb48a1ff7752d91aa102edcf329ccf61c0bc5b6a7f68b9",
-    ("trump-reference", 2_400, None): "9545922074db1b14a62ff971d3d39719157ffce43e71d9efb738976a20a52b71",
-    ("hongkong-reference", 120, None): "8cc681ffc4a1ba26365cd2871f7e077b986bc24c500ad2e57c24f79f03813bbe",
-    ("suzume-4p", 400, None): "d5455ebbc71f96764e49811e00d9dc25bd416e63ae32c7787ce0a6a491263779",
-    ("riichi-efficiency", 80, None): "c694abf90ac3e12b288d22af9d5953fb099bb4d63257a28e275286e992b9c280",
+    ("trump-reference", 2_400, None): "fcac26ecf65e2de60a3b4efcc1c3bc1697549509f57d4174dc890789401d5402",
+    ("hongkong-reference", 120, None): "b26e58d46e495f2d7d4233fe1fa04854fb53467993bc7ce3e5fc93d3aa5ece6a",
+    ("suzume-4p", 400, None): "6037a21d087bf01754fbab26fc0b44e05c37f0811acf277502b09a4714792384",
+    ("riichi-efficiency", 80, None): "25cf97134e498ad92905a47cde968a3d95d52a6cc988cd0c43c24153ca8b01c8",
 }
 
 

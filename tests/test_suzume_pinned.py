@@ -76,20 +76,20 @@ BATCHES: dict[str, Batch] = {
 }  # fmt: skip
 
 PINNED = {
-    "duplicate-4": "d934ae36c93c69210e980b2004b5af72911203b6a24fd44ece3042145f2099b1",
-    "five-players-harsh": "527674084c928a19f5ec90fb71c6f3dce4db5b145a143931bd0e41ebd77bf185",
-    "two-players-plain": "b5476a4d432f70eff59c0bf478267ff096a23a3c6bf351803409c5f8db8ef092",
-    "three-players-multi-ron": "fb9d82a505f2c46dd57924dd56ecc6b89e061b48740ca3ec62b2480921e1ed83",
-    "every-script-in-turn": "3a74bae24ea7709ec9cb04ba540cd2c84e86e83464d048be63d1cec18b03aa94",
-    "every-script-in-turn-2": "90b27285463749cd551768bb9c858b03a9e8ec6a3340e00cfcd302c523d5a82d",
-    "python-witness": "b053ed1c9e335734a101598c2905304f4b7d5902903789579f42c0c278e65b1e",
+    "duplicate-4": "645fb9b621657793dd6448c606deb44e3ab09f1793a0a9754028703b2b07c03f",
+    "five-players-harsh": "1befdfc7f432913bd12f8ca13587fdf74e0ad9ce4026fb87f8e65fee164a0e86",
+    "two-players-plain": "09846cac9fc4b87ff919d944fd42e159ab2c3b945a13126570be717368964e18",
+    "three-players-multi-ron": "9c6d4a038f1b7dbcf10f581ecf7387acd535b577e0bb394dfe57295d0a43f5de",
+    "every-script-in-turn": "65110bc104be05dbd9f11154376ff62c6d60481c1a59a9bedb243d9dc0970085",
+    "every-script-in-turn-2": "5ace76bfe6b7bbb88ac182925dadaf36a10d26a0e091ad05106c7f75d7967eb4",
+    "python-witness": "494e5c54ab5a500c949e70edbfee143ebe673a99dd0b63ae98b8e881638c2700",
 }
 
 # Games shown alone with their events: (batch, game index).
 SHOWN = {"shown-5": ("five-players-harsh", 2), "shown-python": ("python-witness", 1)}
 PINNED_SHOWN = {
-    "shown-5": "1ac06b769a8aeccf4285c0da063c55f63d07e85adc1d6daa62d21f74e905b0e8",
-    "shown-python": "4e6ac0d224dee27d7d98cb72d781300aa8c123e4f9126a41f2b190989fdce303",
+    "shown-5": "8b805b6bbc8feac9688078b5dfdb210914a8e62040e46ffe81f1f4233c2b91bd",
+    "shown-python": "3f2baf96834e84d5ebdb70e3a78d81af6e2df632d6b8c97f17095d2973a2c43f",
 }
 
 # What the Python seats were shown, batch by batch.

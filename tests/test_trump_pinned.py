@@ -56,13 +56,13 @@ SHOWN = {
 }
 
 PINNED = {
-    "duplicate": "dbc0f8a50243bb171a8165db6658a54428167f1798a22c84975b44bfa2bb33ec",
-    "strict-double-ron": "9a826c4da2fe25594339042a039368e922ea3b69802f0b996c2c0be6d607aac3",
-    "mistakes": "33908648e65324345510ad76aab5468d4fc4fa32008983f1ba4e9d5e5e30d4ea",
-    "no-joker-keep": "fa9bce6d0da552587d7101bbf5849602bbd6185d1100e3bfafb42b85d95556b4",
-    "python-strategies": "b6d1706aadf4ef36ed0ad9cbf7f7ad992aaeb0ca04481e797a2a747efc82f246",
-    "show-mistakes": "2f7938e3b5b9b305aabb565b035df3ab4aa05a6f5d7dd1c80f31f9d0f3b94c49",
-    "show-python": "313fdb88d01cb31049e2ffd98559798818e24f17f9256e84cad8254753480fd9",
+    "duplicate": "9067eb4fab701bab7214a22412d64b6467c49ce1ca470be63965a9092a2558a6",
+    "strict-double-ron": "c54257e5e2048a7f9400f7f0afd8b913c66a9a37af73dcf2b5ebdf3813d48cd8",
+    "mistakes": "3a9d54558df357a89d1eea0dbf73a37faf9b5bb18c38af6b92710f204d6c0c85",
+    "no-joker-keep": "086a8f88ad6f10a70299a7ff978727483619da81d995954af988340ddbf02c42",
+    "python-strategies": "d0b079f6e0497a0d01006f23aaec7b5488f8263eb7f7f7912d3746e00fd04028",
+    "show-mistakes": "56228a30cec9cbb1b186b1d695869ee2556474e755c31cc04901589ac2a92c97",
+    "show-python": "20fc5e4caa41f484e3ed80f83559134aa417adb88433b187a4757842c80894be",
 }
 
 

@@ -74,6 +74,9 @@ def report(
     run = _open(run_dir, partial)
     with _progress() as progress:
         collected = collect(run, scorecard=True, progress=progress)
+    if collected.note is not None and not json:
+        # JSON carries it among the scorecard's notes; stdout stays the JSON alone.
+        Console(stderr=True).print(f"[yellow]note:[/] {collected.note}")
     data = report_of(collected)
     if html is not None:
         from simharness.report.html import write_html
