@@ -88,26 +88,26 @@ SHOWN: dict[str, tuple[str, int]] = {
 
 # The digests of the default recipe (`named`), then of `numeric` (the earlier releases' games).
 PINNED = {
-    "default-duplicate": "cbd4092d3cdc43872071d14630936cde45021d9a118e933bd12dd0d7c8989b51",
-    "old-style": "180dee549899e9722c9d46df504abccb8c8cb91b43ab39a2c00ee19fa8278cc5",
-    "settlement-136": "e6f4b930ab5e4002c7543c38a524026abd69282d3394074da67968a6125a1f15",
-    "python-strategy": "8249067a9a5ec6c619c22e98f642de30c5a5b118e533b70a6ea0844e85319418",
-    "python-view": "0b45d2e981f5082da5dae6adbe0e58ee4773d316b6dda321fbdde6fe7ac444eb",
-    "show-old-style": "e04dea9b24dd0ac3644d97a3213f0d7e6e71270b235d9161d08a1406ff36352c",
-    "show-python": "37830d0232dba122910dd24749b726d15c80988d1af1a0431739b0e1488bcb51",
-    "show-python-view": "4e112c19eab838abd29619ae90af87f66f889ec478b916643a6db653924fdb53",
+    "default-duplicate": "149c47c4ebeda7f5506c8b64159e37a34db5b6f9549852a6da9c535ea263de51",
+    "old-style": "5df9ba504ef1a5b28230307f9ced4aef403d3af4bcde8c9419b041efd2d4dc84",
+    "settlement-136": "b29de1a804ba519148ffaeac4c95e7be1725d277291e8fd6452cc4a0915fa20c",
+    "python-strategy": "699bc30031c14d9230ba597cbf4fe92a9dead059a4146a7aec84c174bdd6981d",
+    "python-view": "163fcab457585d0851af2e14028878d35f5e52397988bef05b14198c81442820",
+    "show-old-style": "03e9eaf8441de43c91331299fc56ccf1c3eb9d3feb90be9306ab61a7812054c8",
+    "show-python": "f0dac6a964d6dc8a534dc4c96355edc9d5618fe49f08242ed9a45300ec3f2066",
+    "show-python-view": "ce8a27a51cfc9a67fb908e8830f340e76e5b773ef4e4b21f516854e1ba661b31",
 }
 
 PINNED_NUMERIC = {
-    "default-duplicate": "713696a557b21321fba73336f001391ab054a431754958bbac127dcabd846242",
-    "old-style": "cdc862bdbe7b6205b82b7a097ef1974fa564761d36ca6372e04fc2ed4acaafa6",
-    "settlement-136": "8ca6091e8a3235f31cba2080fc4b4c1fbdae3a524cd6537702c269a66dbea738",
-    "python-strategy": "fad0131852fc59122bf705338f15e38ed0e122fe5041f45416b26397e95a9a4a",
-    "python-view": "aa38543954a76385adbd76174cc9560a988f36819deb9c9df849cc8ac31b006f",
-    "show-old-style": "8466ceef088a490387cc78eac4d281e37914e0dd94b4517aab862853d3759d9f",
-    "bao": "5816bf0d7f05c0126f2e9c753af922f23dde5b4be56b4aa92e13a7ca4e24bd08",
-    "show-python": "1d77bdca30a4d3150c44166acce1dbb0d1283ef8eea468dcee48bce761934e76",
-    "show-python-view": "498079d588291534058a2466e9e945799e961d1c44f8ecc8fa1e62b9df3b2086",
+    "default-duplicate": "f25bcb9a551dad38fa65217aa1088675920d4ed7d830b01c2eeaaf5d3dc08bff",
+    "old-style": "10a1544c4e88298cd1be71dfbd99c3ff3078ff89db1f1d59cebdab44fafbc3ba",
+    "settlement-136": "b29e3b532cd3be6db07ba202960250a3047c8fe98ac7580ffb2926e1aacaedd7",
+    "python-strategy": "21d759b7f30de2bb5049b1725293dcd6dbb715a6634f9afdd924e5f1997ca635",
+    "python-view": "b2a5aec6d763c2b71e2fd2d4d83290cf0b431ed51423faf68febdacca27e4039",
+    "show-old-style": "6ef5b86822145080fcadbda0e18117150748b7e18757010fd5ff49a68078ccdc",
+    "bao": "9ccbec4336605cd5796b6fe4c5b3aea5e9c81ef614bea8837ca25e63f818540b",
+    "show-python": "40419298aae0b23c28a00aab7af27f1a38f9a1ecaf16efa44d89df4f2f3aa7f6",
+    "show-python-view": "71ffc75e4b527319e28a75974010626564eb47c62f48175851d224ad26d91da6",
 }
 
 

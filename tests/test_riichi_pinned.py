@@ -40,10 +40,10 @@ BATCHES: dict[str, Batch] = {
 }
 
 PINNED = {
-    "tenhou-duplicate": "12790a33695035c02d0823d2d7997b8d042e4f2d14a91cf9ecd0654adfd99c90",
-    "coverage-events": "be24c5bf5006ba4b7b310236ad2b0cd606141b0343342d383a162e2b171aee9f",
-    "sanma-flowers": "011a53bee6924fcd0f55d983af7d02038aa71f7758bc205d813d1facc5393c48",
-    "python-strategy": "70f86785fdf6e3bc336a24e3bc1a1b9569e2d8ec62337a6cb87e95c4ee84319c",
+    "tenhou-duplicate": "36361625e748ea8030e4266e28856fddaabe1b488a4b0ba26e5a8c1a3ecfb490",
+    "coverage-events": "2cbfb6103eedf1866970b8ffaaf9320ea7746af6bdef96c08bff95acc74ec6ce",
+    "sanma-flowers": "4424ebf4b95f1da585638fe9dc07ac3e1d899397d8964b42051a868dd1d424f3",
+    "python-strategy": "03778e96c279cff7929bf0c9804e0516324fd2d7458642ee46225ced8aefb41f",
 }
 
 

@@ -21,6 +21,7 @@ from harness_helpers import REPO, in_repo  # noqa: F401  (strategies are found f
 from rich.console import Console
 
 from simharness import config, engine, runner, store, tomlfile
+from simharness.games import estimates
 from simharness.report import extremes, stream
 from simharness.report.extremes import Kind
 from simharness.stats import balance
@@ -146,6 +147,25 @@ def test_extreme_game_facts_equal_the_hands_path(
     assert picked[Kind.BIGGEST_LOSS] is not None
 
 
+# Each game's win of the dealer, as its metrics give it to ``dealer_rows``.
+DEALER_WON: dict[str, pl.Expr] = {
+    "riichi": ((pl.col("winners").cast(pl.Int64) // (2 ** pl.col("dealer").cast(pl.Int64))) % 2) == 1,
+    "hongkong": pl.col("outcome").is_in([1, 2, 3]) & (pl.col("winner") == pl.col("dealer")),
+    "suzume": (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")),
+    "trump": pl.col("outcome").is_in([1, 2]) & (pl.col("winner") == pl.col("dealer")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BATCHES))
+def test_dealer_counts_equal_the_hands_path(name: str, played: dict[str, dict[str, pl.DataFrame]]) -> None:
+    t = played[name]
+    won = DEALER_WON[BATCHES[name][0]]
+    slow = estimates.dealer_rows("base", t["hands"], won)
+    fast = estimates.dealer_rows("base", t["hands"].clear(), won, games=t["games"])
+    assert fast == slow
+    assert t["games"]["dealer_wins"].sum() > 0
+
+
 def _without_facts(run_dir: Path) -> None:
     """Rewrites a run's games shards as a run written before the standings facts: the same rows
     without those columns, with the shard's provenance and a fresh checksum."""
@@ -155,19 +175,25 @@ def _without_facts(run_dir: Path) -> None:
         path.write_bytes(store.shard_bytes(table, meta))
 
 
-OLD_LAYOUT = """\
-name = "facts-old-layout"
-game = "suzume"
-games = 400
-seed = 9
-duplicate = true
-shard_size = 100
-players = ["fastest", "max-points", "defensive", "random"]
-[rules]
-preset = "default"
-[variants.head-bump]
-multi_ron = "head_bump"
-"""
+# A small run of each game played in hands under duplicate play, two variants (so that the game
+# metrics' paired differences are compared too), several shards and chunks.
+OLD_LAYOUT = {
+    "suzume": (400, 100, '["fastest", "max-points", "defensive", "random"]', "default", "ties = 'shared'"),
+    "riichi": (24, 8, '["efficiency", "call-happy", "damaten", "random"]', "tenhou", "kuitan = false"),
+    "hongkong": (40, 8, '["chicken-fast", "min-fan", "defensive", "random"]', "default", "min_fan = 1"),
+    "trump": (120, 30, '["always-riichi", "max-han", "random"]', "default", "end_on_zero = false"),
+}  # fmt: skip
+
+
+def _config(game: str, scale: float = 1.0) -> str:
+    games, shard, players, preset, variant = OLD_LAYOUT[game]
+    n = len(players.split(","))
+    games, shard = (max(n, int(x * scale) // n * n) for x in (games, shard))
+    return (
+        f'name = "facts-{game}"\ngame = "{game}"\ngames = {games}\nseed = 9\nshard_size = {shard}\n'
+        f'duplicate = true\nplayers = {players}\n[rules]\npreset = "{preset}"\n'
+        f"[variants.base]\n[variants.other]\n{variant}\n"
+    )
 
 
 def _numbers(c: stream.Collected) -> dict[str, Any]:
@@ -183,10 +209,11 @@ def _numbers(c: stream.Collected) -> dict[str, Any]:
 
 
 @pytest.mark.usefixtures("in_repo")
+@pytest.mark.parametrize("game", sorted(OLD_LAYOUT))
 def test_a_run_without_the_facts_reports_the_same_numbers_by_the_slow_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "exp.toml").write_text(OLD_LAYOUT)
+    (tmp_path / "exp.toml").write_text(_config(game))
     new = runner.run(config.load(tmp_path / "exp.toml"), tmp_path / "new", console=Console(quiet=True))
     old = tmp_path / "old" / new.name
     shutil.copytree(new, old)
@@ -194,7 +221,7 @@ def test_a_run_without_the_facts_reports_the_same_numbers_by_the_slow_path(
     old_run = store.open_run(old)
     assert not balance.has_facts(old_run.table("games").columns)
     # The fast path reads no hands for the scorecard and the two standings kinds of extreme games.
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 100)  # several chunks
+    monkeypatch.setattr(stream, "CHUNK_GAMES", OLD_LAYOUT[game][1])  # several chunks
     fast = stream.collect(store.open_run(new), scorecard=True)
     slow = stream.collect(old_run, scorecard=True)
     assert fast.note is None and slow.note == balance.SLOW_PATH_NOTE
@@ -206,6 +233,9 @@ def test_a_run_without_the_facts_reports_the_same_numbers_by_the_slow_path(
         assert a["summary"][key] == b["summary"][key], key
     kinds = {e["kind"] for e in fast.summary["extreme_games"]}
     assert {Kind.COMEBACK.value, Kind.BIGGEST_LOSS.value} <= kinds
+    # The dealer's rows (read from the games' counts on the fast path) are among the game metrics.
+    metrics = {r["metric"] for r in fast.summary["game_metrics"]}
+    assert {"dealer_win_rate", "dealer_mean_result"} <= metrics
 
 
 @pytest.mark.usefixtures("in_repo")
@@ -214,7 +244,7 @@ def test_the_report_says_it_took_the_slow_path(tmp_path: Path) -> None:
 
     from simharness.cli import app
 
-    (tmp_path / "exp.toml").write_text(OLD_LAYOUT.replace("games = 400", "games = 40").replace("100", "20"))
+    (tmp_path / "exp.toml").write_text(_config("suzume", scale=0.1))
     run_dir = runner.run(config.load(tmp_path / "exp.toml"), tmp_path / "out", console=Console(quiet=True))
     fast = CliRunner().invoke(app, ["report", str(run_dir)])
     _without_facts(run_dir)

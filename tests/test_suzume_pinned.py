@@ -76,20 +76,20 @@ BATCHES: dict[str, Batch] = {
 }  # fmt: skip
 
 PINNED = {
-    "duplicate-4": "645fb9b621657793dd6448c606deb44e3ab09f1793a0a9754028703b2b07c03f",
-    "five-players-harsh": "1befdfc7f432913bd12f8ca13587fdf74e0ad9ce4026fb87f8e65fee164a0e86",
-    "two-players-plain": "09846cac9fc4b87ff919d944fd42e159ab2c3b945a13126570be717368964e18",
-    "three-players-multi-ron": "9c6d4a038f1b7dbcf10f581ecf7387acd535b577e0bb394dfe57295d0a43f5de",
-    "every-script-in-turn": "65110bc104be05dbd9f11154376ff62c6d60481c1a59a9bedb243d9dc0970085",
-    "every-script-in-turn-2": "5ace76bfe6b7bbb88ac182925dadaf36a10d26a0e091ad05106c7f75d7967eb4",
-    "python-witness": "494e5c54ab5a500c949e70edbfee143ebe673a99dd0b63ae98b8e881638c2700",
+    "duplicate-4": "f42162a3a4d37d89fec0de750d8dd38f0323d15667b177a8aa80d0caa28032e6",
+    "five-players-harsh": "dae5831b604986f671cedd2b1ab9191c89fee7b7e9b333b21847a0f38fe642fe",
+    "two-players-plain": "a7c7b04cbfdd8d334e3b1c2e5c89319b8eaaad4d2930fc52082c92901d0385f6",
+    "three-players-multi-ron": "0e6fb08ec7956003a2d49fbda07f528539866fbd399748c5c2610a5e661dec52",
+    "every-script-in-turn": "fb1f5b428b3a3f69c989d0bdf3d00c21fd320212d2d8e6cb05f4876be6ff39cc",
+    "every-script-in-turn-2": "77eaba33133f8c9e246aa26d49698494c346c24364ce6906ca45ad85c71e88db",
+    "python-witness": "5be5362791e928bfd949730a1b29c253bbb75758be2c737d64671b8a7078d2ac",
 }
 
 # Games shown alone with their events: (batch, game index).
 SHOWN = {"shown-5": ("five-players-harsh", 2), "shown-python": ("python-witness", 1)}
 PINNED_SHOWN = {
-    "shown-5": "8b805b6bbc8feac9688078b5dfdb210914a8e62040e46ffe81f1f4233c2b91bd",
-    "shown-python": "3f2baf96834e84d5ebdb70e3a78d81af6e2df632d6b8c97f17095d2973a2c43f",
+    "shown-5": "02944557e2f4559a907e062165fc56084156ed05b7dcb920ec778606679598e2",
+    "shown-python": "3a644e01962e809ea3b514e218de2cdbd77d5b6008b713d59ff3bcebf8b57b27",
 }
 
 # What the Python seats were shown, batch by batch.

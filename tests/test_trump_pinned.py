@@ -56,13 +56,13 @@ SHOWN = {
 }
 
 PINNED = {
-    "duplicate": "9067eb4fab701bab7214a22412d64b6467c49ce1ca470be63965a9092a2558a6",
-    "strict-double-ron": "c54257e5e2048a7f9400f7f0afd8b913c66a9a37af73dcf2b5ebdf3813d48cd8",
-    "mistakes": "3a9d54558df357a89d1eea0dbf73a37faf9b5bb18c38af6b92710f204d6c0c85",
-    "no-joker-keep": "086a8f88ad6f10a70299a7ff978727483619da81d995954af988340ddbf02c42",
-    "python-strategies": "d0b079f6e0497a0d01006f23aaec7b5488f8263eb7f7f7912d3746e00fd04028",
-    "show-mistakes": "56228a30cec9cbb1b186b1d695869ee2556474e755c31cc04901589ac2a92c97",
-    "show-python": "20fc5e4caa41f484e3ed80f83559134aa417adb88433b187a4757842c80894be",
+    "duplicate": "964275cd09001572dcd0015fd86a1fee5783cbf89cd70841658127f26983aba9",
+    "strict-double-ron": "6ffd974e6b09216cb8002959c9f1293c52d5cdd4aa6b7feda88bd7bda1c3a4f1",
+    "mistakes": "ecf09cbe1e23f561285c9007dd97f4345f0fc4b500d860989a148bd833e8bf4e",
+    "no-joker-keep": "55dd5582fea3dbb5dd05ce52f095fea8e119e5240eeddd779b4caf90c20e1718",
+    "python-strategies": "7dad36b7785b56ab9eba74837a839c78f5236be2325920c0e5baedbad36cb44a",
+    "show-mistakes": "60247bf5752b02a5fbed5da664efe730ac4f26750e94c1211024ee1d530e7848",
+    "show-python": "7a13939ec5f0996caab505c5c2a197d642f563e858b89fcb2bd229739ae7ca77",
 }
 
 

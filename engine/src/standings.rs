@@ -1,13 +1,14 @@
 //! Per-game facts of the running standings, kept while a game is played hand by hand.
 //!
-//! The report's balance scorecard (lead changes, drama, decisiveness, comeback) and its extreme
-//! games (the largest comeback, the biggest single-hand loss) are functions of each game's running
-//! standings. Re-deriving them from the `hands` table costs the report more than the run (a sort
+//! The report's balance scorecard (lead changes, drama, decisiveness, comeback), its extreme games
+//! (the largest comeback, the biggest single-hand loss) and the dealer's advantage per hand
+//! (`simharness/games/estimates.py` `dealer_rows`) are functions of each game's running standings
+//! and dealers. Re-deriving them from the `hands` table costs the report more than the run (a sort
 //! and a pivot of millions of hand rows), while the engine has them at hand: every game played in
 //! hands feeds each hand's point changes to a [`Standings`] and logs its [`Facts`] in the `games`
 //! table ([`hand_game_rows!`]). The definitions are those of the report's slow path
 //! (`simharness/stats/balance.py` `_hand_metrics`, `simharness/report/extremes.py`), which reads
-//! the hands' `delta_<seat>` columns and is the tests' reference for these columns.
+//! the hands' `delta_<seat>` and `dealer` columns and is the tests' reference for these columns.
 
 /// The most seats a game played in hands seats.
 pub const MAX_SEATS: usize = 8;
@@ -22,6 +23,11 @@ pub struct Standings {
     after: Vec<[i64; MAX_SEATS]>,
     /// The largest single-hand loss so far: (points, hand, seat).
     loss: (i64, u32, u8),
+    /// The dealer of the hand before.
+    dealer: Option<usize>,
+    dealer_wins: u32,
+    dealer_result: i64,
+    dealer_kept: u32,
 }
 
 /// What the report needs of a game's standings (see the `games` columns of [`hand_game_rows!`]).
@@ -38,6 +44,9 @@ pub struct Facts {
     pub largest_loss: i64,
     pub largest_loss_hand: u32,
     pub largest_loss_seat: u8,
+    pub dealer_wins: u32,
+    pub dealer_result: i64,
+    pub dealer_kept: u32,
 }
 
 impl Standings {
@@ -46,12 +55,26 @@ impl Standings {
     /// changes none of them.
     pub fn new(n: usize) -> Self {
         assert!(n <= MAX_SEATS, "a game played in hands seats at most {MAX_SEATS} players");
-        Standings { n, points: [0; MAX_SEATS], after: Vec::with_capacity(32), loss: (0, 0, 0) }
+        Standings {
+            n,
+            points: [0; MAX_SEATS],
+            after: Vec::with_capacity(32),
+            loss: (0, 0, 0),
+            dealer: None,
+            dealer_wins: 0,
+            dealer_result: 0,
+            dealer_kept: 0,
+        }
     }
 
-    /// One hand's point changes per seat (the seats beyond the game's are ignored).
-    pub fn hand(&mut self, delta: &[i64]) {
+    /// One hand: its point changes per seat (the seats beyond the game's are ignored), its dealer
+    /// and whether the dealer won it (what counts as a win is the game's: its metrics say).
+    pub fn hand(&mut self, delta: &[i64], dealer: usize, dealer_won: bool) {
         let h = self.after.len() as u32;
+        self.dealer_kept += u32::from(self.dealer == Some(dealer));
+        self.dealer = Some(dealer);
+        self.dealer_wins += u32::from(dealer_won);
+        self.dealer_result += delta.get(dealer).copied().unwrap_or(0);
         for (s, &d) in delta.iter().enumerate().take(self.n) {
             self.points[s] += d;
             // Strictly larger: among equal losses the earliest hand, then the lowest seat.
@@ -68,7 +91,15 @@ impl Standings {
     pub fn facts(&self, ranks: &[u8]) -> Facts {
         let n = self.n;
         let w = ranks.iter().take(n).position(|&r| r == 1).unwrap_or(0);
-        let mut f = Facts { largest_loss: self.loss.0, largest_loss_hand: self.loss.1, largest_loss_seat: self.loss.2, ..Facts::default() };
+        let mut f = Facts {
+            largest_loss: self.loss.0,
+            largest_loss_hand: self.loss.1,
+            largest_loss_seat: self.loss.2,
+            dealer_wins: self.dealer_wins,
+            dealer_result: self.dealer_result,
+            dealer_kept: self.dealer_kept,
+            ..Facts::default()
+        };
         let mut previous: Option<u32> = None;
         for (h, pts) in self.after.iter().enumerate() {
             let pts = &pts[..n];
@@ -151,6 +182,12 @@ macro_rules! hand_game_rows {
                 /// The seat that lost `largest_loss` (the lowest seat among equal losses in that hand).
                 #[codes = $crate::table::Codes::Seat]
                 largest_loss_seat: u8,
+                /// Hands won by their dealer (a win as the game's metrics count it).
+                dealer_wins: u32,
+                /// The dealer's point change summed over the hands (each hand's dealer).
+                dealer_result: i64,
+                /// Hands after which the same seat dealt the next hand (renchan; a game's last hand has no next).
+                dealer_kept: u32,
             }
         }
 
@@ -168,6 +205,9 @@ macro_rules! hand_game_rows {
                 self.largest_loss = f.largest_loss;
                 self.largest_loss_hand = f.largest_loss_hand;
                 self.largest_loss_seat = f.largest_loss_seat;
+                self.dealer_wins = f.dealer_wins;
+                self.dealer_result = f.dealer_result;
+                self.dealer_kept = f.dealer_kept;
             }
         }
     };
@@ -180,7 +220,7 @@ mod tests {
     fn played(n: usize, hands: &[&[i64]]) -> Standings {
         let mut s = Standings::new(n);
         for d in hands {
-            s.hand(d);
+            s.hand(d, 0, false);
         }
         s
     }
@@ -207,6 +247,17 @@ mod tests {
         assert_eq!((f.lead_changes, f.winner_led_hands, f.winner_leads_from), (0, 3, 0));
         assert_eq!((f.last_at_half, f.winner_last_at_half), (2, true));
         assert_eq!(f.largest_loss, 0);
+    }
+
+    #[test]
+    fn the_dealers_wins_results_and_keeps() {
+        // Dealers 0, 0, 1, 2: seat 0 keeps the deal once; seat 0 wins the first hand.
+        let mut s = Standings::new(3);
+        for (d, dealer, won) in [([6, -3, -3], 0, true), ([-2, 4, -2], 0, false), ([1, -1, 0], 1, false), ([0, 0, 0], 2, false)] {
+            s.hand(&d, dealer, won);
+        }
+        let f = s.facts(&[1, 2, 3]);
+        assert_eq!((f.dealer_wins, f.dealer_result, f.dealer_kept), (1, 6 - 2 - 1, 1));
     }
 
     #[test]

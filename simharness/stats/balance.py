@@ -160,6 +160,9 @@ FACTS = (
     "largest_loss",
     "largest_loss_hand",
     "largest_loss_seat",
+    "dealer_wins",
+    "dealer_result",
+    "dealer_kept",
 )
 
 SLOW_PATH_NOTE = (

@@ -189,7 +189,9 @@ pub fn play_game(
         let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
-        standings.hand(&r.delta);
+        // A false win is no win (the metrics count outcomes 1-3).
+        let dealer_won = matches!(&r.outcome, Outcome::Win { winners, .. } if winners.iter().any(|w| w.seat == dealer));
+        standings.hand(&r.delta, usize::from(dealer), dealer_won);
         for (p, d) in points.iter_mut().zip(r.delta) {
             *p += d;
         }

@@ -471,7 +471,8 @@ pub(super) fn push_rows(
     });
     let mut standings = Standings::new(n);
     for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
-        standings.hand(&r.deltas);
+        // The dealer among the winners (the `winners` column), whatever the outcome.
+        standings.hand(&r.deltas, usize::from(*dealer), r.wins.iter().any(|w| w.seat == *dealer));
         for (s, t) in tally.iter_mut().enumerate() {
             t.riichi += u32::from(r.riichi >> s & 1);
             t.call_hands += u32::from(r.open >> s & 1);

@@ -222,7 +222,8 @@ fn play_seated(
         let r = play_hand(&setup, players, listen, points).map_err(|e| e.in_game(seating.game))?;
         let delta: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).map_or(0, |&p| p - before[s]));
         record(&r, h, dealer, delta, &seating, &mut game, &mut stats, &mut rows.hands);
-        standings.hand(&delta);
+        let dealer_won = r.kind.is_some() && r.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
+        standings.hand(&delta, dealer, dealer_won);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }

@@ -269,7 +269,9 @@ pub fn play_game(
         let delta: [i64; PLAYERS] = std::array::from_fn(|s| points[s] - before[s]);
         stats[dealer].dealt += 1;
         record(&r, h, repeat, dealer, round, delta, pool, &slots, &seating, &mut game, &mut stats, &mut out.hands);
-        standings.hand(&delta);
+        // A chombo voids the hand: no win.
+        let dealer_won = r.chombo.is_none() && r.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
+        standings.hand(&delta, dealer, dealer_won);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
