@@ -8,6 +8,7 @@ pub mod game;
 pub mod games;
 pub mod options;
 pub mod rng;
+pub mod standings;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod testing;
