@@ -34,9 +34,9 @@ WRITERS = {"pyarrow": "26.0.1", "polars": "2.1.0"}
 CASES: dict[tuple[str, int, int | None], str] = {
     ("sugoroku-demo", 2_500, None): "03bb31a23c594011443af87ac43cbb9810092a6323f3b0fc8871fbc35837cc13",
     ("sugoroku-demo", 2_500, 2_500): "d86bdfeb4a5f4867babb48a1ff7752d91aa102edcf329ccf61c0bc5b6a7f68b9",
-    ("trump-reference", 2_400, None): "972529e93a184b13b0273573f9f81589f508d7b45a35f8cfd692bc2f4c1e8fb4",
-    ("hongkong-reference", 120, None): "218b9494a3393411d0e2056011b0c5ac71d8666af91faa0c7fa0b1947b2b8e9b",
-    ("suzume-4p", 400, None): "80b5c6bb3f291ba9ccd9f1ffed8d5708c040c81cea0f3b44c61c230757322c1d",
+    ("trump-reference", 2_400, None): "97959ebaa07bde08a657d220b24a878308ab8cfe750a025b619a8bd2c1e10256",
+    ("hongkong-reference", 120, None): "ff9e54d77cf7b95e43714783ec19efa9d49b782ecf10a405bedd8c9500021b44",
+    ("suzume-4p", 400, None): "b4b39493b62bc35150ceaaef4a3e8cb3452fc98051f9c397a98cc5702fc67a3b",
     ("riichi-efficiency", 80, None): "115a79eb81a5abc7789f53648b50c4393a9bf1fda20a9e4e38be5722a4d0e1f2",
 }
 
