@@ -153,12 +153,13 @@ def test_configs_resolve(path: Path) -> None:
 def test_summary_metrics_long_form() -> None:
     names = ["fastest", "random"]
     knobs = [resolve_knobs("suzume", {}), resolve_knobs("suzume", {"discard": "random"})]
-    tables: dict[str, list[pl.DataFrame]] = {"players": [], "hands": []}
+    tables: dict[str, list[pl.DataFrame]] = {"players": [], "hands": [], "games": []}
     for variant, rules in [("min5", {}), ("min0", {"min_points": 0})]:
         out = play_batch("suzume", rules, knobs, seed=5, first_game=0, count=200)
         strategy = pl.Series("strategy", [names[p] for p in out["players"]["player"]])
         tables["players"].append(out["players"].with_columns(pl.lit(variant).alias("variant"), strategy))
-        tables["hands"].append(out["hands"].with_columns(pl.lit(variant).alias("variant")))
+        for name in ("hands", "games"):
+            tables[name].append(out[name].with_columns(pl.lit(variant).alias("variant")))
     m = summary_metrics(FakeRun(ROOT, {}, {k: pl.concat(v) for k, v in tables.items()}))
     assert m.columns == ["variant", "strategy", "metric", "estimate", "lo", "hi", "n"]
     get = {(r["variant"], r["strategy"], r["metric"]): r for r in m.iter_rows(named=True)}
