@@ -100,25 +100,25 @@ fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
     err
 }
 
-/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs), the game
-/// being played and the first failure: the part of every game's [`PyPlayer`] that asks `decide`, checks
-/// the run's cancel flag and tells a failure where it happened.
+/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs) and the
+/// first failure: the part of every game's [`PyPlayer`] that asks `decide`, checks the run's cancel
+/// flag and tells a failure where it happened.
 pub(crate) struct PySlots<'py> {
     py: Python<'py>,
     objects: Vec<Option<Bound<'py, PyAny>>>,
     cancel: Option<Bound<'py, PyAny>>,
     /// The thread playing the batch (Python's ident), for [`interrupt_python_strategies`].
     thread: c_ulong,
-    /// The game being played, set by [`play_python`] before each.
-    game: u64,
-    error: Option<PyErr>,
+    /// The first failure and, unless it is an interrupt, where it happened (slot, seat, point):
+    /// the game is the engine's refusal's, which [`play_python`] adds.
+    error: Option<(PyErr, Option<String>)>,
 }
 
 impl<'py> PySlots<'py> {
     fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>, cancel: Option<Bound<'py, PyAny>>) -> Self {
         // SAFETY: a plain query of the calling thread's ident.
         let thread = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
-        PySlots { py, objects, cancel, thread, game: 0, error: None }
+        PySlots { py, objects, cancel, thread, error: None }
     }
 
     /// Whether lineup slot `slot` is played by a Python object.
@@ -128,8 +128,8 @@ impl<'py> PySlots<'py> {
 
     /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the arguments `args`
     /// builds and reads its answer with `answer`: `None` when the slot plays its knobs, `Some(None)`
-    /// once the batch has failed (this call or an earlier one; the failure is kept, naming the game,
-    /// slot, seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
+    /// once the batch has failed (this call or an earlier one; the failure is kept with the slot,
+    /// seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
     /// is: it is not the strategy's fault.
     pub fn decide<T>(
         &mut self,
@@ -157,12 +157,9 @@ impl<'py> PySlots<'py> {
         match result.and_then(|r| answer(&r)) {
             Ok(t) => Some(Some(t)),
             Err(e) => {
-                self.error = Some(if e.is_instance_of::<PyKeyboardInterrupt>(self.py) {
-                    e
-                } else {
-                    let at = format!("game {}: Python strategy of lineup slot {slot} (seat {seat}) at {point}", self.game);
-                    strategy_error(self.py, &at, e)
-                });
+                let at = (!e.is_instance_of::<PyKeyboardInterrupt>(self.py))
+                    .then(|| format!("Python strategy of lineup slot {slot} (seat {seat}) at {point}"));
+                self.error = Some((e, at));
                 Some(None)
             }
         }
@@ -254,9 +251,9 @@ impl<G: Protocol> Player<G> for PyPlayer<'_, '_, '_, G> {
 }
 
 /// Checks the lineup and plays `batch` (or, with `show`, its first game alone with its events)
-/// with the Python objects of `slots` deciding for their slots. The games are played one at a time
-/// (a game does not depend on its batch), so that a failure names its game; a failure raises the
-/// strategy's exception (or the interrupt), else the engine's refusal.
+/// with the Python objects of `slots` deciding for their slots. A failure stops the batch at once
+/// and raises the strategy's exception (or the interrupt), told the game from the engine's refusal,
+/// else the engine's refusal.
 fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str, batch: Batch, show: bool) -> PyResult<Bound<'py, PyDict>> {
     let py = slots.py;
     let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
@@ -270,33 +267,16 @@ fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str,
             slots.borrow().claims(slot).then_some(PyPlayer { slots: &slots, cx: &cx, slot, knobs })
         })
         .collect();
-    let mut tables: Option<Vec<Table>> = None;
-    for game in one_by_one(batch) {
-        slots.borrow_mut().game = game.first_game;
-        let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
-        let played =
-            if show { G::show_with(&rules, &lineup, &game, &mut outside) } else { G::play_with(&rules, &lineup, &game, &mut outside) };
-        match played {
-            Ok(more) => match &mut tables {
-                Some(tables) => append(tables, more),
-                None => tables = Some(more),
-            },
-            Err(refusal) => {
-                let error = slots.borrow_mut().error.take();
-                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err(refusal.to_string())));
-            }
-        }
-    }
-    tables_to_python(py, &tables.unwrap_or_default())
-}
-
-/// The games of `batch` one at a time; a batch of no games is itself, so that it still returns its
-/// (empty) tables.
-fn one_by_one(batch: Batch) -> Vec<Batch> {
-    if batch.count == 0 {
-        vec![batch]
-    } else {
-        batch.games().map(|first_game| Batch { first_game, count: 1, ..batch }).collect()
+    let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
+    let played =
+        if show { G::show_with(&rules, &lineup, &batch, &mut outside) } else { G::play_with(&rules, &lineup, &batch, &mut outside) };
+    match played {
+        Ok(tables) => tables_to_python(py, &tables),
+        Err(refusal) => Err(match slots.borrow_mut().error.take() {
+            Some((e, None)) => e,
+            Some((e, Some(at))) => strategy_error(py, &refusal.game.map_or(at.clone(), |g| format!("game {g}: {at}")), e),
+            None => PyRuntimeError::new_err(refusal.to_string()),
+        }),
     }
 }
 
@@ -371,17 +351,6 @@ fn show_python<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let play = python_game(game)?;
     play(PySlots::new(py, strategies, None), rules, lineup, Batch { seed, first_game: index, count: 1, duplicate }, true)
-}
-
-/// Appends the rows of `more` to `tables` (the same tables with the same columns: two batches of
-/// one game).
-fn append(tables: &mut [Table], more: Vec<Table>) {
-    for (table, more) in tables.iter_mut().zip(more) {
-        table.rows += more.rows;
-        for (column, more) in table.columns.iter_mut().zip(more.columns) {
-            column.data.extend(more.data);
-        }
-    }
 }
 
 /// The index a protocol's `decide(view, legal)` returned, checked against `legal`'s length.
