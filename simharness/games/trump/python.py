@@ -87,30 +87,40 @@ def shanten(counts: tuple[int, ...]) -> int:
     return min(best, 3 - pairs + max(0, 4 - kinds))
 
 
+@cache
+def discard_kind(kinds: tuple[int, ...]) -> int:
+    """The kind (of 8 cards' sorted kinds, no Joker) whose discard leaves the lowest shanten, the
+    lowest kind on a tie: cached, as the same hands recur."""
+    counts = [0] * RANKS
+    for k in kinds:
+        counts[k] += 1
+
+    def after(k: int) -> int:
+        rest = list(counts)
+        rest[k] -= 1
+        return shanten(tuple(rest))
+
+    return min(sorted(set(kinds)), key=after)
+
+
 class AlwaysRiichi:
     """A simple T1 in Python: set Jokers aside, take every win, discard the card that leaves the
     lowest shanten (the lowest kind on a tie; a Joker first), and declare riichi whenever it is
     offered with that discard."""
 
     def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
-        if view["point"] == "joker":
+        point = view["point"]
+        if point == "joker":
             return 1
-        if view["point"] in ("tsumo", "ron"):
+        if point != "discard":
             return 0
         hand: list[int] = view["hand"]
-        counts = [0] * RANKS
-        for c in hand:
-            if kind(c) < RANKS:
-                counts[kind(c)] += 1
-
-        def after(card: int) -> tuple[int, int]:
-            k = kind(card)
-            if k == RANKS:
-                return (-1, k)
-            rest = list(counts)
-            rest[k] -= 1
-            return (shanten(tuple(rest)), k)
-
-        best = min(range(len(hand)), key=lambda i: after(hand[i]))
-        riichi = [i for i, a in enumerate(legal) if a[0] == "riichi" and a[1] == hand[best]]
-        return riichi[0] if riichi else best
+        kinds = tuple(sorted(kind(c) for c in hand))
+        # The first Joker, else the first card of the best kind.
+        want = RANKS if kinds[-1] == RANKS else discard_kind(kinds)
+        best = next(i for i, c in enumerate(hand) if kind(c) == want)
+        card = hand[best]
+        for i, a in enumerate(legal):
+            if a[0] == "riichi" and a[1] == card:
+                return i
+        return best
