@@ -11,9 +11,10 @@ use crate::games::riichi::Riichi;
 use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, toy::Toy, trump::Trump};
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::ffi::{c_long, c_ulong};
@@ -179,11 +180,21 @@ pub(crate) trait Protocol: Game + Decisions {
 
     fn context<'py>(py: Python<'py>, rules: &Self::Rules) -> PyResult<Self::Context<'py>>;
 
-    /// The arguments of `decide` at `point` (usually `(view, legal)`: [`view_and_legal`]).
-    fn arguments<'py>(
+    /// The items of the view `decide` receives at `point`, in order, each through `out.item`
+    /// (which builds only the values a strategy reads: [`View`]).
+    fn items<'py>(
         py: Python<'py>,
         cx: &Self::Context<'py>,
         view: &Self::View<'_>,
+        point: Self::Point,
+        out: &mut Items<'py>,
+    ) -> PyResult<()>;
+
+    /// The arguments of `decide` at `point` given its `view` (usually `(view, legal)`:
+    /// [`view_and_legal`]).
+    fn arguments<'py>(
+        py: Python<'py>,
+        view: Bound<'py, PyAny>,
         point: Self::Point,
         legal: &[Self::Action],
     ) -> PyResult<Bound<'py, PyTuple>>;
@@ -219,14 +230,145 @@ pub(crate) trait Protocol: Game + Decisions {
 /// The usual arguments of `decide`: the view and the list of legal actions as tuples.
 pub(crate) fn view_and_legal<'py>(
     py: Python<'py>,
-    view: Bound<'py, PyDict>,
+    view: Bound<'py, PyAny>,
     legal: impl IntoIterator<Item = PyResult<Bound<'py, PyTuple>>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let list = PyList::empty(py);
     for action in legal {
         list.append(action?)?;
     }
-    PyTuple::new(py, [view.into_any(), list.into_any()])
+    PyTuple::new(py, [view, list.into_any()])
+}
+
+/// What one pass over a game's [`Protocol::items`] collects: the keys, or the value of one item.
+#[derive(Clone, Copy)]
+enum Want {
+    Keys,
+    Item(usize),
+}
+
+/// The sink of [`Protocol::items`]: each item is a key and a closure that builds its value, called
+/// only for the item asked for.
+pub(crate) struct Items<'py> {
+    py: Python<'py>,
+    want: Want,
+    at: usize,
+    keys: Vec<&'static str>,
+    value: Option<Py<PyAny>>,
+}
+
+impl<'py> Items<'py> {
+    /// The view's item `key`, whose value `value` builds.
+    pub fn item<T: IntoPyObject<'py>>(&mut self, key: &'static str, value: impl FnOnce() -> PyResult<T>) -> PyResult<()> {
+        match self.want {
+            Want::Keys => self.keys.push(key),
+            Want::Item(i) if i == self.at => self.value = Some(value()?.into_bound_py_any(self.py)?.unbind()),
+            Want::Item(_) => {}
+        }
+        self.at += 1;
+        Ok(())
+    }
+}
+
+/// The item builder of the view being decided on ([`Protocol::items`] over the engine's view),
+/// with the lifetime of that view erased: it is dereferenced only while [`PyPlayer::decide`], which
+/// owns it, waits for `decide` to return, and dropped from the [`View`] before that returns.
+#[derive(Clone, Copy)]
+struct Source(*const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static));
+
+// SAFETY: the pointer is only followed with the GIL held, while the frame that owns its target is
+// blocked inside `decide` (whichever Python thread the strategy reads the view from).
+unsafe impl Send for Source {}
+unsafe impl Sync for Source {}
+
+/// The view a Python strategy's `decide` receives: a read-only mapping (`view["hand"]`, `get`,
+/// `in`, `keys`/`values`/`items`, iteration, `len`, a dict's `repr`) whose values are built from the
+/// engine's view the first time they are read, so that a strategy pays for what it reads. A view
+/// kept past `decide` is completed as `decide` returns, so that it stays readable.
+#[pyclass(mapping, module = "simharness._engine", name = "_View")]
+pub(crate) struct View {
+    keys: Vec<&'static str>,
+    values: Vec<Option<Py<PyAny>>>,
+    source: Option<Source>,
+}
+
+impl View {
+    fn value(&mut self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
+        if let Some(v) = &self.values[i] {
+            return Ok(v.clone_ref(py));
+        }
+        let source = self.source.ok_or_else(|| PyRuntimeError::new_err("a view read after its decide() returned"))?;
+        // SAFETY: see `Source`: the source is set only while its target lives.
+        let items = unsafe { (*source.0)(Want::Item(i)) }?;
+        let v = items.value.expect("an item of the view's keys");
+        self.values[i] = Some(v.clone_ref(py));
+        Ok(v)
+    }
+
+    fn index(&self, key: &Bound<'_, PyAny>) -> Option<usize> {
+        let key = key.cast::<PyString>().ok()?.to_str().ok()?;
+        self.keys.iter().position(|&k| k == key)
+    }
+
+    fn dict<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for i in 0..self.keys.len() {
+            d.set_item(self.keys[i], self.value(py, i)?)?;
+        }
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl View {
+    fn __getitem__(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.index(key) {
+            Some(i) => self.value(py, i),
+            None => Err(PyKeyError::new_err(key.clone().unbind())),
+        }
+    }
+
+    #[pyo3(signature = (key, default=None))]
+    fn get(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+        self.index(key).map_or(Ok(default), |i| self.value(py, i).map(Some))
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        self.index(key).is_some()
+    }
+
+    fn __len__(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyList::new(py, &self.keys)?.try_iter().map(Bound::into_any)
+    }
+
+    fn keys(&self) -> Vec<&'static str> {
+        self.keys.clone()
+    }
+
+    fn values(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        (0..self.keys.len()).map(|i| self.value(py, i)).collect()
+    }
+
+    fn items(&mut self, py: Python<'_>) -> PyResult<Vec<(&'static str, Py<PyAny>)>> {
+        (0..self.keys.len()).map(|i| Ok((self.keys[i], self.value(py, i)?))).collect()
+    }
+
+    /// A dict of the view.
+    fn copy<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.dict(py)
+    }
+
+    fn __eq__(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.dict(py)?.eq(other)
+    }
+
+    fn __repr__(&mut self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.dict(py)?.repr()?.to_string())
+    }
 }
 
 /// A lineup slot played by a Python object: it asks through the batch's [`PySlots`], which all the
@@ -238,13 +380,43 @@ struct PyPlayer<'s, 'py, 'k, G: Protocol> {
     knobs: &'k G::Knobs,
 }
 
-impl<G: Protocol> Player<G> for PyPlayer<'_, '_, '_, G> {
+impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
     fn decide(&mut self, view: &G::View<'_>, point: G::Point, legal: &[G::Action]) -> Result<G::Action, Fault> {
         if let Some(a) = G::knob_answer(self.knobs, view, point, legal) {
             return Ok(a);
         }
-        let args = |py| G::arguments(py, self.cx, view, point, legal);
+        let (cx, py) = (self.cx, self.slots.borrow().py);
+        let source = move |want: Want| {
+            let mut out = Items { py, want, at: 0, keys: Vec::new(), value: None };
+            G::items(py, cx, view, point, &mut out).map(|()| out)
+        };
+        let source: &(dyn Fn(Want) -> PyResult<Items<'py>> + '_) = &source;
+        // SAFETY: only the lifetimes are erased; the view drops the pointer before `source` goes.
+        let source = Source(unsafe { std::mem::transmute::<_, *const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static)>(source) });
+        let mut shown: Option<Bound<'_, View>> = None;
+        let args = |py| {
+            let keys = (unsafe { (*source.0)(Want::Keys) })?.keys;
+            let values = keys.iter().map(|_| None).collect();
+            let v = Bound::new(py, View { keys, values, source: Some(source) })?;
+            shown = Some(v.clone());
+            G::arguments(py, v.into_any(), point, legal)
+        };
         let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), G::point_name(point), args, |r| G::chosen(r, point, legal));
+        if let Some(v) = shown {
+            // A view the strategy kept is completed while its source lives; then the source goes.
+            let py = v.py();
+            // SAFETY: a plain read of the object's reference count.
+            let kept = unsafe { pyo3::ffi::Py_REFCNT(v.as_ptr()) } > 1;
+            let mut v = v.borrow_mut();
+            if kept {
+                for i in 0..v.keys.len() {
+                    if v.value(py, i).is_err() {
+                        break;
+                    }
+                }
+            }
+            v.source = None;
+        }
         // A failure stops the game at once; the slots keep the strategy's exception, told where.
         answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
     }
@@ -499,6 +671,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(python_games, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch_python, m)?)?;
     m.add_function(wrap_pyfunction!(show_python, m)?)?;
+    m.add_class::<View>()?;
     riichi::register(m)?;
     suzume::register(m)?;
     trump::register(m)?;
