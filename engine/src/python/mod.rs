@@ -12,6 +12,7 @@ use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, toy::
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
@@ -148,10 +149,11 @@ impl<'py> PySlots<'py> {
             // The flag is read inside: a stop that sets it and then interrupts the threads inside
             // decide() reaches this one either way.
             let _deciding = Deciding::enter(self.thread);
-            let cancelled = self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0("is_set").and_then(|s| s.is_truthy()));
+            let cancelled =
+                self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0(intern!(self.py, "is_set")).and_then(|s| s.is_truthy()));
             match cancelled {
                 Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
-                Ok(false) => args(self.py).and_then(|args| obj.call_method1("decide", args)),
+                Ok(false) => args(self.py).and_then(|args| obj.call_method1(intern!(self.py, "decide"), args)),
                 Err(e) => Err(e),
             }
         };
@@ -387,7 +389,8 @@ impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
         }
         let (cx, py) = (self.cx, self.slots.borrow().py);
         let source = move |want: Want| {
-            let mut out = Items { py, want, at: 0, keys: Vec::new(), value: None };
+            let keys = if matches!(want, Want::Keys) { Vec::with_capacity(32) } else { Vec::new() };
+            let mut out = Items { py, want, at: 0, keys, value: None };
             G::items(py, cx, view, point, &mut out).map(|()| out)
         };
         let source: &(dyn Fn(Want) -> PyResult<Items<'py>> + '_) = &source;

@@ -27,6 +27,7 @@ use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::exceptions::PyRuntimeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use serde_json::Value;
@@ -43,21 +44,21 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
     Ok(match a {
-        Action::Discard { tile, riichi } => ("discard", tile, riichi).into_pyobject(py)?.into_any(),
-        Action::Tsumo => ("tsumo",).into_pyobject(py)?.into_any(),
-        Action::Ankan { kind } => ("ankan", kind).into_pyobject(py)?.into_any(),
-        Action::Kakan { tile } => ("kakan", tile).into_pyobject(py)?.into_any(),
-        Action::Kyuushu => ("kyuushu",).into_pyobject(py)?.into_any(),
-        Action::Pass => ("pass",).into_pyobject(py)?.into_any(),
-        Action::Ron => ("ron",).into_pyobject(py)?.into_any(),
-        Action::Pon { tiles } => ("pon", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
-        Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
-        Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
-        Action::Nuki { tile } => ("nuki", tile).into_pyobject(py)?.into_any(),
+        Action::Discard { tile, riichi } => (intern!(py, "discard"), tile, riichi).into_pyobject(py)?.into_any(),
+        Action::Tsumo => (intern!(py, "tsumo"),).into_pyobject(py)?.into_any(),
+        Action::Ankan { kind } => (intern!(py, "ankan"), kind).into_pyobject(py)?.into_any(),
+        Action::Kakan { tile } => (intern!(py, "kakan"), tile).into_pyobject(py)?.into_any(),
+        Action::Kyuushu => (intern!(py, "kyuushu"),).into_pyobject(py)?.into_any(),
+        Action::Pass => (intern!(py, "pass"),).into_pyobject(py)?.into_any(),
+        Action::Ron => (intern!(py, "ron"),).into_pyobject(py)?.into_any(),
+        Action::Pon { tiles } => (intern!(py, "pon"), (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Chi { tiles } => (intern!(py, "chi"), (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Daiminkan => (intern!(py, "kan"),).into_pyobject(py)?.into_any(),
+        Action::Nuki { tile } => (intern!(py, "nuki"), tile).into_pyobject(py)?.into_any(),
         // Never offered to a Python strategy: its knobs answer those points.
-        Action::DeclareNoten => ("noten",).into_pyobject(py)?.into_any(),
-        Action::OpenRiichi => ("open",).into_pyobject(py)?.into_any(),
-        Action::Yame => ("yame",).into_pyobject(py)?.into_any(),
+        Action::DeclareNoten => (intern!(py, "noten"),).into_pyobject(py)?.into_any(),
+        Action::OpenRiichi => (intern!(py, "open"),).into_pyobject(py)?.into_any(),
+        Action::Yame => (intern!(py, "yame"),).into_pyobject(py)?.into_any(),
     }
     .cast_into::<PyTuple>()?)
 }

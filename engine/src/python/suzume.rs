@@ -18,6 +18,7 @@ use crate::games::suzume::show::show_with;
 use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
 use crate::table::Table;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -90,10 +91,10 @@ fn win_dict<'py>(py: Python<'py>, p: &Parts) -> PyResult<Bound<'py, PyDict>> {
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
     match a {
-        Action::Tsumo => PyTuple::new(py, ["tsumo"]),
-        Action::Ron => PyTuple::new(py, ["ron"]),
-        Action::Pass => PyTuple::new(py, ["pass"]),
-        Action::Discard(t) => Ok(("discard", u16::from(t.0)).into_pyobject(py)?),
+        Action::Tsumo => PyTuple::new(py, [intern!(py, "tsumo")]),
+        Action::Ron => PyTuple::new(py, [intern!(py, "ron")]),
+        Action::Pass => PyTuple::new(py, [intern!(py, "pass")]),
+        Action::Discard(t) => Ok((intern!(py, "discard"), u16::from(t.0)).into_pyobject(py)?),
     }
 }
 

@@ -20,6 +20,7 @@ use crate::games::trump::show::show_with;
 use crate::games::trump::{Knobs, Rules, Trump};
 use crate::options::{Options, Validate};
 use crate::table::Table;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -106,12 +107,14 @@ fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>)
 /// An action as the protocol's tuple: a card as its id.
 fn action_tuple(py: Python<'_>, a: Action) -> PyResult<Bound<'_, PyTuple>> {
     match a {
-        Action::Keep => ("keep",).into_pyobject(py),
-        Action::SetAside => ("set_aside",).into_pyobject(py),
-        Action::Tsumo => ("tsumo",).into_pyobject(py),
-        Action::Ron => ("ron",).into_pyobject(py),
-        Action::Pass => ("pass",).into_pyobject(py),
-        Action::Discard { card, riichi } => (if riichi { "riichi" } else { "discard" }, u16::from(card.0)).into_pyobject(py),
+        Action::Keep => (intern!(py, "keep"),).into_pyobject(py),
+        Action::SetAside => (intern!(py, "set_aside"),).into_pyobject(py),
+        Action::Tsumo => (intern!(py, "tsumo"),).into_pyobject(py),
+        Action::Ron => (intern!(py, "ron"),).into_pyobject(py),
+        Action::Pass => (intern!(py, "pass"),).into_pyobject(py),
+        Action::Discard { card, riichi } => {
+            (if riichi { intern!(py, "riichi") } else { intern!(py, "discard") }, u16::from(card.0)).into_pyobject(py)
+        }
     }
 }
 

@@ -49,6 +49,12 @@ A win below the rules' minimum is never offered: the engine counts it as refused
   rules' ``max_fan`` for a limit hand), ``counted_fan`` (what the minimum counts), ``base`` (the
   table's multiplier), ``limit`` (the limit hand's name, or None) and ``items`` (``(name, fan)``
   per fan item, as ``simharness score hongkong`` names them).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``melds``, ``rivers`` and ``win`` build nested lists and dicts, so read them
+only when a decision needs them. Ask the engine for many parts' shanten in one call
+(:func:`shanten_bytes`, :func:`shanten_after_draws`); a Python seat's cost is mostly its own
+``decide`` (``ChickenFast``'s discard weighs every candidate's draws).
 """
 
 from __future__ import annotations

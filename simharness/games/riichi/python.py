@@ -21,6 +21,12 @@ knobs when it should run at scale.
 ``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``nuki`` (extracted tiles per seat),
 ``dora_indicators``, ``round``, ``honba``, ``sticks``, ``dealer``, ``live_remaining``, ``shanten``
 (of the own hand) and ``open_hands`` (per seat, the concealed tile ids of an open riichi, else None).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``shanten`` runs the engine's tables and ``melds``/``rivers``/``open_hands``
+build nested lists, so read them only when a decision needs them (most ``"response"`` points need only
+``legal``). Ask the engine for many hands' shanten in one ``riichi_shanten_counts`` call, as
+``ShantenGreedy`` does.
 """
 
 from __future__ import annotations

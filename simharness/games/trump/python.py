@@ -29,6 +29,11 @@ at ``"ron"`` the 7 held plus the discard, last); ``card`` (the last card of ``ha
 (per seat); ``dora``, ``seat_wind`` and ``round_wind`` (kinds); ``live`` (cards left to draw);
 ``points`` (per seat) and ``pool`` (riichi sticks on the table); at ``"tsumo"`` and ``"ron"``
 ``win`` (``han``, ``points``, ``yaku``, ``dora``, ``jokers``).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``), so read only the keys a decision needs, ``view["point"]`` first; the per-seat
+lists (``discarded``, ``discarded_after_riichi``) cost the most to build. Cache what depends only on
+the hand (``discard_kind`` below): a Python seat's cost is mostly its own ``decide``.
 """
 
 from __future__ import annotations
