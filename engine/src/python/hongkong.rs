@@ -104,7 +104,7 @@ fn win<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyDict>> {
 /// view.
 fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
     if let Some(value) = v.win {
-        out.item("win", || Ok(win(py, value)?))?;
+        out.item("win", || win(py, value))?;
     }
     let tile = match point {
         Point::SelfDraw { tile } | Point::WinOn { tile } | Point::Claim { tile } => Some(tile),

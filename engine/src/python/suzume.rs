@@ -68,7 +68,7 @@ fn items<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point, out: &mu
     out.item("stock", || Ok(v.stock))?;
     out.item("points", || Ok(v.points))?;
     if let Point::Tsumo { win } | Point::Ron { win } = point {
-        out.item("win", || Ok(win_dict(py, &win)?))?;
+        out.item("win", || win_dict(py, &win))?;
     }
     Ok(())
 }
