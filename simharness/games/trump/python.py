@@ -41,6 +41,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Protocol
 
+from simharness import _engine
+
 Action = tuple[Any, ...]
 
 RANKS = 13
@@ -58,7 +60,22 @@ def kind(card: int) -> int:
 def shanten(counts: tuple[int, ...]) -> int:
     """Spec §12's standard and four-pairs shanten of 7 cards given as 13 rank counts (Jokers left
     out): ``4 − 2M − T − P`` over splits with ``M + T ≤ 2``, and ``3 − pairs`` plus the ranks still
-    missing for four different pairs."""
+    missing for four different pairs. The standard part is read from the engine's Riichi tables
+    (ranks 1-9 as one suit, T J Q K as honours), which agree with the formula on every hand holding
+    no rank four times (the tables count a fourth copy as no wait); those hands take the formula."""
+    if max(counts) == 4:
+        return shanten_formula(counts)
+    part = bytearray(34)
+    part[0:9] = bytes(counts[:9])
+    part[27:31] = bytes(counts[9:])
+    standard = memoryview(_engine.riichi_shanten_counts(bytes(part))).cast("b")[0]
+    pairs = sum(x >= 2 for x in counts)
+    kinds = sum(x > 0 for x in counts)
+    return min(standard, 3 - pairs + max(0, 4 - kinds))
+
+
+def shanten_formula(counts: tuple[int, ...]) -> int:
+    """:func:`shanten` by spec §12's formula alone."""
 
     def blocks(c: list[int], k: int, left: int) -> int:
         while k < RANKS and c[k] == 0:
