@@ -24,13 +24,14 @@ demo: install
 # Every test: Rust unit tests, lints, then the Python suite. The Rust tests run again for baseline
 # x86-64 (no SSSE3/POPCNT): the portable forms of the hot loops, which other CPUs run, must pass
 # the same tests, so that every machine plays the same games. Tests marked #[ignore] are the long
-# invariant runs (10^5 random Hong Kong games): too slow in the debug build, they run in release.
+# invariant runs (10^5 random Hong Kong games): too slow in the debug build, they run in release,
+# with the baseline run where there is one (one release build of the tests, not two).
 # The Python suite runs on every core (pytest-xdist, work stealing: a few tests take a minute).
 test: install lint
 	cargo test --quiet --manifest-path engine/Cargo.toml
 	if [ "$$(uname -m)" = x86_64 ]; then RUSTFLAGS="-C target-cpu=x86-64" CARGO_TARGET_DIR=engine/target/baseline \
-		cargo test --quiet --manifest-path engine/Cargo.toml; fi
-	cargo test --quiet --release --lib --manifest-path engine/Cargo.toml -- --ignored
+		cargo test --quiet --release --lib --manifest-path engine/Cargo.toml -- --include-ignored; \
+	else cargo test --quiet --release --lib --manifest-path engine/Cargo.toml -- --ignored; fi
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: install

@@ -29,6 +29,7 @@ DEFENSIVE = {"defend": True, "min_win_fan": 1, "threat_melds": 3, "threat_live":
 SELF_DRAW_ONLY = {"claims": "never", "win_on_discard": False}
 MIN_FAN = {"min_win_fan": 3, "relax_live": 8, "discard": "value"}
 RANDOM = {"discard": "random", "claims": "random"}
+RULE_AWARE = {"fan_plan": "rules"}
 PYTHON = {"python": "simharness.games.hongkong.python:ChickenFast"}
 
 
@@ -64,6 +65,8 @@ BATCHES: dict[str, Batch] = {
     "old-style": ("old_style", OLD_STYLE, [MIN_FAN, SELF_DRAW_ONLY, RANDOM, PUNG_HUNTER], 8, False),
     "settlement-136": ("default", SETTLEMENT_136, [RANDOM, CHICKEN_FAST, DEFENSIVE, MIN_FAN], 8, False),
     "python-strategy": ("default", {}, [PYTHON, CHICKEN_FAST, RANDOM, SELF_DRAW_ONLY], 2, False),
+    # Rule-aware play plans for the minimum fan: old_style's 3 fan, half flush and concealed hand.
+    "rule-aware": ("old_style", {}, [RULE_AWARE, CHICKEN_FAST, MIN_FAN, RULE_AWARE], 4, False),
     "python-view": (
         "old_style",
         {"min_fan": 0},
@@ -88,26 +91,28 @@ SHOWN: dict[str, tuple[str, int]] = {
 
 # The digests of the default recipe (`named`), then of `numeric` (the earlier releases' games).
 PINNED = {
-    "default-duplicate": "e78cc4878b47d0596bae3629204c10ca11072d510575ba6e2c87094b2fbb555d",
-    "old-style": "282d026d5047710b72985a5b86f1b3436aa534673e8f58980cfc571958a4a355",
-    "settlement-136": "7fbec63ce4eac53c5eb1c01fb1922088f0f55f066c4e5a3922a3d5be2fc0a12a",
-    "python-strategy": "45256b11cba5861d40106a9dd412cbafdcb3b1180c99643182a2668fbb2d329c",
-    "python-view": "6be550dd7a2df66d3b05f240153b53004e83922fa7307b1697ba119f8522edfb",
-    "show-old-style": "8d6af3da4debb3e0ec28b7d5edb335a3bbfa0c59d0cc353a037ad6009d1df570",
-    "show-python": "70cd4dc959ea0dfb0902e5c0c5056ee7dea4f5d041cca5f0bbc5e8852d7cc9d4",
-    "show-python-view": "7bae50bd30fa665e2be91624d3f51ccc75e047d457fcb7b16faf2e200af04aba",
+    "default-duplicate": "149c47c4ebeda7f5506c8b64159e37a34db5b6f9549852a6da9c535ea263de51",
+    "old-style": "5df9ba504ef1a5b28230307f9ced4aef403d3af4bcde8c9419b041efd2d4dc84",
+    "settlement-136": "b29de1a804ba519148ffaeac4c95e7be1725d277291e8fd6452cc4a0915fa20c",
+    "python-strategy": "699bc30031c14d9230ba597cbf4fe92a9dead059a4146a7aec84c174bdd6981d",
+    "python-view": "163fcab457585d0851af2e14028878d35f5e52397988bef05b14198c81442820",
+    "show-old-style": "03e9eaf8441de43c91331299fc56ccf1c3eb9d3feb90be9306ab61a7812054c8",
+    "show-python": "f0dac6a964d6dc8a534dc4c96355edc9d5618fe49f08242ed9a45300ec3f2066",
+    "show-python-view": "ce8a27a51cfc9a67fb908e8830f340e76e5b773ef4e4b21f516854e1ba661b31",
+    "rule-aware": "b1654b5e64bbbf538d7bd39903366ca14822200173acf6e02c8c1392f2b81d63",
 }
 
 PINNED_NUMERIC = {
-    "default-duplicate": "4e63c064f3f7565d2a5e2457a051183875db76967b59d39a63fc4199790f2039",
-    "old-style": "f60925253591c64dbfb12803703a4b1a66e9198dae42219cb6204984e8332291",
-    "settlement-136": "85fe0afa5109d8b8edb76ddf8a8bb48ae4d6a31efd629abf2f28f2e445791fde",
-    "python-strategy": "8dd7f5dfe05ee90d9d7a8777c5e0e7c533ec481dc30d46ed16867cda8b4fded9",
-    "python-view": "f01eb721cc14780e45dcf00e3ea66fee8108eef889cca9fbdeef82f3490c3736",
-    "show-old-style": "a4871e57025b8c73c2af23ec55b250caa94e30aa6e706efeef6ff2a6a41ad11f",
-    "bao": "eb9458663c2bc51fb23535af97b2abb7c8d91c335aaee748c6f1817b5f54dde3",
-    "show-python": "3e0932b1fac660bff09b6f18bfa7f46bc3997de85a609573d2964681263e6464",
-    "show-python-view": "612732782eb781837b88887d131ea3d3daced09914260a3a0d11704e43fdf8e5",
+    "default-duplicate": "f25bcb9a551dad38fa65217aa1088675920d4ed7d830b01c2eeaaf5d3dc08bff",
+    "old-style": "10a1544c4e88298cd1be71dfbd99c3ff3078ff89db1f1d59cebdab44fafbc3ba",
+    "settlement-136": "b29e3b532cd3be6db07ba202960250a3047c8fe98ac7580ffb2926e1aacaedd7",
+    "python-strategy": "21d759b7f30de2bb5049b1725293dcd6dbb715a6634f9afdd924e5f1997ca635",
+    "python-view": "b2a5aec6d763c2b71e2fd2d4d83290cf0b431ed51423faf68febdacca27e4039",
+    "show-old-style": "6ef5b86822145080fcadbda0e18117150748b7e18757010fd5ff49a68078ccdc",
+    "bao": "9ccbec4336605cd5796b6fe4c5b3aea5e9c81ef614bea8837ca25e63f818540b",
+    "show-python": "40419298aae0b23c28a00aab7af27f1a38f9a1ecaf16efa44d89df4f2f3aa7f6",
+    "show-python-view": "71ffc75e4b527319e28a75974010626564eb47c62f48175851d224ad26d91da6",
+    "rule-aware": "0f927208d0b45adeb62b113e3c141126e9fc7d5aec9fbd39ef5e9acfa08d1cb8",
 }
 
 

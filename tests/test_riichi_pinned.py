@@ -40,10 +40,10 @@ BATCHES: dict[str, Batch] = {
 }
 
 PINNED = {
-    "tenhou-duplicate": "f0ae5514bfc7140b7b99033081b7feb38741d143ab49b3146752310836ef1f54",
-    "coverage-events": "743ee8a9fcf0eb98928c676fb9267eb1970b8751a3a29e843017699b5505ca5d",
-    "sanma-flowers": "9547a5e5cd1f6e5fa773f25e0e4d9e3db42bb6967aafa03f5cea2260219ac3e3",
-    "python-strategy": "53d0a684d4109310c28cdd193d1018625f5fb6cd948d18adc33b3e2f3926f69b",
+    "tenhou-duplicate": "36361625e748ea8030e4266e28856fddaabe1b488a4b0ba26e5a8c1a3ecfb490",
+    "coverage-events": "2cbfb6103eedf1866970b8ffaaf9320ea7746af6bdef96c08bff95acc74ec6ce",
+    "sanma-flowers": "4424ebf4b95f1da585638fe9dc07ac3e1d899397d8964b42051a868dd1d424f3",
+    "python-strategy": "03778e96c279cff7929bf0c9804e0516324fd2d7458642ee46225ced8aefb41f",
 }
 
 

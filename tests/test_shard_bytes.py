@@ -34,10 +34,10 @@ WRITERS = {"pyarrow": "26.0.1", "polars": "2.1.0"}
 CASES: dict[tuple[str, int, int | None], str] = {
     ("sugoroku-demo", 2_500, None): "03bb31a23c594011443af87ac43cbb9810092a6323f3b0fc8871fbc35837cc13",
     ("sugoroku-demo", 2_500, 2_500): "d86bdfeb4a5f4867babb48a1ff7752d91aa102edcf329ccf61c0bc5b6a7f68b9",
-    ("trump-reference", 2_400, None): "9545922074db1b14a62ff971d3d39719157ffce43e71d9efb738976a20a52b71",
-    ("hongkong-reference", 120, None): "8cc681ffc4a1ba26365cd2871f7e077b986bc24c500ad2e57c24f79f03813bbe",
-    ("suzume-4p", 400, None): "d5455ebbc71f96764e49811e00d9dc25bd416e63ae32c7787ce0a6a491263779",
-    ("riichi-efficiency", 80, None): "c694abf90ac3e12b288d22af9d5953fb099bb4d63257a28e275286e992b9c280",
+    ("trump-reference", 2_400, None): "97959ebaa07bde08a657d220b24a878308ab8cfe750a025b619a8bd2c1e10256",
+    ("hongkong-reference", 120, None): "ff9e54d77cf7b95e43714783ec19efa9d49b782ecf10a405bedd8c9500021b44",
+    ("suzume-4p", 400, None): "b4b39493b62bc35150ceaaef4a3e8cb3452fc98051f9c397a98cc5702fc67a3b",
+    ("riichi-efficiency", 80, None): "115a79eb81a5abc7789f53648b50c4393a9bf1fda20a9e4e38be5722a4d0e1f2",
 }
 
 

@@ -56,13 +56,13 @@ SHOWN = {
 }
 
 PINNED = {
-    "duplicate": "dbc0f8a50243bb171a8165db6658a54428167f1798a22c84975b44bfa2bb33ec",
-    "strict-double-ron": "9a826c4da2fe25594339042a039368e922ea3b69802f0b996c2c0be6d607aac3",
-    "mistakes": "33908648e65324345510ad76aab5468d4fc4fa32008983f1ba4e9d5e5e30d4ea",
-    "no-joker-keep": "fa9bce6d0da552587d7101bbf5849602bbd6185d1100e3bfafb42b85d95556b4",
-    "python-strategies": "b6d1706aadf4ef36ed0ad9cbf7f7ad992aaeb0ca04481e797a2a747efc82f246",
-    "show-mistakes": "2f7938e3b5b9b305aabb565b035df3ab4aa05a6f5d7dd1c80f31f9d0f3b94c49",
-    "show-python": "313fdb88d01cb31049e2ffd98559798818e24f17f9256e84cad8254753480fd9",
+    "duplicate": "964275cd09001572dcd0015fd86a1fee5783cbf89cd70841658127f26983aba9",
+    "strict-double-ron": "6ffd974e6b09216cb8002959c9f1293c52d5cdd4aa6b7feda88bd7bda1c3a4f1",
+    "mistakes": "ecf09cbe1e23f561285c9007dd97f4345f0fc4b500d860989a148bd833e8bf4e",
+    "no-joker-keep": "55dd5582fea3dbb5dd05ce52f095fea8e119e5240eeddd779b4caf90c20e1718",
+    "python-strategies": "7dad36b7785b56ab9eba74837a839c78f5236be2325920c0e5baedbad36cb44a",
+    "show-mistakes": "60247bf5752b02a5fbed5da664efe730ac4f26750e94c1211024ee1d530e7848",
+    "show-python": "7a13939ec5f0996caab505c5c2a197d642f563e858b89fcb2bd229739ae7ca77",
 }
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 from simharness.vocabulary import HAN_BINS
@@ -191,17 +192,14 @@ def ratio_by_deal(
     ``n`` counts deals, or is Σden with ``count_den``."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    _, inv = np.unique(np.asarray(deals), return_inverse=True)
-    moments = (
-        Moments.of(np.bincount(inv, weights=num), np.bincount(inv, weights=den))
-        if len(num)
-        else Moments.empty(2)
-    )
     nonnegative = bool((num >= 0).all() and (den >= 0).all())
-    per_deal = None
+    moments, per_deal = Moments.empty(2), None
     if len(num):
-        ids = np.unique(np.asarray(deals))
+        # One sort of the deals for both the moments and the pairing (a report calls this hundreds
+        # of times on hand rows).
+        ids, inv = np.unique(np.asarray(deals), return_inverse=True)
         per_deal = (ids, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+        moments = Moments.of(per_deal[1], per_deal[2])
     return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
 
 
@@ -245,14 +243,25 @@ def han_rows(variant: str, han: pl.Series, deals: pl.Series) -> list[dict[str, A
 
 
 def dealer_rows(
-    variant: str, hands: pl.DataFrame, won: pl.Expr, *, keep: bool = True
+    variant: str,
+    hands: pl.DataFrame,
+    won: pl.Expr,
+    *,
+    keep: bool = True,
+    games: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
-    """The dealer's advantage per hand (strategy ``all``; terms in ``vocabulary.DEALER``) from one
-    variant's ``hands`` table (``deal``, ``game``, ``hand``, ``dealer``, ``delta_<seat>``; a hand on
-    several rows, one per winner, counts once): ``dealer_win_rate`` (hands the dealer won, ``won``
-    being true on a row of the dealer's win), ``dealer_mean_result`` (the dealer's point change per
-    hand) and, with ``keep``, ``dealer_keep_rate`` (hands after which the same seat deals the next
-    hand of the game; a game's last hand has no next and is left out)."""
+    """The dealer's advantage per hand (strategy ``all``; terms in ``vocabulary.DEALER``) of one
+    variant: ``dealer_win_rate`` (hands the dealer won), ``dealer_mean_result`` (the dealer's point
+    change per hand) and, with ``keep``, ``dealer_keep_rate`` (hands after which the same seat deals
+    the next hand of the game; a game's last hand has no next and is left out).
+
+    From the variant's ``games`` rows when they hold the engine's per-game counts (``dealer_wins``,
+    ``dealer_result``, ``dealer_kept``: ``stats.balance.FACTS``), which add up by deal to the same
+    sums as the hands; else (a run written before them) from its ``hands`` table (``deal``, ``game``,
+    ``hand``, ``dealer``, ``delta_<seat>``; a hand on several rows, one per winner, counts once),
+    ``won`` being true on a row of the dealer's win."""
+    if games is not None and has_facts(games.columns):
+        return _dealer_rows_of_games(variant, games, keep)
     deltas = sorted((c for c in hands.columns if c.startswith("delta_")), key=lambda c: int(c[6:]))
     per_hand = (
         hands.with_columns(won.alias("won"))
@@ -271,6 +280,36 @@ def dealer_rows(
     if keep:
         nxt = per_hand.filter(pl.col("kept").is_not_null())
         rows.append(row(variant, "all", "dealer_keep_rate", by_deal(nxt["kept"], nxt["deal"])))
+    return rows
+
+
+def _dealer_rows_of_games(variant: str, games: pl.DataFrame, keep: bool) -> list[dict[str, Any]]:
+    """:func:`dealer_rows` from the games' counts: each a ratio over the hands (of the games that
+    have the hands the hand path counts), clustered by deal."""
+    hands = games["hands"].cast(pl.Float64)
+    played = games.filter(hands > 0)
+    n = played["hands"].cast(pl.Float64).to_numpy()
+    deals = played["deal"].to_numpy()
+    rows = [
+        row(variant, "all", "dealer_win_rate", ratio_by_deal(played["dealer_wins"].to_numpy(), n, deals)),
+        row(
+            variant, "all", "dealer_mean_result", ratio_by_deal(played["dealer_result"].to_numpy(), n, deals)
+        ),
+    ]
+    if keep:
+        nxt = games.filter(hands > 1)
+        rows.append(
+            row(
+                variant,
+                "all",
+                "dealer_keep_rate",
+                ratio_by_deal(
+                    nxt["dealer_kept"].to_numpy(),
+                    nxt["hands"].cast(pl.Float64).to_numpy() - 1,
+                    nxt["deal"].to_numpy(),
+                ),
+            )
+        )
     return rows
 
 

@@ -81,6 +81,9 @@ def report(
         write_meta_html(metagame, html)
     with _progress() as progress:
         collected = collect(run, scorecard=True, progress=progress)
+    if collected.note is not None and not json:
+        # JSON carries it among the scorecard's notes; stdout stays the JSON alone.
+        Console(stderr=True).print(f"[yellow]note:[/] {collected.note}")
     data = report_of(collected)
     if html is not None and metagame is None:
         from simharness.report.html import write_html

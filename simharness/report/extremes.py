@@ -3,8 +3,12 @@
 Every game is a pure function of the manifest, so a game is named by (variant, game index) and
 ``simharness show`` plays it again. Per variant: the largest comeback, the biggest single loss, the
 longest game and the biggest hand (the game package's ``notable_hand``: a yakuman or limit hand).
-Ties go to the earliest game, so the selection is the same however the run was sharded, and a run
-read chunk by chunk (:class:`ExtremeGames`) gives the same games as a run read whole.
+The comeback and the biggest loss come from the games table's standings facts (``stats.balance.FACTS``,
+logged by the engine); a run written before them takes the slow path through the ``hands`` table
+(:func:`_comeback`, :func:`_biggest_loss`, the reference the facts are tested against). Ties go to the
+earliest game (within a game, to the earliest hand, then the lowest seat), so the selection is the
+same however the run was sharded, and a run read chunk by chunk (:class:`ExtremeGames`) gives the
+same games as a run read whole.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import polars as pl
 
 from simharness.games import registry
 from simharness.report.summary import RunLike, game_lengths, optional_table, players_frame, variant_names
-from simharness.stats.balance import standings
+from simharness.stats.balance import has_facts, standings
 
 
 class Kind(str, Enum):
@@ -59,11 +63,13 @@ class Pick:
         return other is None or (self.score, -self.game) > (other.score, -other.game)
 
 
-def _top(frame: pl.DataFrame, by: str) -> dict[str, Any] | None:
-    """The row with the largest ``by`` (the earliest game among equals), or None."""
+def _top(frame: pl.DataFrame, by: str, *then: str) -> dict[str, Any] | None:
+    """The row with the largest ``by`` (the earliest game among equals, then the smallest of each of
+    ``then``), or None."""
     if frame.height == 0:
         return None
-    return frame.sort([by, "game"], descending=[True, False]).row(0, named=True)
+    keys = [by, "game", *then]
+    return frame.sort(keys, descending=[True] + [False] * (len(keys) - 1)).row(0, named=True)
 
 
 def _who(players: pl.DataFrame, game: int, seat: int) -> str:
@@ -125,7 +131,11 @@ def _comeback(hands: pl.DataFrame, players: pl.DataFrame, seats: int) -> Pick | 
         .sort("d", "hand", descending=[True, False])
         .unique("game", keep="first")
     )
-    top = _top(behind.filter(pl.col("d") > 0), "d")
+    return _comeback_pick(_top(behind.filter(pl.col("d") > 0), "d"), players)
+
+
+def _comeback_pick(top: dict[str, Any] | None, players: pl.DataFrame) -> Pick | None:
+    """The comeback of ``top`` (``game``, ``hand``, ``d``: the winner's deficit, ``w``: the winner)."""
     if top is None:
         return None
     who = _who(players, top["game"], top["w"])
@@ -133,19 +143,48 @@ def _comeback(hands: pl.DataFrame, players: pl.DataFrame, seats: int) -> Pick | 
     return Pick(top["game"], top["d"], why, top["hand"])
 
 
+def _loss_pick(top: dict[str, Any] | None, players: pl.DataFrame) -> Pick | None:
+    """The biggest loss of ``top`` (``game``, ``hand``, ``seat``, ``loss``)."""
+    if top is None:
+        return None
+    who = _who(players, top["game"], top["seat"])
+    return Pick(
+        top["game"], top["loss"], f"{who} lost {top['loss']:g} points in hand {top['hand'] + 1}", top["hand"]
+    )
+
+
+def _from_facts(games: pl.DataFrame, players: pl.DataFrame) -> dict[Kind, Pick | None]:
+    """The comeback and the biggest loss of one variant's games from their standings facts."""
+    behind = games.filter(pl.col("winner_max_deficit") > 0).select(
+        "game", d=pl.col("winner_max_deficit").cast(pl.Float64), hand=pl.col("winner_max_deficit_hand")
+    )
+    top = _top(behind, "d")
+    if top is not None:
+        # The winner as the slow path names it: of the seats ranked first, the lowest.
+        first = players.filter((pl.col("game") == top["game"]) & (pl.col("rank") == 1))
+        top["w"] = int(first["seat"].min())  # type: ignore[arg-type]  # a game has a first place
+    lost = games.filter(pl.col("largest_loss") > 0).select(
+        "game",
+        loss=pl.col("largest_loss").cast(pl.Float64),
+        hand=pl.col("largest_loss_hand"),
+        seat=pl.col("largest_loss_seat"),
+    )
+    return {
+        Kind.COMEBACK: _comeback_pick(top, players),
+        Kind.BIGGEST_LOSS: _loss_pick(_top(lost, "loss"), players),
+    }
+
+
 def _biggest_loss(hands: pl.DataFrame | None, players: pl.DataFrame, seats: int) -> Pick | None:
     changes = _hand_changes(hands, seats) if hands is not None else None
     if changes is not None:
-        top = _top(changes.with_columns((-pl.col("change")).alias("loss")).filter(pl.col("loss") > 0), "loss")
-        if top is None:
-            return None
-        who = _who(players, top["game"], top["seat"])
-        return Pick(
-            top["game"],
-            top["loss"],
-            f"{who} lost {top['loss']:g} points in hand {top['hand'] + 1}",
-            top["hand"],
+        top = _top(
+            changes.with_columns((-pl.col("change")).alias("loss")).filter(pl.col("loss") > 0),
+            "loss",
+            "hand",
+            "seat",
         )
+        return _loss_pick(top, players)
     # No hand-level changes: the heaviest loss of a whole game.
     top = _top(players.with_columns((-pl.col("final_points")).alias("loss")), "loss")
     if top is None:
@@ -161,19 +200,26 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
     """The most extreme game of each (variant, kind) among the games of ``run``, which may be a
     chunk of whole deals of a larger run (see :class:`ExtremeGames`)."""
     players = players_frame(run)
-    hands = optional_table(run, "hands")
-    gl = game_lengths(run)
+    games = run.table("games")
+    fast = has_facts(games.columns)
     notable = registry.notable_hand(str(run.manifest.get("game")))
+    # The hands table is read only for what the games table does not hold.
+    hands = optional_table(run, "hands") if notable is not None or not fast else None
+    gl = game_lengths(run)
     best_hands = notable(hands) if notable is not None and hands is not None else None
     seats = cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
     out: dict[tuple[str, Kind], Pick] = {}
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)
-        hv = hands.filter(pl.col("variant") == v) if hands is not None else None
-        found: dict[Kind, Pick | None] = {
-            Kind.COMEBACK: _comeback(hv, pv, seats) if hv is not None else None,
-            Kind.BIGGEST_LOSS: _biggest_loss(hv, pv, seats),
-        }
+        found: dict[Kind, Pick | None]
+        if fast:
+            found = _from_facts(games.filter(pl.col("variant") == v), pv)
+        else:
+            hv = hands.filter(pl.col("variant") == v) if hands is not None else None
+            found = {
+                Kind.COMEBACK: _comeback(hv, pv, seats) if hv is not None else None,
+                Kind.BIGGEST_LOSS: _biggest_loss(hv, pv, seats),
+            }
         if gl is not None:
             top = _top(gl[0].filter(pl.col("variant") == v), "length")
             if top is not None:

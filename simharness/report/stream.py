@@ -55,6 +55,8 @@ class Collected:
     summary: dict[str, Any]
     sums: SummarySums
     scorecard: dict[str, Any] | None
+    # Set when the run's games table lacked the standings facts (``stats.balance.SLOW_PATH_NOTE``).
+    note: str | None = None
 
 
 class GameMetrics:
@@ -245,7 +247,10 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         if challengers is not None:
             challengers.add(players)
         if card is not None:
-            card.add(players, sub.table("games"), lengths, optional_table(sub, "hands"))
+            games = sub.table("games")
+            # A run whose games table holds the standings facts needs no hands for the scorecard.
+            hands = None if balance.has_facts(games.columns) else optional_table(sub, "hands")
+            card.add(players, games, lengths, hands)
         if seq is not None:
             scores.append(look_scores(players, seq, int(seq["games"])))
         metrics.add(sub, variants[0])
@@ -269,4 +274,5 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
         "sequential": until_result(seq, np.concatenate(scores)) if seq is not None else None,
         "challengers": challengers.result() if challengers is not None else None,
     }
-    return Collected(summary, sums, balance.finish(card) if card is not None else None)
+    note = balance.SLOW_PATH_NOTE if card is not None and card.slow_path else None
+    return Collected(summary, sums, balance.finish(card) if card is not None else None, note)

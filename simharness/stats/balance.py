@@ -4,11 +4,15 @@ Every metric is a function of per-deal sums of per-game quantities, so one deal-
 gives all CIs (clustered by deal: duplicate tables and CRN variants share luck within a deal) and,
 with the same resampling weights for every variant, paired CIs of the differences between variants.
 
-Hand-level metrics (lead changes, drama, decisiveness, comeback) need running standings from a
-``hands`` table in one of these forms (see :func:`standings`): wide ``points_<seat>`` running totals,
-long ``seat`` + ``points`` running totals, or wide ``delta_<seat>`` per-hand changes. Without such a
-table those metrics are absent (null) and the scorecard says so; every other metric uses only the
-final standings of the ``players`` table.
+Hand-level metrics (lead changes, drama, decisiveness, comeback) are functions of each game's running
+standings. The engine logs what they need per game in the ``games`` table (:data:`FACTS`, computed
+while it plays: ``engine/src/standings.rs``), which the scorecard reads (:func:`fact_metrics`). A run
+whose games table lacks those columns (written before they were logged) takes the slow path: running
+standings from a ``hands`` table in one of these forms (see :func:`standings`): wide ``points_<seat>``
+running totals, long ``seat`` + ``points`` running totals, or wide ``delta_<seat>`` per-hand changes
+(:func:`hand_metrics`, the reference the engine's columns are tested against). Without either those
+metrics are absent (null) and the scorecard says so; every other metric uses only the final
+standings of the ``players`` table.
 """
 
 from __future__ import annotations
@@ -142,6 +146,61 @@ METRICS: tuple[Metric, ...] = (
 )
 
 
+# The games table's standings facts (``simharness schema GAME``: the engine's ``hand_game_rows!``),
+# with ``hands``, the number of hands of the game.
+FACTS = (
+    "lead_changes",
+    "winner_led_hands",
+    "winner_deficit_sum",
+    "winner_max_deficit",
+    "winner_max_deficit_hand",
+    "winner_leads_from",
+    "last_at_half",
+    "winner_last_at_half",
+    "largest_loss",
+    "largest_loss_hand",
+    "largest_loss_seat",
+    "dealer_wins",
+    "dealer_result",
+    "dealer_kept",
+)
+
+SLOW_PATH_NOTE = (
+    "This run's games table has no standings facts (written before the engine logged them): lead "
+    "changes, drama, decisiveness, comeback and the extreme games were computed from the hands table "
+    "(the slow path)."
+)
+
+
+def has_facts(games_columns: list[str]) -> bool:
+    """Whether a games table holds the standings facts the fast path reads."""
+    return "hands" in games_columns and all(c in games_columns for c in FACTS)
+
+
+def fact_metrics(games: pl.DataFrame) -> pl.DataFrame:
+    """The per-game hand-level quantities of :func:`hand_metrics`, from the games table's
+    :data:`FACTS` (a game of no hands counts for none of them, as it has no standings)."""
+    k = pl.col("hands").cast(pl.Float64)
+    played = k > 0
+
+    def per_hand(c: str) -> pl.Expr:
+        return pl.when(played).then(pl.col(c).cast(pl.Float64) / k).otherwise(0.0)
+
+    return games.select(
+        "variant",
+        "game",
+        hand_games=played.cast(pl.Float64),
+        hand_transitions=pl.when(played).then(k - 1).otherwise(0.0),
+        lead_changes=pl.col("lead_changes").cast(pl.Float64),
+        winner_led=per_hand("winner_led_hands"),
+        drama=per_hand("winner_deficit_sum"),
+        max_drama=pl.col("winner_max_deficit").cast(pl.Float64),
+        decided=per_hand("winner_leads_from"),
+        comeback_eligible=pl.col("last_at_half").cast(pl.Float64),
+        comeback_wins=pl.col("winner_last_at_half").cast(pl.Float64),
+    )
+
+
 def standings(hands: pl.DataFrame, players_per_game: int) -> pl.DataFrame | None:
     """Running standings per hand in long form (``variant, game, hand, seat, points``) or None.
 
@@ -212,14 +271,15 @@ def _per_game(
     players: pl.DataFrame,
     games_table: pl.DataFrame | None,
     lengths: pl.DataFrame | None,
-    stand: pl.DataFrame | None,
+    hand_level: pl.DataFrame | None,
     strong: str | None,
     weak: str | None,
     extreme: tuple[float, float],
     axis: str,
     bust: str | None,
 ) -> pl.DataFrame:
-    """One row per (variant, game) with every per-game quantity the metrics sum."""
+    """One row per (variant, game) with every per-game quantity the metrics sum; ``hand_level``: the
+    hand-level ones (:func:`fact_metrics` or :func:`hand_metrics`)."""
     p = players.sort("variant", "game", "seat")
     n = cast(int, p.group_by("variant", "game").len()["len"].max())
     games = p.select("variant", "game", "deal").unique(["variant", "game"], maintain_order=True)
@@ -282,13 +342,14 @@ def _per_game(
             pl.col("length").is_not_null().cast(pl.Float64).alias("length_games"),
             pl.col("length").fill_null(0.0),
         )
-    if stand is not None:
-        out = out.join(_hand_metrics(stand, p, n), on=["variant", "game"], how="left").fill_null(0.0)
+    if hand_level is not None:
+        out = out.join(hand_level, on=["variant", "game"], how="left").fill_null(0.0)
     return out
 
 
-def _hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:
-    """Lead changes, drama, decisiveness and comeback per game from running standings."""
+def hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:
+    """Lead changes, drama, decisiveness and comeback per game from running standings (the slow path:
+    the reference of the engine's :data:`FACTS`); ``players`` sorted by variant, game and seat."""
     # The game's winner for drama and comebacks; of players sharing first place, the lowest seat.
     winners = (
         players.filter(pl.col("rank") == 1)
@@ -473,6 +534,7 @@ class ScorecardSums:
     seed: int
     columns: list[str] | None = None
     hand_level: bool = False
+    slow_path: bool = False
     totals: dict[str, np.ndarray] = field(default_factory=dict)
     replicates: dict[str, np.ndarray] = field(default_factory=dict)
     seats: dict[str, ClusterCounts] = field(default_factory=dict)
@@ -485,12 +547,21 @@ class ScorecardSums:
         hands: pl.DataFrame | None,
         bootstrap: Bootstrap = Bootstrap.POISSON,
     ) -> None:
-        """Adds a chunk of whole deals (every variant's rows of those deals)."""
+        """Adds a chunk of whole deals (every variant's rows of those deals). The hand-level metrics
+        come from the games table's :data:`FACTS`, else (an older run) from ``hands``, which is
+        not read when the facts are there."""
         st = self.setup
-        stand = standings(hands, st.players) if hands is not None else None
-        self.hand_level = stand is not None
+        hand_level: pl.DataFrame | None = None
+        if games is not None and has_facts(games.columns):
+            hand_level = fact_metrics(games)
+        elif hands is not None:
+            stand = standings(hands, st.players)
+            if stand is not None:
+                hand_level = hand_metrics(stand, players.sort("variant", "game", "seat"), st.players)
+                self.slow_path = True
+        self.hand_level = hand_level is not None
         per_game = _per_game(
-            players, games, lengths, stand, st.strong, st.weak, st.extreme, st.seat_axis, st.bust
+            players, games, lengths, hand_level, st.strong, st.weak, st.extreme, st.seat_axis, st.bust
         )
         cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
         if self.columns is None:
@@ -599,7 +670,7 @@ def finish(sums: ScorecardSums, confidence: float = 0.95) -> dict[str, Any]:
         r["p_bh"] = None if math.isnan(bh) else float(bh)
         if isinstance(r["pvalue"], float) and math.isnan(r["pvalue"]):
             r["pvalue"] = None
-    notes = []
+    notes = [SLOW_PATH_NOTE] if sums.slow_path else []
     if not sums.hand_level:
         notes.append(
             "No hand-level standings (hands table with points_<seat>, seat+points or delta_<seat>): "

@@ -52,6 +52,36 @@ fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -
     Ok((rules, knobs))
 }
 
+/// A game's competence audit (`crate::competence`) over games `first_game .. first_game + count`
+/// of `rules` (JSON object of overrides of the defaults) with `lineup` (JSON list of knob sets),
+/// checked as `play_batch` checks them: one dict of counts per lineup slot. The GIL is released
+/// while the games run.
+pub(crate) fn audit_py<'py, G: Game>(
+    py: Python<'py>,
+    (rules, lineup): (&str, &str),
+    batch: Batch,
+    audit: impl Fn(&G::Rules, &[G::Knobs], &Batch) -> Result<Vec<crate::competence::Tally>, PlayerError> + Send + Sync,
+) -> PyResult<Bound<'py, PyList>>
+where
+    G::Rules: Sync,
+    G::Knobs: Sync,
+{
+    let Value::Array(lineup) = parse_json("lineup", lineup)? else {
+        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
+    };
+    let (rules, knobs) = Registered::<G>(PhantomData).checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
+    let tallies = py.detach(|| audit(&rules, &knobs, &batch)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let out = PyList::empty(py);
+    for t in tallies {
+        let d = PyDict::new(py);
+        for (name, value) in t.fields() {
+            d.set_item(name, value)?;
+        }
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 /// The threads (Python's thread idents) inside a Python strategy's `decide` right now, or about to
 /// call it (past the cancel check): changed and read only with the GIL held, so that
 /// [`interrupt_python_strategies`] never hits a thread that has just left `decide`.

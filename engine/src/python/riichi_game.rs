@@ -14,9 +14,9 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
-use crate::game::{Batch, Registered};
+use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
 use crate::games::riichi::batch::play_tables;
 use crate::games::riichi::competence::audit;
@@ -26,12 +26,9 @@ use crate::games::riichi::strategies::{knob_answer, Knobs};
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
-use serde_json::Value;
-use std::marker::PhantomData;
+use pyo3::types::{PyList, PyTuple};
 
 /// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
 /// `overrides` (JSON object); returns the engine's result as JSON.
@@ -137,9 +134,7 @@ impl Protocol for Riichi {
 }
 
 /// The ready hands of each lineup slot that cannot win legally (`games::riichi::competence`) over
-/// games `first_game .. first_game + count`, played as `play_batch` plays them; one dict of counts
-/// per slot. `rules` is a rule set (JSON object of overrides of the defaults), `lineup` a JSON
-/// list of knob sets. The GIL is released while the games run.
+/// games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
 #[pyfunction]
 #[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
 fn riichi_audit<'py>(
@@ -151,30 +146,7 @@ fn riichi_audit<'py>(
     count: u64,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let Value::Array(lineup) = parse_json("lineup", lineup)? else {
-        return Err(option_error(OptionError::new("lineup", "expected a list of knob tables")));
-    };
-    let (rules, knobs) = Registered::<Riichi>(PhantomData).checked(&parse_json("rules", rules)?, &lineup).map_err(option_error)?;
-    let batch = Batch { seed, first_game, count, duplicate };
-    let tallies = py.detach(|| audit(&rules, &knobs, &batch)).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let out = PyList::empty(py);
-    for t in tallies {
-        let d = PyDict::new(py);
-        for (name, value) in [
-            ("hands", t.hands),
-            ("ready_hands", t.ready_hands),
-            ("yakuless_hands", t.yakuless_hands),
-            ("avoidable_hands", t.avoidable_hands),
-            ("discards", t.discards),
-            ("ready_discards", t.ready_discards),
-            ("yakuless_discards", t.yakuless_discards),
-            ("avoidable_discards", t.avoidable_discards),
-        ] {
-            d.set_item(name, value)?;
-        }
-        out.append(d)?;
-    }
-    Ok(out)
+    audit_py::<Riichi>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

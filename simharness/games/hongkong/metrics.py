@@ -115,10 +115,10 @@ METRICS = (
 )
 
 
-def _in_play(v: str, hands: pl.DataFrame, won: pl.DataFrame) -> list[dict[str, Any]]:
+def _in_play(v: str, hands: pl.DataFrame, won: pl.DataFrame, games: pl.DataFrame) -> list[dict[str, Any]]:
     """The dealer's advantage per hand and how often each rule of :data:`RULE_COUNTERS` applied."""
     is_win = pl.col("outcome").is_in([1, 2, 3])
-    rows = dealer_rows(v, hands, is_win & (pl.col("winner") == pl.col("dealer")))
+    rows = dealer_rows(v, hands, is_win & (pl.col("winner") == pl.col("dealer")), games=games)
     first = hands.filter(pl.col("claim") == 0)
     for key, flag in (
         ("refused_hand_rate", first["refused"] > 0),
@@ -189,5 +189,6 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         for f in range(_FAN_BINS):
             rows.append(row(v, "all", f"fan_{f}", by_deal(plain["fan"] == f, plain["deal"])))
         rows.append(row(v, "all", f"fan_{_FAN_BINS}plus", by_deal(plain["fan"] >= _FAN_BINS, plain["deal"])))
-        rows.extend(_in_play(v, hands.filter(pl.col("variant") == v), won))
+        mine = run.table("games").filter(pl.col("variant") == v)
+        rows.extend(_in_play(v, hands.filter(pl.col("variant") == v), won, mine))
     return frame(rows)

@@ -252,7 +252,9 @@ def rules_in_play(variant: str, hands: pl.DataFrame, games: pl.DataFrame, seats:
     hand and the han of wins, per variant (strategy ``all``)."""
     # Whether the dealer is among the winners (bit `dealer` of `winners`).
     dealer_won = (hands["winners"].cast(pl.Int64).to_numpy() >> hands["dealer"].cast(pl.Int64).to_numpy()) & 1
-    rows = dealer_rows(variant, hands.with_columns(won=pl.Series(dealer_won == 1)), pl.col("won"))
+    rows = dealer_rows(
+        variant, hands.with_columns(won=pl.Series(dealer_won == 1)), pl.col("won"), games=games
+    )
     won = hands.filter(pl.col("outcome").is_in(_WON))
     yaku = won["yaku"].cast(pl.UInt64).to_numpy()
     names = yaku_names()

@@ -97,6 +97,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     """
     players = run.table("players")
     hands = run.table("hands")
+    games = run.table("games")
     slots = players.select("variant", "player", "strategy").unique()
     wins = hands.filter(pl.col("claims") > 0).join(
         slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
@@ -126,7 +127,13 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         mine = hands.filter(pl.col("variant") == v)
         # The dealer rotates every hand here: no dealer's keep rate.
         rows.extend(
-            dealer_rows(v, mine, (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")), keep=False)
+            dealer_rows(
+                v,
+                mine,
+                (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")),
+                keep=False,
+                games=games.filter(pl.col("variant") == v),
+            )
         )
         won = mine.filter(pl.col("claims") > 0)
         for key, col in (

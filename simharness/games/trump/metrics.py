@@ -122,7 +122,15 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         mine = hands.filter(pl.col("variant") == v)
         is_win = pl.col("outcome").is_in([1, 2])
         # The dealer's keep comes from the log (a chombo's replay is the same dealer's, not a keep).
-        rows.extend(dealer_rows(v, mine, is_win & (pl.col("winner") == pl.col("dealer")), keep=False))
+        rows.extend(
+            dealer_rows(
+                v,
+                mine,
+                is_win & (pl.col("winner") == pl.col("dealer")),
+                keep=False,
+                games=games.filter(pl.col("variant") == v),
+            )
+        )
         rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
         rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] >= 2, first["deal"])))
         won = mine.filter(is_win)

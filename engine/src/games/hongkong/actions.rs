@@ -7,6 +7,7 @@
 //! then `Pass`, a discard each held kind, lowest first.
 
 use super::hand::{HkMeld, Value};
+use super::rules::Rules;
 use super::HongKong;
 use crate::decide::Decisions;
 use crate::games::riichi::tiles::{Counts, Kind};
@@ -158,10 +159,14 @@ impl Default for Legal {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View<'a> {
+    /// The rules played (public: what a legal win needs, what each fan is worth).
+    pub rules: &'a Rules,
     pub seat: u8,
     pub dealer: u8,
     /// Prevailing wind 0-3 (E S W N).
     pub round_wind: u8,
+    /// The hand's index in its game.
+    pub hand: u16,
     /// The seat whose draw, discard or kong is being answered (the deciding seat on its turn).
     pub turn: u8,
     pub concealed: &'a Counts,

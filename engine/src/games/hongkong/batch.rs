@@ -8,12 +8,13 @@ use super::strategies::{Bot, Knobs};
 use super::HongKong;
 use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
+use crate::standings::Standings;
 use crate::table::{Rows, Table, TableSchema};
-use crate::{player_rows, rows};
+use crate::{hand_game_rows, player_rows, rows};
 
-rows! {
+hand_game_rows! {
     /// One row per game.
-    pub struct GameRow => "games" {
+    pub struct GameRow {
         /// The game's index in the experiment.
         game: u64,
         /// The deal index: the key of every wall and die (shared by duplicate tables).
@@ -174,6 +175,7 @@ pub fn play_game(
     });
     let (mut dealer, mut round) = (0u8, 0u8);
     let mut h = 0u16;
+    let mut standings = Standings::new(4);
     while round < 4 {
         if h >= rules.max_hands {
             game.truncated = true;
@@ -184,9 +186,12 @@ pub fn play_game(
             std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
         let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
         let log = shown.is_some();
-        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, keys, points, log }, &mut players)
+        let r = play_hand(&HandSetup { rules, dealer, round_wind: round, hand: h, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
         record(&r, h, dealer, round, &seating, &mut game, &mut stats, &mut out.hands);
+        // A false win is no win (the metrics count outcomes 1-3).
+        let dealer_won = matches!(&r.outcome, Outcome::Win { winners, .. } if winners.iter().any(|w| w.seat == dealer));
+        standings.hand(&r.delta, usize::from(dealer), dealer_won);
         for (p, d) in points.iter_mut().zip(r.delta) {
             *p += d;
         }
@@ -210,8 +215,9 @@ pub fn play_game(
         }
     }
     game.hands = h;
-    out.games.push(game);
     let rank = ranks_with(&points, rules.ties);
+    game.set_facts(&standings.facts(&rank));
+    out.games.push(game);
     for s in 0..4 {
         stats[s].final_points = points[s];
         stats[s].rank = rank[s];

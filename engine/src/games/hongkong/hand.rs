@@ -329,7 +329,7 @@ fn bonus_items(rules: &Rules, ctx: &WinContext, out: &mut Vec<(FanItem, u8)>) {
     }
 }
 
-fn kong_fan(rules: &Rules, kongs: u8) -> u8 {
+pub(super) fn kong_fan(rules: &Rules, kongs: u8) -> u8 {
     match rules.kong_fan {
         KongFan::PerKong => kongs,
         KongFan::Once => u8::from(kongs > 0),

@@ -108,12 +108,14 @@ impl Sampler {
     }
 }
 
-/// The rule sets played: the default table with the 136-tile set (no bonus tiles), and
-/// `old_style` (144 tiles) with any fan allowed, so that wins are offered often.
-fn rule_sets() -> [Rules; 2] {
+/// The rule sets played: the default table with the 136-tile set (no bonus tiles), `old_style`
+/// (144 tiles) with any fan allowed, so that wins are offered often, and `old_style` itself, whose
+/// 3-fan minimum `rule-aware` plans for.
+fn rule_sets() -> [Rules; 3] {
     [
         resolve_preset(&presets(), "default", &json!({"tile_set": 136})).unwrap(),
         resolve_preset(&presets(), "old_style", &json!({"min_fan": 0})).unwrap(),
+        resolve_preset(&presets(), "old_style", &json!({})).unwrap(),
     ]
 }
 
@@ -126,14 +128,14 @@ fn hidden_tiles_never_change_a_builtin_strategys_view_or_decision() {
     let rule_sets = rule_sets();
     let mut h = 0u64;
     while sampler.tally.samples.iter().any(|&s| s < SAMPLES) {
-        let rules = &rule_sets[(h % 2) as usize];
+        let rules = &rule_sets[(h % 3) as usize];
         // Every strategy meets every other, at every seat.
-        let lineup: [usize; 4] = std::array::from_fn(|s| (h as usize / 2 + s * (1 + h as usize / (2 * k))) % k);
+        let lineup: [usize; 4] = std::array::from_fn(|s| (h as usize / 3 + s * (1 + h as usize / (3 * k))) % k);
         sampler.seats = lineup;
         let keys = HandKeys::new(rules.chance_recipe, 23, h, 0);
         let mut natives: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &strategies[lineup[s]].1, rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(natives.each_mut().map(|n| n as &mut dyn Player<HongKong>));
-        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log: false };
+        let setup = HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, hand: 0, keys, points: [0; 4], log: false };
         play_hand_probed(&setup, &mut players, &mut |t, seat, turn, point, win, legal| sampler.check(t, seat, turn, point, win, legal))
             .unwrap();
         h += 1;

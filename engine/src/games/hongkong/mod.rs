@@ -10,6 +10,8 @@
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
 //! - `strategies.rs`: knobs and the native player (H1-H6 and random of §12 are knob
 //!   combinations);
+//! - `plan.rs`: hand planning toward a legal win under the minimum fan (knob `fan_plan`);
+//! - `competence.rs`: the audit of ready hands that cannot win legally (`hongkong_audit`);
 //! - `batch.rs`: `impl Game`, the dealer rotation over four rounds and the tables;
 //! - `show.rs`: one game played again with every event (`simharness show`).
 //!
@@ -26,7 +28,9 @@
 
 pub mod actions;
 pub mod batch;
+pub mod competence;
 pub mod hand;
+pub mod plan;
 pub mod rules;
 pub mod scoring;
 pub mod show;

@@ -166,6 +166,8 @@ pub struct HandSetup<'a> {
     pub rules: &'a Rules,
     pub dealer: u8,
     pub round_wind: u8,
+    /// The hand's index in its game (what players see).
+    pub hand: u16,
     pub keys: HandKeys,
     /// The game's points before this hand (what players see).
     pub points: [i64; 4],
@@ -188,6 +190,7 @@ pub(super) struct Table<'a> {
     draws: u16,
     dealer: u8,
     round_wind: u8,
+    hand: u16,
     points: [i64; 4],
     refused: [u16; 4],
     events: Option<Vec<HandEvent>>,
@@ -244,9 +247,11 @@ impl Table<'_> {
     pub(super) fn view<'t>(&'t self, s: u8, turn: u8, win: Option<&'t Value>) -> View<'t> {
         let seat = &self.seats[usize::from(s)];
         View {
+            rules: self.rules,
             seat: s,
             dealer: self.dealer,
             round_wind: self.round_wind,
+            hand: self.hand,
             turn,
             concealed: &seat.hand,
             melds: &seat.melds,
@@ -442,6 +447,7 @@ fn play<'a>(
         draws: 0,
         dealer: setup.dealer,
         round_wind: setup.round_wind,
+        hand: setup.hand,
         points: setup.points,
         refused: [0; 4],
         events: setup.log.then(Vec::new),

@@ -5,13 +5,16 @@
 //! `claims = "pung_only"`, `discard = "pungs"`; H4 defensive = `defend = true`, `min_win_fan = 1`;
 //! H5 self-draw-only = `claims = "never"`, `win_on_discard = false`; H6 min-fan(k) =
 //! `min_win_fan = k`, `discard = "value"`; random = `discard = "random"`, `claims = "random"`.
+//! rule-aware = `fan_plan = "rules"`: chicken-fast planning its hand toward a legal win under the
+//! minimum fan (`plan.rs`).
 
 use super::actions::{held, Action, Claim, Point, View};
-use super::hand::Value;
+use super::hand::{HkMeld, Value};
+use super::plan::{shanten_of, Planner};
 use super::HongKong;
 use crate::decide::{Fault, Player};
-use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, KINDS};
-use crate::games::riichi::{accept, shanten};
+use crate::games::riichi::accept;
+use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, MeldKind, KINDS};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -44,6 +47,19 @@ option_enum! {
     }
 }
 
+option_enum! {
+    /// Whether discards and claims plan for the minimum fan.
+    pub enum FanPlan {
+        /// No planning: the discard and claim rules alone.
+        Off = "off",
+        /// Under a minimum fan, discards and claims minimise the shanten toward a hand that
+        /// reaches it (`plan.rs`): a flush, all pungs, seven pairs, value-honour pungs, the
+        /// concealed hand, as the rules value them; a ready hand without a legal win counts as
+        /// one tile further from ready.
+        Rules = "rules"
+    }
+}
+
 options! {
     /// Hong Kong mahjong strategy knobs.
     pub struct Knobs {
@@ -67,6 +83,12 @@ options! {
         threat_live: u8 = 20, range(0, 144);
         /// ... and an opponent with at least this many exposed melds.
         threat_late_melds: u8 = 2, range(1, 4);
+        /// Plan discards and claims for the rules' minimum fan (`rule-aware`).
+        fan_plan: FanPlan = FanPlan::Off;
+        /// With `fan_plan`: shanten added to a target won by self-draw only (a fan short).
+        plan_self_draw_cost: u8 = 2, range(0, 8);
+        /// With `fan_plan`: shanten added to seven pairs (single waits, no claim but the win).
+        plan_pairs_cost: u8 = 2, range(0, 8);
     }
 }
 
@@ -74,15 +96,6 @@ impl Validate for Knobs {}
 
 fn sets_needed(v: &View) -> usize {
     4 - v.melds.len().min(4)
-}
-
-/// Shanten of concealed counts (standard form; seven pairs and thirteen orphans when no meld).
-fn shanten_of(c: &Counts, melds: usize) -> i8 {
-    if melds == 0 {
-        shanten::shanten(c)
-    } else {
-        shanten::standard(c, 4 - melds)
-    }
 }
 
 /// Shanten of the all-pungs form (spec §12 H3).
@@ -101,6 +114,12 @@ pub struct Bot<'a> {
 impl Bot<'_> {
     fn wants(&self, v: &View, value: &Value) -> bool {
         value.limit.is_some() || value.counted_fan >= self.knobs.min_win_fan || v.live <= self.knobs.relax_live
+    }
+
+    /// The planner of this seat when the knobs plan for a minimum fan the rules set.
+    fn planner<'v>(&self, v: &View<'v>) -> Option<Planner<'v>> {
+        let k = self.knobs;
+        (k.fan_plan == FanPlan::Rules && v.rules.min_fan > 0).then(|| Planner::new(v, k.plan_self_draw_cost as i8, k.plan_pairs_cost as i8))
     }
 
     fn threatened(&self, v: &View) -> Option<u8> {
@@ -175,7 +194,10 @@ impl Bot<'_> {
             return claims(legal).find(|_| self.rng.below(2) == 0);
         }
         let melds = v.melds.len();
-        let now = shanten_of(v.concealed, melds);
+        if let Some(plan) = self.planner(v) {
+            return planned_claim(&plan, v, tile, legal, allowed);
+        }
+        let now = shanten_of(v.concealed, 4 - melds);
         claims(legal).filter(allowed).find(|c| {
             let mut h = *v.concealed;
             h[usize::from(tile)] += 1;
@@ -185,7 +207,7 @@ impl Bot<'_> {
                 Claim::Chow { base } => (base..base + 3).for_each(|x| h[usize::from(x)] -= 1),
             }
             match c {
-                Claim::Kong => shanten_of(&h, melds + 1) <= now,
+                Claim::Kong => shanten_of(&h, 3 - melds) <= now,
                 _ => Self::best_after_discard(&h) < now,
             }
         })
@@ -206,7 +228,7 @@ impl Bot<'_> {
             let n = h[usize::from(k)];
             h[usize::from(k)] = 0;
             let after_melds = if n == 4 { melds + 1 } else { melds };
-            shanten_of(&h, after_melds) <= now
+            shanten_of(&h, 4 - after_melds) <= now
         })
     }
 
@@ -232,8 +254,14 @@ impl Bot<'_> {
         // (primary shanten, secondary shanten, value penalty) of each candidate: lowest wins,
         // then the most unseen tiles that improve the hand, then honours before terminals
         // before middle tiles, then the lowest kind.
+        let planned = self.planner(v).map(|plan| plan.after_discards(c, &after));
         let key = |x: Kind| {
             let s = after[usize::from(x)];
+            // A ready hand without a legal win wins no tie on its plain shanten.
+            if let Some(p) = &planned {
+                let p = p[usize::from(x)];
+                return (p, if s == 0 && p > 0 { p } else { s }, 0);
+            }
             let (primary, secondary) = if k.discard == DiscardRule::Pungs {
                 let mut h = *c;
                 h[usize::from(x)] -= 1;
@@ -279,6 +307,45 @@ impl Bot<'_> {
         };
         kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
     }
+}
+
+/// The concealed tiles after claiming `tile` for `claim`, and the set claimed.
+fn after_claim(c: &Counts, tile: Kind, claim: Claim) -> (Counts, HkMeld) {
+    let mut h = *c;
+    h[usize::from(tile)] += 1;
+    let meld = match claim {
+        Claim::Kong => HkMeld { kind: MeldKind::Daiminkan, base: tile },
+        Claim::Pung => HkMeld { kind: MeldKind::Pon, base: tile },
+        Claim::Chow { base } => HkMeld { kind: MeldKind::Chi, base },
+    };
+    for k in meld.tiles() {
+        h[usize::from(k)] -= 1;
+    }
+    (h, meld)
+}
+
+/// Under `fan_plan`: the allowed claim that brings the hand nearest to a legal win (`plan.rs`),
+/// if it brings it nearer than passing (a kong: if it keeps the distance, as the plain rule).
+fn planned_claim(plan: &Planner, v: &View, tile: Kind, legal: &[Action], allowed: impl Fn(&Claim) -> bool) -> Option<Claim> {
+    let now = plan.now(v.concealed);
+    let mut best: Option<(i8, Claim)> = None;
+    for c in claims(legal).filter(allowed) {
+        let (h, meld) = after_claim(v.concealed, tile, c);
+        let bar = if c == Claim::Kong { now } else { now - 1 };
+        // The planned shanten is never below the plain one: a claim the plain shanten rules out
+        // needs no planning.
+        let sets = plan.sets_needed().saturating_sub(1);
+        let plain = if c == Claim::Kong { shanten_of(&h, sets) } else { Bot::best_after_discard(&h) };
+        if plain > bar {
+            continue;
+        }
+        let claimed = plan.with_claim(meld);
+        let after = if c == Claim::Kong { claimed.now(&h) } else { claimed.best_after_discard(&h) };
+        if after <= bar && best.is_none_or(|(b, _)| after < b) {
+            best = Some((after, c));
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 /// The kinds in a bit mask, lowest first.

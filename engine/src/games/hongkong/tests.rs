@@ -805,17 +805,39 @@ mod game {
         let keys = HandKeys::new(rules.chance_recipe, 7, h, 0);
         let mut bots: [Bot; 4] = std::array::from_fn(|s| Bot { knobs: &lineup[s], rng: keys.strategy(s as u8) });
         let mut players = Seats::<HongKong, 4>(bots.each_mut().map(|b| b as &mut dyn Player<HongKong>));
-        play_hand(&HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, keys, points: [0; 4], log }, &mut players)
-            .unwrap()
+        play_hand(
+            &HandSetup { rules, dealer: (h % 4) as u8, round_wind: (h / 4 % 4) as u8, hand: 0, keys, points: [0; 4], log },
+            &mut players,
+        )
+        .unwrap()
     }
 
     /// Plays `hands` hands of random deals under `rules` and checks, for each: every tile is
     /// accounted for, the payments sum to zero, and every win re-scores from its text (the
     /// `score hongkong` path: MPSZ hand, melds, winning tile, and circumstances that
     /// `check_situation` accepts) to the same value.
+    /// `check_hands` on every core: hands are keyed, so the split changes nothing but the time the
+    /// long invariant run takes in `make test`.
+    fn check_hands_parallel(rules: &Rules, lineup: &[Knobs; 4], hands: u64) -> [u32; 4] {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        std::thread::scope(|s| {
+            let parts: Vec<_> = (0..threads)
+                .map(|t| s.spawn(move || check_range(rules, lineup, (0..hands).skip(t as usize).step_by(threads as usize))))
+                .collect();
+            parts.into_iter().map(|p| p.join().expect("a checking thread panicked")).fold([0; 4], |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            })
+        })
+    }
+
     fn check_hands(rules: &Rules, lineup: &[Knobs; 4], hands: u64) -> [u32; 4] {
+        check_range(rules, lineup, 0..hands)
+    }
+
+    fn check_range(rules: &Rules, lineup: &[Knobs; 4], hands: impl Iterator<Item = u64>) -> [u32; 4] {
         let mut seen = [0u32; 4]; // draws, self-draws, discard wins, false wins
-        for h in 0..hands {
+        for h in hands {
             let r = play_one(rules, lineup, h, false);
             assert_eq!(usize::from(r.tiles_accounted), tile_count(rules), "hand {h}: tiles not conserved");
             assert_eq!(r.delta.iter().sum::<i64>(), 0, "hand {h}: points not conserved {:?}", r.delta);
@@ -923,7 +945,7 @@ mod game {
     #[ignore]
     fn hundred_thousand_random_games() {
         let rules = Rules::default();
-        let seen = check_hands(&rules, &[random(), random(), random(), random()], 2_000_000);
+        let seen = check_hands_parallel(&rules, &[random(), random(), random(), random()], 2_000_000);
         assert!(seen.iter().take(3).all(|&n| n > 0));
     }
 
@@ -1025,6 +1047,7 @@ mod game {
                         rules: &rules,
                         dealer: 0,
                         round_wind: 0,
+                        hand: 0,
                         keys: HandKeys::new(rules.chance_recipe, 11, h, 0),
                         points: [0; 4],
                         log: false,

@@ -13,12 +13,13 @@ use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks, Batch, Game, Preset, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
+use crate::standings::Standings;
 use crate::table::{Codes, Rows, Table, TableSchema};
-use crate::{player_rows, rows};
+use crate::{hand_game_rows, player_rows, rows};
 
-rows! {
+hand_game_rows! {
     /// One row per game.
-    pub struct GameRow => "games" {
+    pub struct GameRow {
         /// The game's index in the experiment.
         game: u64,
         /// The deal (keyed walls) the game was played on; equals `game` unless duplicate play.
@@ -468,7 +469,10 @@ pub(super) fn push_rows(
         player: seating.player(s as u8),
         ..Default::default()
     });
+    let mut standings = Standings::new(n);
     for (i, (progress, dealer, r)) in log.hands.iter().enumerate() {
+        // The dealer among the winners (the `winners` column), whatever the outcome.
+        standings.hand(&r.deltas, usize::from(*dealer), r.wins.iter().any(|w| w.seat == *dealer));
         for (s, t) in tally.iter_mut().enumerate() {
             t.riichi += u32::from(r.riichi >> s & 1);
             t.call_hands += u32::from(r.open >> s & 1);
@@ -542,7 +546,7 @@ pub(super) fn push_rows(
         });
     }
     let last = log.hands.last().map_or(0, |h| h.0.round);
-    games.push(GameRow {
+    let mut game = GameRow {
         game: seating.game,
         deal: seating.deal,
         rotation: seating.rotation,
@@ -551,5 +555,8 @@ pub(super) fn push_rows(
         busted: log.busted,
         extended: log.hands.iter().any(|(p, _, _)| p.round >= log.scheduled),
         leftover_sticks: log.leftover,
-    });
+        ..Default::default()
+    };
+    game.set_facts(&standings.facts(&rank));
+    games.push(game);
 }

@@ -16,72 +16,21 @@ use super::plan::Plan;
 use super::rules::Rules;
 use super::strategies::{Knobs, Native};
 use super::{Riichi, TAG_STRATEGY};
+use crate::competence::{Tally, Watch};
 use crate::decide::{Fault, Player, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rng::Key;
-use std::ops::AddAssign;
-
-/// What one lineup slot's ready hands were.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Hands in which the slot discarded at least once.
-    pub hands: u64,
-    /// Hands ready after some own discard.
-    pub ready_hands: u64,
-    /// Hands ready without a legal win after some own discard.
-    pub yakuless_hands: u64,
-    /// Hands ready without a legal win where another discard of that turn kept a legal one.
-    pub avoidable_hands: u64,
-    /// Own discards.
-    pub discards: u64,
-    /// Own discards after which the hand was ready.
-    pub ready_discards: u64,
-    /// Of which without a legal win.
-    pub yakuless_discards: u64,
-    /// Of which another discard of that turn would have left a legal ready hand.
-    pub avoidable_discards: u64,
-}
-
-impl AddAssign for Tally {
-    fn add_assign(&mut self, o: Tally) {
-        self.hands += o.hands;
-        self.ready_hands += o.ready_hands;
-        self.yakuless_hands += o.yakuless_hands;
-        self.avoidable_hands += o.avoidable_hands;
-        self.discards += o.discards;
-        self.ready_discards += o.ready_discards;
-        self.yakuless_discards += o.yakuless_discards;
-        self.avoidable_discards += o.avoidable_discards;
-    }
-}
 
 /// A native player whose discards are judged (see the module doc).
 struct Watched<'k> {
     native: Native<'k>,
-    tally: Tally,
-    /// The hand being played (round, honba, repeat) and what it was so far: ready, yakuless,
-    /// avoidably yakuless.
-    hand: Option<(u32, u32, u32)>,
-    seen: [bool; 3],
+    /// Hands identified by (round, honba, repeat).
+    watch: Watch<(u32, u32, u32)>,
 }
 
 impl Watched<'_> {
-    fn close_hand(&mut self) {
-        let [ready, yakuless, avoidable] = self.seen;
-        self.tally.ready_hands += u64::from(ready);
-        self.tally.yakuless_hands += u64::from(yakuless);
-        self.tally.avoidable_hands += u64::from(avoidable);
-        self.seen = [false; 3];
-    }
-
     fn judge(&mut self, v: &View<'_>, legal: &[Action], tile: u8, riichi: bool) {
         let hand = (v.progress.round, v.progress.honba, v.progress.repeat);
-        if self.hand != Some(hand) {
-            self.close_hand();
-            self.hand = Some(hand);
-            self.tally.hands += 1;
-        }
-        self.tally.discards += 1;
         let plan = Plan::new(v);
         let in_riichi = v.seats[v.seat].riichi;
         let ready_legal = |tile: u8, riichi: bool| {
@@ -91,24 +40,13 @@ impl Watched<'_> {
             (waits != 0, waits != 0 && plan.legal_win(&c, waits, in_riichi || riichi))
         };
         let (ready, legal_win) = ready_legal(tile, riichi);
-        if !ready {
-            return;
-        }
-        self.seen[0] = true;
-        self.tally.ready_discards += 1;
-        if legal_win {
-            return;
-        }
-        self.seen[1] = true;
-        self.tally.yakuless_discards += 1;
         // A riichi that would be a foul is no way to a legal win.
-        let other = legal.iter().any(|&a| {
-            matches!(a, Action::Discard { tile, riichi } if (!riichi || !super::plan::foul_riichi(v, usize::from(tile / 4))) && ready_legal(tile, riichi).1)
-        });
-        if other {
-            self.seen[2] = true;
-            self.tally.avoidable_discards += 1;
-        }
+        let other = || {
+            legal.iter().any(|&a| {
+                matches!(a, Action::Discard { tile, riichi } if (!riichi || !super::plan::foul_riichi(v, usize::from(tile / 4))) && ready_legal(tile, riichi).1)
+            })
+        };
+        self.watch.discard(hand, ready, || !legal_win, other);
     }
 }
 
@@ -136,17 +74,15 @@ pub fn audit(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Result<Vec<Tally
         let mut watched: Vec<Watched> = (0..lineup.len())
             .map(|slot| Watched {
                 native: Native::new(&lineup[slot], root.with(TAG_STRATEGY).with(seating.deal).with(seat_of(slot) as u64)),
-                tally: Tally::default(),
-                hand: None,
-                seen: [false; 3],
+                watch: Watch::default(),
             })
             .collect();
         let mut outside: Vec<Option<&mut dyn Player<Riichi>>> = watched.iter_mut().map(|w| Some(w as &mut dyn Player<Riichi>)).collect();
         play_one(&mut state, lineup, batch.seed, &seating, &mut outside)?;
         drop(outside);
         for (slot, mut w) in watched.into_iter().enumerate() {
-            w.close_hand();
-            tallies[slot] += w.tally;
+            w.watch.close();
+            tallies[slot] += w.watch.tally;
         }
     }
     Ok(tallies)

@@ -8,12 +8,13 @@ use super::strategies::{Knobs, Native, Natives, Policy};
 use super::Suzume;
 use crate::decide::{seat_players, Outside, Player, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
+use crate::standings::Standings;
 use crate::table::{Codes, Rows, Table, TableSchema};
-use crate::{player_rows, rows};
+use crate::{hand_game_rows, player_rows, rows};
 
-rows! {
+hand_game_rows! {
     /// One row per game.
-    pub struct GameRow => "games" {
+    pub struct GameRow {
         /// The game's index in the experiment.
         game: u64,
         /// The deal index: the key of every stock and of the first dealer (shared by duplicate tables).
@@ -213,6 +214,7 @@ fn play_seated(
         ..Default::default()
     });
     let count = rules.laps as usize * n;
+    let mut standings = Standings::new(n);
     for h in 0..count {
         let dealer = (first + h) % n;
         let setup = HandSetup { rules, dealer, keys, hand: h as u64 };
@@ -220,13 +222,16 @@ fn play_seated(
         let r = play_hand(&setup, players, listen, points).map_err(|e| e.in_game(seating.game))?;
         let delta: [i64; MAX_PLAYERS] = std::array::from_fn(|s| points.get(s).map_or(0, |&p| p - before[s]));
         record(&r, h, dealer, delta, &seating, &mut game, &mut stats, &mut rows.hands);
+        let dealer_won = r.kind.is_some() && r.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
+        standings.hand(&delta, dealer, dealer_won);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
     }
     game.hands = count as u16;
-    rows.games.push(game);
     let rank = ranks_with(points, rules.ties);
+    game.set_facts(&standings.facts(&rank));
+    rows.games.push(game);
     for s in 0..n {
         stats[s].final_points = points[s];
         stats[s].rank = rank[s];

@@ -9,6 +9,9 @@
 //! - `state.rs`: one hand from the deal to a win or an exhaustive draw;
 //! - `strategies.rs`: knobs, the policy (S0-S5 of §13 are knob combinations) and the native
 //!   `Player`;
+//! - `plan.rs`: hand planning by the rules (knob `plan`): a path to a hand that reaches the
+//!   minimum base;
+//! - `competence.rs`: per lineup slot, ready hands without a legal win (`suzume_audit`);
 //! - `batch.rs`: `impl Game`, the dealer rotation over `laps × players` hands and the tables;
 //!   `play_tables` seats players from outside the engine (Python strategies,
 //!   `python/suzume.rs`) in some lineup slots;
@@ -24,6 +27,8 @@
 
 pub mod actions;
 pub mod batch;
+pub mod competence;
+pub mod plan;
 pub mod rules;
 pub mod scoring;
 pub mod show;

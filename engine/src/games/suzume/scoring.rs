@@ -147,6 +147,8 @@ pub struct Tables {
     /// For 5-tile states: the indices of the targets at distance `need` (the nearest complete
     /// shapes), as ranges `nearest_at[s]..nearest_at[s + 1]` of `nearest`.
     nearest: Vec<u8>,
+    /// Per entry of `nearest`: the kinds the target holds more of than the state (a bit each).
+    missing: Vec<u16>,
     nearest_at: Vec<u32>,
     pub targets: Vec<Target>,
 }
@@ -257,18 +259,26 @@ impl Tables {
             })
             .collect();
         let mut nearest = Vec::new();
+        let mut missing = Vec::new();
         let mut nearest_at = vec![0u32];
         for (s, c) in counts.iter().enumerate() {
             if size(c) == 5 {
                 let overlap = |t: &Target| (0..KINDS).map(|k| c[k].min(t.counts[k])).sum::<u8>();
-                nearest.extend((0..targets.len()).filter(|&i| 6 - overlap(&targets[i]) == need[s]).map(|i| i as u8));
+                for (i, t) in targets.iter().enumerate().filter(|(_, t)| 6 - overlap(t) == need[s]) {
+                    nearest.push(i as u8);
+                    missing.push((0..KINDS).filter(|&k| t.counts[k] > c[k]).fold(0, |m, k| m | 1 << k));
+                }
             }
             nearest_at.push(nearest.len() as u32);
         }
         let rows = (0..n).map(|s| Row { add: add[s], remove: remove[s], five: five[s], counts: counts[s] }).collect();
-        Tables { rows, shape, six, six_base, nearest, nearest_at, targets }
+        Tables { rows, shape, six, six_base, nearest, missing, nearest_at, targets }
     }
 
+    /// How many states there are.
+    pub fn states(&self) -> usize {
+        self.rows.len()
+    }
     #[inline]
     pub fn add(&self, s: State, kind: u8) -> State {
         self.rows[usize::from(s)].add[usize::from(kind)]
@@ -281,6 +291,12 @@ impl Tables {
     pub fn nearest(&self, s5: State) -> &[u8] {
         let s = usize::from(s5);
         &self.nearest[self.nearest_at[s] as usize..self.nearest_at[s + 1] as usize]
+    }
+    /// [`Tables::nearest`] with, per target, the kinds it holds more of than `s5` (a bit each).
+    pub fn nearest_missing(&self, s5: State) -> impl Iterator<Item = (u8, u16)> + '_ {
+        let s = usize::from(s5);
+        let range = self.nearest_at[s] as usize..self.nearest_at[s + 1] as usize;
+        self.nearest[range.clone()].iter().copied().zip(self.missing[range].iter().copied())
     }
     /// Tiles of each kind in state `s`.
     #[inline]
@@ -364,7 +380,7 @@ pub struct Parts {
 }
 
 /// Kinds whose tiles are green-only in their non-red copies: 2, 3, 4, 6, 8, 發.
-const GREEN: u16 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9;
+pub const GREEN: u16 = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9;
 /// 1, 9, 發, 中.
 const TERMINALS: u16 = 1 | 1 << 8 | 1 << 9 | 1 << 10;
 /// 2..8.

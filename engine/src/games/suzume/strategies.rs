@@ -5,11 +5,13 @@
 //! S3 tsumo-only = `ron = false`; S4 defensive = `fold = true` (plus `ready_streak`, a public
 //! tell the spec does not use); S5 dealer-push =
 //! max-points with `min_win_score = 6` and `dealer_fastest = true`; bonus-pusher = defensive whose
-//! dealer pushes when `dealer_bonus` reaches `dealer_push_bonus`; S0 random = `discard = "random"`.
+//! dealer pushes when `dealer_bonus` reaches `dealer_push_bonus`; S0 random = `discard = "random"`;
+//! rule-aware = fastest with `plan = "rules"` (hand planning toward the minimum, `plan.rs`).
 
 use super::actions::{Action, Point, View, WinKind};
+use super::plan;
 use super::rules::Rules;
-use super::scoring::{self, Parts, Shape, Tables, CHUN, KINDS, MAX_PLAYERS, TARGETS};
+use super::scoring::{self, Parts, Shape, Tables, Tile, CHUN, KINDS, MAX_PLAYERS, TARGETS};
 use super::Suzume;
 use crate::decide::{Fault, Player};
 use crate::options::Validate;
@@ -25,6 +27,17 @@ option_enum! {
         MaxPoints = "max_points",
         /// S0: a uniformly random tile of the six.
         Random = "random"
+    }
+}
+
+option_enum! {
+    /// Whether the discard reads the rules (`plan.rs`).
+    pub enum Plan {
+        /// Distance and tile counts only.
+        Off = "off",
+        /// A discard that leaves no path to a hand reaching the rules' minimum counts as one tile
+        /// further from a win; a ready hand counts only its legal waits.
+        Rules = "rules"
     }
 }
 
@@ -64,6 +77,9 @@ options! {
         /// the dealer discards like `fastest`, accepts every legal win and never folds; below it
         /// the other knobs play as written. 0: off.
         dealer_push_bonus: u16 = 0, range(0, 100);
+        /// Hand planning by the rules (`off`: today's play): `rules` steers discards toward a
+        /// hand that reaches the minimum base (`min_points`) under the rules' scoring table.
+        plan: Plan = Plan::Off;
     }
 }
 
@@ -87,6 +103,8 @@ type Memo = [((u16, u16), u16); TARGETS];
 pub struct Policy {
     pub knobs: Knobs,
     pub rules: Rules,
+    /// With `plan = "rules"` under a minimum that binds: what the plan reads of the rules.
+    reach: Option<plan::Reach>,
 }
 
 /// One discard candidate: the first tile of each distinct (kind, red) in the hand.
@@ -179,7 +197,8 @@ impl Player<Suzume> for Native<'_> {
 
 impl Policy {
     pub fn new(knobs: Knobs, rules: Rules) -> Self {
-        Policy { knobs, rules }
+        let reach = (knobs.plan == Plan::Rules && plan::binds(&rules)).then(|| plan::Reach::new(&rules));
+        Policy { knobs, rules, reach }
     }
 
     fn attacking_fast(&self, view: &View) -> bool {
@@ -222,6 +241,11 @@ impl Policy {
             after[(e >> 24) as usize] = e;
             min_need = min_need.min((e >> 16) as u8);
         }
+        // Kinds whose red copy goes first (the plan's; else the plain copy, of lower keep value).
+        let mut red_first = 0u16;
+        if let Some(reach) = &self.reach {
+            (min_need, red_first) = plan::steer(view, reach, &mut after);
+        }
         let folding = folding_possible && min_need > k.fold_need;
         // S1 ranks by need first, so only the kinds of least need are candidates; when there is
         // one such kind, its plain copy (lower keep value) is the choice without counting tiles.
@@ -237,7 +261,8 @@ impl Policy {
                 let kind = fastest_kinds.trailing_zeros() as u8;
                 let mut of_kind = view.hand.iter().enumerate().filter(|(_, t)| t.kind() == kind);
                 let first = of_kind.clone().next().map_or(0, |(i, _)| i);
-                return Some(of_kind.find(|(_, t)| !(t.is_red_number() && view.red & (1 << kind) != 0)).map_or(first, |(i, _)| i));
+                let red = |t: &Tile| t.is_red_number() && view.red & (1 << kind) != 0;
+                return Some(of_kind.find(|(_, t)| red(t) == (red_first & 1 << kind != 0)).map_or(first, |(i, _)| i));
             }
         }
         let unseen = view.unseen();
@@ -263,7 +288,7 @@ impl Policy {
             let e = after[usize::from(kind)];
             let improve = e as u16;
             let ukeire = planes.iter().map(|&p| (p & improve).count_ones() as u16).sum();
-            let keep = u8::from(red) + u8::from(Some(kind) == view.dora) + u8::from(kind == CHUN);
+            let keep = u8::from(red != (red_first & 1 << kind != 0)) + u8::from(Some(kind) == view.dora) + u8::from(kind == CHUN);
             cands[len] = Candidate { index: i, kind, need: (e >> 16) as u8, ukeire, safe: view.safe_count(kind), keep };
             len += 1;
         }

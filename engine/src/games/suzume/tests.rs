@@ -749,3 +749,36 @@ fn an_outside_player_decides_its_slot_and_leaves_the_keyed_tiles_alone() {
     let err = play_tables(&r, &[Knobs::default(), Knobs::default()], &batch, &mut [None, Some(&mut Cheat)]).unwrap_err();
     assert!(matches!(err.fault, Fault::Illegal(ref what) if what.contains("is not legal")), "{err}");
 }
+
+#[test]
+fn the_plan_counts_only_the_waits_that_reach_the_minimum() {
+    // No red tiles, no dora: 111 + 123 is worth 2 + 1 + chanta 2 = 5 (legal), 111 + 234 only 3.
+    let r = Rules { red_tiles: false, dora: false, ..rules() };
+    let reach = super::plan::Reach::new(&r);
+    let hand = parse_tiles("hand", "111239", &[]).unwrap();
+    let h = Hand { tiles: hand.clone() };
+    let (seen, discarded) = ([0u8; 11], [0u16; 5]);
+    let view = View {
+        seat: 1,
+        players: 4,
+        dealer: 0,
+        hand_index: 0,
+        hand: &hand,
+        state: Tables::get().state_of(&h.counts()),
+        red: 0,
+        seen: &seen,
+        seen_red: 0,
+        discarded: &discarded,
+        streak: &[0; 5],
+        dora: None,
+        river: &[],
+        stock: 10,
+        points: &[40, 40, 40, 40],
+    };
+    let left = super::plan::Left::after(&view, 5);
+    assert_eq!(Tables::get().five(left.s5), (1, 1 << 0 | 1 << 3), "discarding 9 waits on 1 and 4");
+    assert_eq!(left.legal_waits(&reach), 1 << 0, "only 1 reaches 5 points");
+    // Under the 6-point minimum neither does; without one both do.
+    assert_eq!(left.legal_waits(&super::plan::Reach::new(&Rules { min_points: 6, ..r.clone() })), 0);
+    assert_eq!(left.legal_waits(&super::plan::Reach::new(&Rules { min_points: 0, ..r })), 1 << 0 | 1 << 3);
+}

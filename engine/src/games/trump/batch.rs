@@ -8,12 +8,13 @@ use super::Trump;
 use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Game, Preset, Seating};
 use crate::rng::Key;
+use crate::standings::Standings;
 use crate::table::{Rows, Table, TableSchema};
-use crate::{player_rows, rows};
+use crate::{hand_game_rows, player_rows, rows};
 
-rows! {
+hand_game_rows! {
     /// One row per game.
-    pub struct GameRow => "games" {
+    pub struct GameRow {
         /// The game's index in the experiment.
         game: u64,
         /// The deal index: the key of every wall and of the first dealer (shared by duplicate tables).
@@ -244,6 +245,7 @@ pub fn play_game(
     let [wall, strategy, mistakes] = [TAG_WALL, TAG_STRATEGY, TAG_MISTAKE].map(|tag| key.with(tag).with(seating.deal));
     let (mut moves, mut h, mut stood, mut repeat) = (0usize, 0u16, 0u16, 0u16);
     let laps = usize::from(rules.rounds) * PLAYERS;
+    let mut standings = Standings::new(PLAYERS);
     while moves < laps {
         if h >= rules.max_hands {
             game.stopped = true;
@@ -267,6 +269,9 @@ pub fn play_game(
         let delta: [i64; PLAYERS] = std::array::from_fn(|s| points[s] - before[s]);
         stats[dealer].dealt += 1;
         record(&r, h, repeat, dealer, round, delta, pool, &slots, &seating, &mut game, &mut stats, &mut out.hands);
+        // A chombo voids the hand: no win.
+        let dealer_won = r.chombo.is_none() && r.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
+        standings.hand(&delta, dealer, dealer_won);
         for (s, &p) in points.iter().enumerate() {
             stats[s].lowest_points = stats[s].lowest_points.min(p);
         }
@@ -293,6 +298,8 @@ pub fn play_game(
         let above = (0..PLAYERS).filter(|&o| (points[o], std::cmp::Reverse(order(o))) > (points[s], std::cmp::Reverse(order(s)))).count();
         (row.rank, row.final_points, row.points) = (above as u8 + 1, finals[s], points[s]);
     }
+    let rank = stats.map(|row| row.rank);
+    game.set_facts(&standings.facts(&rank));
     out.games.push(game);
     out.players.extend(stats);
     Ok(())

@@ -11,6 +11,8 @@
 //! - `strategies.rs`: knobs, the §12 helpers (shanten7, waits, improving cards, precomputed for
 //!   every 7-card multiset) and the policy (T1-T6 and random are knob combinations), played as a
 //!   `Player<Trump>`;
+//! - `plan.rs`: planning by the rules (knob `plan`): which ready hands can win by ron;
+//! - `competence.rs`: per lineup slot, ready hands that cannot win by ron (`trump_audit`);
 //! - `batch.rs`: `impl Game`, dealer rotation over three laps, bust end, settlement and the tables;
 //!   `play_tables` seats players from outside the engine (Python strategies, `python/trump.rs`)
 //!   in some slots;
@@ -25,6 +27,8 @@
 
 pub mod actions;
 pub mod batch;
+pub mod competence;
+pub mod plan;
 pub mod rules;
 pub mod scoring;
 pub mod show;

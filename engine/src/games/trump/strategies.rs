@@ -3,10 +3,12 @@
 //! The spec's strategies are knob combinations (scripts in `strategies/trump/`):
 //! T1 always-riichi = defaults; T2 dama = `riichi = false`; T3 fold-on-riichi = `fold = true`;
 //! T4 tsumo-only = `riichi = false`, `ron = false`; T5 kokushi-hunter = `kokushi_hunt = true`;
-//! T6 max-han = `min_han = 3`; random = `discard = "random"`. A seat plays its knobs as a
-//! [`Native`] player, deciding from its [`View`] alone.
+//! T6 max-han = `min_han = 3`; random = `discard = "random"`; rule-aware = `plan = "rules"` (T1
+//! preferring a tenpai discard that can win by ron under the rules, `plan.rs`). A seat plays its
+//! knobs as a [`Native`] player, deciding from its [`View`] alone.
 
 use super::actions::{Action, Point, View};
+use super::plan::{self, Ron};
 use super::rules::Rules;
 use super::scoring::{is_honour, is_terminal, waits, Counts, Value, JOKER, KINDS, KOKUSHI};
 use super::Trump;
@@ -23,6 +25,17 @@ option_enum! {
         Fastest = "fastest",
         /// A uniformly random card of the eight.
         Random = "random"
+    }
+}
+
+option_enum! {
+    /// Whether the discard reads the rules (`plan.rs`).
+    pub enum Plan {
+        /// Shanten and live cards only.
+        Off = "off",
+        /// Among tenpai discards, one that can win by ron under the rules comes first, and riichi
+        /// is declared where it is what makes ron legal.
+        Rules = "rules"
     }
 }
 
@@ -55,6 +68,10 @@ options! {
         fold: bool = false;
         /// T3: live winning cards that justify pushing on against a riichi.
         fold_min_live: u8 = 4, range(0, 32);
+        /// Planning by the rules (`off`: today's play): `rules` prefers a tenpai discard that can
+        /// win by ron (a yaku on the wait or riichi, not furiten, 完全先付け) and declares riichi
+        /// where it is what makes ron legal, even with `riichi = false`.
+        plan: Plan = Plan::Off;
     }
 }
 
@@ -380,15 +397,35 @@ impl Policy {
                 return (index_of(kind), false);
             }
         }
+        // The plan's judgement of each tenpai discard (`Ron::Dama` when the plan is off); a seat
+        // that declares riichi anyway asks only whether riichi makes ron legal.
+        let ron = |j: u8| {
+            let waits = info_after(j).waits;
+            if k.plan == Plan::Off || waits == 0 {
+                Ron::Dama
+            } else if k.riichi && riichi_legal && !folding {
+                if plan::ron_legal(view, &self.rules, j, waits, true) {
+                    Ron::WithRiichi
+                } else {
+                    Ron::Never
+                }
+            } else {
+                plan::judge(view, &self.rules, j, waits, riichi_legal)
+            }
+        };
         let key = |j: u8| {
             let i = info_after(j);
             let s = if hunting(&i) { i.kokushi } else { shanten(&i) };
             let han = if k.min_han > 0 && i.waits != 0 { self.best_wait_han(view, j, i.waits) } else { 0 };
-            (s, u32::MAX - live_of(improve(&i)), u8::MAX - han, j)
+            // A tenpai discard that cannot win by ron still wins by tsumo: it stays tenpai, after
+            // every one that can (only the tenpai discards are judged: s is 0 for them alone).
+            let never = s == 0 && ron(j) == Ron::Never;
+            (s, never, u32::MAX - live_of(improve(&i)), u8::MAX - han, j)
         };
         let kind = kinds().min_by_key(|&j| key(j)).unwrap_or(0);
         let tenpai = info_after(kind).waits != 0;
-        let riichi = riichi_legal && k.riichi && tenpai && !folding;
+        let declare = k.riichi || (k.plan == Plan::Rules && ron(kind) == Ron::WithRiichi);
+        let riichi = riichi_legal && declare && tenpai && !folding;
         (index_of(kind), riichi)
     }
 

@@ -1,0 +1,85 @@
+"""Competence under the rules: does a Suzume-jong strategy play to win legally under the rules it
+plays?
+
+Suzume-jong has no yaku: what makes a ready hand unable to win is the minimum base (``min_points``,
+§5.4; the dealer bonus does not count), reached through the scoring table (triplets, red tiles, the
+dora, tanyao, chanta, the yakuman). One row per rule set that changes what a good player aims for
+(the 5-point minimum, the beginner rule without it, a 7-point minimum, no red tiles) and per strategy,
+each strategy playing all four seats (its own table): win rate (per seat and hand), exhaustive draw
+rate (per hand), mean score of a win (dealer bonus included), and the share of its ready hands that
+cannot win legally — ready after one of its discards with no wait completing a hand that reaches the
+minimum (``engine/src/games/suzume/competence.rs``). ``avoidable`` counts the hands that were so
+although another tile of that turn kept a legal ready hand: the target of ``rule-aware`` is none.
+Intervals are Wilson 95% intervals over hands (``simharness.games.competence``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from simharness import _engine, engine
+from simharness.games import competence
+from simharness.games.competence import Row, markdown, share
+
+GAME = "suzume"
+# The rule sets under which a good player aims for something else.
+RULES: competence.RuleSets = {
+    "default (min_points 5)": ("default", {}),
+    "beginner (no minimum)": ("beginner", {}),
+    "min_points 7": ("default", {"min_points": 7}),
+    "red_tiles off": ("default", {"red_tiles": False}),
+}
+STRATEGIES = ("fastest", "max-points", "rule-aware")
+PLAYERS = 4
+
+
+def audit(
+    rules: dict[str, Any], lineup: list[dict[str, Any]], *, seed: int, first_game: int, count: int
+) -> list[dict[str, int]]:
+    """Per lineup slot, its ready hands and how many could not win legally (``suzume_audit``)."""
+    return list(_engine.suzume_audit(json.dumps(rules), json.dumps(lineup), seed, first_game, count))
+
+
+def knobs(name: str) -> dict[str, Any]:
+    """The complete knob set of the built-in script ``name``."""
+    return competence.knobs(GAME, name)
+
+
+def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
+    """``name`` in all four seats of ``games`` games under ``preset`` plus ``overrides``."""
+    rules = engine.resolve_rules(GAME, preset, overrides)
+    lineup = [knobs(name)] * PLAYERS
+    tables = engine.play_batch(GAME, rules, lineup, seed=seed, first_game=0, count=games)
+    # A multiple ron makes one row per winner: a hand is its first row.
+    hands = tables["hands"].filter(tables["hands"]["claim"] == 0)
+    players = tables["players"]
+    n_hands = hands.height
+    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
+    wins = int(players["wins"].sum())
+    tally = audit(rules, lineup, seed=seed, first_game=0, count=games)
+    total = {k: sum(t[k] for t in tally) for k in tally[0]}
+    ready = total["ready_hands"]
+    return Row(
+        rules=label,
+        strategy=name,
+        hands=n_hands,
+        win_rate=wins / (PLAYERS * n_hands),
+        draw_rate=share(int((hands["outcome"] == drawn).sum()), n_hands),
+        mean_value=float(players["points_scored"].sum()) / max(wins, 1),
+        ready_hands=ready,
+        cannot_win=share(total["yakuless_hands"], ready),
+        avoidable=share(total["avoidable_hands"], ready),
+        avoidable_hands=total["avoidable_hands"],
+    )
+
+
+def table(
+    games: int, seed: int = 1, rules: competence.RuleSets = RULES, names: Sequence[str] = STRATEGIES
+) -> list[Row]:
+    """The competence table: every rule set of ``rules`` × ``names``."""
+    return competence.table(row, rules, names, games, seed)
+
+
+__all__ = ["RULES", "STRATEGIES", "Row", "audit", "knobs", "markdown", "row", "table"]

@@ -1,0 +1,94 @@
+"""Competence under the rules: does a Trump mahjong strategy play to win by ron where the rules
+allow it?
+
+Trump mahjong has no calls, so tsumo is always a yaku and every ready hand may win by tsumo; what the
+rules take away is ron: a ron needs a yaku or riichi (§5.3), under 完全先付け (``kanzen_sakizuke``)
+every wait must give a hand yaku unless in riichi, and under standard furiten no wait may be among
+one's own discards. One row per rule set that changes what a good player aims for (the defaults,
+furiten, 完全先付け, the ``strict`` preset with both, no chinitsu, a 3-han cap) and per strategy,
+each strategy playing all three seats: win rate (per seat and hand), exhaustive draw rate (per
+hand), mean table value of a win (points, the dealer's multiplier included), and the share of its
+ready hands that **cannot win by ron** — tenpai after one of its discards with no wait on which
+``scoring::ron`` allows a ron, with the riichi declared by that discard
+(``engine/src/games/trump/competence.rs``). ``avoidable`` counts the hands that were so although
+another card of that turn (with riichi where it was legal, or without) kept one that can: the target
+of ``rule-aware`` is none. Intervals are Wilson 95% intervals over hands
+(``simharness.games.competence``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from simharness import _engine, engine
+from simharness.games import competence
+from simharness.games.competence import Row, markdown, share
+
+GAME = "trump"
+# The rule sets under which a good player aims for something else.
+RULES: competence.RuleSets = {
+    "default": ("default", {}),
+    "furiten standard": ("default", {"furiten": "standard"}),
+    "kanzen_sakizuke": ("default", {"kanzen_sakizuke": True}),
+    "strict (both)": ("strict", {}),
+}
+STRATEGIES = ("always-riichi", "dama", "rule-aware")
+PLAYERS = 3
+# The hands table's outcome of an exhaustive draw (its schema: 0 draw, 1 tsumo, 2 ron, 3 chombo).
+DRAWN = 0
+
+
+def audit(
+    rules: dict[str, Any], lineup: list[dict[str, Any]], *, seed: int, first_game: int, count: int
+) -> list[dict[str, int]]:
+    """Per lineup slot, its ready hands and how many could not win by ron (``trump_audit``)."""
+    return list(_engine.trump_audit(json.dumps(rules), json.dumps(lineup), seed, first_game, count))
+
+
+def knobs(name: str) -> dict[str, Any]:
+    """The complete knob set of the built-in script ``name``."""
+    return competence.knobs(GAME, name)
+
+
+def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
+    """``name`` in all three seats of ``games`` games under ``preset`` plus ``overrides``."""
+    rules = engine.resolve_rules(GAME, preset, overrides)
+    lineup = [knobs(name)] * PLAYERS
+    tables = engine.play_batch(GAME, rules, lineup, seed=seed, first_game=0, count=games)
+    # A double ron makes one row per winner: a hand is its first row.
+    hands = tables["hands"].filter(tables["hands"]["claim"] == 0)
+    players = tables["players"]
+    n_hands = hands.height
+    wins = int(players["wins"].sum())
+    won = tables["hands"].filter(pl.col("winner") >= 0)
+    dealer = pl.when(pl.col("winner") == pl.col("dealer")).then(rules["dealer_multiplier"]).otherwise(1)
+    value = float(won.select((pl.col("points").cast(pl.Int64) * dealer).sum()).item())
+    tally = audit(rules, lineup, seed=seed, first_game=0, count=games)
+    total = {k: sum(t[k] for t in tally) for k in tally[0]}
+    ready = total["ready_hands"]
+    return Row(
+        rules=label,
+        strategy=name,
+        hands=n_hands,
+        win_rate=wins / (PLAYERS * n_hands),
+        draw_rate=share(int((hands["outcome"] == DRAWN).sum()), n_hands),
+        mean_value=value / max(won.height, 1),
+        ready_hands=ready,
+        cannot_win=share(total["yakuless_hands"], ready),
+        avoidable=share(total["avoidable_hands"], ready),
+        avoidable_hands=total["avoidable_hands"],
+    )
+
+
+def table(
+    games: int, seed: int = 1, rules: competence.RuleSets = RULES, names: Sequence[str] = STRATEGIES
+) -> list[Row]:
+    """The competence table: every rule set of ``rules`` × ``names``."""
+    return competence.table(row, rules, names, games, seed)
+
+
+__all__ = ["RULES", "STRATEGIES", "Row", "audit", "knobs", "markdown", "row", "table"]
