@@ -5,6 +5,7 @@ column ``(name, numpy dtype, little-endian bytes)``. A wrong input raises ``Valu
 message))``. ``tests/test_engine_stubs.py`` holds this file to the module's real signatures.
 """
 
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 __version__: str
@@ -15,6 +16,15 @@ RowError = tuple[int, str, str]
 
 class _Cancel(Protocol):
     def is_set(self) -> bool: ...
+
+class _View(Mapping[str, Any]):
+    """The view a Python strategy's ``decide`` receives: a read-only mapping whose values are built
+    when first read (registered as a ``collections.abc.Mapping``)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
+    def copy(self) -> dict[str, Any]: ...
 
 # The games and their catalogues (JSON).
 def games_json() -> str: ...

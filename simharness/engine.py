@@ -12,6 +12,7 @@ import importlib.util
 import json
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -21,6 +22,9 @@ import polars as pl
 import pyarrow as pa
 
 from simharness import _engine
+
+# A Python strategy's view is a read-only mapping built as it is read (engine/src/python/mod.rs).
+Mapping.register(_engine._View)
 
 
 class OptionError(ValueError):

@@ -6,7 +6,7 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{audit_py, chosen_index, option_error, parse_json, view_and_legal, Protocol};
+use super::{audit_py, chosen_index, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};
@@ -101,37 +101,38 @@ fn win<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// The protocol's view dict: the point, its tile and (at a win) the win on offer, then the seat's
+/// The protocol's view: the point, its tile and (at a win) the win on offer, then the seat's
 /// view.
-fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
     if let Some(value) = v.win {
-        d.set_item("win", win(py, value)?)?;
+        out.item("win", || win(py, value))?;
     }
     let tile = match point {
         Point::SelfDraw { tile } | Point::WinOn { tile } | Point::Claim { tile } => Some(tile),
         Point::Kong | Point::Discard => None,
     };
-    d.set_item("point", point.name())?;
-    d.set_item("tile", tile.map(u16::from))?;
-    d.set_item("from", v.turn)?;
-    d.set_item("seat", v.seat)?;
-    d.set_item("dealer", v.dealer)?;
-    d.set_item("round_wind", v.round_wind)?;
-    d.set_item("seat_wind", (v.seat + 4 - v.dealer) % 4)?;
-    d.set_item("hand", kinds(v.concealed))?;
-    let all = PyList::empty(py);
-    for ms in v.all_melds {
-        all.append(melds(py, ms)?)?;
-    }
-    d.set_item("melds", all)?;
-    d.set_item("rivers", v.rivers.iter().map(|r| r.iter().map(|&k| u16::from(k)).collect::<Vec<u16>>()).collect::<Vec<_>>())?;
-    d.set_item("visible", v.visible.iter().map(|&n| u16::from(n)).collect::<Vec<u16>>())?;
-    d.set_item("flowers", v.bonus.map(|b| numbers(b.0)))?;
-    d.set_item("seasons", v.bonus.map(|b| numbers(b.1)))?;
-    d.set_item("points", v.points)?;
-    d.set_item("live", v.live)?;
-    Ok(d)
+    out.item("point", || Ok(point.name()))?;
+    out.item("tile", || Ok(tile.map(u16::from)))?;
+    out.item("from", || Ok(v.turn))?;
+    out.item("seat", || Ok(v.seat))?;
+    out.item("dealer", || Ok(v.dealer))?;
+    out.item("round_wind", || Ok(v.round_wind))?;
+    out.item("seat_wind", || Ok((v.seat + 4 - v.dealer) % 4))?;
+    out.item("hand", || Ok(kinds(v.concealed)))?;
+    out.item("melds", || {
+        let all = PyList::empty(py);
+        for ms in v.all_melds {
+            all.append(melds(py, ms)?)?;
+        }
+        Ok(all)
+    })?;
+    out.item("rivers", || Ok(v.rivers.iter().map(|r| r.iter().map(|&k| u16::from(k)).collect::<Vec<u16>>()).collect::<Vec<_>>()))?;
+    out.item("visible", || Ok(v.visible.iter().map(|&n| u16::from(n)).collect::<Vec<u16>>()))?;
+    out.item("flowers", || Ok(v.bonus.map(|b| numbers(b.0))))?;
+    out.item("seasons", || Ok(v.bonus.map(|b| numbers(b.1))))?;
+    out.item("points", || Ok(v.points))?;
+    out.item("live", || Ok(v.live))?;
+    Ok(())
 }
 
 /// Whether `point` is a win, whose protocol lists the win before the pass (the engine's yes/no
@@ -164,12 +165,16 @@ impl Protocol for HongKong {
         Ok(())
     }
 
-    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, out)
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
         let tuple = |&a: &Action| action_tuple(py, point, a);
         if is_win(point) {
-            view_and_legal(py, view(py, v, point)?, legal.iter().rev().map(tuple))
+            view_and_legal(py, view, legal.iter().rev().map(tuple))
         } else {
-            view_and_legal(py, view(py, v, point)?, legal.iter().map(tuple))
+            view_and_legal(py, view, legal.iter().map(tuple))
         }
     }
 

@@ -11,9 +11,11 @@ use crate::games::riichi::Riichi;
 use crate::games::{hongkong::HongKong, sugoroku::Sugoroku, suzume::Suzume, toy::Toy, trump::Trump};
 use crate::options::OptionError;
 use crate::table::Table;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::ffi::{c_long, c_ulong};
@@ -130,25 +132,25 @@ fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
     err
 }
 
-/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs), the game
-/// being played and the first failure: the part of every game's [`PyPlayer`] that asks `decide`, checks
-/// the run's cancel flag and tells a failure where it happened.
+/// The Python objects of a batch's lineup slots (`None` for a slot that plays its knobs) and the
+/// first failure: the part of every game's [`PyPlayer`] that asks `decide`, checks the run's cancel
+/// flag and tells a failure where it happened.
 pub(crate) struct PySlots<'py> {
     py: Python<'py>,
     objects: Vec<Option<Bound<'py, PyAny>>>,
     cancel: Option<Bound<'py, PyAny>>,
     /// The thread playing the batch (Python's ident), for [`interrupt_python_strategies`].
     thread: c_ulong,
-    /// The game being played, set by [`play_python`] before each.
-    game: u64,
-    error: Option<PyErr>,
+    /// The first failure and, unless it is an interrupt, where it happened (slot, seat, point):
+    /// the game is the engine's refusal's, which [`play_python`] adds.
+    error: Option<(PyErr, Option<String>)>,
 }
 
 impl<'py> PySlots<'py> {
     fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>, cancel: Option<Bound<'py, PyAny>>) -> Self {
         // SAFETY: a plain query of the calling thread's ident.
         let thread = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
-        PySlots { py, objects, cancel, thread, game: 0, error: None }
+        PySlots { py, objects, cancel, thread, error: None }
     }
 
     /// Whether lineup slot `slot` is played by a Python object.
@@ -158,8 +160,8 @@ impl<'py> PySlots<'py> {
 
     /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the arguments `args`
     /// builds and reads its answer with `answer`: `None` when the slot plays its knobs, `Some(None)`
-    /// once the batch has failed (this call or an earlier one; the failure is kept, naming the game,
-    /// slot, seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
+    /// once the batch has failed (this call or an earlier one; the failure is kept with the slot,
+    /// seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
     /// is: it is not the strategy's fault.
     pub fn decide<T>(
         &mut self,
@@ -177,22 +179,20 @@ impl<'py> PySlots<'py> {
             // The flag is read inside: a stop that sets it and then interrupts the threads inside
             // decide() reaches this one either way.
             let _deciding = Deciding::enter(self.thread);
-            let cancelled = self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0("is_set").and_then(|s| s.is_truthy()));
+            let cancelled =
+                self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0(intern!(self.py, "is_set")).and_then(|s| s.is_truthy()));
             match cancelled {
                 Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
-                Ok(false) => args(self.py).and_then(|args| obj.call_method1("decide", args)),
+                Ok(false) => args(self.py).and_then(|args| obj.call_method1(intern!(self.py, "decide"), args)),
                 Err(e) => Err(e),
             }
         };
         match result.and_then(|r| answer(&r)) {
             Ok(t) => Some(Some(t)),
             Err(e) => {
-                self.error = Some(if e.is_instance_of::<PyKeyboardInterrupt>(self.py) {
-                    e
-                } else {
-                    let at = format!("game {}: Python strategy of lineup slot {slot} (seat {seat}) at {point}", self.game);
-                    strategy_error(self.py, &at, e)
-                });
+                let at = (!e.is_instance_of::<PyKeyboardInterrupt>(self.py))
+                    .then(|| format!("Python strategy of lineup slot {slot} (seat {seat}) at {point}"));
+                self.error = Some((e, at));
                 Some(None)
             }
         }
@@ -212,11 +212,21 @@ pub(crate) trait Protocol: Game + Decisions {
 
     fn context<'py>(py: Python<'py>, rules: &Self::Rules) -> PyResult<Self::Context<'py>>;
 
-    /// The arguments of `decide` at `point` (usually `(view, legal)`: [`view_and_legal`]).
-    fn arguments<'py>(
+    /// The items of the view `decide` receives at `point`, in order, each through `out.item`
+    /// (which builds only the values a strategy reads: [`View`]).
+    fn items<'py>(
         py: Python<'py>,
         cx: &Self::Context<'py>,
         view: &Self::View<'_>,
+        point: Self::Point,
+        out: &mut Items<'py>,
+    ) -> PyResult<()>;
+
+    /// The arguments of `decide` at `point` given its `view` (usually `(view, legal)`:
+    /// [`view_and_legal`]).
+    fn arguments<'py>(
+        py: Python<'py>,
+        view: Bound<'py, PyAny>,
         point: Self::Point,
         legal: &[Self::Action],
     ) -> PyResult<Bound<'py, PyTuple>>;
@@ -252,14 +262,145 @@ pub(crate) trait Protocol: Game + Decisions {
 /// The usual arguments of `decide`: the view and the list of legal actions as tuples.
 pub(crate) fn view_and_legal<'py>(
     py: Python<'py>,
-    view: Bound<'py, PyDict>,
+    view: Bound<'py, PyAny>,
     legal: impl IntoIterator<Item = PyResult<Bound<'py, PyTuple>>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let list = PyList::empty(py);
     for action in legal {
         list.append(action?)?;
     }
-    PyTuple::new(py, [view.into_any(), list.into_any()])
+    PyTuple::new(py, [view, list.into_any()])
+}
+
+/// What one pass over a game's [`Protocol::items`] collects: the keys, or the value of one item.
+#[derive(Clone, Copy)]
+enum Want {
+    Keys,
+    Item(usize),
+}
+
+/// The sink of [`Protocol::items`]: each item is a key and a closure that builds its value, called
+/// only for the item asked for.
+pub(crate) struct Items<'py> {
+    py: Python<'py>,
+    want: Want,
+    at: usize,
+    keys: Vec<&'static str>,
+    value: Option<Py<PyAny>>,
+}
+
+impl<'py> Items<'py> {
+    /// The view's item `key`, whose value `value` builds.
+    pub fn item<T: IntoPyObject<'py>>(&mut self, key: &'static str, value: impl FnOnce() -> PyResult<T>) -> PyResult<()> {
+        match self.want {
+            Want::Keys => self.keys.push(key),
+            Want::Item(i) if i == self.at => self.value = Some(value()?.into_bound_py_any(self.py)?.unbind()),
+            Want::Item(_) => {}
+        }
+        self.at += 1;
+        Ok(())
+    }
+}
+
+/// The item builder of the view being decided on ([`Protocol::items`] over the engine's view),
+/// with the lifetime of that view erased: it is dereferenced only while [`PyPlayer::decide`], which
+/// owns it, waits for `decide` to return, and dropped from the [`View`] before that returns.
+#[derive(Clone, Copy)]
+struct Source(*const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static));
+
+// SAFETY: the pointer is only followed with the GIL held, while the frame that owns its target is
+// blocked inside `decide` (whichever Python thread the strategy reads the view from).
+unsafe impl Send for Source {}
+unsafe impl Sync for Source {}
+
+/// The view a Python strategy's `decide` receives: a read-only mapping (`view["hand"]`, `get`,
+/// `in`, `keys`/`values`/`items`, iteration, `len`, a dict's `repr`) whose values are built from the
+/// engine's view the first time they are read, so that a strategy pays for what it reads. A view
+/// kept past `decide` is completed as `decide` returns, so that it stays readable.
+#[pyclass(mapping, module = "simharness._engine", name = "_View")]
+pub(crate) struct View {
+    keys: Vec<&'static str>,
+    values: Vec<Option<Py<PyAny>>>,
+    source: Option<Source>,
+}
+
+impl View {
+    fn value(&mut self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
+        if let Some(v) = &self.values[i] {
+            return Ok(v.clone_ref(py));
+        }
+        let source = self.source.ok_or_else(|| PyRuntimeError::new_err("a view read after its decide() returned"))?;
+        // SAFETY: see `Source`: the source is set only while its target lives.
+        let items = unsafe { (*source.0)(Want::Item(i)) }?;
+        let v = items.value.expect("an item of the view's keys");
+        self.values[i] = Some(v.clone_ref(py));
+        Ok(v)
+    }
+
+    fn index(&self, key: &Bound<'_, PyAny>) -> Option<usize> {
+        let key = key.cast::<PyString>().ok()?.to_str().ok()?;
+        self.keys.iter().position(|&k| k == key)
+    }
+
+    fn dict<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for i in 0..self.keys.len() {
+            d.set_item(self.keys[i], self.value(py, i)?)?;
+        }
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl View {
+    fn __getitem__(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match self.index(key) {
+            Some(i) => self.value(py, i),
+            None => Err(PyKeyError::new_err(key.clone().unbind())),
+        }
+    }
+
+    #[pyo3(signature = (key, default=None))]
+    fn get(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+        self.index(key).map_or(Ok(default), |i| self.value(py, i).map(Some))
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        self.index(key).is_some()
+    }
+
+    fn __len__(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyList::new(py, &self.keys)?.try_iter().map(Bound::into_any)
+    }
+
+    fn keys(&self) -> Vec<&'static str> {
+        self.keys.clone()
+    }
+
+    fn values(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        (0..self.keys.len()).map(|i| self.value(py, i)).collect()
+    }
+
+    fn items(&mut self, py: Python<'_>) -> PyResult<Vec<(&'static str, Py<PyAny>)>> {
+        (0..self.keys.len()).map(|i| Ok((self.keys[i], self.value(py, i)?))).collect()
+    }
+
+    /// A dict of the view.
+    fn copy<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.dict(py)
+    }
+
+    fn __eq__(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.dict(py)?.eq(other)
+    }
+
+    fn __repr__(&mut self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.dict(py)?.repr()?.to_string())
+    }
 }
 
 /// A lineup slot played by a Python object: it asks through the batch's [`PySlots`], which all the
@@ -271,22 +412,53 @@ struct PyPlayer<'s, 'py, 'k, G: Protocol> {
     knobs: &'k G::Knobs,
 }
 
-impl<G: Protocol> Player<G> for PyPlayer<'_, '_, '_, G> {
+impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
     fn decide(&mut self, view: &G::View<'_>, point: G::Point, legal: &[G::Action]) -> Result<G::Action, Fault> {
         if let Some(a) = G::knob_answer(self.knobs, view, point, legal) {
             return Ok(a);
         }
-        let args = |py| G::arguments(py, self.cx, view, point, legal);
+        let (cx, py) = (self.cx, self.slots.borrow().py);
+        let source = move |want: Want| {
+            let keys = if matches!(want, Want::Keys) { Vec::with_capacity(32) } else { Vec::new() };
+            let mut out = Items { py, want, at: 0, keys, value: None };
+            G::items(py, cx, view, point, &mut out).map(|()| out)
+        };
+        let source: &(dyn Fn(Want) -> PyResult<Items<'py>> + '_) = &source;
+        // SAFETY: only the lifetimes are erased; the view drops the pointer before `source` goes.
+        let source = Source(unsafe { std::mem::transmute::<_, *const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static)>(source) });
+        let mut shown: Option<Bound<'_, View>> = None;
+        let args = |py| {
+            let keys = (unsafe { (*source.0)(Want::Keys) })?.keys;
+            let values = keys.iter().map(|_| None).collect();
+            let v = Bound::new(py, View { keys, values, source: Some(source) })?;
+            shown = Some(v.clone());
+            G::arguments(py, v.into_any(), point, legal)
+        };
         let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), G::point_name(point), args, |r| G::chosen(r, point, legal));
+        if let Some(v) = shown {
+            // A view the strategy kept is completed while its source lives; then the source goes.
+            let py = v.py();
+            // SAFETY: a plain read of the object's reference count.
+            let kept = unsafe { pyo3::ffi::Py_REFCNT(v.as_ptr()) } > 1;
+            let mut v = v.borrow_mut();
+            if kept {
+                for i in 0..v.keys.len() {
+                    if v.value(py, i).is_err() {
+                        break;
+                    }
+                }
+            }
+            v.source = None;
+        }
         // A failure stops the game at once; the slots keep the strategy's exception, told where.
         answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
     }
 }
 
 /// Checks the lineup and plays `batch` (or, with `show`, its first game alone with its events)
-/// with the Python objects of `slots` deciding for their slots. The games are played one at a time
-/// (a game does not depend on its batch), so that a failure names its game; a failure raises the
-/// strategy's exception (or the interrupt), else the engine's refusal.
+/// with the Python objects of `slots` deciding for their slots. A failure stops the batch at once
+/// and raises the strategy's exception (or the interrupt), told the game from the engine's refusal,
+/// else the engine's refusal.
 fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str, batch: Batch, show: bool) -> PyResult<Bound<'py, PyDict>> {
     let py = slots.py;
     let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
@@ -300,33 +472,16 @@ fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str,
             slots.borrow().claims(slot).then_some(PyPlayer { slots: &slots, cx: &cx, slot, knobs })
         })
         .collect();
-    let mut tables: Option<Vec<Table>> = None;
-    for game in one_by_one(batch) {
-        slots.borrow_mut().game = game.first_game;
-        let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
-        let played =
-            if show { G::show_with(&rules, &lineup, &game, &mut outside) } else { G::play_with(&rules, &lineup, &game, &mut outside) };
-        match played {
-            Ok(more) => match &mut tables {
-                Some(tables) => append(tables, more),
-                None => tables = Some(more),
-            },
-            Err(refusal) => {
-                let error = slots.borrow_mut().error.take();
-                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err(refusal.to_string())));
-            }
-        }
-    }
-    tables_to_python(py, &tables.unwrap_or_default())
-}
-
-/// The games of `batch` one at a time; a batch of no games is itself, so that it still returns its
-/// (empty) tables.
-fn one_by_one(batch: Batch) -> Vec<Batch> {
-    if batch.count == 0 {
-        vec![batch]
-    } else {
-        batch.games().map(|first_game| Batch { first_game, count: 1, ..batch }).collect()
+    let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
+    let played =
+        if show { G::show_with(&rules, &lineup, &batch, &mut outside) } else { G::play_with(&rules, &lineup, &batch, &mut outside) };
+    match played {
+        Ok(tables) => tables_to_python(py, &tables),
+        Err(refusal) => Err(match slots.borrow_mut().error.take() {
+            Some((e, None)) => e,
+            Some((e, Some(at))) => strategy_error(py, &refusal.game.map_or(at.clone(), |g| format!("game {g}: {at}")), e),
+            None => PyRuntimeError::new_err(refusal.to_string()),
+        }),
     }
 }
 
@@ -401,17 +556,6 @@ fn show_python<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let play = python_game(game)?;
     play(PySlots::new(py, strategies, None), rules, lineup, Batch { seed, first_game: index, count: 1, duplicate }, true)
-}
-
-/// Appends the rows of `more` to `tables` (the same tables with the same columns: two batches of
-/// one game).
-fn append(tables: &mut [Table], more: Vec<Table>) {
-    for (table, more) in tables.iter_mut().zip(more) {
-        table.rows += more.rows;
-        for (column, more) in table.columns.iter_mut().zip(more.columns) {
-            column.data.extend(more.data);
-        }
-    }
 }
 
 /// The index a protocol's `decide(view, legal)` returned, checked against `legal`'s length.
@@ -560,6 +704,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(python_games, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch_python, m)?)?;
     m.add_function(wrap_pyfunction!(show_python, m)?)?;
+    m.add_class::<View>()?;
     riichi::register(m)?;
     suzume::register(m)?;
     trump::register(m)?;

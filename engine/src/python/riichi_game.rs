@@ -14,7 +14,7 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Protocol};
+use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
@@ -26,8 +26,9 @@ use crate::games::riichi::strategies::{knob_answer, Knobs};
 use crate::games::riichi::{replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 /// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
 /// `overrides` (JSON object); returns the engine's result as JSON.
@@ -40,35 +41,34 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
     Ok(match a {
-        Action::Discard { tile, riichi } => ("discard", tile, riichi).into_pyobject(py)?.into_any(),
-        Action::Tsumo => ("tsumo",).into_pyobject(py)?.into_any(),
-        Action::Ankan { kind } => ("ankan", kind).into_pyobject(py)?.into_any(),
-        Action::Kakan { tile } => ("kakan", tile).into_pyobject(py)?.into_any(),
-        Action::Kyuushu => ("kyuushu",).into_pyobject(py)?.into_any(),
-        Action::Pass => ("pass",).into_pyobject(py)?.into_any(),
-        Action::Ron => ("ron",).into_pyobject(py)?.into_any(),
-        Action::Pon { tiles } => ("pon", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
-        Action::Chi { tiles } => ("chi", (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
-        Action::Daiminkan => ("kan",).into_pyobject(py)?.into_any(),
-        Action::Nuki { tile } => ("nuki", tile).into_pyobject(py)?.into_any(),
+        Action::Discard { tile, riichi } => (intern!(py, "discard"), tile, riichi).into_pyobject(py)?.into_any(),
+        Action::Tsumo => (intern!(py, "tsumo"),).into_pyobject(py)?.into_any(),
+        Action::Ankan { kind } => (intern!(py, "ankan"), kind).into_pyobject(py)?.into_any(),
+        Action::Kakan { tile } => (intern!(py, "kakan"), tile).into_pyobject(py)?.into_any(),
+        Action::Kyuushu => (intern!(py, "kyuushu"),).into_pyobject(py)?.into_any(),
+        Action::Pass => (intern!(py, "pass"),).into_pyobject(py)?.into_any(),
+        Action::Ron => (intern!(py, "ron"),).into_pyobject(py)?.into_any(),
+        Action::Pon { tiles } => (intern!(py, "pon"), (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Chi { tiles } => (intern!(py, "chi"), (tiles[0], tiles[1])).into_pyobject(py)?.into_any(),
+        Action::Daiminkan => (intern!(py, "kan"),).into_pyobject(py)?.into_any(),
+        Action::Nuki { tile } => (intern!(py, "nuki"), tile).into_pyobject(py)?.into_any(),
         // Never offered to a Python strategy: its knobs answer those points.
-        Action::DeclareNoten => ("noten",).into_pyobject(py)?.into_any(),
-        Action::OpenRiichi => ("open",).into_pyobject(py)?.into_any(),
-        Action::Yame => ("yame",).into_pyobject(py)?.into_any(),
+        Action::DeclareNoten => (intern!(py, "noten"),).into_pyobject(py)?.into_any(),
+        Action::OpenRiichi => (intern!(py, "open"),).into_pyobject(py)?.into_any(),
+        Action::Yame => (intern!(py, "yame"),).into_pyobject(py)?.into_any(),
     }
     .cast_into::<PyTuple>()?)
 }
 
-fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("seat", v.seat)?;
-    d.set_item("point", point.name())?;
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    out.item("seat", || Ok(v.seat))?;
+    out.item("point", || Ok(point.name()))?;
     match point {
-        Point::Turn { after_call } => d.set_item("after_call", after_call)?,
+        Point::Turn { after_call } => out.item("after_call", || Ok(after_call))?,
         Point::Response { from, tile, kan } => {
-            d.set_item("from", from)?;
-            d.set_item("tile", tile)?;
-            d.set_item("kan", kan)?;
+            out.item("from", || Ok(from))?;
+            out.item("tile", || Ok(tile))?;
+            out.item("kan", || Ok(kan))?;
         }
         Point::Noten { .. } | Point::OpenRiichi | Point::Yame => {}
     }
@@ -79,28 +79,30 @@ fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py,
         h.sort_unstable();
         h
     };
-    d.set_item("hand", sorted(&v.own.hand))?;
+    out.item("hand", || Ok(sorted(&v.own.hand)))?;
     let seated = &v.seats[..v.n];
-    let melds = PyList::empty(py);
-    for p in seated {
-        let ms: Vec<(&str, Vec<u16>)> = p.melds.iter().map(|m| (m.kind.name(), ids(&m.tiles[..usize::from(m.n)]))).collect();
-        melds.append(ms)?;
-    }
-    d.set_item("melds", melds)?;
-    d.set_item("rivers", seated.iter().map(|p| ids(&p.river)).collect::<Vec<_>>())?;
-    d.set_item("riichi", seated.iter().map(|p| p.riichi).collect::<Vec<_>>())?;
+    out.item("melds", || {
+        let melds = PyList::empty(py);
+        for p in seated {
+            let ms: Vec<(&str, Vec<u16>)> = p.melds.iter().map(|m| (m.kind.name(), ids(&m.tiles[..usize::from(m.n)]))).collect();
+            melds.append(ms)?;
+        }
+        Ok(melds)
+    })?;
+    out.item("rivers", || Ok(seated.iter().map(|p| ids(&p.river)).collect::<Vec<_>>()))?;
+    out.item("riichi", || Ok(seated.iter().map(|p| p.riichi).collect::<Vec<_>>()))?;
     // An open riichi (local yaku open_riichi) shows its concealed tiles to everyone.
-    d.set_item("open_hands", v.shown[..v.n].iter().map(|s| s.map(|s| sorted(s.hand))).collect::<Vec<_>>())?;
-    d.set_item("points", seated.iter().map(|p| p.points).collect::<Vec<_>>())?;
-    d.set_item("nuki", seated.iter().map(|p| ids(&p.nuki)).collect::<Vec<_>>())?;
-    d.set_item("dora_indicators", ids(v.dora_indicators))?;
-    d.set_item("round", v.progress.round)?;
-    d.set_item("honba", v.progress.honba)?;
-    d.set_item("sticks", v.progress.sticks)?;
-    d.set_item("dealer", v.dealer)?;
-    d.set_item("live_remaining", v.live_remaining)?;
-    d.set_item("shanten", shanten::shanten(&v.own.counts))?;
-    Ok(d)
+    out.item("open_hands", || Ok(v.shown[..v.n].iter().map(|s| s.map(|s| sorted(s.hand))).collect::<Vec<_>>()))?;
+    out.item("points", || Ok(seated.iter().map(|p| p.points).collect::<Vec<_>>()))?;
+    out.item("nuki", || Ok(seated.iter().map(|p| ids(&p.nuki)).collect::<Vec<_>>()))?;
+    out.item("dora_indicators", || Ok(ids(v.dora_indicators)))?;
+    out.item("round", || Ok(v.progress.round))?;
+    out.item("honba", || Ok(v.progress.honba))?;
+    out.item("sticks", || Ok(v.progress.sticks))?;
+    out.item("dealer", || Ok(v.dealer))?;
+    out.item("live_remaining", || Ok(v.live_remaining))?;
+    out.item("shanten", || Ok(shanten::shanten(&v.own.counts)))?;
+    Ok(())
 }
 
 impl Protocol for Riichi {
@@ -110,8 +112,12 @@ impl Protocol for Riichi {
         Ok(())
     }
 
-    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view(py, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, out)
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
     }
 
     fn knob_answer(knobs: &Knobs, v: &View<'_>, point: Point, _: &[Action]) -> Option<Action> {

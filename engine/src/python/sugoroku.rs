@@ -7,7 +7,7 @@
 //! and pending multipliers, and never a face-down tile or the dice to come. Dice are drawn exactly
 //! as in a native batch, so a Python slot meets the same luck as the knobs it replaces.
 
-use super::Protocol;
+use super::{Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::sugoroku::actions::{Action, Point, View};
@@ -18,31 +18,30 @@ use crate::options::Options;
 use crate::table::Table;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 
-/// The view dict: the face-down squares (and the start and the goal) are `None` in `course`; their
+/// The view: the face-down squares (and the start and the goal) are `None` in `course`; their
 /// tiles are counted in `unseen`.
-fn view<'py>(py: Python<'py>, rules: &Bound<'py, PyAny>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("seat", v.seat)?;
-    d.set_item("decision", point.decision.name())?;
-    d.set_item("turn", point.turn)?;
-    d.set_item("roll", point.roll)?;
+fn items<'py>(rules: &Bound<'py, PyAny>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    out.item("seat", || Ok(v.seat))?;
+    out.item("decision", || Ok(point.decision.name()))?;
+    out.item("turn", || Ok(point.turn))?;
+    out.item("roll", || Ok(point.roll))?;
     let ps = v.players;
-    d.set_item("positions", ps.iter().map(|p| p.pos).collect::<Vec<_>>())?;
-    d.set_item("points", ps.iter().map(|p| p.points).collect::<Vec<_>>())?;
-    d.set_item("rests", ps.iter().map(|p| p.rests).collect::<Vec<_>>())?;
-    d.set_item("multipliers", ps.iter().map(|p| p.mult).collect::<Vec<_>>())?;
-    d.set_item("goal", v.goal)?;
-    d.set_item("course", (0..=usize::from(v.goal)).map(|sq| v.tile(sq)).collect::<Vec<_>>())?;
+    out.item("positions", || Ok(ps.iter().map(|p| p.pos).collect::<Vec<_>>()))?;
+    out.item("points", || Ok(ps.iter().map(|p| p.points).collect::<Vec<_>>()))?;
+    out.item("rests", || Ok(ps.iter().map(|p| p.rests).collect::<Vec<_>>()))?;
+    out.item("multipliers", || Ok(ps.iter().map(|p| p.mult).collect::<Vec<_>>()))?;
+    out.item("goal", || Ok(v.goal))?;
+    out.item("course", || Ok((0..=usize::from(v.goal)).map(|sq| v.tile(sq)).collect::<Vec<_>>()))?;
     // Counts as u16 so that they reach Python as lists of ints, not bytes.
-    d.set_item("dora", v.dora.iter().map(|&c| u16::from(c)).collect::<Vec<_>>())?;
-    d.set_item("unseen", v.unseen.iter().map(|&c| u16::from(c)).collect::<Vec<_>>())?;
-    d.set_item("round", v.stats.rounds)?;
-    d.set_item("turns", v.stats.turns)?;
-    d.set_item("settlement", v.projected_settlement())?;
-    d.set_item("rules", rules)?;
-    Ok(d)
+    out.item("dora", || Ok(v.dora.iter().map(|&c| u16::from(c)).collect::<Vec<_>>()))?;
+    out.item("unseen", || Ok(v.unseen.iter().map(|&c| u16::from(c)).collect::<Vec<_>>()))?;
+    out.item("round", || Ok(v.stats.rounds))?;
+    out.item("turns", || Ok(v.stats.turns))?;
+    out.item("settlement", || Ok(v.projected_settlement()))?;
+    out.item("rules", || Ok(rules.clone()))?;
+    Ok(())
 }
 
 impl Protocol for Sugoroku {
@@ -53,14 +52,12 @@ impl Protocol for Sugoroku {
         py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))
     }
 
-    fn arguments<'py>(
-        py: Python<'py>,
-        rules: &Bound<'py, PyAny>,
-        v: &View<'_>,
-        point: Point,
-        _: &[Action],
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [view(py, rules, v, point)?])
+    fn items<'py>(_: Python<'py>, rules: &Bound<'py, PyAny>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+        items(rules, v, point, out)
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, _: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, [view])
     }
 
     /// Only a real bool: a truthy int or string is more likely a bug than an answer.

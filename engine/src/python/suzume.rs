@@ -8,7 +8,7 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Protocol};
+use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};
@@ -19,6 +19,7 @@ use crate::games::suzume::show::show_with;
 use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
 use crate::table::Table;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -43,33 +44,34 @@ fn kinds_of(mask: u16) -> Vec<u16> {
 }
 
 /// What a seat sees at a decision (the protocol's view, `simharness/games/suzume/python.py`).
-fn view<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("point", point.name())?;
-    d.set_item("seat", v.seat)?;
-    d.set_item("players", v.players)?;
-    d.set_item("dealer", v.dealer)?;
-    d.set_item("hand", ids(v.hand))?;
-    d.set_item("tile", v.hand.last().map(|t| u16::from(t.0)))?;
+fn items<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    out.item("point", || Ok(point.name()))?;
+    out.item("seat", || Ok(v.seat))?;
+    out.item("players", || Ok(v.players))?;
+    out.item("dealer", || Ok(v.dealer))?;
+    out.item("hand", || Ok(ids(v.hand)))?;
+    out.item("tile", || Ok(v.hand.last().map(|t| u16::from(t.0))))?;
     let n = v.players;
-    let mut rivers = vec![Vec::new(); n];
-    for (i, t) in v.river.iter().enumerate() {
-        rivers[(v.dealer + i) % n].push(u16::from(t.0));
-    }
     if let Point::Ron { .. } = point {
-        d.set_item("from", (v.dealer + v.river.len() - 1) % n)?;
+        out.item("from", || Ok((v.dealer + v.river.len() - 1) % n))?;
     }
-    d.set_item("rivers", rivers)?;
-    d.set_item("streak", v.streak[..n].iter().map(|&s| u16::from(s)).collect::<Vec<_>>())?;
-    d.set_item("dora", v.dora)?;
-    d.set_item("red_seen", kinds_of(v.seen_red))?;
-    d.set_item("red_tiles", red_tiles)?;
-    d.set_item("stock", v.stock)?;
-    d.set_item("points", v.points)?;
+    out.item("rivers", || {
+        let mut rivers = vec![Vec::new(); n];
+        for (i, t) in v.river.iter().enumerate() {
+            rivers[(v.dealer + i) % n].push(u16::from(t.0));
+        }
+        Ok(rivers)
+    })?;
+    out.item("streak", || Ok(v.streak[..n].iter().map(|&s| u16::from(s)).collect::<Vec<_>>()))?;
+    out.item("dora", || Ok(v.dora))?;
+    out.item("red_seen", || Ok(kinds_of(v.seen_red)))?;
+    out.item("red_tiles", || Ok(red_tiles))?;
+    out.item("stock", || Ok(v.stock))?;
+    out.item("points", || Ok(v.points))?;
     if let Point::Tsumo { win } | Point::Ron { win } = point {
-        d.set_item("win", win_dict(py, &win)?)?;
+        out.item("win", || win_dict(py, &win))?;
     }
-    Ok(d)
+    Ok(())
 }
 
 /// The value of the win on offer, part by part.
@@ -90,10 +92,10 @@ fn win_dict<'py>(py: Python<'py>, p: &Parts) -> PyResult<Bound<'py, PyDict>> {
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
     match a {
-        Action::Tsumo => PyTuple::new(py, ["tsumo"]),
-        Action::Ron => PyTuple::new(py, ["ron"]),
-        Action::Pass => PyTuple::new(py, ["pass"]),
-        Action::Discard(t) => Ok(("discard", u16::from(t.0)).into_pyobject(py)?),
+        Action::Tsumo => PyTuple::new(py, [intern!(py, "tsumo")]),
+        Action::Ron => PyTuple::new(py, [intern!(py, "ron")]),
+        Action::Pass => PyTuple::new(py, [intern!(py, "pass")]),
+        Action::Discard(t) => Ok((intern!(py, "discard"), u16::from(t.0)).into_pyobject(py)?),
     }
 }
 
@@ -105,8 +107,12 @@ impl Protocol for Suzume {
         Ok(rules.red_tiles)
     }
 
-    fn arguments<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view(py, red_tiles, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    fn items<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+        items(py, red_tiles, v, point, out)
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {

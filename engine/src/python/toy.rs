@@ -1,13 +1,13 @@
 //! The test-only toy game's Python strategy protocol: `decide(view, legal) -> int` with the view
 //! `{"seat", "banked", "turn_total"}` and the actions `("hold",)`, `("roll",)`.
 
-use super::{view_and_legal, Protocol};
+use super::{view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::toy::{play_with, Action, Knobs, Rules, Toy, View};
 use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 
 impl Protocol for Toy {
     type Context<'py> = ();
@@ -16,11 +16,13 @@ impl Protocol for Toy {
         Ok(())
     }
 
-    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, (): (), legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        let view = PyDict::new(py);
-        view.set_item("seat", v.seat)?;
-        view.set_item("banked", v.banked)?;
-        view.set_item("turn_total", v.turn_total)?;
+    fn items<'py>(_: Python<'py>, (): &(), v: &View<'_>, (): (), out: &mut Items<'py>) -> PyResult<()> {
+        out.item("seat", || Ok(v.seat))?;
+        out.item("banked", || Ok(v.banked))?;
+        out.item("turn_total", || Ok(v.turn_total))
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, (): (), legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
         let name = |a: &Action| if *a == Action::Hold { "hold" } else { "roll" };
         view_and_legal(py, view, legal.iter().map(|a| PyTuple::new(py, [name(a)])))
     }

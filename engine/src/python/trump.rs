@@ -10,7 +10,7 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Protocol};
+use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::trump::actions::{Action, Point, View};
@@ -21,6 +21,7 @@ use crate::games::trump::show::show_with;
 use crate::games::trump::{Knobs, Rules, Trump};
 use crate::options::{Options, Validate};
 use crate::table::Table;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -73,45 +74,48 @@ fn kinds_of(mask: u16) -> Vec<u16> {
 }
 
 /// What a seat sees at a decision (the protocol's view, `simharness/games/trump/python.py`).
-fn view<'py>(py: Python<'py>, v: &View<'_>, point: Point) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("point", point.name())?;
-    d.set_item("seat", v.seat)?;
-    d.set_item("dealer", v.dealer)?;
-    d.set_item("hand", v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>())?;
-    d.set_item("card", v.hand.last().map(|c| u16::from(c.0)))?;
-    d.set_item("seen", v.seen.to_vec())?;
-    d.set_item("discarded", v.discarded.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
-    d.set_item("discarded_after_riichi", v.discarded_after_riichi.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>())?;
-    d.set_item("riichi", v.riichi.to_vec())?;
-    d.set_item("jokers_aside", v.aside.to_vec())?;
-    d.set_item("dora", v.dora)?;
-    d.set_item("seat_wind", v.seat_wind)?;
-    d.set_item("round_wind", v.round_wind)?;
-    d.set_item("live", v.live)?;
-    d.set_item("points", v.points.to_vec())?;
-    d.set_item("pool", v.pool)?;
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    out.item("point", || Ok(point.name()))?;
+    out.item("seat", || Ok(v.seat))?;
+    out.item("dealer", || Ok(v.dealer))?;
+    out.item("hand", || Ok(v.hand.iter().map(|c| u16::from(c.0)).collect::<Vec<_>>()))?;
+    out.item("card", || Ok(v.hand.last().map(|c| u16::from(c.0))))?;
+    out.item("seen", || Ok(v.seen.to_vec()))?;
+    out.item("discarded", || Ok(v.discarded.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>()))?;
+    out.item("discarded_after_riichi", || Ok(v.discarded_after_riichi.iter().map(|&m| kinds_of(m)).collect::<Vec<_>>()))?;
+    out.item("riichi", || Ok(v.riichi.to_vec()))?;
+    out.item("jokers_aside", || Ok(v.aside.to_vec()))?;
+    out.item("dora", || Ok(v.dora))?;
+    out.item("seat_wind", || Ok(v.seat_wind))?;
+    out.item("round_wind", || Ok(v.round_wind))?;
+    out.item("live", || Ok(v.live))?;
+    out.item("points", || Ok(v.points.to_vec()))?;
+    out.item("pool", || Ok(v.pool))?;
     if let Point::Tsumo(value) | Point::Ron(value) = point {
-        let w = PyDict::new(py);
-        w.set_item("han", value.han)?;
-        w.set_item("points", value.points)?;
-        w.set_item("yaku", YAKU.iter().filter(|y| value.yaku & y.bit() != 0).map(|y| y.name()).collect::<Vec<_>>())?;
-        w.set_item("dora", value.dora)?;
-        w.set_item("jokers", value.jokers)?;
-        d.set_item("win", w)?;
+        out.item("win", || {
+            let w = PyDict::new(py);
+            w.set_item("han", value.han)?;
+            w.set_item("points", value.points)?;
+            w.set_item("yaku", YAKU.iter().filter(|y| value.yaku & y.bit() != 0).map(|y| y.name()).collect::<Vec<_>>())?;
+            w.set_item("dora", value.dora)?;
+            w.set_item("jokers", value.jokers)?;
+            Ok(w)
+        })?;
     }
-    Ok(d)
+    Ok(())
 }
 
 /// An action as the protocol's tuple: a card as its id.
 fn action_tuple(py: Python<'_>, a: Action) -> PyResult<Bound<'_, PyTuple>> {
     match a {
-        Action::Keep => ("keep",).into_pyobject(py),
-        Action::SetAside => ("set_aside",).into_pyobject(py),
-        Action::Tsumo => ("tsumo",).into_pyobject(py),
-        Action::Ron => ("ron",).into_pyobject(py),
-        Action::Pass => ("pass",).into_pyobject(py),
-        Action::Discard { card, riichi } => (if riichi { "riichi" } else { "discard" }, u16::from(card.0)).into_pyobject(py),
+        Action::Keep => (intern!(py, "keep"),).into_pyobject(py),
+        Action::SetAside => (intern!(py, "set_aside"),).into_pyobject(py),
+        Action::Tsumo => (intern!(py, "tsumo"),).into_pyobject(py),
+        Action::Ron => (intern!(py, "ron"),).into_pyobject(py),
+        Action::Pass => (intern!(py, "pass"),).into_pyobject(py),
+        Action::Discard { card, riichi } => {
+            (if riichi { intern!(py, "riichi") } else { intern!(py, "discard") }, u16::from(card.0)).into_pyobject(py)
+        }
     }
 }
 
@@ -122,8 +126,12 @@ impl Protocol for Trump {
         Ok(())
     }
 
-    fn arguments<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view(py, v, point)?, legal.iter().map(|&a| action_tuple(py, a)))
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, out)
+    }
+
+    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
+        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {

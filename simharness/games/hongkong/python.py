@@ -49,6 +49,12 @@ A win below the rules' minimum is never offered: the engine counts it as refused
   rules' ``max_fan`` for a limit hand), ``counted_fan`` (what the minimum counts), ``base`` (the
   table's multiplier), ``limit`` (the limit hand's name, or None) and ``items`` (``(name, fan)``
   per fan item, as ``simharness score hongkong`` names them).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``melds``, ``rivers`` and ``win`` build nested lists and dicts, so read them
+only when a decision needs them. Ask the engine for many parts' shanten in one call
+(:func:`shanten_bytes`, :func:`shanten_after_draws`); a Python seat's cost is mostly its own
+``decide`` (``ChickenFast``'s discard weighs every candidate's draws).
 """
 
 from __future__ import annotations
@@ -70,8 +76,21 @@ class HongKongStrategy(Protocol):
 def shanten(hands: list[list[int]]) -> list[int]:
     """Shanten of concealed parts given as 34 kind counts each (seven pairs and thirteen orphans
     count for a 13/14-tile part), in one call to the engine's tables."""
-    raw = _engine.riichi_shanten_counts(b"".join(bytes(h) for h in hands))
-    return [b - 256 if b > 127 else b for b in raw]
+    return shanten_bytes(b"".join(bytes(h) for h in hands))
+
+
+def shanten_bytes(parts: bytes) -> list[int]:
+    """:func:`shanten` of parts given as 34 kind counts each, concatenated."""
+    return memoryview(_engine.riichi_shanten_counts(parts)).cast("b").tolist()
+
+
+def shanten_after_draws(c: list[int], draws: list[int]) -> list[int]:
+    """Shanten of ``c`` plus one tile of each kind in ``draws`` (one part per draw), built as bytes
+    rather than lists."""
+    parts = bytearray(bytes(c) * len(draws))
+    for i, k in enumerate(draws):
+        parts[i * KINDS + k] += 1
+    return shanten_bytes(bytes(parts))
 
 
 def counts(kinds: list[int]) -> list[int]:
@@ -152,7 +171,7 @@ class ChickenFast:
                 continue
             rest = _minus(c, x)
             draws = [j for j in range(KINDS) if rest[j] < 4]
-            lowered = shanten([_minus(rest, j, -1) for j in draws])
+            lowered = shanten_after_draws(rest, draws)
             ukeire = sum(
                 max(0, 4 - rest[j] - visible[j]) for j, s in zip(draws, lowered, strict=True) if s < top
             )

@@ -21,6 +21,12 @@ knobs when it should run at scale.
 ``(type, tiles)``), ``rivers``, ``riichi``, ``points``, ``nuki`` (extracted tiles per seat),
 ``dora_indicators``, ``round``, ``honba``, ``sticks``, ``dealer``, ``live_remaining``, ``shanten``
 (of the own hand) and ``open_hands`` (per seat, the concealed tile ids of an open riichi, else None).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``shanten`` runs the engine's tables and ``melds``/``rivers``/``open_hands``
+build nested lists, so read them only when a decision needs them (most ``"response"`` points need only
+``legal``). Ask the engine for many hands' shanten in one ``riichi_shanten_counts`` call, as
+``ShantenGreedy`` does.
 """
 
 from __future__ import annotations
@@ -45,8 +51,13 @@ def _counts(tiles: list[int]) -> bytes:
 
 def shanten_of(tiles: list[int]) -> int:
     """Shanten of a concealed part given as tile ids (through the engine's tables)."""
-    b = _engine.riichi_shanten_counts(_counts(tiles))[0]
-    return b - 256 if b > 127 else b
+    return shanten_of_counts(_counts(tiles))[0]
+
+
+def shanten_of_counts(counts: bytes) -> list[int]:
+    """Shanten of concealed parts given as 34 kind counts each, concatenated: one call to the
+    engine for all of them."""
+    return memoryview(_engine.riichi_shanten_counts(counts)).cast("b").tolist()
 
 
 class ShantenGreedy:
@@ -61,14 +72,17 @@ class ShantenGreedy:
                     return i
         if view["point"] == "response":
             return next(i for i, a in enumerate(legal) if a[0] == "pass")
-        hand: list[int] = view["hand"]
+        counts = bytearray(_counts(view["hand"]))
+        discards = [(i, a) for i, a in enumerate(legal) if a[0] == "discard"]
+        # Every discard's rest in one call to the engine.
+        rests = bytearray()
+        for _, a in discards:
+            counts[a[1] // 4] -= 1
+            rests += counts
+            counts[a[1] // 4] += 1
         best, best_i = 99, 0
-        for i, a in enumerate(legal):
-            if a[0] != "discard":
-                continue
-            rest = list(hand)
-            rest.remove(a[1])
-            s = shanten_of(rest) - (1 if a[2] else 0)
+        for (i, a), s in zip(discards, shanten_of_counts(bytes(rests)), strict=True):
+            s -= 1 if a[2] else 0
             if s < best:
                 best, best_i = s, i
         return best_i

@@ -56,6 +56,10 @@ tile's kind (for ``dora``) is its id, except 34 → 4, 35 and 36 → 13, 37 and 
 Each decision builds a view and calls Python, which makes a Python seat much slower than native
 knobs (``benchmarks/sugoroku.py`` reports the cost): prototype here, then express a strategy in
 knobs when it should run at scale.
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``course`` and ``settlement`` cost the most to build, so read only the keys a
+decision needs, ``view["decision"]`` first.
 """
 
 from __future__ import annotations

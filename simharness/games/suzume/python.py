@@ -43,6 +43,11 @@ a number (``id % 4 == 0`` and ``id < 36``) is its red copy when the rules have r
   dealer bonus included), ``base`` (checked against the minimum), ``set_points``, ``red``,
   ``dora``, ``tanyao``, ``chanta``, ``yakuman`` (``"none"``, ``"all_green"``, ``"chinyao"``,
   ``"super_red"``), ``yakuman_points`` and ``dealer_bonus``.
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``): ``rivers`` and ``win`` build nested lists and dicts, so read them only when
+a decision needs them, ``view["point"]`` first. A Python seat's cost is mostly its own ``decide``:
+cache what depends only on the hand (``need`` and ``improving`` below).
 """
 
 from __future__ import annotations

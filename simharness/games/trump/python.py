@@ -29,12 +29,19 @@ at ``"ron"`` the 7 held plus the discard, last); ``card`` (the last card of ``ha
 (per seat); ``dora``, ``seat_wind`` and ``round_wind`` (kinds); ``live`` (cards left to draw);
 ``points`` (per seat) and ``pool`` (riichi sticks on the table); at ``"tsumo"`` and ``"ron"``
 ``win`` (``han``, ``points``, ``yaku``, ``dora``, ``jokers``).
+
+Speed: ``view`` is a read-only mapping whose values are built when first read (see
+``docs/python-api.md``), so read only the keys a decision needs, ``view["point"]`` first; the per-seat
+lists (``discarded``, ``discarded_after_riichi``) cost the most to build. Cache what depends only on
+the hand (``discard_kind`` below): a Python seat's cost is mostly its own ``decide``.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any, Protocol
+
+from simharness import _engine
 
 Action = tuple[Any, ...]
 
@@ -53,7 +60,22 @@ def kind(card: int) -> int:
 def shanten(counts: tuple[int, ...]) -> int:
     """Spec §12's standard and four-pairs shanten of 7 cards given as 13 rank counts (Jokers left
     out): ``4 − 2M − T − P`` over splits with ``M + T ≤ 2``, and ``3 − pairs`` plus the ranks still
-    missing for four different pairs."""
+    missing for four different pairs. The standard part is read from the engine's Riichi tables
+    (ranks 1-9 as one suit, T J Q K as honours), which agree with the formula on every hand holding
+    no rank four times (the tables count a fourth copy as no wait); those hands take the formula."""
+    if max(counts) == 4:
+        return shanten_formula(counts)
+    part = bytearray(34)
+    part[0:9] = bytes(counts[:9])
+    part[27:31] = bytes(counts[9:])
+    standard = memoryview(_engine.riichi_shanten_counts(bytes(part))).cast("b")[0]
+    pairs = sum(x >= 2 for x in counts)
+    kinds = sum(x > 0 for x in counts)
+    return min(standard, 3 - pairs + max(0, 4 - kinds))
+
+
+def shanten_formula(counts: tuple[int, ...]) -> int:
+    """:func:`shanten` by spec §12's formula alone."""
 
     def blocks(c: list[int], k: int, left: int) -> int:
         while k < RANKS and c[k] == 0:
@@ -87,30 +109,40 @@ def shanten(counts: tuple[int, ...]) -> int:
     return min(best, 3 - pairs + max(0, 4 - kinds))
 
 
+@cache
+def discard_kind(kinds: tuple[int, ...]) -> int:
+    """The kind (of 8 cards' sorted kinds, no Joker) whose discard leaves the lowest shanten, the
+    lowest kind on a tie: cached, as the same hands recur."""
+    counts = [0] * RANKS
+    for k in kinds:
+        counts[k] += 1
+
+    def after(k: int) -> int:
+        rest = list(counts)
+        rest[k] -= 1
+        return shanten(tuple(rest))
+
+    return min(sorted(set(kinds)), key=after)
+
+
 class AlwaysRiichi:
     """A simple T1 in Python: set Jokers aside, take every win, discard the card that leaves the
     lowest shanten (the lowest kind on a tie; a Joker first), and declare riichi whenever it is
     offered with that discard."""
 
     def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
-        if view["point"] == "joker":
+        point = view["point"]
+        if point == "joker":
             return 1
-        if view["point"] in ("tsumo", "ron"):
+        if point != "discard":
             return 0
         hand: list[int] = view["hand"]
-        counts = [0] * RANKS
-        for c in hand:
-            if kind(c) < RANKS:
-                counts[kind(c)] += 1
-
-        def after(card: int) -> tuple[int, int]:
-            k = kind(card)
-            if k == RANKS:
-                return (-1, k)
-            rest = list(counts)
-            rest[k] -= 1
-            return (shanten(tuple(rest)), k)
-
-        best = min(range(len(hand)), key=lambda i: after(hand[i]))
-        riichi = [i for i, a in enumerate(legal) if a[0] == "riichi" and a[1] == hand[best]]
-        return riichi[0] if riichi else best
+        kinds = tuple(sorted(kind(c) for c in hand))
+        # The first Joker, else the first card of the best kind.
+        want = RANKS if kinds[-1] == RANKS else discard_kind(kinds)
+        best = next(i for i, c in enumerate(hand) if kind(c) == want)
+        card = hand[best]
+        for i, a in enumerate(legal):
+            if a[0] == "riichi" and a[1] == card:
+                return i
+        return best
