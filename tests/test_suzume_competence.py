@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from simharness import engine
+from simharness.games.competence import share
 from simharness.games.suzume import competence
 
 GAMES = 1000  # games of 16 hands per rule set: 16,000 hands, 64,000 seat-hands per row
@@ -31,8 +32,8 @@ def test_rule_aware_play_wins_legally_where_fastest_cannot(label: str) -> None:
     # The minimum demands value: planning for it wins at least as often and leaves fewer hands drawn.
     assert aware.draw_rate.hi < fastest.draw_rate.lo, (aware, fastest)
     seat_hands = 4 * aware.hands
-    wins_aware = competence.share(round(aware.win_rate * seat_hands), seat_hands)
-    wins_fastest = competence.share(round(fastest.win_rate * 4 * fastest.hands), 4 * fastest.hands)
+    wins_aware = share(round(aware.win_rate * seat_hands), seat_hands)
+    wins_fastest = share(round(fastest.win_rate * 4 * fastest.hands), 4 * fastest.hands)
     if fastest.cannot_win.lo > 0.5:
         # Most of fastest's ready hands cannot win: planning wins clearly more.
         assert wins_aware.lo > wins_fastest.hi, (wins_aware, wins_fastest)

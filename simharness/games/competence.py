@@ -13,11 +13,14 @@ taken as independent; Clopper-Pearson when none is counted, where Wilson's would
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simharness import strategies
+import polars as pl
+
+from simharness import _engine, engine, strategies
 from simharness.stats.intervals import Interval, clopper_pearson_ci, proportion_ci
 
 # name → (preset, overrides): one rule set of a game's table.
@@ -43,6 +46,57 @@ class Row:
     cannot_win: Interval
     avoidable: Interval
     avoidable_hands: int
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What a game's tables say of one row's games: its hands (a multiple win counted once), the
+    drawn ones, the wins (one per winner) and their mean value (in the game's value unit)."""
+
+    hands: int
+    draws: int
+    wins: int
+    mean_value: float
+
+
+def audit(
+    game: str, rules: dict[str, Any], lineup: list[dict[str, Any]], *, seed: int, first_game: int, count: int
+) -> list[dict[str, int]]:
+    """Per lineup slot, its ready hands and how many could not win legally (the engine's
+    ``competence_audit``, games played as ``play_batch`` plays them)."""
+    args = (json.dumps(rules), json.dumps(lineup), seed, first_game, count)
+    return list(_engine.competence_audit(game, *args))
+
+
+def row(
+    game: str,
+    seats: int,
+    counts: Callable[[dict[str, Any], dict[str, pl.DataFrame]], Counts],
+    label: str,
+    rules: dict[str, Any],
+    name: str,
+    games: int,
+    seed: int,
+) -> Row:
+    """The built-in strategy ``name`` in all ``seats`` seats of ``games`` games of ``game`` under
+    the resolved ``rules``, with the game's ``counts`` of its tables."""
+    lineup = [knobs(game, name)] * seats
+    c = counts(rules, engine.play_batch(game, rules, lineup, seed=seed, first_game=0, count=games))
+    tally = audit(game, rules, lineup, seed=seed, first_game=0, count=games)
+    total = {k: sum(t[k] for t in tally) for k in tally[0]}
+    ready = total["ready_hands"]
+    return Row(
+        rules=label,
+        strategy=name,
+        hands=c.hands,
+        win_rate=c.wins / (len(lineup) * c.hands),
+        draw_rate=share(c.draws, c.hands),
+        mean_value=c.mean_value,
+        ready_hands=ready,
+        cannot_win=share(total["yakuless_hands"], ready),
+        avoidable=share(total["avoidable_hands"], ready),
+        avoidable_hands=total["avoidable_hands"],
+    )
 
 
 def knobs(game: str, name: str) -> dict[str, Any]:
@@ -85,4 +139,4 @@ def markdown(rows: list[Row], value_unit: str = "points") -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Row", "RuleSets", "knobs", "markdown", "share", "table"]
+__all__ = ["Counts", "Row", "RuleSets", "audit", "knobs", "markdown", "row", "share", "table"]

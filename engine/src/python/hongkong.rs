@@ -6,12 +6,11 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{audit_py, chosen_index, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{chosen_index, option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};
 use crate::games::hongkong::batch::play_tables;
-use crate::games::hongkong::competence::audit;
 use crate::games::hongkong::hand::{HkMeld, Limit, Value};
 use crate::games::hongkong::rules::{presets, Rules};
 use crate::games::hongkong::scoring::{score_report, ScoreRequest};
@@ -192,23 +191,6 @@ impl Protocol for HongKong {
     }
 }
 
-/// The ready hands of each lineup slot that cannot win legally (`games::hongkong::competence`)
-/// over games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
-fn hongkong_audit<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    audit_py::<HongKong>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(hongkong_score, m)?)?;
-    m.add_function(wrap_pyfunction!(hongkong_audit, m)?)
+    m.add_function(wrap_pyfunction!(hongkong_score, m)?)
 }

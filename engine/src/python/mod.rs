@@ -52,11 +52,42 @@ fn checked_python_batch<G: Game>(rules: &str, lineup: &str, strategies: usize) -
     Ok((rules, knobs))
 }
 
-/// A game's competence audit (`crate::competence`) over games `first_game .. first_game + count`
-/// of `rules` (JSON object of overrides of the defaults) with `lineup` (JSON list of knob sets),
-/// checked as `play_batch` checks them: one dict of counts per lineup slot. The GIL is released
+/// A game's competence audit (`crate::competence`): the ready hands of each lineup slot that
+/// cannot win legally, over games `first_game .. first_game + count` of `rules` (JSON object of
+/// overrides of the defaults) with `lineup` (JSON list of knob sets), played as `play_batch` plays
+/// them and checked as it checks them: one dict of counts per lineup slot. The GIL is released
 /// while the games run.
-pub(crate) fn audit_py<'py, G: Game>(
+#[pyfunction]
+#[pyo3(signature = (name, rules, lineup, seed, first_game, count, duplicate=false))]
+#[allow(clippy::too_many_arguments)]
+fn competence_audit<'py>(
+    py: Python<'py>,
+    name: &str,
+    rules: &str,
+    lineup: &str,
+    seed: u64,
+    first_game: u64,
+    count: u64,
+    duplicate: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let batch = Batch { seed, first_game, count, duplicate };
+    let args = (rules, lineup);
+    match name {
+        Riichi::NAME => audit_py::<Riichi>(py, args, batch, games::riichi::competence::audit),
+        Suzume::NAME => audit_py::<Suzume>(py, args, batch, games::suzume::competence::audit),
+        HongKong::NAME => audit_py::<HongKong>(py, args, batch, games::hongkong::competence::audit),
+        Trump::NAME => audit_py::<Trump>(py, args, batch, games::trump::competence::audit),
+        other => Err(PyValueError::new_err(format!(
+            "no competence audit for game \"{other}\"; expected one of: {}, {}, {}, {}",
+            Riichi::NAME,
+            Suzume::NAME,
+            HongKong::NAME,
+            Trump::NAME
+        ))),
+    }
+}
+
+fn audit_py<'py, G: Game>(
     py: Python<'py>,
     (rules, lineup): (&str, &str),
     batch: Batch,
@@ -699,6 +730,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(competence_audit, m)?)?;
     m.add_function(wrap_pyfunction!(show_game, m)?)?;
     m.add_function(wrap_pyfunction!(interrupt_python_strategies, m)?)?;
     m.add_function(wrap_pyfunction!(python_games, m)?)?;

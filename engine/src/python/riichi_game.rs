@@ -14,12 +14,11 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
 use crate::games::riichi::batch::play_tables;
-use crate::games::riichi::competence::audit;
 use crate::games::riichi::rules::Rules;
 use crate::games::riichi::show::show_with;
 use crate::games::riichi::strategies::{knob_answer, Knobs};
@@ -133,24 +132,7 @@ impl Protocol for Riichi {
     }
 }
 
-/// The ready hands of each lineup slot that cannot win legally (`games::riichi::competence`) over
-/// games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
-fn riichi_audit<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    audit_py::<Riichi>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_replay_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(riichi_audit, m)?)?;
     Ok(())
 }

@@ -8,12 +8,11 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};
 use crate::games::suzume::batch::play_tables;
-use crate::games::suzume::competence::audit;
 use crate::games::suzume::scoring::{score_report, Parts, Tile};
 use crate::games::suzume::show::show_with;
 use crate::games::suzume::{Knobs, Rules, Suzume};
@@ -21,7 +20,7 @@ use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -124,23 +123,6 @@ impl Protocol for Suzume {
     }
 }
 
-/// The ready hands of each lineup slot that cannot win legally (`games::suzume::competence`) over
-/// games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
-fn suzume_audit<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    audit_py::<Suzume>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(suzume_score, m)?)?;
-    m.add_function(wrap_pyfunction!(suzume_audit, m)?)
+    m.add_function(wrap_pyfunction!(suzume_score, m)?)
 }

@@ -10,12 +10,11 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::{audit_py, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{option_error, parse_json, view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::trump::actions::{Action, Point, View};
 use crate::games::trump::batch::play_tables;
-use crate::games::trump::competence::audit;
 use crate::games::trump::scoring::{score_report, Query, YAKU};
 use crate::games::trump::show::show_with;
 use crate::games::trump::{Knobs, Rules, Trump};
@@ -23,7 +22,7 @@ use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
@@ -153,24 +152,7 @@ fn trump_yaku_names() -> Vec<&'static str> {
     names
 }
 
-/// The ready hands of each lineup slot that cannot win by ron (`games::trump::competence`) over
-/// games `first_game .. first_game + count`, played as `play_batch` plays them (see `audit_py`).
-#[pyfunction]
-#[pyo3(signature = (rules, lineup, seed, first_game, count, duplicate=false))]
-fn trump_audit<'py>(
-    py: Python<'py>,
-    rules: &str,
-    lineup: &str,
-    seed: u64,
-    first_game: u64,
-    count: u64,
-    duplicate: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    audit_py::<Trump>(py, (rules, lineup), Batch { seed, first_game, count, duplicate }, audit)
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_score, m)?)?;
-    m.add_function(wrap_pyfunction!(trump_audit, m)?)?;
     m.add_function(wrap_pyfunction!(trump_yaku_names, m)?)
 }

@@ -13,15 +13,15 @@ Intervals are Wilson 95% intervals over hands (``simharness.games.competence``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import polars as pl
 
-from simharness import _engine, engine
+from simharness import engine
 from simharness.games import competence
-from simharness.games.competence import Row, markdown, share
+from simharness.games.competence import Row, markdown
 
 GAME = "hongkong"
 # The rule sets under which a good player aims for something else.
@@ -40,41 +40,27 @@ DRAW = 0
 WINS = (1, 2, 3)  # self-draw, discard, robbed kong
 
 
-def audit(
-    rules: dict[str, Any], lineup: list[dict[str, Any]], *, seed: int, first_game: int, count: int
-) -> list[dict[str, int]]:
-    """Per lineup slot, its ready hands and how many could not win legally (``hongkong_audit``)."""
-    return list(_engine.hongkong_audit(json.dumps(rules), json.dumps(lineup), seed, first_game, count))
+# Per lineup slot, its ready hands and how many could not win legally; a built-in script's knobs.
+audit = partial(competence.audit, GAME)
+knobs = partial(competence.knobs, GAME)
 
 
-def knobs(name: str) -> dict[str, Any]:
-    """The complete knob set of the built-in script ``name``."""
-    return competence.knobs(GAME, name)
+def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
+    hands = tables["hands"]
+    won = hands.filter(pl.col("outcome").is_in(WINS))
+    first = hands.filter(pl.col("claim") == 0)
+    return competence.Counts(
+        hands=first.height,
+        draws=int((first["outcome"] == DRAW).sum()),
+        wins=won.height,
+        mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
+    )
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
     """``name`` in all four seats of ``games`` games under ``preset`` plus ``overrides``."""
     rules = engine.resolve_rules(GAME, preset, overrides)
-    lineup = [knobs(name)] * 4
-    hands = engine.play_batch(GAME, rules, lineup, seed=seed, first_game=0, count=games)["hands"]
-    won = hands.filter(pl.col("outcome").is_in(WINS))
-    first = hands.filter(pl.col("claim") == 0)
-    n_hands = first.height
-    tally = audit(rules, lineup, seed=seed, first_game=0, count=games)
-    total = {k: sum(t[k] for t in tally) for k in tally[0]}
-    ready = total["ready_hands"]
-    return Row(
-        rules=label,
-        strategy=name,
-        hands=n_hands,
-        win_rate=won.height / (4 * n_hands),
-        draw_rate=share(int((first["outcome"] == DRAW).sum()), n_hands),
-        mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
-        ready_hands=ready,
-        cannot_win=share(total["yakuless_hands"], ready),
-        avoidable=share(total["avoidable_hands"], ready),
-        avoidable_hands=total["avoidable_hands"],
-    )
+    return competence.row(GAME, 4, _counts, label, rules, name, games, seed)
 
 
 def table(

@@ -15,13 +15,15 @@ Intervals are Wilson 95% intervals over hands (``simharness.games.competence``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-from simharness import _engine, engine
+import polars as pl
+
+from simharness import engine
 from simharness.games import competence
-from simharness.games.competence import Row, markdown, share
+from simharness.games.competence import Row, markdown
 
 GAME = "suzume"
 # The rule sets under which a good player aims for something else.
@@ -35,44 +37,29 @@ STRATEGIES = ("fastest", "max-points", "rule-aware")
 PLAYERS = 4
 
 
-def audit(
-    rules: dict[str, Any], lineup: list[dict[str, Any]], *, seed: int, first_game: int, count: int
-) -> list[dict[str, int]]:
-    """Per lineup slot, its ready hands and how many could not win legally (``suzume_audit``)."""
-    return list(_engine.suzume_audit(json.dumps(rules), json.dumps(lineup), seed, first_game, count))
+# Per lineup slot, its ready hands and how many could not win legally; a built-in script's knobs.
+audit = partial(competence.audit, GAME)
+knobs = partial(competence.knobs, GAME)
 
 
-def knobs(name: str) -> dict[str, Any]:
-    """The complete knob set of the built-in script ``name``."""
-    return competence.knobs(GAME, name)
+def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
+    # A multiple ron makes one row per winner: a hand is its first row.
+    hands = tables["hands"].filter(pl.col("claim") == 0)
+    players = tables["players"]
+    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
+    wins = int(players["wins"].sum())
+    return competence.Counts(
+        hands=hands.height,
+        draws=int((hands["outcome"] == drawn).sum()),
+        wins=wins,
+        mean_value=float(players["points_scored"].sum()) / max(wins, 1),
+    )
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
     """``name`` in all four seats of ``games`` games under ``preset`` plus ``overrides``."""
     rules = engine.resolve_rules(GAME, preset, overrides)
-    lineup = [knobs(name)] * PLAYERS
-    tables = engine.play_batch(GAME, rules, lineup, seed=seed, first_game=0, count=games)
-    # A multiple ron makes one row per winner: a hand is its first row.
-    hands = tables["hands"].filter(tables["hands"]["claim"] == 0)
-    players = tables["players"]
-    n_hands = hands.height
-    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
-    wins = int(players["wins"].sum())
-    tally = audit(rules, lineup, seed=seed, first_game=0, count=games)
-    total = {k: sum(t[k] for t in tally) for k in tally[0]}
-    ready = total["ready_hands"]
-    return Row(
-        rules=label,
-        strategy=name,
-        hands=n_hands,
-        win_rate=wins / (PLAYERS * n_hands),
-        draw_rate=share(int((hands["outcome"] == drawn).sum()), n_hands),
-        mean_value=float(players["points_scored"].sum()) / max(wins, 1),
-        ready_hands=ready,
-        cannot_win=share(total["yakuless_hands"], ready),
-        avoidable=share(total["avoidable_hands"], ready),
-        avoidable_hands=total["avoidable_hands"],
-    )
+    return competence.row(GAME, PLAYERS, _counts, label, rules, name, games, seed)
 
 
 def table(
