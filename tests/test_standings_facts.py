@@ -152,7 +152,8 @@ DEALER_WON: dict[str, pl.Expr] = {
     "riichi": ((pl.col("winners").cast(pl.Int64) // (2 ** pl.col("dealer").cast(pl.Int64))) % 2) == 1,
     "hongkong": pl.col("outcome").is_in([1, 2, 3]) & (pl.col("winner") == pl.col("dealer")),
     "suzume": (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")),
-    "trump": pl.col("outcome").is_in([1, 2]) & (pl.col("winner") == pl.col("dealer")),
+    "trump": pl.col("outcome").is_in([engine.codes("trump", "hands", "outcome")[o] for o in ("tsumo", "ron")])
+    & (pl.col("winner") == pl.col("dealer")),
 }
 
 
