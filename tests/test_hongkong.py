@@ -15,6 +15,7 @@ from simharness import config, engine, store, tomlfile
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs, schema
 from simharness.games.hongkong import FAN_ITEMS, LIMIT_HANDS, score_hand, summary_metrics
+from simharness.games.hongkong.metrics import OUTCOME
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -182,9 +183,19 @@ def test_batch_tables_match_the_schema_and_are_consistent() -> None:
     sums = hands.group_by("game").agg(*(pl.col(f"delta_{s}").sum() for s in range(4))).sort("game")
     finals = players.sort("game", "seat")["final_points"].to_list()
     assert [v for row in sums.drop("game").rows() for v in row] == finals
-    assert players["wins"].sum() == hands.filter(pl.col("winner") >= 0, pl.col("outcome") != 4).height
-    wins = hands.filter(pl.col("outcome").is_in([1, 2]))
+    assert (
+        players["wins"].sum()
+        == hands.filter(pl.col("winner") >= 0, pl.col("outcome") != OUTCOME["false_win"]).height
+    )
+    wins = hands.filter(pl.col("outcome").is_in([OUTCOME["self_draw"], OUTCOME["discard_win"]]))
     assert wins.height > 0 and (wins["base"] >= 1).all()
+    # Each way of ending the engine names counts the hands that the games table counts so.
+    ended = hands.filter(claim=0)["outcome"]
+    assert (ended == OUTCOME["exhaustive_draw"]).sum() == games["draws"].sum() > 0
+    assert (ended == OUTCOME["self_draw"]).sum() == games["self_draws"].sum() > 0
+    robbed_or_discard = ended.is_in([OUTCOME["discard_win"], OUTCOME["robbed_kong"]])
+    assert robbed_or_discard.sum() == games["discard_wins"].sum() > 0
+    assert (ended == OUTCOME["false_win"]).sum() == games["false_wins"].sum()
     split = play_batch("hongkong", {}, knobs, seed=3, first_game=2, count=4)
     assert split["hands"].equals(hands.filter(pl.col("game") >= 2))
 
@@ -296,7 +307,9 @@ def test_bonus_tile_wins_are_never_taken_on_a_discard_in_play() -> None:
         wins = hands.filter(
             ((pl.col("items") & SEVEN_FLOWERS) != 0) | (pl.col("limit") == LIMIT_HANDS.index("eight_flowers"))
         )
-        assert (wins["outcome"] == 1).all(), wins.select("hand", "outcome", "winner", "discarder")
+        assert (wins["outcome"] == OUTCOME["self_draw"]).all(), wins.select(
+            "hand", "outcome", "winner", "discarder"
+        )
         flower_wins += wins.height
         for _, events in shown["events"].group_by("hand", maintain_order=True):
             bonus = [0, 0, 0, 0]

@@ -42,11 +42,13 @@ def test_the_recipes_deal_other_walls(played: dict[str, dict[str, pl.DataFrame]]
 
 def test_hands_end_alike(played: dict[str, dict[str, pl.DataFrame]]) -> None:
     # Draws, self-draws and discard wins (a robbed kong counted with them), one row per hand.
+    outcome = engine.codes("hongkong", "hands", "outcome")
+    ends = ("exhaustive_draw", "self_draw", "discard_win")
+    cell = {outcome[o]: i for i, o in enumerate(ends)} | {outcome["robbed_kong"]: ends.index("discard_win")}
     counts = []
     for recipe in ("named", "numeric"):
         hands = played[recipe]["hands"].filter(pl.col("claim") == 0)
-        outcome = hands["outcome"].to_numpy().clip(0, 2)
-        counts.append(np.bincount(outcome, minlength=3))
+        counts.append(np.bincount(hands["outcome"].replace_strict(cell).to_numpy(), minlength=len(ends)))
     assert stats.chi2_contingency(np.array(counts)).pvalue > ALPHA, counts
 
 
@@ -54,7 +56,14 @@ def test_wins_score_alike(played: dict[str, dict[str, pl.DataFrame]]) -> None:
     # The fan of every win, the rare high fans pooled so that each cell expects enough wins.
     counts = []
     for recipe in ("named", "numeric"):
-        fan = played[recipe]["hands"].filter(pl.col("winner") >= 0, pl.col("outcome") < 4)["fan"].to_numpy()
+        fan = (
+            played[recipe]["hands"]
+            .filter(
+                pl.col("winner") >= 0,
+                pl.col("outcome") != engine.codes("hongkong", "hands", "outcome")["false_win"],
+            )["fan"]
+            .to_numpy()
+        )
         counts.append(np.bincount(fan.clip(0, 6), minlength=7))
     table = np.array(counts)
     assert stats.chi2_contingency(table[:, table.sum(axis=0) > 0]).pvalue > ALPHA, counts

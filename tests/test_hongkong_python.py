@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from simharness import config, store
 from simharness.cli import app
 from simharness.engine import OptionError, play_batch, resolve_knobs
+from simharness.games.hongkong.metrics import OUTCOME
 from simharness.games.hongkong.python import ChickenFast, best_after_discard, counts, shanten
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,8 +116,8 @@ def test_every_decision_point_is_asked_with_its_view() -> None:
     assert out["players"]["final_points"].sum() == 0, "points are conserved"
     assert set(Recorder.points) == {"tsumo", "ron", "claim", "kong", "discard"}, Recorder.points
     wins = out["hands"].filter(claim=0)
-    assert Recorder.points["tsumo"] >= (wins["outcome"] == 1).sum() > 0
-    assert Recorder.points["ron"] >= (wins["outcome"] == 2).sum() > 0
+    assert Recorder.points["tsumo"] >= (wins["outcome"] == OUTCOME["self_draw"]).sum() > 0
+    assert Recorder.points["ron"] >= (wins["outcome"] == OUTCOME["discard_win"]).sum() > 0
 
 
 @pytest.mark.parametrize(("cls", "error", "message"), failing_strategies.CASES)

@@ -22,6 +22,7 @@ from rich.console import Console
 
 from simharness import config, engine, runner, store, tomlfile
 from simharness.games import estimates
+from simharness.games.hongkong import metrics as hongkong_metrics
 from simharness.report import extremes, stream
 from simharness.report.extremes import Kind
 from simharness.stats import balance
@@ -150,9 +151,10 @@ def test_extreme_game_facts_equal_the_hands_path(
 # Each game's win of the dealer, as its metrics give it to ``dealer_rows``.
 DEALER_WON: dict[str, pl.Expr] = {
     "riichi": ((pl.col("winners").cast(pl.Int64) // (2 ** pl.col("dealer").cast(pl.Int64))) % 2) == 1,
-    "hongkong": pl.col("outcome").is_in([1, 2, 3]) & (pl.col("winner") == pl.col("dealer")),
+    "hongkong": pl.col("outcome").is_in(hongkong_metrics.WINS) & (pl.col("winner") == pl.col("dealer")),
     "suzume": (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")),
-    "trump": pl.col("outcome").is_in([1, 2]) & (pl.col("winner") == pl.col("dealer")),
+    "trump": pl.col("outcome").is_in([engine.codes("trump", "hands", "outcome")[o] for o in ("tsumo", "ron")])
+    & (pl.col("winner") == pl.col("dealer")),
 }
 
 

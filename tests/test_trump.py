@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from simharness import store, tomlfile
 from simharness.cli import app
-from simharness.engine import OptionError, play_batch, resolve_knobs, resolve_rules, schema, show_game
+from simharness.engine import OptionError, codes, play_batch, resolve_knobs, resolve_rules, schema, show_game
 from simharness.games.trump import YAKU, score_hand, summary_metrics
 from simharness.games.trump.python import AlwaysRiichi, shanten, shanten_formula
 from simharness.games.trump.show import (
@@ -35,13 +35,14 @@ from simharness.games.trump.show import (
     SET_ASIDE,
     TSUMO,
     URA,
-    VOID,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 ME = __name__
 runner = CliRunner()
 SPEC = {"chinitsu": False}  # the §14.3 vectors never award chinitsu (see docs/trump.md)
+# `hands.outcome`: each way a hand ends → its code, as the engine names them.
+OUTCOME = codes("trump", "hands", "outcome")
 
 
 @pytest.mark.parametrize(
@@ -360,7 +361,9 @@ class Raises:
 def test_python_protocol_decisions_are_honoured() -> None:
     k = resolve_knobs("trump", {})
     out = play_batch("trump", {}, [dict(k, python=f"{ME}:Passive")] * 3, seed=4, first_game=0, count=20)
-    assert (out["hands"]["outcome"] == 0).all() and (out["players"]["riichi"] == 0).all()
+    assert (out["hands"]["outcome"] == OUTCOME["exhaustive_draw"]).all() and (
+        out["players"]["riichi"] == 0
+    ).all()
     assert {"discard", "tsumo", "ron"} <= Passive.asked
     assert out["players"]["jokers"].sum() > 0
     example = play_batch(
@@ -420,7 +423,7 @@ def test_show_log_accounts_for_each_chombo_and_its_replay() -> None:
             returned += CHOMBO in kinds and RIICHI_VOID in kinds
         hands = shown["hands"].sort("hand").to_dicts()
         for h, after in itertools.pairwise(hands):
-            if h["outcome"] == VOID:
+            if h["outcome"] == OUTCOME["chombo"]:
                 same = (h["dealer"], h["round"], h["repeat"] + 1)
                 assert (after["dealer"], after["round"], after["repeat"]) == same
                 assert dealt[after["hand"]] != dealt[h["hand"]]
@@ -439,8 +442,13 @@ def test_mistake_injection_in_batches_and_the_summary() -> None:
     out = play_batch("trump", rules, knobs, seed=2, first_game=0, count=200)
     games, players, hands = out["games"], out["players"], out["hands"]
     assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()
-    chombos = hands.filter(pl.col("outcome") == 3)
+    chombos = hands.filter(pl.col("outcome") == OUTCOME["chombo"])
     assert chombos.height == games["chombos"].sum() == players["chombo"].sum() > 20
+    # Each way of ending the engine names counts the hands that the games table counts so.
+    ended = hands.filter(claim=0)["outcome"]
+    for name, column in (("exhaustive_draw", "draws"), ("tsumo", "tsumo_hands"), ("ron", "ron_hands")):
+        assert (ended == OUTCOME[name]).sum() == games[column].sum() > 0, name
+    assert (ended == OUTCOME["chombo"]).sum() == chombos.height
     for h in chombos.iter_rows(named=True):
         assert [h[f"delta_{s}"] for s in range(3)] == [-12 if s == h["offender"] else 6 for s in range(3)]
     by_slot = chombos.group_by("offender_player").len().sort("offender_player")["len"].to_list()
@@ -452,7 +460,7 @@ def test_mistake_injection_in_batches_and_the_summary() -> None:
     summary = _summary(out, ["always-riichi", "dama", "fold-on-riichi"])
     m = {(r["strategy"], r["metric"]): r["estimate"] for r in summary.iter_rows(named=True)}
     first = hands.filter(claim=0)
-    assert m[("all", "draw_rate")] == pytest.approx((first["outcome"] == 0).mean())
+    assert m[("all", "draw_rate")] == pytest.approx((first["outcome"] == OUTCOME["exhaustive_draw"]).mean())
     dama = players.filter(player=1).join(games.select("game", "hands"), on="game")
     assert m[("dama", "chombo_rate")] == pytest.approx((dama["chombo"] / dama["hands"]).mean())
     quiet = play_batch("trump", {"chombo_penalty": 9}, knobs, seed=2, first_game=0, count=60)
@@ -528,7 +536,7 @@ def _check_hand_log(events: pl.DataFrame, rows: pl.DataFrame, shown: dict[str, p
     assert sum(1 for _, k in events.select("seat", "kind").iter_rows() if k == DEALT) == 21
     first = rows.row(0, named=True)
     assert riichi == [int(first[f"riichi_{s}"]) for s in range(3)]
-    if first["outcome"] == VOID:
+    if first["outcome"] == OUTCOME["chombo"]:
         # The false tsumo ends the hand; its riichi sticks went back (RIICHI_VOID, counted above).
         assert [w for w, _ in wins] == [first["offender"]] and rows.height == 1
         assert [k for k in events["kind"].to_list() if k != RIICHI_VOID][-1] == CHOMBO

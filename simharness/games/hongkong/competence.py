@@ -22,6 +22,7 @@ import polars as pl
 from simharness import engine
 from simharness.games import competence
 from simharness.games.competence import Row, markdown
+from simharness.games.hongkong.metrics import OUTCOME, WINS
 
 GAME = "hongkong"
 # The rule sets under which a good player aims for something else.
@@ -35,9 +36,6 @@ RULES: competence.RuleSets = {
 NO_MINIMUM = "default (min_fan 0)"
 STRATEGIES = ("chicken-fast", "min-fan", "rule-aware")
 VALUE_UNIT = "fan counted toward the minimum"
-# hands.outcome as the engine's HandRow documents it (not a coded column in Hong Kong's tables).
-DRAW = 0
-WINS = (1, 2, 3)  # self-draw, discard, robbed kong
 
 
 # Per lineup slot, its ready hands and how many could not win legally; a built-in script's knobs.
@@ -51,7 +49,7 @@ def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competenc
     first = hands.filter(pl.col("claim") == 0)
     return competence.Counts(
         hands=first.height,
-        draws=int((first["outcome"] == DRAW).sum()),
+        draws=int((first["outcome"] == OUTCOME["exhaustive_draw"]).sum()),
         wins=won.height,
         mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
     )

@@ -7,9 +7,13 @@ from typing import Any
 
 import polars as pl
 
+from simharness import engine
 from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
 from simharness.vocabulary import DEALER, Term
 
+# `hands.outcome`: each way a hand ends → its code, named by the engine; the codes of a real win.
+OUTCOME = engine.codes("hongkong", "hands", "outcome")
+WINS = [OUTCOME[o] for o in ("self_draw", "discard_win", "robbed_kong")]
 # Bit i of `hands.items` (see `simharness schema hongkong`), in the engine's `FanItem` order.
 FAN_ITEMS = (
     "kong", "all_chows", "all_pungs", "self_draw", "last_tile", "replacement", "robbing_kong",
@@ -117,13 +121,13 @@ METRICS = (
 
 def _in_play(v: str, hands: pl.DataFrame, won: pl.DataFrame, games: pl.DataFrame) -> list[dict[str, Any]]:
     """The dealer's advantage per hand and how often each rule of :data:`RULE_COUNTERS` applied."""
-    is_win = pl.col("outcome").is_in([1, 2, 3])
+    is_win = pl.col("outcome").is_in(WINS)
     rows = dealer_rows(v, hands, is_win & (pl.col("winner") == pl.col("dealer")), games=games)
     first = hands.filter(pl.col("claim") == 0)
     for key, flag in (
         ("refused_hand_rate", first["refused"] > 0),
         ("multi_win_rate", first["winners"] >= 2),
-        ("false_win_rate", first["outcome"] == 4),
+        ("false_win_rate", first["outcome"] == OUTCOME["false_win"]),
     ):
         rows.append(row(v, "all", key, by_deal(flag, first["deal"])))
     items = won["items"].cast(pl.Int64)
@@ -159,7 +163,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     hands = run.table("hands")
     games = run.table("games").select("variant", "game", pl.col("hands").alias("game_hands"))
     slots = players.select("variant", "player", "strategy").unique()
-    wins = hands.filter(pl.col("winner") >= 0, pl.col("outcome") != 4).join(
+    wins = hands.filter(pl.col("winner") >= 0, pl.col("outcome") != OUTCOME["false_win"]).join(
         slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
     )
     players = players.join(games, on=["variant", "game"], how="left")
@@ -176,11 +180,15 @@ def summary_metrics(run: Run) -> pl.DataFrame:
             rate = mine[col].cast(pl.Float64) / mine["game_hands"]
             rows.append(row(v, s, metric, by_deal(rate, mine["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(row(v, s, "self_draw_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(
+            row(v, s, "self_draw_share", by_deal(won["outcome"] == OUTCOME["self_draw"], won["deal"]))
+        )
         plain = won.filter(pl.col("limit") < 0)
         rows.append(row(v, s, "mean_fan", by_deal(plain["fan"], plain["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
+        rows.append(
+            row(v, "all", "draw_rate", by_deal(first["outcome"] == OUTCOME["exhaustive_draw"], first["deal"]))
+        )
         won = wins.filter(pl.col("variant") == v)
         rows.append(row(v, "all", "limit_hand_share", by_deal(won["limit"] >= 0, won["deal"])))
         plain = won.filter(pl.col("limit") < 0)

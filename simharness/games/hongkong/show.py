@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from simharness import engine
 from simharness.games.hongkong.metrics import FAN_ITEMS, LIMIT_HANDS
 from simharness.games.riichi.show import HONOR_TITLES, HONORS
 from simharness.show.page import (
@@ -29,8 +30,8 @@ from simharness.show.page import (
 from simharness.show.replay import Shown
 
 WINDS = "ESWN"
-# `hands.outcome` codes.
-OUTCOMES = ("exhaustive draw", "self-draw", "discard win", "robbed kong", "false win")
+# `hands.outcome`'s names, as the engine declares them.
+OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("hongkong", "hands", "outcome"))
 # Event kinds of the `events` table (engine/src/games/hongkong/show.rs).
 DEALT, DRAW, REPLACEMENT, DISCARD, CHOW, PUNG, KONG, CONCEALED_KONG, ADDED_KONG = range(9)
 SELF_DRAW_WIN, DISCARD_WIN, ROBBED_KONG_WIN, FALSE_WIN = range(9, 13)

@@ -38,8 +38,6 @@ RULES: competence.RuleSets = {
 }
 STRATEGIES = ("always-riichi", "dama", "rule-aware")
 PLAYERS = 3
-# The hands table's outcome of an exhaustive draw (its schema: 0 draw, 1 tsumo, 2 ron, 3 chombo).
-DRAWN = 0
 
 
 # Per lineup slot, its ready hands and how many could not win legally; a built-in script's knobs.
@@ -51,11 +49,12 @@ def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competenc
     # A double ron makes one row per winner: a hand is its first row.
     hands = tables["hands"].filter(pl.col("claim") == 0)
     won = tables["hands"].filter(pl.col("winner") >= 0)
+    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
     dealer = pl.when(pl.col("winner") == pl.col("dealer")).then(rules["dealer_multiplier"]).otherwise(1)
     value = float(won.select((pl.col("points").cast(pl.Int64) * dealer).sum()).item())
     return competence.Counts(
         hands=hands.height,
-        draws=int((hands["outcome"] == DRAWN).sum()),
+        draws=int((hands["outcome"] == drawn).sum()),
         wins=int(tables["players"]["wins"].sum()),
         mean_value=value / max(won.height, 1),
     )

@@ -7,12 +7,14 @@ from typing import Any
 
 import polars as pl
 
-from simharness import _engine
+from simharness import _engine, engine
 from simharness.games.estimates import Run, by_deal, dealer_rows, frame, han_rows, row
 from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
 # `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
 YAKU = list(_engine.trump_yaku_names())
+# `hands.outcome`: each way a hand ends → its code, named by the engine.
+OUTCOME = engine.codes("trump", "hands", "outcome")
 
 # Each house rule whose effect is an event, and the metrics that count how often it applied
 # (``simharness rules trump`` shows them).
@@ -114,13 +116,15 @@ def summary_metrics(run: Run) -> pl.DataFrame:
                 )
             )
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == OUTCOME["tsumo"], won["deal"])))
         rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))
         rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "draw_rate", by_deal(first["outcome"] == 0, first["deal"])))
+        rows.append(
+            row(v, "all", "draw_rate", by_deal(first["outcome"] == OUTCOME["exhaustive_draw"], first["deal"]))
+        )
         mine = hands.filter(pl.col("variant") == v)
-        is_win = pl.col("outcome").is_in([1, 2])
+        is_win = pl.col("outcome").is_in([OUTCOME["tsumo"], OUTCOME["ron"]])
         # The dealer's keep comes from the log (a chombo's replay is the same dealer's, not a keep).
         rows.extend(
             dealer_rows(

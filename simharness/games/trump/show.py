@@ -14,7 +14,8 @@ from typing import Any
 
 import polars as pl
 
-from simharness.games.trump.metrics import YAKU
+from simharness import engine
+from simharness.games.trump.metrics import OUTCOME, YAKU
 from simharness.show.page import (
     GamePage,
     Page,
@@ -36,8 +37,7 @@ CARDS = 54
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("♠", "♥", "♦", "♣")
 ROUNDS = ("East", "South", "West")
-OUTCOMES = ("exhaustive draw", "tsumo", "ron", "chombo")
-VOID = 3  # `hands.outcome` of a hand voided by a chombo
+OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("trump", "hands", "outcome"))
 # Han besides the yaku, as the `hands` table counts them.
 BONUS_HAN = (("dora", "dora"), ("ura", "ura-dora"), ("jokers", "Jokers"))
 STYLE = """
@@ -85,7 +85,7 @@ class _Game(GamePage):
             han += [f"{label} {c[k]}" for k, label in BONUS_HAN if c[k]]
             payers = tables["payments"].get((c["hand"], w), [])
             paid = ", ".join(f"seat {p['payer']} pays {p['points']}" for p in payers)
-            how = "tsumo" if c["outcome"] == 1 else f"ron from seat {c['discarder']}"
+            how = "tsumo" if c["outcome"] == OUTCOME["tsumo"] else f"ron from seat {c['discarder']}"
             sticks = f"; takes {c['sticks']} in riichi sticks" if c["sticks"] else ""
             dealer = f" (dealer: × {self.shown.rules['dealer_multiplier']})" if w == c["dealer"] else ""
             items.append(
@@ -99,10 +99,10 @@ class _Game(GamePage):
     ) -> str:
         """What a hand's last frame says under its board, before each seat's point change."""
         draw = ""
-        if h["outcome"] == 0:
+        if h["outcome"] == OUTCOME["exhaustive_draw"]:
             draw = f"<p>the dealer is {'tenpai' if h['dealer_tenpai'] else 'not tenpai'}</p>"
         keeps = "the dealer " + ("keeps" if h["dealer_keeps"] else "passes") + " the deal"
-        if h["outcome"] == VOID:
+        if h["outcome"] == OUTCOME["chombo"]:
             penalty = self.shown.rules["chombo_penalty"]
             draw = (f"<p>{self.seat(h['offender'])} declared a false tsumo and pays {penalty} to each "
                     "opponent; the riichi sticks of this hand return to their players</p>")  # fmt: skip
@@ -136,7 +136,9 @@ class _Game(GamePage):
             parts.append([hand, title, dealer, deltas, h["pool"], h["outcome"], events.get(hand, ""), ending])
             points = after
             riichi = ", ".join(str(s) for s in range(self.n) if h[f"riichi_{s}"]) or "-"
-            outcome = OUTCOMES[h["outcome"]] + (f" by seat {h['offender']}" if h["outcome"] == VOID else "")
+            outcome = OUTCOMES[h["outcome"]] + (
+                f" by seat {h['offender']}" if h["outcome"] == OUTCOME["chombo"] else ""
+            )
             cells = (
                 f'<td>{hand + 1}</td><td class="l">{name}</td><td>{dealer}</td>'
                 f'<td class="l">{outcome}</td>'

@@ -9,7 +9,7 @@ use super::HongKong;
 use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::standings::Standings;
-use crate::table::{Rows, Table, TableSchema};
+use crate::table::{Codes, Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
 
 hand_game_rows! {
@@ -66,6 +66,19 @@ player_rows! {
     }
 }
 
+crate::option_enum! {
+    /// How a hand ended: the `hands.outcome` codes (the variant's index) and their names.
+    pub enum Ending {
+        Draw = "exhaustive_draw",
+        SelfDraw = "self_draw",
+        DiscardWin = "discard_win",
+        /// A win by robbing a kong.
+        RobbedKong = "robbed_kong",
+        /// A false win declared (mistake injection).
+        FalseWin = "false_win",
+    }
+}
+
 rows! {
     /// One row per hand; a discard won by several players (`multi_win = "all"`) has one row per
     /// winner (`claim` 0, 1, ... in turn order from the discarder; the deltas are on claim 0,
@@ -88,7 +101,8 @@ rows! {
         dealer: u8,
         /// Sum of the three dice that broke the wall.
         dice: u8,
-        /// 0 exhaustive draw, 1 self-draw, 2 discard win, 3 robbed kong, 4 false win.
+        /// How the hand ended.
+        #[codes = Codes::Labels(Ending::LABELS)]
         outcome: u8,
         /// The winner's (or false winner's) seat, -1 for a draw.
         winner: i8,
@@ -250,6 +264,7 @@ fn record(
         round_wind: round,
         dealer,
         dice: r.dice,
+        outcome: Ending::Draw as u8,
         winner: -1,
         winner_player: -1,
         discarder: -1,
@@ -275,7 +290,7 @@ fn record(
         Outcome::FalseWin { offender } => {
             game.false_wins += 1;
             stats[usize::from(*offender)].false_wins += 1;
-            hands.push(HandRow { outcome: 4, winner: *offender as i8, winner_player: slot(*offender), ..row });
+            hands.push(HandRow { outcome: Ending::FalseWin as u8, winner: *offender as i8, winner_player: slot(*offender), ..row });
         }
         Outcome::Win { winners, discarder, robbed } => {
             match discarder {
@@ -301,12 +316,12 @@ fn record(
                 hands.push(HandRow {
                     claim: i as u8,
                     outcome: if discarder.is_none() {
-                        1
+                        Ending::SelfDraw
                     } else if *robbed {
-                        3
+                        Ending::RobbedKong
                     } else {
-                        2
-                    },
+                        Ending::DiscardWin
+                    } as u8,
                     winner: *w as i8,
                     winner_player: slot(*w),
                     discarder: discarder.map_or(-1, |d| d as i8),

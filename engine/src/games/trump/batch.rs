@@ -9,7 +9,7 @@ use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::standings::Standings;
-use crate::table::{Rows, Table, TableSchema};
+use crate::table::{Codes, Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
 
 hand_game_rows! {
@@ -82,6 +82,17 @@ player_rows! {
     }
 }
 
+crate::option_enum! {
+    /// How a hand ended: the `hands.outcome` codes (the variant's index) and their names.
+    pub enum Outcome {
+        Draw = "exhaustive_draw",
+        Tsumo = "tsumo",
+        Ron = "ron",
+        /// A false tsumo: the hand is void and replayed by the same dealer.
+        Chombo = "chombo",
+    }
+}
+
 rows! {
     /// One row per hand outcome: an exhaustive draw or a chombo is one row with `claims = 0`; a double ron
     /// two rows (`claim` 0 and 1, in turn order from the discarder), so per-hand rates count
@@ -101,8 +112,9 @@ rows! {
         dealer: u8,
         /// Round: 0 East (10), 1 South (J), 2 West (Q).
         round: u8,
-        /// 0 = exhaustive draw, 1 = tsumo, 2 = ron, 3 = chombo (a false tsumo: the hand is void
-        /// and replayed by the same dealer; `offender` paid `chombo_penalty` to each opponent).
+        /// How the hand ended; on a chombo (a false tsumo: the hand is void and replayed by the
+        /// same dealer) `offender` paid `chombo_penalty` to each opponent.
+        #[codes = Codes::Labels(Outcome::LABELS)]
         outcome: u8,
         /// The winner's seat, -1 for a draw.
         winner: i8,
@@ -333,6 +345,7 @@ fn record(
         repeat,
         dealer: dealer as u8,
         round,
+        outcome: Outcome::Draw as u8,
         winner: -1,
         winner_player: -1,
         discarder: r.discarder.map_or(-1, |d| d as i8),
@@ -357,7 +370,7 @@ fn record(
     if let Some(o) = r.chombo {
         game.chombos += 1;
         stats[usize::from(o)].chombo += 1;
-        hands.push(HandRow { outcome: 3, offender: o as i8, offender_player: slots[usize::from(o)] as i8, ..row });
+        hands.push(HandRow { outcome: Outcome::Chombo as u8, offender: o as i8, offender_player: slots[usize::from(o)] as i8, ..row });
         return;
     }
     let claims = r.wins.iter().flatten().count();
@@ -389,7 +402,7 @@ fn record(
         hands.push(HandRow {
             claim: i as u8,
             claims: claims as u8,
-            outcome: if r.tsumo { 1 } else { 2 },
+            outcome: if r.tsumo { Outcome::Tsumo } else { Outcome::Ron } as u8,
             winner: w.seat as i8,
             winner_player: slots[usize::from(w.seat)] as i8,
             han: v.han,
