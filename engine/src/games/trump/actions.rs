@@ -9,7 +9,7 @@
 //! list of legal actions ([`Legal`]), and plays only one of them. The yes/no points offer the yes
 //! first (`[Keep, SetAside]`, `[Tsumo, Pass]`, `[Ron, Pass]`), in the order of the Python protocol.
 
-use super::scoring::{pack_counts, Card, Counts, Value, KINDS, PLAYERS};
+use super::scoring::{pack_counts, Card, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
 use super::strategies::{Info, Table7};
 use super::Trump;
 use crate::decide::Decisions;
@@ -174,6 +174,25 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
+    /// The circumstances of a win the seat might make later, as far as its view tells them: no
+    /// ippatsu, first turn or ura-dora (unknowable now, and a strategy must not count on them);
+    /// the winning kind is set per wait.
+    pub fn situation(&self, tsumo: bool, riichi: Riichi) -> Situation {
+        Situation {
+            win: 0,
+            tsumo,
+            riichi,
+            ippatsu: false,
+            first_turn: false,
+            dealer: self.seat == self.dealer,
+            seat_wind: self.seat_wind,
+            round_wind: self.round_wind,
+            dora: self.dora,
+            ura: None,
+            jokers_aside: self.aside[self.seat],
+        }
+    }
+
     /// The spec's `live(r)` for every kind: copies neither in the player's hand nor visible.
     pub fn unseen(&self) -> [u8; KINDS] {
         std::array::from_fn(|k| super::scoring::copies(k as u8).saturating_sub(self.seen[k] + self.counts[k]))

@@ -23,19 +23,7 @@ pub fn ron_legal(view: &View<'_>, rules: &Rules, kind: u8, waits: u16, riichi: b
     let mut held = view.counts;
     held[usize::from(kind)] -= 1;
     let discards = view.discarded[view.seat] | 1 << kind;
-    let situation = Situation {
-        win: 0,
-        tsumo: false,
-        riichi: if riichi { Riichi::Single } else { Riichi::None },
-        ippatsu: false,
-        first_turn: false,
-        dealer: view.seat == view.dealer,
-        seat_wind: view.seat_wind,
-        round_wind: view.round_wind,
-        dora: view.dora,
-        ura: None,
-        jokers_aside: view.aside[view.seat],
-    };
+    let situation = view.situation(false, if riichi { Riichi::Single } else { Riichi::None });
     (0..KINDS as u8)
         .filter(|&w| waits & 1 << w != 0)
         .any(|win| scoring::ron(&held, &Situation { win, ..situation }, discards, rules).is_ok())

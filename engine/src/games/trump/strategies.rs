@@ -433,19 +433,7 @@ impl Policy {
     fn best_wait_han(&self, view: &View, kind: u8, waits: u16) -> u8 {
         let mut c = view.counts;
         c[usize::from(kind)] -= 1;
-        let s = super::scoring::Situation {
-            win: 0,
-            tsumo: true,
-            riichi: super::scoring::Riichi::None,
-            ippatsu: false,
-            first_turn: false,
-            dealer: view.seat == view.dealer,
-            seat_wind: view.seat_wind,
-            round_wind: view.round_wind,
-            dora: view.dora,
-            ura: None,
-            jokers_aside: view.aside[view.seat],
-        };
+        let s = view.situation(true, super::scoring::Riichi::None);
         (0..KINDS as u8)
             .filter(|&w| waits & (1 << w) != 0)
             .filter_map(|w| {
