@@ -14,6 +14,7 @@ from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
 YAKUMAN = {code: name for code, name in enumerate(engine.labels("suzume", "hands", "yakuman")) if code}
+OUTCOME = engine.codes("suzume", "hands", "outcome")
 
 # The names players use; the harness's rank-1 share is the 1st-place rate, a hand win is per hand.
 # Each house rule whose effect is an event, and the metrics that count how often it applied
@@ -112,7 +113,7 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         rows.append(row(v, s, "deal_in_rate", by_deal(per_hand["deal_ins"], per_hand["deal"])))
         rows.append(row(v, s, "yakuman_rate", by_deal(per_hand["yakuman"], per_hand["deal"])))
         won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == 1, won["deal"])))
+        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == OUTCOME["tsumo"], won["deal"])))
         rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
     for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
         rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))

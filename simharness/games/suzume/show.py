@@ -29,6 +29,7 @@ DEALT, DORA, DRAW, DISCARD, TSUMO, RON, MISTAKE = range(7)
 HATSU, CHUN = 9, 10
 TILES = 44
 OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("suzume", "hands", "outcome"))
+TSUMO = engine.codes("suzume", "hands", "outcome")["tsumo"]
 # Yakuman by code as the page names them ("All Green"); code 0, none, is no name.
 YAKUMAN = tuple(
     "" if y == "none" else y.replace("_", " ").title() for y in engine.labels("suzume", "hands", "yakuman")
@@ -65,7 +66,7 @@ class _Game(GamePage):
         for c in won:
             parts = ", ".join(f"{label} {c[k]}" for k, label in PARTS if c[k])
             yakuman = f" ({YAKUMAN[c['yakuman']]})" if c["yakuman"] else ""
-            how = "tsumo" if c["outcome"] == 1 else f"ron from seat {c['discarder']}"
+            how = "tsumo" if c["outcome"] == TSUMO else f"ron from seat {c['discarder']}"
             items.append(
                 f"<li>seat {c['winner']} ({esc(self.strategies[c['winner']])}) wins by {how}{yakuman}: "
                 f"{esc(parts)} = {c['points']} points, received {c['received']}</li>"
