@@ -50,11 +50,9 @@ class Row:
 
 @dataclass(frozen=True)
 class Counts:
-    """What a game's tables say of one row's games: its hands (a multiple win counted once), the
-    drawn ones, the wins (one per winner) and their mean value (in the game's value unit)."""
+    """What a game's tables say of one row's wins: how many (one per winner) and their mean value
+    (in the game's value unit)."""
 
-    hands: int
-    draws: int
     wins: int
     mean_value: float
 
@@ -81,16 +79,21 @@ def row(
     """The built-in strategy ``name`` in all ``seats`` seats of ``games`` games of ``game`` under
     the resolved ``rules``, with the game's ``counts`` of its tables."""
     lineup = [knobs(game, name)] * seats
-    c = counts(rules, engine.play_batch(game, rules, lineup, seed=seed, first_game=0, count=games))
+    tables = engine.play_batch(game, rules, lineup, seed=seed, first_game=0, count=games)
+    c = counts(rules, tables)
+    hands = tables["hands"]
+    if "claim" in hands.columns:  # a multiple win makes one row per winner: a hand is its first row
+        hands = hands.filter(pl.col("claim") == 0)
+    draws = int((hands["outcome"] == engine.codes(game, "hands", "outcome")["exhaustive_draw"]).sum())
     tally = audit(game, rules, lineup, seed=seed, first_game=0, count=games)
     total = {k: sum(t[k] for t in tally) for k in tally[0]}
     ready = total["ready_hands"]
     return Row(
         rules=label,
         strategy=name,
-        hands=c.hands,
-        win_rate=c.wins / (len(lineup) * c.hands),
-        draw_rate=share(c.draws, c.hands),
+        hands=hands.height,
+        win_rate=c.wins / (len(lineup) * hands.height),
+        draw_rate=share(draws, hands.height),
         mean_value=c.mean_value,
         ready_hands=ready,
         cannot_win=share(total["yakuless_hands"], ready),

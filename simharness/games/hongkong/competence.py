@@ -22,7 +22,7 @@ import polars as pl
 from simharness import engine
 from simharness.games import competence
 from simharness.games.competence import Row, markdown
-from simharness.games.hongkong.metrics import OUTCOME, WINS
+from simharness.games.hongkong.metrics import WINS
 
 GAME = "hongkong"
 # The rule sets under which a good player aims for something else.
@@ -44,15 +44,8 @@ knobs = partial(competence.knobs, GAME)
 
 
 def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
-    hands = tables["hands"]
-    won = hands.filter(pl.col("outcome").is_in(WINS))
-    first = hands.filter(pl.col("claim") == 0)
-    return competence.Counts(
-        hands=first.height,
-        draws=int((first["outcome"] == OUTCOME["exhaustive_draw"]).sum()),
-        wins=won.height,
-        mean_value=float(won["counted_fan"].sum()) / max(won.height, 1),
-    )
+    won = tables["hands"].filter(pl.col("outcome").is_in(WINS))
+    return competence.Counts(wins=won.height, mean_value=float(won["counted_fan"].sum()) / max(won.height, 1))
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:

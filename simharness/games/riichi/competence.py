@@ -39,15 +39,9 @@ knobs = partial(competence.knobs, GAME)
 
 
 def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
-    hands, players = tables["hands"], tables["players"]
-    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
+    players = tables["players"]
     wins = int(players["wins"].sum())
-    return competence.Counts(
-        hands=hands.height,
-        draws=int((hands["outcome"] == drawn).sum()),
-        wins=wins,
-        mean_value=float(players["win_points"].sum()) / max(wins, 1),
-    )
+    return competence.Counts(wins=wins, mean_value=float(players["win_points"].sum()) / max(wins, 1))
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:

@@ -43,17 +43,9 @@ knobs = partial(competence.knobs, GAME)
 
 
 def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
-    # A multiple ron makes one row per winner: a hand is its first row.
-    hands = tables["hands"].filter(pl.col("claim") == 0)
     players = tables["players"]
-    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
     wins = int(players["wins"].sum())
-    return competence.Counts(
-        hands=hands.height,
-        draws=int((hands["outcome"] == drawn).sum()),
-        wins=wins,
-        mean_value=float(players["points_scored"].sum()) / max(wins, 1),
-    )
+    return competence.Counts(wins=wins, mean_value=float(players["points_scored"].sum()) / max(wins, 1))
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:

@@ -46,18 +46,10 @@ knobs = partial(competence.knobs, GAME)
 
 
 def _counts(rules: dict[str, Any], tables: dict[str, pl.DataFrame]) -> competence.Counts:
-    # A double ron makes one row per winner: a hand is its first row.
-    hands = tables["hands"].filter(pl.col("claim") == 0)
     won = tables["hands"].filter(pl.col("winner") >= 0)
-    drawn = engine.codes(GAME, "hands", "outcome")["exhaustive_draw"]
     dealer = pl.when(pl.col("winner") == pl.col("dealer")).then(rules["dealer_multiplier"]).otherwise(1)
     value = float(won.select((pl.col("points").cast(pl.Int64) * dealer).sum()).item())
-    return competence.Counts(
-        hands=hands.height,
-        draws=int((hands["outcome"] == drawn).sum()),
-        wins=int(tables["players"]["wins"].sum()),
-        mean_value=value / max(won.height, 1),
-    )
+    return competence.Counts(wins=int(tables["players"]["wins"].sum()), mean_value=value / max(won.height, 1))
 
 
 def row(label: str, preset: str, overrides: dict[str, Any], name: str, games: int, seed: int) -> Row:
