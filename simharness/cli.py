@@ -435,20 +435,24 @@ def schema(
     game: GameArg,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
-    """Document the tables a run of GAME writes: every column with its type and meaning."""
+    """Document the tables a run of GAME writes: every column with its type and meaning; then the
+    tables `simharness show` adds (the events of one game)."""
     tables: list[dict[str, Any]] = []
-    for t in engine.schema(game):
-        cols = [
-            {"name": c.name, "dtype": c.dtype, "doc": _coded_doc(c), "source": "engine"} for c in t.columns
-        ]
-        for name, dtype, doc in HARNESS_COLUMNS["*"] + HARNESS_COLUMNS.get(t.name, []):
-            cols.append({"name": name, "dtype": dtype, "doc": doc, "source": "harness"})
-        tables.append({"name": t.name, "doc": t.doc, "columns": cols})
+    for show_only, schema in ((False, engine.schema(game)), (True, engine.show_schema(game))):
+        for t in schema:
+            harness = [] if show_only else HARNESS_COLUMNS["*"] + HARNESS_COLUMNS.get(t.name, [])
+            cols = [
+                {"name": c.name, "dtype": c.dtype, "doc": _coded_doc(c), "source": "engine"}
+                for c in t.columns
+            ]
+            cols += [{"name": n, "dtype": d, "doc": doc, "source": "harness"} for n, d, doc in harness]
+            tables.append({"name": t.name, "doc": t.doc, "columns": cols, "show_only": show_only})
     if as_json:
         typer.echo(json.dumps(tables, indent=2))
         return
     for shown in tables:
-        out.print(f"\n[bold]{shown['name']}[/]: {escape(shown['doc'])}")
+        where = " (in `simharness show` only)" if shown["show_only"] else ""
+        out.print(f"\n[bold]{shown['name']}[/]{where}: {escape(shown['doc'])}")
         table = Table("column", "type", "meaning")
         for c in shown["columns"]:
             added = " (added by the harness)" if c["source"] == "harness" else ""

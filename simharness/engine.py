@@ -151,23 +151,32 @@ def presets(game: str) -> tuple[Preset, ...]:
 
 
 @cache
-@cache
-def schema(game: str) -> tuple[TableSchema, ...]:
-    """The tables a batch of ``game`` returns, with documented columns."""
-
+def _tables(found: str) -> tuple[TableSchema, ...]:
     def column(c: dict[str, Any]) -> ColumnSpec:
         names: dict[str, Any] = {k: tuple(c[k]) for k in ("labels", "bits") if k in c}
         return ColumnSpec(**{**c, **names})
 
     return tuple(
-        TableSchema(t["name"], t["doc"], tuple(column(c) for c in t["columns"]))
-        for t in json.loads(_call(_engine.schema_json, game))
+        TableSchema(t["name"], t["doc"], tuple(column(c) for c in t["columns"])) for t in json.loads(found)
     )
 
 
+@cache
+def schema(game: str) -> tuple[TableSchema, ...]:
+    """The tables a batch of ``game`` returns, with documented columns."""
+    return _tables(_call(_engine.schema_json, game))
+
+
+@cache
+def show_schema(game: str) -> tuple[TableSchema, ...]:
+    """The tables ``show`` adds to those of :func:`schema` (the events of a shown game), documented
+    the same way."""
+    return _tables(_call(_engine.show_schema_json, game))
+
+
 def column(game: str, table: str, name: str) -> ColumnSpec:
-    """The column ``name`` of ``game``'s table ``table``."""
-    for t in schema(game):
+    """The column ``name`` of ``game``'s table ``table`` (a batch's or a show's)."""
+    for t in schema(game) + show_schema(game):
         for c in t.columns:
             if (t.name, c.name) == (table, name):
                 return c

@@ -86,6 +86,12 @@ def test_schema_documents_engine_and_harness_columns() -> None:
         "strategy",
     ]
     assert "added by the harness" in _ok("schema", "sugoroku")
+    # Then the tables a show adds, their codes named: a decision is told by the engine's label.
+    decisions = tables["decisions"]
+    assert decisions["show_only"] and not tables["players"]["show_only"]
+    decision = next(c for c in decisions["columns"] if c["name"] == "decision")
+    assert "0 = pinzoro_reroll" in decision["doc"] and "4 = agree_end" in decision["doc"]
+    assert "decisions (in `simharness show` only)" in _ok("schema", "sugoroku")
 
 
 def test_report_of_a_run_and_of_a_wrong_directory(tmp_path: Path) -> None:

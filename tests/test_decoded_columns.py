@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -69,10 +70,24 @@ def _coded_columns() -> list[tuple[str, str, str, tuple[str, ...]]]:
     return [
         (g.name, t.name, c.name, names)
         for g in engine.games()
-        for t in engine.schema(g.name)
+        for t in engine.schema(g.name) + engine.show_schema(g.name)
         for c in t.columns
         if (names := c.labels or c.bits) is not None
     ]
+
+
+@pytest.mark.parametrize("game", engine.game_names())
+def test_a_show_returns_the_tables_its_schemas_document(game: str) -> None:
+    """What ``show`` returns is the batch's tables and the show's own, each exactly as documented
+    (names, order, dtypes), so that a page reads every code it draws from the schema."""
+    lineup = [engine.resolve_knobs(game)] * next(g.max_players for g in engine.games() if g.name == game)
+    shown = engine.show_game(game, engine.resolve_rules(game), lineup, seed=3, index=0)
+    documented = engine.schema(game) + engine.show_schema(game)
+    assert list(shown) == [t.name for t in documented]
+    for t in documented:
+        got = [(name, str(dtype)) for name, dtype in shown[t.name].schema.items()]
+        want = [(c.name, str(pl.Series(np.zeros(0, c.dtype)).dtype)) for c in t.columns]
+        assert got == want, t.name
 
 
 def test_every_game_names_its_codes_and_no_python_module_copies_them() -> None:

@@ -207,10 +207,10 @@ def _frames(dom: str) -> list[tuple[str, str, str]]:
     return [(part, html.unescape(caption), board) for part, caption, board in found]
 
 
-# The kinds of event (constants of each game's show module) that are discards.
+# The kinds of event (`events.kind` labels, as the engine names them) that are discards.
 DISCARDS = {
-    "hongkong": ("DISCARD",), "riichi": ("DISCARD", "RIICHI_DISCARD"), "suzume": ("DISCARD",),
-    "trump": ("DISCARD", "RIICHI"),
+    "hongkong": ("discard",), "riichi": ("discard", "riichi_discard"), "suzume": ("discard",),
+    "trump": ("discard", "riichi"),
 }  # fmt: skip
 
 
@@ -231,7 +231,8 @@ def test_the_frames_replay_every_discard_of_the_game(
     reds = (bool(shown.rules["red_tiles"]),) if game == "suzume" else ()  # Suzume-jong names red tiles
     events = shown.tables["events"].sort("hand", "seq")
     tile = "card" if game == "trump" else "tile"
-    logged = events.filter(pl.col("kind").is_in([getattr(module, k) for k in DISCARDS[game]]))
+    kinds = engine.codes(game, "events", "kind")
+    logged = events.filter(pl.col("kind").is_in([kinds[k] for k in DISCARDS[game]]))
     expected = [(s, name(t, *reds)) for s, t in logged.select("seat", tile).iter_rows()]
     frames = _frames(_chromium(out.as_uri() + "#all")[1])
     told = [

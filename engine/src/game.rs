@@ -132,6 +132,10 @@ pub trait Game: Sync + Send + 'static {
     /// [`Game::play`] for that game plus the game's event tables (documented in its `show.rs`),
     /// from which `simharness/games/<game>/show.py` draws the page.
     fn show(rules: &Self::Rules, lineup: &[Self::Knobs], batch: &Batch) -> Vec<Table>;
+
+    /// The tables [`Game::show`] adds to those of [`Game::schema`], documented like them (coded
+    /// columns carry their labels, which `show.py` reads instead of copies of the engine's codes).
+    fn show_schema() -> Vec<TableSchema>;
 }
 
 /// The object-safe face of a [`Game`], with JSON options.
@@ -141,6 +145,7 @@ pub trait GameApi: Sync + Send {
     fn knob_specs(&self) -> Vec<OptionSpec>;
     fn presets(&self) -> Vec<Preset>;
     fn schema(&self) -> Vec<TableSchema>;
+    fn show_schema(&self) -> Vec<TableSchema>;
     /// The complete rule set for a preset plus overrides, validated.
     fn resolve_rules(&self, preset: &str, overrides: &Value) -> Result<Value, OptionError>;
     /// The complete knob set for overrides of the defaults, validated.
@@ -221,6 +226,10 @@ impl<G: Game> GameApi for Registered<G> {
 
     fn schema(&self) -> Vec<TableSchema> {
         G::schema()
+    }
+
+    fn show_schema(&self) -> Vec<TableSchema> {
+        G::show_schema()
     }
 
     fn resolve_rules(&self, preset: &str, overrides: &Value) -> Result<Value, OptionError> {

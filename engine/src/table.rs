@@ -31,6 +31,9 @@ impl Table {
 /// A primitive that can be stored in a column.
 pub trait Cell: Copy {
     const DTYPE: &'static str;
+    /// What the stored values mean, unless the field says otherwise (`#[codes = ...]`): a
+    /// [`code_enum!`] knows its labels, so a field of its type documents itself.
+    const CODES: Codes = Codes::Plain;
     fn put(self, out: &mut Vec<u8>);
 }
 
@@ -53,6 +56,54 @@ impl Cell for bool {
     fn put(self, out: &mut Vec<u8>) {
         out.push(u8::from(self));
     }
+}
+
+/// Declares the codes of a coded column as an enum: the code is the variant's position, its label
+/// the name readers decode it to. A [`rows!`] field of this type is stored as `uint8` and carries
+/// the labels in the schema; the first variant is the row's default.
+///
+/// ```ignore
+/// code_enum! {
+///     /// How a game ended.
+///     pub enum End { Goal = "goal", MaxTurns = "max_turns" }
+/// }
+/// ```
+#[macro_export]
+macro_rules! code_enum {
+    (
+        $(#[doc = $sdoc:literal])*
+        pub enum $name:ident {
+            $(#[doc = $fdoc:literal])* $first:ident = $flabel:literal
+            $(, $(#[doc = $vdoc:literal])* $variant:ident = $label:literal)* $(,)?
+        }
+    ) => {
+        $(#[doc = $sdoc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #[repr(u8)]
+        pub enum $name {
+            $(#[doc = $fdoc])*
+            #[default]
+            $first,
+            $( $(#[doc = $vdoc])* $variant, )*
+        }
+
+        impl $name {
+            /// Each code's label, in code order.
+            pub const LABELS: &'static [&'static str] = &[$flabel, $($label),*];
+
+            pub fn label(self) -> &'static str {
+                Self::LABELS[self as usize]
+            }
+        }
+
+        impl $crate::table::Cell for $name {
+            const DTYPE: &'static str = "uint8";
+            const CODES: $crate::table::Codes = $crate::table::Codes::Labels(Self::LABELS);
+            fn put(self, out: &mut Vec<u8>) {
+                out.push(self as u8);
+            }
+        }
+    };
 }
 
 /// Builds a column from the values of one field across rows.
@@ -128,7 +179,8 @@ pub trait Rows: Sized {
 }
 
 /// Declares a row struct of primitive fields and its table. A coded column says what its values
-/// mean with `#[codes = ...]` (a [`Codes`]), which the schema carries.
+/// mean with `#[codes = ...]` (a [`Codes`]), which the schema carries, or is of a [`code_enum!`]
+/// type, whose labels it carries by itself.
 ///
 /// ```ignore
 /// rows! {
@@ -164,7 +216,7 @@ macro_rules! rows {
                             name: stringify!($field),
                             dtype: <$ty as $crate::table::Cell>::DTYPE,
                             doc: concat!($($doc, "\n"),+).trim(),
-                            codes: $crate::rows!(@codes $($codes)?),
+                            codes: $crate::rows!(@codes $ty; $($codes)?),
                         },
                     )*],
                 }
@@ -181,8 +233,8 @@ macro_rules! rows {
             }
         }
     };
-    (@codes) => { $crate::table::Codes::Plain };
-    (@codes $codes:expr) => { $codes };
+    (@codes $ty:ty;) => { <$ty as $crate::table::Cell>::CODES };
+    (@codes $ty:ty; $codes:expr) => { $codes };
 }
 
 /// Declares a game's `players` table: the columns every game shares (`game, deal, seat, player,
@@ -246,6 +298,17 @@ mod tests {
             /// How.
             #[codes = Codes::Labels(&["tsumo", "ron"])]
             how: u8,
+            /// Which way.
+            way: Way,
+        }
+    }
+
+    code_enum! {
+        /// A test code.
+        pub enum Way {
+            Up = "up",
+            /// Not up.
+            Down = "down",
         }
     }
 
@@ -266,7 +329,7 @@ mod tests {
 
     #[test]
     fn rows_become_little_endian_columns() {
-        let t = R::table(&[R { a: 1, b: -2, c: true, ..R::default() }, R { a: 258, b: 3, c: false, ..R::default() }]);
+        let t = R::table(&[R { a: 1, b: -2, c: true, ..R::default() }, R { a: 258, b: 3, c: false, way: Way::Down, ..R::default() }]);
         assert_eq!(t.rows, 2);
         let a = t.column("a").unwrap();
         assert_eq!(a.dtype, "uint64");
@@ -280,5 +343,10 @@ mod tests {
         assert_eq!(s.to_json()["columns"][3]["seats"], true);
         assert_eq!(s.to_json()["columns"][4]["labels"], json!(["tsumo", "ron"]));
         assert!(s.to_json()["columns"][0].get("labels").is_none());
+        // A code_enum field: one byte, its position; its labels in the schema without an attribute.
+        assert_eq!(t.column("way").unwrap().data, vec![0, 1]);
+        assert_eq!(s.to_json()["columns"][5]["dtype"], "uint8");
+        assert_eq!(s.to_json()["columns"][5]["labels"], json!(["up", "down"]));
+        assert_eq!(Way::Down.label(), "down");
     }
 }

@@ -110,6 +110,10 @@ impl Game for Toy {
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         Self::play(rules, lineup, &Batch { count: 1, ..*batch })
     }
+
+    fn show_schema() -> Vec<TableSchema> {
+        Vec::new()
+    }
 }
 
 /// Plays `batch` with the players of `outside` in the slots played from outside the engine.

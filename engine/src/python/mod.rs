@@ -641,6 +641,12 @@ fn schema_json(name: &str) -> PyResult<String> {
     Ok(Value::Array(game(name)?.schema().iter().map(|t| t.to_json()).collect()).to_string())
 }
 
+/// JSON list of the tables a game's show adds to those of its batches, with column docs.
+#[pyfunction]
+fn show_schema_json(name: &str) -> PyResult<String> {
+    Ok(Value::Array(game(name)?.show_schema().iter().map(|t| t.to_json()).collect()).to_string())
+}
+
 /// The full, validated rule set (JSON) for a preset plus overrides (JSON object).
 #[pyfunction]
 fn resolve_rules(name: &str, preset: &str, overrides: &str) -> PyResult<String> {
@@ -727,6 +733,7 @@ fn engine_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(knob_options_json, m)?)?;
     m.add_function(wrap_pyfunction!(presets_json, m)?)?;
     m.add_function(wrap_pyfunction!(schema_json, m)?)?;
+    m.add_function(wrap_pyfunction!(show_schema_json, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_rules, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;

@@ -24,7 +24,7 @@ use pyo3::types::PyTuple;
 /// tiles are counted in `unseen`.
 fn items<'py>(rules: &Bound<'py, PyAny>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
     out.item("seat", || Ok(v.seat))?;
-    out.item("decision", || Ok(point.decision.name()))?;
+    out.item("decision", || Ok(point.decision.label()))?;
     out.item("turn", || Ok(point.turn))?;
     out.item("roll", || Ok(point.roll))?;
     let ps = v.players;
@@ -64,7 +64,7 @@ impl Protocol for Sugoroku {
     fn chosen(answer: &Bound<'_, PyAny>, point: Point, legal: &[Action]) -> PyResult<usize> {
         let take = answer.extract::<bool>().map_err(|_| {
             let shown = answer.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
-            PyTypeError::new_err(format!("decide() returned {shown} at {}; expected True or False", point.decision.name()))
+            PyTypeError::new_err(format!("decide() returned {shown} at {}; expected True or False", point.decision.label()))
         })?;
         let action = if take { Action::Take } else { Action::Pass };
         Ok(legal.iter().position(|&a| a == action).expect("every sugoroku decision offers both answers"))

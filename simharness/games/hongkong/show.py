@@ -32,11 +32,10 @@ from simharness.show.replay import Shown
 WINDS = "ESWN"
 # `hands.outcome`'s names, as the engine declares them.
 OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("hongkong", "hands", "outcome"))
-# Event kinds of the `events` table (engine/src/games/hongkong/show.rs).
-DEALT, DRAW, REPLACEMENT, DISCARD, CHOW, PUNG, KONG, CONCEALED_KONG, ADDED_KONG = range(9)
-SELF_DRAW_WIN, DISCARD_WIN, ROBBED_KONG_WIN, FALSE_WIN = range(9, 13)
+# Event kinds of the `events` table, as the engine declares them (the page's script reads them too).
+KINDS = engine.codes("hongkong", "events", "kind")
 # Event kinds whose row carries the seat claimed or won from, and a chow's lowest kind.
-WIDE = (CHOW, PUNG, KONG, DISCARD_WIN, ROBBED_KONG_WIN)
+WIDE = tuple(KINDS[k] for k in ("chow", "pung", "kong", "discard_win", "robbed_kong_win"))
 # Event tile codes 34-37 are the flowers 1-4, 38-41 the seasons 1-4.
 BONUS = 34
 
@@ -148,6 +147,7 @@ class _Game(GamePage):
             "start": [self.start] * self.n,
             "outcomes": OUTCOMES,
             "wide": sorted(WIDE),
+            "kinds": KINDS,
             "hands": parts,
         }
         return Page(self.shown.title("Hong Kong mahjong"), overview, data, _SCRIPT, _STYLE)
@@ -163,8 +163,9 @@ _STYLE = """
 # moved highlighted; a draw or replacement is told with the move that follows it.
 _SCRIPT = """
 const W='ESWN', S=D.strategies, F=D.faces, N=D.names, WIDE=new Set(D.wide), H=D.hands, BONUS=34;
-const [DEALT,DRAW,REPLACEMENT,DISCARD,CHOW,PUNG,KONG,CONCEALED_KONG,ADDED_KONG,SELF_DRAW_WIN,
-  DISCARD_WIN,ROBBED_KONG_WIN]=[0,1,2,3,4,5,6,7,8,9,10,11];
+const {dealt:DEALT,draw:DRAW,replacement:REPLACEMENT,discard:DISCARD,chow:CHOW,pung:PUNG,kong:KONG,
+  concealed_kong:CONCEALED_KONG,added_kong:ADDED_KONG,self_draw_win:SELF_DRAW_WIN,discard_win:DISCARD_WIN,
+  robbed_kong_win:ROBBED_KONG_WIN}=D.kinds;
 const before=[], after=[];
 let points=D.start;
 for(const h of H){before.push(points);points=points.map((p,s)=>p+h[3][s]);after.push(points);}
@@ -195,7 +196,7 @@ function apply(seats,kind,seat,code,from,base){
     const rest=meld.slice();
     K.remove(rest,code);
     for(const t of rest)K.remove(st.hand,t);
-    const what=['chow','pung','kong'][kind-CHOW];
+    const what=kind===CHOW?'chow':kind===PUNG?'pung':'kong';
     st.melds.push([what,meld]);
     return who+'claims '+name+' from seat '+from+': '+what+' '+meld.map(t=>N[t]).join(' ');
   }

@@ -4,18 +4,21 @@ pieces land on them, the pieces after every turn, every roll and decision, and t
 
 from __future__ import annotations
 
+from simharness import engine
 from simharness.show.page import GamePage, Page, esc, part_row, rows_by, tile
 from simharness.show.replay import Shown
 
 # Board squares per row (the course snakes: row 2 runs right to left).
 ROW = 20
-DECISIONS = {
-    1: "pinzoro back re-roll",
-    2: "6-zoro extra roll",
-    3: "offset after a pinzoro",
-    4: "offset after a 6-zoro",
-    5: "agree to end the game",
+# How the page tells each option of `decisions.decision` (by its code's label in the engine).
+_TOLD = {
+    "pinzoro_reroll": "pinzoro back re-roll",
+    "extra_roll": "6-zoro extra roll",
+    "pinzoro_offset": "offset after a pinzoro",
+    "sixzoro_offset": "offset after a 6-zoro",
+    "agree_end": "agree to end the game",
 }
+DECISIONS = tuple(_TOLD[label] for label in engine.labels("sugoroku", "decisions", "decision"))
 SPECIAL = {34: ("5", "m", "red 5m"), 35: ("5", "p", "red 5p"), 36: ("5", "p", "gold 5p"),
            37: ("5", "s", "red 5s"), 38: ("5", "s", "gold 5s"), 39: ("P", "x", "white pochi")}  # fmt: skip
 HONORS = ("E", "S", "W", "N", "P", "F", "C")

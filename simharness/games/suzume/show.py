@@ -25,7 +25,6 @@ from simharness.show.page import (
 )
 from simharness.show.replay import Shown
 
-DEALT, DORA, DRAW, DISCARD, TSUMO, RON, MISTAKE = range(7)
 HATSU, CHUN = 9, 10
 TILES = 44
 OUTCOMES = tuple(o.replace("_", " ") for o in engine.labels("suzume", "hands", "outcome"))
@@ -119,6 +118,8 @@ class _Game(GamePage):
             "strategies": self.strategies,
             "start": [self.start] * self.n,
             "outcomes": OUTCOMES,
+            # The `events.kind` codes as the engine declares them, which the script reads.
+            "kinds": engine.codes("suzume", "events", "kind"),
             "hands": parts,
         }
         return Page(self.shown.title("Suzume-jong"), overview, data, _SCRIPT)
@@ -129,7 +130,7 @@ class _Game(GamePage):
 # is told with the discard that follows it.
 _SCRIPT = """
 const S=D.strategies, F=D.faces, N=D.names, H=D.hands, n=S.length;
-const [DEALT,DORA,DRAW,DISCARD,TSUMO,RON]=[0,1,2,3,4,5];
+const {dealt:DEALT,dora:DORA,draw:DRAW,discard:DISCARD,tsumo:TSUMO,ron:RON}=D.kinds;
 const before=[], after=[];
 let points=D.start;
 for(const h of H){before.push(points);points=points.map((p,s)=>p+h[2][s]);after.push(points);}

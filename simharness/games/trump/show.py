@@ -30,8 +30,6 @@ from simharness.show.page import (
 )
 from simharness.show.replay import Shown
 
-(DEALT, DORA, JOKER_OUT, DRAW, SET_ASIDE, REPLACEMENT, DISCARD, RIICHI, RIICHI_VOID, TSUMO, RON,
- URA, CHOMBO) = range(13)  # fmt: skip
 FIRST_JOKER = 52
 CARDS = 54
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -154,6 +152,8 @@ class _Game(GamePage):
             "start": [self.start] * self.n,
             "cost": self.cost,
             "outcomes": OUTCOMES,
+            # The `events.kind` codes as the engine declares them, which the script reads.
+            "kinds": engine.codes("trump", "events", "kind"),
             "hands": parts,
         }
         return Page(self.shown.title("Trump mahjong"), self.overview(rows), data, _SCRIPT, STYLE)
@@ -185,8 +185,8 @@ class _Game(GamePage):
 # one marked); the deal is one frame, then one per discard, riichi or win.
 _SCRIPT = """
 const S=D.strategies, F=D.faces, N=D.names, H=D.hands, n=S.length;
-const [DEALT,DORA,JOKER_OUT,DRAW,SET_ASIDE,REPLACEMENT,DISCARD,RIICHI,RIICHI_VOID,TSUMO,RON,URA,CHOMBO]=
-  [...Array(13).keys()];
+const {dealt:DEALT,dora:DORA,joker_out:JOKER_OUT,draw:DRAW,set_aside:SET_ASIDE,replacement:REPLACEMENT,
+  discard:DISCARD,riichi:RIICHI,riichi_void:RIICHI_VOID,tsumo:TSUMO,ron:RON,ura:URA,chombo:CHOMBO}=D.kinds;
 const MOVES=new Set([DISCARD,RIICHI,TSUMO,RON,CHOMBO]), WINS=new Set([TSUMO,RON,CHOMBO]);
 const before=[], after=[], pools=[0];
 let points=D.start;

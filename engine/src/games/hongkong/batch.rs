@@ -9,7 +9,7 @@ use super::HongKong;
 use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{ranks_with, Batch, Game, Preset, Seating};
 use crate::standings::Standings;
-use crate::table::{Codes, Rows, Table, TableSchema};
+use crate::table::{Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
 
 hand_game_rows! {
@@ -66,8 +66,8 @@ player_rows! {
     }
 }
 
-crate::option_enum! {
-    /// How a hand ended: the `hands.outcome` codes (the variant's index) and their names.
+crate::code_enum! {
+    /// How a hand ended: the `hands.outcome` codes.
     pub enum Ending {
         Draw = "exhaustive_draw",
         SelfDraw = "self_draw",
@@ -102,8 +102,7 @@ rows! {
         /// Sum of the three dice that broke the wall.
         dice: u8,
         /// How the hand ended.
-        #[codes = Codes::Labels(Ending::LABELS)]
-        outcome: u8,
+        outcome: Ending,
         /// The winner's (or false winner's) seat, -1 for a draw.
         winner: i8,
         /// The winner's lineup slot, -1 for a draw.
@@ -264,7 +263,7 @@ fn record(
         round_wind: round,
         dealer,
         dice: r.dice,
-        outcome: Ending::Draw as u8,
+        outcome: Ending::Draw,
         winner: -1,
         winner_player: -1,
         discarder: -1,
@@ -290,7 +289,7 @@ fn record(
         Outcome::FalseWin { offender } => {
             game.false_wins += 1;
             stats[usize::from(*offender)].false_wins += 1;
-            hands.push(HandRow { outcome: Ending::FalseWin as u8, winner: *offender as i8, winner_player: slot(*offender), ..row });
+            hands.push(HandRow { outcome: Ending::FalseWin, winner: *offender as i8, winner_player: slot(*offender), ..row });
         }
         Outcome::Win { winners, discarder, robbed } => {
             match discarder {
@@ -321,7 +320,7 @@ fn record(
                         Ending::RobbedKong
                     } else {
                         Ending::DiscardWin
-                    } as u8,
+                    },
                     winner: *w as i8,
                     winner_player: slot(*w),
                     discarder: discarder.map_or(-1, |d| d as i8),
@@ -394,5 +393,9 @@ impl Game for HongKong {
     }
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         super::show::show(rules, lineup, batch)
+    }
+
+    fn show_schema() -> Vec<TableSchema> {
+        super::show::schema()
     }
 }

@@ -8,13 +8,13 @@
 use super::batch::{play_game, HandRow, Tables};
 use super::rules::Rules;
 use super::scoring::payments;
-use super::state::{HandResult, Outcome};
+use super::state::{HandResult, Happening, Outcome};
 use super::strategies::Knobs;
 use super::HongKong;
 use crate::decide::{Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rows;
-use crate::table::{Rows, Table};
+use crate::table::{Rows, Table, TableSchema};
 
 rows! {
     /// Every event of the shown game, in order.
@@ -25,10 +25,9 @@ rows! {
         seq: u32,
         /// The acting seat.
         seat: u8,
-        /// 0 dealt, 1 draw, 2 replacement (dead wall, for a bonus tile or a kong), 3 discard,
-        /// 4 chow, 5 pung, 6 exposed kong claimed, 7 concealed kong, 8 added kong, 9 self-draw
-        /// win, 10 discard win, 11 robbed-kong win, 12 false win.
-        kind: u8,
+        /// What happened (a replacement is drawn from the dead wall, for a bonus tile or a kong;
+        /// a kong is an exposed kong claimed on a discard).
+        kind: Happening,
         /// Tile kind 0-33 (1-9 characters, dots, bamboo, then E S W N, white, green, red), or
         /// 34-37 flowers 1-4 and 38-41 seasons 1-4.
         tile: u8,
@@ -85,6 +84,13 @@ rows! {
     }
 }
 
+/// The tables a show adds to those of a batch ([`Game::show_schema`]).
+///
+/// [`Game::show_schema`]: crate::game::Game::show_schema
+pub fn schema() -> Vec<TableSchema> {
+    vec![EventRow::schema(), WinRow::schema(), WinItemRow::schema()]
+}
+
 /// The first game of `batch` played alone with its events.
 pub fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
     show_with(rules, lineup, batch, &mut []).expect("native strategies only choose legal actions")
@@ -103,7 +109,7 @@ pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut O
         for e in &r.events {
             let seq = events.len() as u32;
             let from = e.from.map_or(-1, |f| f as i8);
-            events.push(EventRow { hand, seq, seat: e.seat, kind: e.what as u8, tile: e.tile, from, base: e.base });
+            events.push(EventRow { hand, seq, seat: e.seat, kind: e.what, tile: e.tile, from, base: e.base });
         }
         let Outcome::Win { winners, discarder, .. } = &r.outcome else { continue };
         let dealer = out.hands.iter().find(|row: &&HandRow| row.hand == hand).map_or(0, |row| row.dealer);

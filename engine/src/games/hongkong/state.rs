@@ -119,26 +119,27 @@ pub struct HandResult {
     pub events: Vec<HandEvent>,
 }
 
-/// What happened at one moment of a hand; the discriminant is the `kind` code of the `events`
-/// table of `show.rs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Happening {
-    Dealt,
-    Draw,
-    /// A tile from the dead wall, for a bonus tile or a kong.
-    Replacement,
-    Discard,
-    Chow,
-    Pung,
-    /// An exposed kong claimed on a discard.
-    Kong,
-    ConcealedKong,
-    /// The fourth tile added to an exposed pung.
-    AddedKong,
-    SelfDrawWin,
-    DiscardWin,
-    RobbedKongWin,
-    FalseWin,
+crate::code_enum! {
+    /// What happened at one moment of a hand: the `kind` codes of the `events` table of `show.rs`.
+    pub enum Happening {
+        Dealt = "dealt",
+        Draw = "draw",
+        /// A tile from the dead wall, for a bonus tile or a kong.
+        Replacement = "replacement",
+        Discard = "discard",
+        Chow = "chow",
+        Pung = "pung",
+        /// An exposed kong claimed on a discard.
+        Kong = "kong",
+        ConcealedKong = "concealed_kong",
+        /// The fourth tile added to an exposed pung.
+        AddedKong = "added_kong",
+        SelfDrawWin = "self_draw_win",
+        DiscardWin = "discard_win",
+        RobbedKongWin = "robbed_kong_win",
+        /// A false win declared (mistake injection).
+        FalseWin = "false_win",
+    }
 }
 
 /// One event: `tile` is a kind 0-33, or 34-37 the flowers 1-4 and 38-41 the seasons 1-4; `from`

@@ -391,6 +391,10 @@ impl Game for Riichi {
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         super::show::show(rules, lineup, batch)
     }
+
+    fn show_schema() -> Vec<TableSchema> {
+        super::show::schema()
+    }
 }
 
 /// Plays `batch` and returns its tables. `outside[slot]` is the player of a lineup slot played

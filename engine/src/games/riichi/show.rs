@@ -12,7 +12,7 @@ use super::Riichi;
 use crate::decide::{Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rows;
-use crate::table::{Rows, Table};
+use crate::table::{Rows, Table, TableSchema};
 
 rows! {
     /// One row per win of the shown game.
@@ -58,6 +58,13 @@ rows! {
         /// Its han (13 per yakuman multiple).
         han: u8,
     }
+}
+
+/// The tables a show adds to those of a batch ([`Game::show_schema`]).
+///
+/// [`Game::show_schema`]: crate::game::Game::show_schema
+pub fn schema() -> Vec<TableSchema> {
+    vec![WinRow::schema(), WinYakuRow::schema()]
 }
 
 /// The first game of `batch`, played alone with its events, wins and yaku.

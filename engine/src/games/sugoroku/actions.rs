@@ -18,24 +18,27 @@ use super::state::{self, State, Stats, FACE_DOWN, KINDS, TILES, TILE_IDS};
 use super::Sugoroku;
 use crate::decide::Decisions;
 
-/// The optional choices of the game. Each question is "take the option?"; [`Action::Pass`] is the
-/// default of the rules (no extra roll, no offset, no agreement).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decision {
-    /// G-D1: after the pinzoro back-2 landing, roll again and move back by the sum?
-    PinzoroReroll,
-    /// G-D2: after the 6-zoro 12-square landing, roll again?
-    ExtraRoll,
-    /// G-D3 after a pinzoro: the landing was a wind; cancel one rest instead of the back re-roll?
-    PinzoroOffset,
-    /// G-D3 after a 6-zoro: the landing was a wind; cancel one rest instead of the extra roll?
-    SixzoroOffset,
-    /// G-D4: every piece is near the goal; agree to end the game now without settlement?
-    AgreeEnd,
+crate::code_enum! {
+    /// The optional choices of the game. Each question is "take the option?"; [`Action::Pass`] is
+    /// the default of the rules (no extra roll, no offset, no agreement). The label is the
+    /// decision's name in messages, in the Python protocol's view (`decision`) and in the show's
+    /// `decisions` table.
+    pub enum Decision {
+        /// G-D1: after the pinzoro back-2 landing, roll again and move back by the sum?
+        PinzoroReroll = "pinzoro_reroll",
+        /// G-D2: after the 6-zoro 12-square landing, roll again?
+        ExtraRoll = "extra_roll",
+        /// G-D3 after a pinzoro: the landing was a wind; cancel one rest instead of the back re-roll?
+        PinzoroOffset = "pinzoro_offset",
+        /// G-D3 after a 6-zoro: the landing was a wind; cancel one rest instead of the extra roll?
+        SixzoroOffset = "sixzoro_offset",
+        /// G-D4: every piece is near the goal; agree to end the game now without settlement?
+        AgreeEnd = "agree_end",
+    }
 }
 
 impl Decision {
-    /// A stable number for keying random decisions.
+    /// A stable number for keying random decisions (a key, not the column code: it never changes).
     pub fn code(self) -> u64 {
         match self {
             Decision::PinzoroReroll => 1,
@@ -43,17 +46,6 @@ impl Decision {
             Decision::PinzoroOffset => 3,
             Decision::SixzoroOffset => 4,
             Decision::AgreeEnd => 5,
-        }
-    }
-
-    /// The decision's name in messages and in the Python protocol's view (`decision`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Decision::PinzoroReroll => "pinzoro_reroll",
-            Decision::ExtraRoll => "extra_roll",
-            Decision::PinzoroOffset => "pinzoro_offset",
-            Decision::SixzoroOffset => "sixzoro_offset",
-            Decision::AgreeEnd => "agree_end",
         }
     }
 }
@@ -89,7 +81,7 @@ impl Decisions for Sugoroku {
     }
 
     fn point_name(point: Point) -> &'static str {
-        point.decision.name()
+        point.decision.label()
     }
 }
 

@@ -169,6 +169,10 @@ impl Game for Sugoroku {
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         super::show::show(rules, lineup, batch)
     }
+
+    fn show_schema() -> Vec<TableSchema> {
+        super::show::schema()
+    }
 }
 
 /// Plays `batch` with the players of `outside` in the slots played from outside the engine and

@@ -6,7 +6,7 @@
 //! Everything the seat has seen stays: the face-up squares, the dora, every piece, its points,
 //! rests and pending multiplier. The seat's view must come out the same, and so must its decision.
 
-use super::actions::{Driver, Point, View};
+use super::actions::{Decision, Driver, Point, View};
 use super::batch::{natives, Tabletop};
 use super::rules::{self, Rules};
 use super::state::{State, MAX_PLAYERS};
@@ -80,12 +80,12 @@ impl Driver for Sampler<'_> {
         let t = &mut *self.tally;
         t.total += 1;
         t.samples[self.seats[seat]] += 1;
-        let kind = point.decision.code() as usize - 1;
+        let kind = point.decision as usize;
         t.points[kind] += 1;
         let view: View<'_> = state.view(seat);
         let ahead = (usize::from(state.players[seat].pos) + 1..usize::from(state.goal)).find(|&sq| !state.is_up(sq));
         // The offsets are rare: each is dealt again more often.
-        let redeals = if matches!(kind, 2 | 3) { 10 } else { 1 };
+        let redeals = if matches!(point.decision, Decision::PinzoroOffset | Decision::SixzoroOffset) { 10 } else { 1 };
         let key = Key::new(t.total);
         let mut changed = false;
         for r in 0..redeals {

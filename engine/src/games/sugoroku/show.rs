@@ -4,7 +4,7 @@
 //! piece, points, rests and pending multiplier after the deal, turn 0, and after each turn), `rolls`
 //! (every roll of the dice, in order) and `decisions` (every option asked, and the answer).
 
-use super::actions::{Driver, Point};
+use super::actions::{Decision, Driver, Point};
 use super::batch::{natives, settle_rows, GameRow, PlayerRow, Tabletop};
 use super::rules::Rules;
 use super::state::{State, KINDS};
@@ -14,7 +14,7 @@ use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Seating};
 use crate::rng::Key;
 use crate::rows;
-use crate::table::{Rows, Table};
+use crate::table::{Rows, Table, TableSchema};
 
 rows! {
     /// One row per course square.
@@ -81,8 +81,9 @@ rows! {
         turn: u32,
         /// The seat asked.
         seat: u8,
-        /// 1 pinzoro back re-roll, 2 6-zoro extra roll, 3 offset after a pinzoro, 4 offset after a 6-zoro, 5 agree to end the game.
-        decision: u8,
+        /// The option: the pinzoro back re-roll, the 6-zoro extra roll, the offset after a pinzoro
+        /// or after a 6-zoro, or agreeing to end the game.
+        decision: Decision,
         /// Whether the seat took the option.
         taken: bool,
     }
@@ -130,7 +131,7 @@ impl<D: Driver> Driver for Recorder<'_, D> {
 
     fn decide(&mut self, state: &State<'_>, seat: usize, point: Point) -> Result<bool, D::Error> {
         let taken = self.inner.decide(state, seat, point)?;
-        self.decisions.push(DecisionRow { turn: self.turn + 1, seat: seat as u8, decision: point.decision.code() as u8, taken });
+        self.decisions.push(DecisionRow { turn: self.turn + 1, seat: seat as u8, decision: point.decision, taken });
         Ok(taken)
     }
 
@@ -138,6 +139,13 @@ impl<D: Driver> Driver for Recorder<'_, D> {
         self.turn += 1;
         self.snapshot(state, seat as u8);
     }
+}
+
+/// The tables a show adds to those of a batch ([`Game::show_schema`]).
+///
+/// [`Game::show_schema`]: crate::game::Game::show_schema
+pub fn schema() -> Vec<TableSchema> {
+    vec![SquareRow::schema(), DoraRow::schema(), PositionRow::schema(), RollRow::schema(), DecisionRow::schema()]
 }
 
 /// The first game of `batch`, played alone and recorded turn by turn.

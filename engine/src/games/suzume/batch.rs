@@ -388,4 +388,8 @@ impl Game for Suzume {
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         super::show::show(rules, lineup, batch)
     }
+
+    fn show_schema() -> Vec<TableSchema> {
+        super::show::schema()
+    }
 }

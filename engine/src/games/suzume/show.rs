@@ -12,7 +12,7 @@ use super::Suzume;
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::rows;
-use crate::table::{Rows, Table};
+use crate::table::{Rows, Table, TableSchema};
 
 rows! {
     /// Every event of the shown game, in order.
@@ -23,8 +23,8 @@ rows! {
         seq: u32,
         /// The seat; 255 for the dora indicator.
         seat: u8,
-        /// 0 dealt, 1 dora indicator, 2 draw, 3 discard, 4 tsumo, 5 ron, 6 mistaken win (penalty paid).
-        kind: u8,
+        /// What happened (a mistake is a mistaken win declared, its penalty paid).
+        kind: Event,
         /// Tile id 0–43: kind id / 4 (0–8 the numbers 1–9 of souzu, 9 hatsu, 10 chun), copy id % 4; copy 0 of a number is its red copy.
         tile: u8,
     }
@@ -33,8 +33,15 @@ rows! {
 impl Listen for Vec<EventRow> {
     fn hear(&mut self, hand: u64, seat: usize, event: Event, tile: Tile) {
         let seq = self.len() as u32;
-        self.push(EventRow { hand: hand as u16, seq, seat: seat as u8, kind: event as u8, tile: tile.0 });
+        self.push(EventRow { hand: hand as u16, seq, seat: seat as u8, kind: event, tile: tile.0 });
     }
+}
+
+/// The tables a show adds to those of a batch ([`Game::show_schema`]).
+///
+/// [`Game::show_schema`]: crate::game::Game::show_schema
+pub fn schema() -> Vec<TableSchema> {
+    vec![EventRow::schema()]
 }
 
 /// The first game of `batch`, played alone with its events.

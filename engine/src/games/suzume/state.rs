@@ -151,23 +151,24 @@ impl Listen for () {
 /// The seat of an event that belongs to no seat (the dora indicator).
 pub const NO_SEAT: usize = u8::MAX as usize;
 
-/// What [`Listen::hear`] hears.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    /// A tile dealt to the seat.
-    Dealt = 0,
-    /// The dora indicator turned up.
-    Dora = 1,
-    /// A tile drawn.
-    Draw = 2,
-    /// A tile discarded.
-    Discard = 3,
-    /// The drawn tile declared as a tsumo win.
-    Tsumo = 4,
-    /// The discarded tile claimed for a ron win.
-    Ron = 5,
-    /// A mistaken win declared (mistake injection): the seat pays the penalty.
-    Mistake = 6,
+crate::code_enum! {
+    /// What [`Listen::hear`] hears: the `kind` codes of the `events` table of `show.rs`.
+    pub enum Event {
+        /// A tile dealt to the seat.
+        Dealt = "dealt",
+        /// The dora indicator turned up.
+        Dora = "dora",
+        /// A tile drawn.
+        Draw = "draw",
+        /// A tile discarded.
+        Discard = "discard",
+        /// The drawn tile declared as a tsumo win.
+        Tsumo = "tsumo",
+        /// The discarded tile claimed for a ron win.
+        Ron = "ron",
+        /// A mistaken win declared (mistake injection): the seat pays the penalty.
+        Mistake = "mistake",
+    }
 }
 
 /// The context of one hand.

@@ -9,7 +9,7 @@ use crate::decide::{seat_players, Outside, PlayerError};
 use crate::game::{Batch, Game, Preset, Seating};
 use crate::rng::Key;
 use crate::standings::Standings;
-use crate::table::{Codes, Rows, Table, TableSchema};
+use crate::table::{Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
 
 hand_game_rows! {
@@ -82,8 +82,8 @@ player_rows! {
     }
 }
 
-crate::option_enum! {
-    /// How a hand ended: the `hands.outcome` codes (the variant's index) and their names.
+crate::code_enum! {
+    /// How a hand ended: the `hands.outcome` codes.
     pub enum Outcome {
         Draw = "exhaustive_draw",
         Tsumo = "tsumo",
@@ -114,8 +114,7 @@ rows! {
         round: u8,
         /// How the hand ended; on a chombo (a false tsumo: the hand is void and replayed by the
         /// same dealer) `offender` paid `chombo_penalty` to each opponent.
-        #[codes = Codes::Labels(Outcome::LABELS)]
-        outcome: u8,
+        outcome: Outcome,
         /// The winner's seat, -1 for a draw.
         winner: i8,
         /// The winner's lineup slot, -1 for a draw.
@@ -345,7 +344,7 @@ fn record(
         repeat,
         dealer: dealer as u8,
         round,
-        outcome: Outcome::Draw as u8,
+        outcome: Outcome::Draw,
         winner: -1,
         winner_player: -1,
         discarder: r.discarder.map_or(-1, |d| d as i8),
@@ -370,7 +369,7 @@ fn record(
     if let Some(o) = r.chombo {
         game.chombos += 1;
         stats[usize::from(o)].chombo += 1;
-        hands.push(HandRow { outcome: Outcome::Chombo as u8, offender: o as i8, offender_player: slots[usize::from(o)] as i8, ..row });
+        hands.push(HandRow { outcome: Outcome::Chombo, offender: o as i8, offender_player: slots[usize::from(o)] as i8, ..row });
         return;
     }
     let claims = r.wins.iter().flatten().count();
@@ -402,7 +401,7 @@ fn record(
         hands.push(HandRow {
             claim: i as u8,
             claims: claims as u8,
-            outcome: if r.tsumo { Outcome::Tsumo } else { Outcome::Ron } as u8,
+            outcome: if r.tsumo { Outcome::Tsumo } else { Outcome::Ron },
             winner: w.seat as i8,
             winner_player: slots[usize::from(w.seat)] as i8,
             han: v.han,
@@ -478,5 +477,9 @@ impl Game for Trump {
     }
     fn show(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Vec<Table> {
         super::show::show(rules, lineup, batch)
+    }
+
+    fn show_schema() -> Vec<TableSchema> {
+        super::show::schema()
     }
 }

@@ -12,7 +12,7 @@ use super::Trump;
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::rows;
-use crate::table::{Rows, Table};
+use crate::table::{Rows, Table, TableSchema};
 
 rows! {
     /// Every event of the shown game, in order.
@@ -23,13 +23,13 @@ rows! {
         seq: u32,
         /// The seat; 255 for a card turned up from the dead wall.
         seat: u8,
-        /// 0 dealt, 1 dora indicator, 2 Joker turned up and put out of play, 3 draw, 4 Joker set
-        /// aside, 5 replacement from the dead wall, 6 discard, 7 discard declaring riichi, 8 riichi
-        /// void (its discard was ronned, or a chombo voided the hand; the card is the declaration
-        /// discard), 9 tsumo, 10 ron, 11 ura-dora indicator, 12 chombo (a false
-        /// tsumo on the card just drawn, mistake injection: the hand is void, its riichi sticks
-        /// return and the offender pays `chombo_penalty` to each opponent).
-        kind: u8,
+        /// What happened: a Joker turned up as an indicator is put out of play (`joker_out`), a
+        /// Joker set aside is replaced from the dead wall (`replacement`); `riichi` is a discard
+        /// declaring riichi, `riichi_void` a declaration that never stood (its discard was ronned,
+        /// or a chombo voided the hand; the card is the declaration discard); `ura` the ura-dora
+        /// indicator; `chombo` a false tsumo on the card just drawn (mistake injection: the hand is
+        /// void, its riichi sticks return and the offender pays `chombo_penalty` to each opponent).
+        kind: Event,
         /// Card id 0–53: kind id / 4 (0–8 the ranks 1–9, 9–12 T J Q K), copy id % 4 (its suit on
         /// the page); 52 and 53 the Jokers.
         card: u8,
@@ -75,7 +75,7 @@ struct Recorder<'h> {
 impl Log for Recorder<'_> {
     fn record(&mut self, hand: u16, seat: usize, event: Event, card: Card) {
         let seq = self.events.len() as u32;
-        self.events.push(EventRow { hand, seq, seat: seat as u8, kind: event as u8, card: card.0 });
+        self.events.push(EventRow { hand, seq, seat: seat as u8, kind: event, card: card.0 });
     }
 
     fn won(&mut self, hand: u16, winner: usize, value: &Value, pay: &[i64; PLAYERS]) {
@@ -86,6 +86,13 @@ impl Log for Recorder<'_> {
             self.payments.push(PaymentRow { hand, winner: winner as u8, payer: payer as u8, points });
         }
     }
+}
+
+/// The tables a show adds to those of a batch ([`Game::show_schema`]).
+///
+/// [`Game::show_schema`]: crate::game::Game::show_schema
+pub fn schema() -> Vec<TableSchema> {
+    vec![EventRow::schema(), WinYakuRow::schema(), PaymentRow::schema()]
 }
 
 /// The first game of `batch`, played alone with its events.

@@ -133,37 +133,38 @@ pub trait Log {
 /// The seat of an event that belongs to no seat (a dead-wall card turned up).
 pub const NO_SEAT: usize = 255;
 
-/// What [`Log::record`] hears.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    /// A card dealt to the seat.
-    Dealt = 0,
-    /// The dora indicator turned up from the dead wall.
-    Dora = 1,
-    /// A Joker turned up as an indicator and put out of play (A4).
-    JokerOut = 2,
-    /// A card drawn from the live stack.
-    Draw = 3,
-    /// A Joker set aside by the seat (D1/D6).
-    SetAside = 4,
-    /// A replacement drawn from the bottom of the dead wall for a Joker set aside.
-    Replacement = 5,
-    /// A card discarded.
-    Discard = 6,
-    /// A card discarded with a riichi declaration (the stick goes to the pool).
-    Riichi = 7,
-    /// The riichi declaration discard was ronned (A12), or the hand was voided by a chombo: the
-    /// declaration never stood, the stick returns.
-    RiichiVoid = 8,
-    /// The card completing the hand declared as a tsumo win.
-    Tsumo = 9,
-    /// The discard claimed for a ron win.
-    Ron = 10,
-    /// The ura-dora indicator turned up for a riichi winner.
-    Ura = 11,
-    /// A false tsumo declared on the card just drawn (mistake injection, `mistake_rate`): the hand
-    /// is void, its riichi sticks return and the offender pays `chombo_penalty` to each opponent.
-    Chombo = 12,
+crate::code_enum! {
+    /// What [`Log::record`] hears: the `kind` codes of the `events` table of `show.rs`.
+    pub enum Event {
+        /// A card dealt to the seat.
+        Dealt = "dealt",
+        /// The dora indicator turned up from the dead wall.
+        Dora = "dora",
+        /// A Joker turned up as an indicator and put out of play (A4).
+        JokerOut = "joker_out",
+        /// A card drawn from the live stack.
+        Draw = "draw",
+        /// A Joker set aside by the seat (D1/D6).
+        SetAside = "set_aside",
+        /// A replacement drawn from the bottom of the dead wall for a Joker set aside.
+        Replacement = "replacement",
+        /// A card discarded.
+        Discard = "discard",
+        /// A card discarded with a riichi declaration (the stick goes to the pool).
+        Riichi = "riichi",
+        /// The riichi declaration discard was ronned (A12), or the hand was voided by a chombo: the
+        /// declaration never stood, the stick returns.
+        RiichiVoid = "riichi_void",
+        /// The card completing the hand declared as a tsumo win.
+        Tsumo = "tsumo",
+        /// The discard claimed for a ron win.
+        Ron = "ron",
+        /// The ura-dora indicator turned up for a riichi winner.
+        Ura = "ura",
+        /// A false tsumo declared on the card just drawn (mistake injection, `mistake_rate`): the hand
+        /// is void, its riichi sticks return and the offender pays `chombo_penalty` to each opponent.
+        Chombo = "chombo",
+    }
 }
 
 /// Hears nothing: native play.

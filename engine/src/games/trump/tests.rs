@@ -583,12 +583,12 @@ mod games {
                 assert_eq!(i64::from(h.delta_0 + h.delta_1 + h.delta_2) + h.pool - pool_before, 0, "{h:?}");
                 pool_before = h.pool;
             }
-            if h.outcome == Outcome::Tsumo as u8 || h.outcome == Outcome::Ron as u8 {
+            if h.outcome == Outcome::Tsumo || h.outcome == Outcome::Ron {
                 let mut c = [0u8; KINDS];
                 (0..KINDS).for_each(|k| c[k] = ((h.cards >> (4 * k)) & 15) as u8);
                 let s = Situation {
                     win: h.win_kind as u8,
-                    tsumo: h.outcome == Outcome::Tsumo as u8,
+                    tsumo: h.outcome == Outcome::Tsumo,
                     riichi: [Riichi::None, Riichi::Single, Riichi::Double][usize::from(h.riichi_kind)],
                     ippatsu: h.ippatsu,
                     first_turn: h.first_turn,
@@ -601,7 +601,7 @@ mod games {
                 };
                 let v = best(&c, &s, rules).unwrap_or_else(|| panic!("logged win does not score: {h:?}"));
                 assert_eq!((v.han, v.yaku, v.points), (h.han, h.yaku, h.points), "{h:?}");
-                assert!(v.yaku != 0 || h.outcome == Outcome::Tsumo as u8);
+                assert!(v.yaku != 0 || h.outcome == Outcome::Tsumo);
             }
         }
         for (g, p) in out.games.iter().zip(out.players.chunks(3)) {
@@ -615,7 +615,7 @@ mod games {
     #[test]
     fn random_games_keep_every_invariant() {
         let out = invariants(&rules(), &[random(), random(), random()], 0..100_000);
-        let wins = out.hands.iter().filter(|h| h.outcome != Outcome::Draw as u8).count();
+        let wins = out.hands.iter().filter(|h| h.outcome != Outcome::Draw).count();
         assert!(wins > 300_000, "{wins} wins");
     }
 
@@ -647,9 +647,9 @@ mod games {
         let hunter = Knobs { kokushi_hunt: true, ..Knobs::default() };
         let out = invariants(&rules(), &[hunter.clone(), hunter.clone(), hunter], 0..3000);
         let kokushi: Vec<_> = out.hands.iter().filter(|h| h.yaku & Yaku::Kokushi.bit() != 0).collect();
-        assert!(kokushi.iter().any(|h| h.win_kind == JOKER as i8 && h.outcome == Outcome::Tsumo as u8), "{} kokushi wins", kokushi.len());
+        assert!(kokushi.iter().any(|h| h.win_kind == JOKER as i8 && h.outcome == Outcome::Tsumo), "{} kokushi wins", kokushi.len());
         let held = |h: &&&HandRow| (h.cards >> (4 * JOKER)) & 15 > 0;
-        assert!(kokushi.iter().filter(held).any(|h| h.riichi_kind > 0 && h.outcome == Outcome::Tsumo as u8 && h.win_kind != JOKER as i8));
+        assert!(kokushi.iter().filter(held).any(|h| h.riichi_kind > 0 && h.outcome == Outcome::Tsumo && h.win_kind != JOKER as i8));
     }
 
     /// TR-P9, TR-P10 and TR-S4 in played games (a riichi player against two dama players, so
@@ -668,7 +668,7 @@ mod games {
             let delta = [h.delta_0, h.delta_1, h.delta_2].map(i64::from);
             let riichi = [h.riichi_0, h.riichi_1, h.riichi_2];
             let posted = riichi.iter().filter(|&&r| r).count() as i64;
-            if h.outcome == Outcome::Ron as u8 && h.claims == 1 {
+            if h.outcome == Outcome::Ron && h.claims == 1 {
                 let (w, d) = (h.winner as usize, h.discarder as usize);
                 let pay = i64::from(h.points) * if w == usize::from(h.dealer) { 2 } else { 1 };
                 if riichi[w] {
@@ -729,7 +729,7 @@ mod games {
                 let next = firsts.get(i + 1).filter(|n| n.game == h.game);
                 let delta = [h.delta_0, h.delta_1, h.delta_2].map(i64::from);
                 let g = &out.games[h.game as usize];
-                if h.outcome != Outcome::Chombo as u8 {
+                if h.outcome != Outcome::Chombo {
                     assert_eq!((h.offender, h.offender_player), (-1, -1), "{h:?}");
                     pool_before = h.pool;
                     continue;
@@ -749,7 +749,7 @@ mod games {
                     None => assert!(g.bust || g.stopped, "game {} ends on a chombo: {g:?}", h.game),
                 }
             }
-            for w in firsts.windows(2).filter(|w| w[0].game == w[1].game && w[0].outcome != Outcome::Chombo as u8) {
+            for w in firsts.windows(2).filter(|w| w[0].game == w[1].game && w[0].outcome != Outcome::Chombo) {
                 assert_eq!(w[1].repeat, 0, "{:?}", w[1]);
             }
             assert!(chombos > 1000 && replays > 0, "{chombos} chombos, {replays} replays");
@@ -792,7 +792,7 @@ mod games {
         for g in &base.games {
             let hands = |out: &Rows3| -> Vec<HandRow> { out.hands.iter().filter(|h| h.game == g.game).copied().collect() };
             let (b, m) = (hands(&base), hands(&mistakes));
-            let first = m.iter().position(|h| h.outcome == Outcome::Chombo as u8);
+            let first = m.iter().position(|h| h.outcome == Outcome::Chombo);
             match first {
                 None => {
                     assert_eq!(b, m, "game {}", g.game);
