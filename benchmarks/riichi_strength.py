@@ -24,7 +24,7 @@ from rich.console import Console
 from simharness import config, runner, store
 from simharness.report.challengers import NAMES
 from simharness.report.stream import collect
-from simharness.report.summary import fmt_ci
+from simharness.report.textfit import fmt_ci
 
 CHALLENGER = "balanced"
 RIVAL = "fold-on-riichi"

@@ -17,9 +17,7 @@ from scipy import stats
 from simharness.games import registry
 from simharness.report.compare import fixed_sample_verdict
 from simharness.report.extremes import extreme_games
-from simharness.report.glance import rank_shares, share_rows
-from simharness.report.stream import GameMetrics
-from simharness.report.summary import (
+from simharness.report.frames import (
     RunLike,
     game_lengths,
     game_metrics,
@@ -28,6 +26,8 @@ from simharness.report.summary import (
     seat_axis,
     variant_names,
 )
+from simharness.report.glance import rank_shares, share_rows
+from simharness.report.stream import GameMetrics
 from simharness.report.sums import QUANTILES
 from simharness.report.tails import TAILS, tail_name
 from simharness.stats.balance import seat_rank_cells

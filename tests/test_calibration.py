@@ -23,7 +23,7 @@ import pytest
 from scipy import stats
 
 from simharness import engine
-from simharness.report.summary import variant_block
+from simharness.report.frames import variant_block
 from simharness.stats.paired import paired_difference, per_deal
 from simharness.strategies import load
 

@@ -23,8 +23,9 @@ from simharness.cli import app
 from simharness.errors import ConfigError
 from simharness.games import registry
 from simharness.report.challengers import METRICS, ChallengerSums, challengers_html
+from simharness.report.frames import players_frame
 from simharness.report.stream import collect
-from simharness.report.summary import players_frame, print_summary
+from simharness.report.summary import print_summary
 from simharness.stats.paired import rank_points
 from tests.harness_helpers import in_repo, play
 

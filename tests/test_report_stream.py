@@ -26,15 +26,9 @@ from stats_fixtures import make_run
 from simharness import config, runner, store
 from simharness.report import compare, stream
 from simharness.report.compare import compare_strategies
+from simharness.report.frames import game_lengths, optional_table, players_frame, seat_axis, variant_names
 from simharness.report.full import build_report
-from simharness.report.summary import (
-    build_summary,
-    game_lengths,
-    optional_table,
-    players_frame,
-    seat_axis,
-    variant_names,
-)
+from simharness.report.summary import build_summary
 from simharness.stats import balance
 from simharness.stats.balance import Bootstrap, scorecard
 from simharness.stats.hypotheses import ClusterCounts, contingency_test, friedman, seat_advantage_test

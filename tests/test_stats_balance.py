@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from stats_fixtures import make_run
 
-from simharness.report.summary import game_lengths, players_frame, variant_names
+from simharness.report.frames import game_lengths, players_frame, variant_names
 from simharness.stats.balance import scorecard, standings
 
 # Running standings after each hand (3 seats); game 2 has no hand rows (a draw for first place).

@@ -24,14 +24,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from simharness import vocabulary
-from simharness.report.summary import fmt_ci
+from simharness.report.htmlkit import esc, html_table
 from simharness.report.sums import Arm
-from simharness.report.textfit import Col, print_fitted
+from simharness.report.textfit import Col, fmt_ci, print_fitted
 from simharness.stats.hypotheses import holm
 from simharness.stats.paired import Baseline
 from simharness.stats.streaming import Moments, PairedSums
 
-# The report's columns a challenger is ranked on (``report.summary.players_frame``), the last first.
+# The report's columns a challenger is ranked on (``report.frames.players_frame``), the last first.
 METRICS = ("win", "final_points", "rank_points")
 NAMES = {
     m: vocabulary.name(k)
@@ -59,7 +59,7 @@ class ChallengerSums:
         self.games_per_deal = Moments.empty(1)
 
     def add(self, players: pl.DataFrame) -> None:
-        """A chunk's players rows (``report.summary.players_frame``) of some whole deals."""
+        """A chunk's players rows (``report.frames.players_frame``) of some whole deals."""
         field = players.filter(pl.col("variant") == self.field_variant)
         self.games_per_deal += Moments.of(
             field.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy()
@@ -193,7 +193,6 @@ def print_challengers(result: dict[str, Any], console: Console) -> None:
 
 def challengers_html(result: dict[str, Any]) -> str:
     """The HTML report's section: the ranking and the pairs (values escaped by ``html_table``)."""
-    from simharness.report.htmlkit import esc, html_table
 
     parts = [
         "<h2>Challengers</h2>",

@@ -13,9 +13,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from simharness.errors import RunDirError
+from simharness.report.frames import RunLike, players_frame, variant_names
 from simharness.report.stream import chunks, shard_count
-from simharness.report.summary import RunLike, fmt_ci, players_frame, sequential_lines, variant_names
+from simharness.report.summary import sequential_lines
 from simharness.report.sums import Arm
+from simharness.report.textfit import fmt_ci
 from simharness.stats.hypotheses import paired_permutation_test
 from simharness.stats.paired import METRIC_EXPRS, Baseline
 from simharness.stats.sequential import look_scores, until_result

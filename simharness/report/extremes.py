@@ -21,7 +21,7 @@ from typing import Any, cast
 import polars as pl
 
 from simharness.games import registry
-from simharness.report.summary import RunLike, game_lengths, optional_table, players_frame, variant_names
+from simharness.report.frames import RunLike, game_lengths, optional_table, players_frame, variant_names
 from simharness.stats.balance import has_facts, standings
 
 

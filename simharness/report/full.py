@@ -10,10 +10,11 @@ from rich.markup import escape
 from rich.progress import Progress
 
 from simharness import vocabulary
+from simharness.report.frames import RunLike
 from simharness.report.glance import is_share, label, profile
 from simharness.report.stream import Collected, collect
-from simharness.report.summary import RunLike, fmt_ci, print_summary
-from simharness.report.textfit import Col, print_fitted
+from simharness.report.summary import print_summary
+from simharness.report.textfit import Col, fmt_ci, print_fitted
 from simharness.report.verdict import build_verdict
 
 

@@ -16,9 +16,10 @@ import numpy as np
 from simharness import vocabulary
 from simharness.errors import UserError
 from simharness.games import registry
+from simharness.report.frames import RunLike
 from simharness.report.glance import is_share, label, metrics_tables
 from simharness.report.htmlkit import drawn, esc, figure, finish_panels, html_table, panel_grid
-from simharness.report.summary import RunLike, fmt_ci
+from simharness.report.textfit import fmt_ci
 from simharness.stats.hypotheses import holm
 
 

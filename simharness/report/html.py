@@ -20,6 +20,8 @@ import numpy as np
 import polars as pl
 
 from simharness import vocabulary
+from simharness.report.challengers import challengers_html
+from simharness.report.frames import RunLike
 from simharness.report.full import scorecard_rows
 from simharness.report.glance_html import Link, extremes_section, glance_section, metrics_section, show_pages
 from simharness.report.htmlkit import drawn, finish_panels
@@ -29,15 +31,9 @@ from simharness.report.htmlkit import html_table as _table
 from simharness.report.htmlkit import panel_grid as _grid
 from simharness.report.htmlkit import png as _png
 from simharness.report.stream import collect
-from simharness.report.summary import (
-    METRIC_NAMES,
-    RunLike,
-    commit_label,
-    fmt_ci,
-    games_label,
-    sequential_lines,
-)
+from simharness.report.summary import METRIC_NAMES, commit_label, games_label, sequential_lines
 from simharness.report.sums import SummarySums
+from simharness.report.textfit import fmt_ci
 from simharness.report.verdict import verdict_html
 from simharness.stats.streaming import linear_quantile
 
@@ -343,8 +339,6 @@ def render_html(
             )
     parts.append(_table(header, rows))
     if report.get("challengers"):
-        from simharness.report.challengers import challengers_html
-
         parts.append(challengers_html(report["challengers"]))
     parts.append(glance_section(report))
     parts.append("<h2>Seats</h2>")

@@ -32,12 +32,12 @@ from threadpoolctl import threadpool_limits
 
 from simharness import store
 from simharness.errors import RunDirError
-from simharness.report.summary import RunLike, players_frame
+from simharness.report.frames import RunLike, players_frame
 from simharness.report.textfit import Col, fmt_pm, print_fitted
 from simharness.stats import metagame as mg
 from simharness.stats.streaming import Moments, poisson_weights, ratio_from_moments
 
-# The players-table column of each payoff metric (report.summary.players_frame).
+# The players-table column of each payoff metric (report.frames.players_frame).
 COLUMNS = {"first_place": "win", "rank_points": "rank_points", "final_points": "final_points"}
 NAMES = {"first_place": "1st-place share", "rank_points": "rank points", "final_points": "final points"}
 ALPHA = 100.0  # α-Rank's default selection intensity, payoffs in units of the table's range

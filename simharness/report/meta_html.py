@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from simharness.report.html import CSS
 from simharness.report.htmlkit import esc, figure, html_table, png
 from simharness.report.meta import profile_label, public
 from simharness.report.textfit import fmt_pm
@@ -98,7 +99,6 @@ def figure_equilibria(result: dict[str, Any]) -> str:
 
 
 def meta_page(result: dict[str, Any]) -> str:
-    from simharness.report.html import CSS
 
     metric = result["metric"]
     parts = [

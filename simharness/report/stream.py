@@ -26,8 +26,7 @@ from rich.progress import Progress
 from simharness.games import estimates, registry
 from simharness.report.challengers import ChallengerSums
 from simharness.report.extremes import ExtremeGames
-from simharness.report.glance import rank_shares, share_rows
-from simharness.report.summary import (
+from simharness.report.frames import (
     RunLike,
     game_lengths,
     game_metrics,
@@ -39,6 +38,7 @@ from simharness.report.summary import (
     seat_axis,
     variant_names,
 )
+from simharness.report.glance import rank_shares, share_rows
 from simharness.report.sums import SummarySums
 from simharness.report.tails import TailSums
 from simharness.stats import balance
@@ -156,7 +156,7 @@ def _variant_scan(run: RunLike, variant: str) -> pl.LazyFrame:
 
 
 def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
-    """:func:`report.summary.players_frame` of a lazy scan: ``strategy`` from the lineup if not stored."""
+    """:func:`report.frames.players_frame` of a lazy scan: ``strategy`` from the lineup if not stored."""
     if "strategy" in players.collect_schema().names():
         return players
     slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}

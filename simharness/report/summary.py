@@ -6,154 +6,20 @@ carries a 95% CI; see ``simharness.stats`` for what each interval assumes.
 
 from __future__ import annotations
 
-import math
-from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any
 
-import polars as pl
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
-from simharness import store, vocabulary
+from simharness import vocabulary
 from simharness.games import registry
+from simharness.report.challengers import print_challengers
+from simharness.report.frames import RunLike
 from simharness.report.glance import FIRST, is_share, label, metrics_tables
-from simharness.report.sums import SummarySums
-from simharness.report.textfit import Col, digits_for, fmt_pm, print_fitted
+from simharness.report.stream import collect
+from simharness.report.textfit import Col, fmt_ci, fmt_pm, print_fitted
 from simharness.report.verdict import print_verdict
-from simharness.stats.paired import rank_points
-
-
-class RunLike(Protocol):
-    """What the report needs from ``simharness.store.Run``."""
-
-    path: Path
-    manifest: dict[str, Any]
-
-    def table(self, name: str) -> pl.DataFrame: ...
-
-
-def optional_table(run: RunLike, name: str) -> pl.DataFrame | None:
-    """The table ``name`` if the run wrote it (a directory of that name in the run directory)."""
-    if not (Path(run.path) / name).is_dir():
-        return None
-    return run.table(name)
-
-
-def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
-    """Variants in manifest order (the first is the baseline of every comparison)."""
-    declared = list(run.manifest.get("variants") or {})
-    present = set(players["variant"].unique().to_list())
-    ordered = [v for v in declared if v in present]
-    return ordered + sorted(present - set(ordered))
-
-
-def run_rank_points(manifest: dict[str, Any], players: int) -> list[float]:
-    """The rank points a run is scored with: its manifest's (the config's ``rank_points``), else
-    the game's default for ``players`` seats (a run made before they were recorded)."""
-    own = manifest.get("rank_points")
-    return [float(x) for x in own] if own else registry.rank_points(str(manifest["game"]), players)
-
-
-def players_frame(run: RunLike) -> pl.DataFrame:
-    """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
-    k players tied for first under a game's ``ties = shared``), ``rank_points`` (see
-    ``stats.paired.rank_points``) and ``strategy`` (from the lineup if not stored)."""
-    players = run.table("players")
-    if "strategy" not in players.columns:
-        slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
-        players = players.with_columns(
-            pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
-        )
-    share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
-    points = rank_points(run_rank_points(run.manifest, players_per_game(players)), ["variant", "game"])
-    return players.with_columns(share.alias("win"), points)
-
-
-def seat_axis(players: pl.DataFrame) -> str:
-    """The turn-order column for seat-advantage questions.
-
-    ``dealer_order`` (seats after the first dealer) when the game records it, since seat 0 need not
-    move first; otherwise ``seat``.
-    """
-    return "dealer_order" if "dealer_order" in players.columns else "seat"
-
-
-def game_lengths(run: RunLike) -> tuple[pl.DataFrame, str] | None:
-    """Per game length (``variant``, ``game``, ``deal``, ``length``) and its unit.
-
-    In order of preference: the ``turns`` column of the games table, its ``hands`` column, the
-    number of distinct ``hand`` values (else rows) per game of the ``hands`` table; None when the
-    run has none of these.
-    """
-    games = run.table("games")
-    for col in ("turns", "hands"):
-        if col in games.columns:
-            return games.select("variant", "game", "deal", pl.col(col).cast(pl.Float64).alias("length")), col
-    hands = optional_table(run, "hands")
-    if hands is None:
-        return None
-    count = pl.col("hand").n_unique() if "hand" in hands.columns else pl.len()
-    counts = hands.group_by("variant", "game").agg(count.cast(pl.Float64).alias("length"))
-    lengths = games.select("variant", "game", "deal").join(counts, on=["variant", "game"], how="left")
-    return lengths.with_columns(pl.col("length").fill_null(0.0)), "hands"
-
-
-def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str | None) -> dict[str, Any]:
-    """One variant's tables, from its ``players`` frame (with ``win`` and ``strategy``) and lengths.
-
-    ``games``, ``deals``, ``by_strategy`` and ``by_seat`` (rows, games, deals, win rate, mean and
-    quantiles of final points), ``seat_axis``, ``seat_test`` and ``length``: computed by the same
-    sums as the streaming report (``report.sums``), in one chunk.
-    """
-    players = players if "variant" in players.columns else players.with_columns(variant=pl.lit(""))
-    variant = str(players["variant"][0]) if players.height else ""
-    if lengths is not None and "variant" not in lengths.columns:
-        lengths = lengths.with_columns(variant=pl.lit(variant))
-    sums = SummarySums(seat_axis(players), players_per_game(players))
-    sums.unit = unit
-    sums.add(players, lengths, [variant])
-    return sums.variant_block(variant)
-
-
-def players_per_game(players: pl.DataFrame) -> int:
-    """The most rows any game has: the seats of the game."""
-    return cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
-
-
-def game_metrics(run: RunLike) -> list[dict[str, Any]]:
-    """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it, on the
-    whole run in memory (the report streams them instead: ``report.stream``)."""
-    fn = registry.summary_metrics(run.manifest["game"])
-    if fn is None:
-        return []
-    frame: pl.DataFrame = fn(run)
-    return json_rows(frame.to_dicts())
-
-
-def json_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Metric rows with every non-finite number as None (JSON has no NaN)."""
-    return [
-        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()}
-        for r in rows
-    ]
-
-
-def provenance(run: RunLike) -> dict[str, Any]:
-    """What the report says of the run: ``games`` per variant as played (a sequential test may
-    stop before the config's ``planned_games``; in a sweep each variant's block says its own)."""
-    m = run.manifest
-    return {
-        "path": str(run.path),
-        **{k: m.get(k) for k in ("game", "name", "description", "seed", "duplicate")},
-        "games": store.expected_games(m),
-        "planned_games": m.get("games"),
-        "lineup": m.get("lineup", []),
-        "variants": m.get("variants", {}),
-        "provenance": m.get("provenance", {}),
-        # Set when the run is partial (store.open_run(partial=True)): what is missing.
-        "warning": getattr(run, "warning", None),
-    }
 
 
 def commit_label(prov: dict[str, Any]) -> str:
@@ -178,8 +44,6 @@ def build_summary(run: RunLike, progress: Progress | None = None) -> dict[str, A
     Memory is bounded by the groups and distinct scores, not the games (``report.stream``);
     ``progress`` shows the shards read.
     """
-    from simharness.report.stream import collect
-
     return collect(run, scorecard=False, progress=progress).summary
 
 
@@ -202,21 +66,6 @@ def sequential_lines(seq: dict[str, Any]) -> tuple[str, str | None]:
         f"{seq['a']} − {seq['b']} at the stop: {e['estimate']:.4g} [{e['lo']:.4g}, {e['hi']:.4g}] "
         f"(95%, stopping-aware; naive mean {e['naive']:.4g})"
     )
-
-
-def fmt_ci(iv: dict[str, Any] | None, digits: int | None = 3, pct: bool = False) -> str:
-    """``estimate [lo, hi]`` for an interval dict; percentages when ``pct``; ``digits=None``: to the
-    precision of the interval (:func:`simharness.report.textfit.digits_for`)."""
-    if not iv or iv.get("estimate") is None:
-        return "–"
-    scale, suffix = (100.0, "%") if pct else (1.0, "")
-    # Percentages to 0.01 at most: finer steps are noise to a reader of rates.
-    d = (min(2, digits_for(iv, scale)) if pct else digits_for(iv)) if digits is None else 1 if pct else digits
-
-    def f(x: float | None) -> str:
-        return "?" if x is None else f"{x * scale:.{d}f}"
-
-    return f"{f(iv['estimate'])}{suffix} [{f(iv['lo'])}, {f(iv['hi'])}]"
 
 
 def _fmt_num(x: float | None, digits: int = 4) -> str:
@@ -420,8 +269,6 @@ def print_summary(summary: dict[str, Any], console: Console, full: bool = True) 
             console, f"differences vs {summary['variant_order'][0]}, paired by deal", keys, cols, cells
         )
     if summary.get("challengers"):
-        from simharness.report.challengers import print_challengers
-
         print_challengers(summary["challengers"], console)
     for o in summary.get("omnibus", []):
         console.print(

@@ -210,7 +210,7 @@ class SummarySums:
         return rows
 
     def variant_block(self, variant: str) -> dict[str, Any]:
-        """One variant's tables, as ``report.summary.variant_block`` describes them."""
+        """One variant's tables, as ``report.frames.variant_block`` describes them."""
         seats = self.seats[variant]
         total = np.asarray(seats.total)
         present = np.flatnonzero(total.sum(axis=1) > 0)

@@ -24,9 +24,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from simharness import vocabulary
+from simharness.report.frames import RunLike
 from simharness.report.full import build_report
-from simharness.report.summary import RunLike, fmt_ci
-from simharness.report.textfit import digits_for
+from simharness.report.html import CSS
+from simharness.report.htmlkit import png
+from simharness.report.textfit import digits_for, fmt_ci
 from simharness.stats.hypotheses import holm
 from simharness.sweep import BASE, option_of, same_games
 
@@ -308,9 +310,6 @@ def write_sweep_html(sweep: dict[str, Any], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-
-    from simharness.report.html import CSS
-    from simharness.report.htmlkit import png
 
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>simharness sweep</title>",

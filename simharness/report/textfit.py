@@ -111,3 +111,18 @@ def print_fitted(
     """Print :func:`fitted_tables` at the console's width."""
     for t in fitted_tables(title, keys, cols, rows, console.width):
         console.print(t)
+
+
+def fmt_ci(iv: dict[str, Any] | None, digits: int | None = 3, pct: bool = False) -> str:
+    """``estimate [lo, hi]`` for an interval dict; percentages when ``pct``; ``digits=None``: to the
+    precision of the interval (:func:`simharness.report.textfit.digits_for`)."""
+    if not iv or iv.get("estimate") is None:
+        return "–"
+    scale, suffix = (100.0, "%") if pct else (1.0, "")
+    # Percentages to 0.01 at most: finer steps are noise to a reader of rates.
+    d = (min(2, digits_for(iv, scale)) if pct else digits_for(iv)) if digits is None else 1 if pct else digits
+
+    def f(x: float | None) -> str:
+        return "?" if x is None else f"{x * scale:.{d}f}"
+
+    return f"{f(iv['estimate'])}{suffix} [{f(iv['lo'])}, {f(iv['hi'])}]"

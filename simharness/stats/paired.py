@@ -157,7 +157,7 @@ def rank_points(points: list[float], by: str | list[str] = "game") -> pl.Expr:
 
 
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).
-# ``rank_points`` is a column the report adds to the players table (``report.summary.players_frame``).
+# ``rank_points`` is a column the report adds to the players table (``report.frames.players_frame``).
 METRIC_EXPRS: dict[str, pl.Expr] = {
     "win": FIRST_SHARE,
     "final_points": pl.col("final_points").cast(pl.Float64),

@@ -32,7 +32,7 @@ from simharness import engine, store
 from simharness.games import estimates
 from simharness.games.estimates import by_deal, dealer_rows, han_rows, paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
-from simharness.report.summary import RunLike, players_frame, variant_names
+from simharness.report.frames import RunLike, players_frame, variant_names
 from simharness.stats.paired import per_deal
 from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
