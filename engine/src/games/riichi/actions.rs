@@ -13,7 +13,7 @@
 use super::agari;
 use super::rules::*;
 use super::shanten;
-use super::state::{bit, Concealed, Progress, Robbed, Seat, State, FLOWER, NONE, POCCHI, SEATS};
+use super::state::{bit, Concealed, Progress, Robbed, Seat, State, FLOWER, POCCHI, SEATS};
 use super::tiles::{Counts, Kind, MeldKind, KINDS, YAOCHU};
 use super::wall::NORTH;
 use super::Riichi;
@@ -178,8 +178,8 @@ pub struct View<'a> {
     pub discards: u32,
     /// No call (ankan included) yet in this hand.
     pub uninterrupted: bool,
-    /// The wareme seat (NONE without wareme).
-    pub wareme: u8,
+    /// The wareme seat (none without wareme).
+    pub wareme: Option<u8>,
 }
 
 impl View<'_> {
@@ -666,7 +666,7 @@ impl State<'_> {
         // A response (call or ron) is logged only once priority has made it take effect
         // (`log_call`, `resolve_rons`): a chi beaten by a pon or a ron never happened.
         if let Point::Turn { .. } = point {
-            self.log_action(seat, chosen, NONE);
+            self.log_action(seat, chosen, None);
         }
         Ok(chosen)
     }

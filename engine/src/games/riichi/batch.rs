@@ -450,9 +450,9 @@ pub(super) fn event_rows_of<'a>(log: &'a GameLog, seating: &'a Seating) -> impl 
             deal: seating.deal,
             hand: *hand,
             seq: seq as u16,
-            seat: e.seat,
+            seat: e.seat.unwrap_or(u8::MAX),
             kind: e.kind as u8,
-            tile: e.tile,
+            tile: e.tile.unwrap_or(u8::MAX),
         })
     })
 }
@@ -531,7 +531,7 @@ pub(super) fn push_rows(
             noten_declared: r.noten_declared,
             chombo: r.chombo,
             turn: r.turn as u16,
-            wareme: if r.wareme == super::state::NONE { -1 } else { r.wareme as i8 },
+            wareme: r.wareme.map_or(-1, |s| s as i8),
             delta_0: r.deltas[0] as i32,
             delta_1: r.deltas[1] as i32,
             delta_2: r.deltas[2] as i32,

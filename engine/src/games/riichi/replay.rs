@@ -264,7 +264,7 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
                 "seat": w.seat, "from": w.from, "han": w.score.han, "fu": w.score.fu, "points": w.score.points,
                 "yaku": w.score.yaku(rules).iter().map(|(y, h)| json!([y.name(), h])).collect::<Vec<_>>(),
                 "dora": w.score.dora, "aka": w.score.aka, "ura": w.score.ura, "nuki": w.score.nuki, "yakuman": w.score.yakuman,
-                "pao": if w.pao == super::state::NONE { Value::Null } else { json!(w.pao) },
+                "pao": w.pao,
             })
         })
         .collect();

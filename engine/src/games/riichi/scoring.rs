@@ -6,7 +6,7 @@
 use super::actions::{Action, Point};
 use super::hand::{self, Score, WinInput};
 use super::rules::*;
-use super::state::{bit, EventKind, MeldRec, Progress, State, FLOWER, NONE, POCCHI, SEATS};
+use super::state::{bit, EventKind, MeldRec, Progress, State, FLOWER, POCCHI, SEATS};
 use super::tiles::{Kind, Meld, MeldKind, Tile, KINDS};
 use super::yaku::{Situation, Yaku};
 use super::Riichi;
@@ -56,8 +56,8 @@ pub struct WinRec {
     /// The discarder; the winner for a tsumo.
     pub from: u8,
     pub score: Score,
-    /// Seat that paid under pao (NONE if none).
-    pub pao: u8,
+    /// Seat that paid under pao.
+    pub pao: Option<u8>,
 }
 
 /// What a hand did.
@@ -75,8 +75,8 @@ pub struct HandResult {
     pub nagashi: u8,
     /// Discards made in the hand when it ended.
     pub turn: u32,
-    /// The wareme seat (NONE without wareme).
-    pub wareme: u8,
+    /// The wareme seat (none without wareme).
+    pub wareme: Option<u8>,
     /// Seats whose foul was shown in the hand (chombo), bit per seat.
     pub chombo: u8,
     /// Tenpai seats that claimed noten at the exhaustive draw (allow_noten_declaration), bit per seat.
@@ -97,7 +97,7 @@ impl HandResult {
             open: 0,
             nagashi: 0,
             turn: 0,
-            wareme: NONE,
+            wareme: None,
             chombo: 0,
             noten_declared: 0,
             nuki: [0; SEATS],
@@ -110,12 +110,12 @@ impl HandResult {
 pub fn scored_meld(rules: &Rules, m: &MeldRec, seat: usize, n: usize) -> Meld {
     let tile = |id: u8| Tile { kind: id / 4, red: rules.is_red(id) };
     let mut tiles: Vec<Tile> = Vec::with_capacity(4);
-    if m.called != NONE {
-        tiles.push(tile(m.called));
+    if let Some(called) = m.called {
+        tiles.push(tile(called));
     }
     let mut skipped = false;
     for &t in &m.tiles[..usize::from(m.n)] {
-        if t == m.called && !skipped {
+        if m.called == Some(t) && !skipped {
             skipped = true;
             continue;
         }
@@ -217,13 +217,13 @@ impl State<'_> {
         let winds = sets(super::tiles::is_wind);
         let last = p.melds.last().map(|m| m.base()).unwrap_or(0);
         if rule.contains(Pao::Daisangen) && dragons == 3 && super::tiles::is_dragon(last) {
-            p.pao_daisangen = from as u8;
+            p.pao_daisangen = Some(from as u8);
         }
         if rule.contains(Pao::Daisuushii) && winds == 4 && super::tiles::is_wind(last) {
-            p.pao_daisuushii = from as u8;
+            p.pao_daisuushii = Some(from as u8);
         }
         if rule.contains(Pao::Suukantsu) && kind == MeldKind::Daiminkan && p.melds.iter().filter(|m| m.kind.is_kan()).count() == 4 {
-            p.pao_suukantsu = from as u8;
+            p.pao_suukantsu = Some(from as u8);
         }
     }
 
@@ -234,8 +234,8 @@ impl State<'_> {
 
     /// A hand payment: `base` doubled when the wareme seat pays or receives it, plus `honba`.
     fn pay(&mut self, from: usize, to: usize, base: u32, honba: u32) {
-        let w = usize::from(self.wareme);
-        let factor = if from == w || to == w { 2 } else { 1 };
+        let wareme = self.wareme.map(usize::from);
+        let factor = if wareme == Some(from) || wareme == Some(to) { 2 } else { 1 };
         self.transfer(from, to, base * factor + honba);
     }
 
@@ -253,7 +253,7 @@ impl State<'_> {
         let honba = self.progress.honba;
         if self.events.is_some() && self.rules.ura_dora && seats.iter().any(|&w| self.p[w].riichi) {
             for id in self.indicator_ids().1 {
-                self.log(NONE, EventKind::UraIndicator, id);
+                self.log(None, EventKind::UraIndicator, Some(id));
             }
         }
         for (i, &w) in seats.iter().enumerate() {
@@ -271,18 +271,14 @@ impl State<'_> {
             let liable_basic = 8000 * u32::from(mult);
             // Dealing into an open riichi while not in riichi pays at least a yakuman.
             let basic = if !tsumo && self.p[w].open_riichi && !self.p[from].riichi { score.basic.max(8000) } else { score.basic };
-            let rest_basic = basic - if liable != NONE { liable_basic } else { 0 };
+            let rest_basic = basic - if liable.is_some() { liable_basic } else { 0 };
             let hv = self.rules.honba_value;
-            if tsumo && rinshan && self.rules.pao_daiminkan_rinshan && self.daiminkan_from != NONE {
-                let l = usize::from(self.daiminkan_from);
-                self.pay_normal(w, l, score.basic, dealer, false, honba_w);
-                wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: l as u8 });
+            if let Some(l) = self.daiminkan_from.filter(|_| tsumo && rinshan && self.rules.pao_daiminkan_rinshan) {
+                self.pay_normal(w, usize::from(l), score.basic, dealer, false, honba_w);
+                wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: Some(l) });
                 continue;
             }
-            if liable == NONE || (!tsumo && liable == from as u8) {
-                self.pay_normal(w, from, basic, dealer, tsumo, honba_w);
-            } else {
-                let l = usize::from(liable);
+            if let Some(l) = liable.map(usize::from).filter(|&l| tsumo || l != from) {
                 let value = hand::payments(liable_basic, dealer, false, 0, 0, self.rules).1.ron;
                 if tsumo {
                     self.pay(l, w, value, honba_w * hv);
@@ -296,6 +292,9 @@ impl State<'_> {
                         self.pay_normal(w, from, rest_basic, dealer, false, 0);
                     }
                 }
+            } else {
+                // No pao, or the liable seat dealt in: it pays the whole ron as the discarder.
+                self.pay_normal(w, from, basic, dealer, tsumo, honba_w);
             }
             wins.push(WinRec { seat: w as u8, from: from as u8, score, pao: liable });
         }
@@ -325,11 +324,11 @@ impl State<'_> {
     }
 
     /// The seat liable for a yakuman of `w`'s win and the multiplier of the liable part.
-    fn pao_of(&self, w: usize, score: &Score) -> (u8, u8) {
+    fn pao_of(&self, w: usize, score: &Score) -> (Option<u8>, u8) {
         let p = &self.p[w];
         for &(yaku, seat) in &[(Yaku::Daisangen, p.pao_daisangen), (Yaku::Daisuushii, p.pao_daisuushii), (Yaku::Suukantsu, p.pao_suukantsu)]
         {
-            if seat != NONE {
+            if seat.is_some() {
                 if let Some(&(_, m)) = score.yaku(self.rules).iter().find(|(y, _)| *y == yaku) {
                     if score.yakuman > 0 && !self.rules.yakuman_as_13_han {
                         return (seat, m);
@@ -337,7 +336,7 @@ impl State<'_> {
                 }
             }
         }
-        (NONE, 0)
+        (None, 0)
     }
 
     fn tenpai_at_draw(&self, seat: usize) -> bool {
@@ -378,7 +377,7 @@ impl State<'_> {
     pub(super) fn chombo(&mut self, offenders: u8) -> Option<HandResult> {
         self.chombo |= offenders;
         for s in (0..SEATS).filter(|&s| offenders & (1 << s) != 0) {
-            self.log(s as u8, EventKind::Chombo, NONE);
+            self.log(Some(s as u8), EventKind::Chombo, None);
         }
         let rule = self.rules.chombo_payment;
         if rule == ChomboPayment::HandForfeit {
@@ -435,7 +434,7 @@ impl State<'_> {
                 if tenpai & (1 << s) != 0 && !self.p[s].riichi && self.ask_yes(d, s, Point::Noten { shown }, Action::DeclareNoten)? {
                     tenpai &= !(1 << s);
                     noten_declared |= 1 << s;
-                    self.log_action(s, Action::DeclareNoten, NONE);
+                    self.log_action(s, Action::DeclareNoten, None);
                 }
                 shown |= tenpai & (1 << s);
             }

@@ -6,7 +6,7 @@
 
 use super::batch::{event_rows_of, play_one, push_rows, EventRow, GameRow, HandRow, PlayerRow};
 use super::rules::Rules;
-use super::state::{State, NONE};
+use super::state::State;
 use super::strategies::Knobs;
 use super::Riichi;
 use crate::decide::{Outside, PlayerError};
@@ -102,7 +102,7 @@ pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut O
                 ura: s.ura,
                 nuki: s.nuki,
                 limit: s.limit as u8,
-                pao: if w.pao == NONE { -1 } else { w.pao as i8 },
+                pao: w.pao.map_or(-1, |s| s as i8),
             });
             yaku.extend(s.yaku(rules).into_iter().map(|(y, han)| WinYakuRow { hand, seat: w.seat, yaku: y as u8, han }));
         }

@@ -18,7 +18,6 @@ use crate::decide::{Fault, Player, PlayerError};
 
 /// Seats of the arrays; three-player games leave the last one unused (`State::n`).
 pub const SEATS: usize = 4;
-pub const NONE: u8 = u8::MAX;
 /// First flower id.
 pub const FLOWER: u8 = 136;
 /// Tiles of the largest set: 136 plus 8 flowers.
@@ -26,13 +25,14 @@ pub const MAX_TILES: usize = 144;
 /// The marked 白 of local yaku `shiro_pocchi` (the first 白).
 pub const POCCHI: u8 = 124;
 
-/// An exposed meld (ankan included). `tiles[..n]`; `called` is the tile taken from `from`.
+/// An exposed meld (ankan included). `tiles[..n]`; `called` is the tile taken from `from` (none
+/// for an ankan).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeldRec {
     pub kind: MeldKind,
     pub tiles: [u8; 4],
     pub n: u8,
-    pub called: u8,
+    pub called: Option<u8>,
     pub from: u8,
 }
 
@@ -59,9 +59,9 @@ pub struct Seat {
     pub ippatsu: bool,
     pub discarded: bool,
     /// Seat liable for a yakuman of this player (pao), per liable yakuman.
-    pub pao_daisangen: u8,
-    pub pao_daisuushii: u8,
-    pub pao_suukantsu: u8,
+    pub pao_daisangen: Option<u8>,
+    pub pao_daisuushii: Option<u8>,
+    pub pao_suukantsu: Option<u8>,
     pub points: i64,
     /// アガリ放棄 (chombo_payment = hand_forfeit): no call, kan or win for the rest of the hand.
     pub forfeit: bool,
@@ -85,9 +85,9 @@ impl Default for Seat {
             double_riichi: false,
             ippatsu: false,
             discarded: false,
-            pao_daisangen: NONE,
-            pao_daisuushii: NONE,
-            pao_suukantsu: NONE,
+            pao_daisangen: None,
+            pao_daisuushii: None,
+            pao_suukantsu: None,
             points: 0,
             forfeit: false,
             open_riichi: false,
@@ -171,9 +171,11 @@ impl Concealed {
 /// `tile`: the tile id (the called tile of a call, kind × 4 for an ankan), 255 for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
-    pub seat: u8,
+    /// None for the table's own events (a dora indicator turned over).
+    pub seat: Option<u8>,
     pub kind: EventKind,
-    pub tile: u8,
+    /// None for an event without a tile (a tsumo, kyuushu, a noten claim, open riichi).
+    pub tile: Option<u8>,
 }
 
 /// What an event of the `events` table is (its `kind` column holds the code).
@@ -280,7 +282,7 @@ pub struct State<'r> {
     pub live_end: usize,
     pub rinshan_drawn: usize,
     pub kans: u8,
-    /// Seat of each kan, in order.
+    /// Seat of each kan, in order (`..kans`).
     pub kan_seats: [u8; 4],
     pub dora_shown: usize,
     /// Ids of the dora indicators shown (`..dora_shown`).
@@ -299,12 +301,12 @@ pub struct State<'r> {
     /// Discard kinds that passed since each seat's riichi (genbutsu for folding), bit per kind.
     pub safe_after_riichi: [u64; SEATS],
     pub(super) first_winds: u8,
-    /// The wareme seat of this hand (NONE without wareme).
-    pub wareme: u8,
+    /// The wareme seat of this hand (none without wareme).
+    pub wareme: Option<u8>,
     /// Events of the hand, when logging (`None` otherwise).
     pub events: Option<Vec<Event>>,
-    /// The discarder of a daiminkan whose replacement tile the caller is playing (NONE otherwise).
-    pub(super) daiminkan_from: u8,
+    /// The discarder of a daiminkan whose replacement tile the caller is playing.
+    pub(super) daiminkan_from: Option<u8>,
     pub(super) suukaikan_pending: bool,
     pub(super) riichi_declared: u8,
     /// Seats whose foul has been shown in this hand.
@@ -370,9 +372,9 @@ impl<'r> State<'r> {
             live_end: dead,
             rinshan_drawn: 0,
             kans: 0,
-            kan_seats: [NONE; 4],
+            kan_seats: [0; 4],
             dora_shown: 1,
-            dora_ids: [NONE; 5],
+            dora_ids: [0; 5],
             pending_dora: 0,
             progress: Progress { round: 0, honba: 0, sticks: 0, repeat: 0 },
             dealer: 0,
@@ -382,8 +384,8 @@ impl<'r> State<'r> {
             dora_count: [0; KINDS],
             safe_after_riichi: [0; SEATS],
             first_winds: 0,
-            daiminkan_from: NONE,
-            wareme: NONE,
+            daiminkan_from: None,
+            wareme: None,
             events: None,
             suukaikan_pending: false,
             riichi_declared: 0,
@@ -432,34 +434,34 @@ impl<'r> State<'r> {
     }
 
     #[inline]
-    pub(super) fn log(&mut self, seat: u8, kind: EventKind, tile: u8) {
+    pub(super) fn log(&mut self, seat: Option<u8>, kind: EventKind, tile: Option<u8>) {
         if let Some(ev) = &mut self.events {
             ev.push(Event { seat, kind, tile });
         }
     }
 
     /// Logs `action` of `seat`; `called` is the tile a call or ron takes.
-    pub(super) fn log_action(&mut self, seat: usize, action: Action, called: u8) {
+    pub(super) fn log_action(&mut self, seat: usize, action: Action, called: Option<u8>) {
         if self.events.is_none() {
             return;
         }
         let (kind, tile) = match action {
-            Action::Discard { tile, riichi: false } => (EventKind::Discard, tile),
-            Action::Discard { tile, riichi: true } => (EventKind::RiichiDiscard, tile),
+            Action::Discard { tile, riichi: false } => (EventKind::Discard, Some(tile)),
+            Action::Discard { tile, riichi: true } => (EventKind::RiichiDiscard, Some(tile)),
             Action::Chi { .. } => (EventKind::Chi, called),
             Action::Pon { .. } => (EventKind::Pon, called),
             Action::Daiminkan => (EventKind::Daiminkan, called),
-            Action::Ankan { kind } => (EventKind::Ankan, kind * 4),
-            Action::Kakan { tile } => (EventKind::Kakan, tile),
-            Action::Tsumo => (EventKind::Tsumo, NONE),
+            Action::Ankan { kind } => (EventKind::Ankan, Some(kind * 4)),
+            Action::Kakan { tile } => (EventKind::Kakan, Some(tile)),
+            Action::Tsumo => (EventKind::Tsumo, None),
             Action::Ron => (EventKind::Ron, called),
-            Action::Kyuushu => (EventKind::Kyuushu, NONE),
-            Action::Nuki { tile } => (EventKind::Nuki, tile),
-            Action::DeclareNoten => (EventKind::NotenClaimed, NONE),
-            Action::OpenRiichi => (EventKind::OpenRiichi, NONE),
+            Action::Kyuushu => (EventKind::Kyuushu, None),
+            Action::Nuki { tile } => (EventKind::Nuki, Some(tile)),
+            Action::DeclareNoten => (EventKind::NotenClaimed, None),
+            Action::OpenRiichi => (EventKind::OpenRiichi, None),
             Action::Pass | Action::Yame => return,
         };
-        self.log(seat as u8, kind, tile);
+        self.log(Some(seat as u8), kind, tile);
     }
 
     pub(super) fn clear_ippatsu(&mut self) {
@@ -493,7 +495,7 @@ impl<'r> State<'r> {
                     let id = self.wall[self.live_next];
                     self.live_next += 1;
                     self.hidden[seat].take(id);
-                    self.log(seat as u8, EventKind::Draw, id);
+                    self.log(Some(seat as u8), EventKind::Draw, Some(id));
                     (seat, Some(id), false)
                 }
                 Next::Draw { seat, rinshan: true } => (seat, Some(self.draw_rinshan(seat)), true),
@@ -514,7 +516,7 @@ impl<'r> State<'r> {
                                 None => continue,
                             }
                         }
-                        let win = drawn.unwrap_or(NONE);
+                        let Some(win) = drawn else { unreachable!("tsumo is offered only on a drawn tile") };
                         return self.settle_wins(&[seat], seat, win, true, rinshan, false);
                     }
                     Action::Kyuushu => return Ok(self.abort(Outcome::Kyuushu)),
@@ -528,10 +530,10 @@ impl<'r> State<'r> {
                         let mut tiles = [0u8; 4];
                         for (i, &t) in ids.iter().enumerate() {
                             self.hidden[seat].remove(t);
-                            self.log(seat as u8, EventKind::IntoMeld, t);
+                            self.log(Some(seat as u8), EventKind::IntoMeld, Some(t));
                             tiles[i] = t;
                         }
-                        self.p[seat].melds.push(MeldRec { kind: MeldKind::Ankan, tiles, n: 4, called: NONE, from: seat as u8 });
+                        self.p[seat].melds.push(MeldRec { kind: MeldKind::Ankan, tiles, n: 4, called: None, from: seat as u8 });
                         self.seen[usize::from(kind)] += 4;
                         self.declare_kan(seat);
                         self.reveal_dora();
@@ -617,7 +619,7 @@ impl<'r> State<'r> {
             _ => rons,
         };
         for &w in winners {
-            self.log_action(w, Action::Ron, tile);
+            self.log_action(w, Action::Ron, Some(tile));
         }
         self.settle_wins(winners, from, tile, false, false, chankan)
     }
@@ -646,7 +648,7 @@ impl<'r> State<'r> {
             }
             h.temp_furiten = false;
             h.kuikae = 0;
-            self.daiminkan_from = NONE;
+            self.daiminkan_from = None;
             if p.riichi {
                 p.ippatsu = false;
             }
@@ -729,7 +731,7 @@ impl<'r> State<'r> {
             self.hidden[seat].foul = self.riichi_foul(&h.counts, p.river_kinds, None);
             if self.rules.local_yaku.contains(LocalYaku::OpenRiichi) && self.ask_yes(d, seat, Point::OpenRiichi, Action::OpenRiichi)? {
                 self.p[seat].open_riichi = true;
-                self.log_action(seat, Action::OpenRiichi, NONE);
+                self.log_action(seat, Action::OpenRiichi, None);
             }
             if self.rules.abort_suucha_riichi && self.n == 4 && self.p.iter().all(|p| p.riichi) {
                 return Ok(Some(self.abort(Outcome::SuuchaRiichi)));
@@ -745,7 +747,7 @@ impl<'r> State<'r> {
             *next = Next::Draw { seat: self.after(seat, 1), rinshan: false };
             return Ok(None);
         };
-        self.log_action(caller, action, tile);
+        self.log_action(caller, action, Some(tile));
         self.p[seat].river_called = true;
         self.uninterrupted = false;
         self.clear_ippatsu();
@@ -757,7 +759,7 @@ impl<'r> State<'r> {
         tiles[0] = tile;
         for (i, &t) in own.iter().enumerate() {
             self.hidden[caller].remove(t);
-            self.log(caller as u8, EventKind::IntoMeld, t);
+            self.log(Some(caller as u8), EventKind::IntoMeld, Some(t));
             self.seen[usize::from(t / 4)] += 1;
             tiles[i + 1] = t;
         }
@@ -766,7 +768,7 @@ impl<'r> State<'r> {
             Action::Chi { .. } => MeldKind::Chi,
             _ => MeldKind::Daiminkan,
         };
-        self.p[caller].melds.push(MeldRec { kind, tiles, n: own.len() as u8 + 1, called: tile, from: seat as u8 });
+        self.p[caller].melds.push(MeldRec { kind, tiles, n: own.len() as u8 + 1, called: Some(tile), from: seat as u8 });
         self.set_pao(caller, seat, kind);
         match action {
             Action::Pon { tiles } | Action::Chi { tiles } => {
@@ -776,7 +778,7 @@ impl<'r> State<'r> {
             _ => {
                 self.declare_kan(caller);
                 self.open_kan_dora();
-                self.daiminkan_from = seat as u8;
+                self.daiminkan_from = Some(seat as u8);
                 *next = Next::Draw { seat: caller, rinshan: true };
             }
         }

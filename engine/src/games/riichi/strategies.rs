@@ -762,7 +762,7 @@ fn planned_call(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -
         if shanten::shanten(&c) >= now {
             continue;
         }
-        let called = Plan { v, call: Some(MeldRec { kind: meld, tiles: [tile, own[0], own[1], 0], n: 3, called: tile, from }) };
+        let called = Plan { v, call: Some(MeldRec { kind: meld, tiles: [tile, own[0], own[1], 0], n: 3, called: Some(tile), from }) };
         let after = after_discards(&c);
         let Some((sh, d)) = (0..KINDS)
             .filter(|&d| c[d] > 0)

@@ -5,7 +5,7 @@ use super::actions::{Action, Point, View};
 use super::batch::{play_game, scheduled, GameLog};
 use super::rules::{self, Rules};
 use super::scoring::{final_scores, HandResult, Outcome};
-use super::state::{Progress, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::state::{Progress, State, FLOWER, MAX_TILES, SEATS};
 use super::strategies::{knob_answer, Knobs, Native, Policy};
 use super::wall::{dice, wall};
 use super::Riichi;
@@ -56,8 +56,8 @@ fn tiles_conserved(s: &State<'_>) {
     s.wall[s.dead + s.rinshan_drawn.min(s.replacements)..n_tiles].iter().copied().for_each(&mut add);
     for p in &s.p[..s.n] {
         for m in &p.melds {
-            if m.called != NONE {
-                seen[usize::from(m.called)] -= 1;
+            if let Some(called) = m.called {
+                seen[usize::from(called)] -= 1;
             }
         }
     }
@@ -115,14 +115,14 @@ impl Player<Riichi> for Checker<'_> {
             assert!(tile >= FLOWER || (v.rules.north_nuki() && tile / 4 == 30), "nuki of {tile}");
             self.nuki += 1;
         }
-        let riichi = Action::Discard {
-            tile: match a {
-                Action::Discard { tile, .. } => tile,
-                _ => NONE,
-            },
-            riichi: true,
+        let riichi = match a {
+            Action::Discard { tile, .. } => Some(Action::Discard { tile, riichi: true }),
+            _ => None,
         };
-        Ok(if self.reckless && legal.contains(&riichi) { riichi } else { a })
+        Ok(match riichi {
+            Some(r) if self.reckless && legal.contains(&r) => r,
+            _ => a,
+        })
     }
 }
 
@@ -146,7 +146,7 @@ struct Seen {
 fn check_payments(s: &State<'_>, dealer: u8, r: &HandResult) {
     let stick = |seat: usize| i64::from(r.riichi >> seat & 1) * i64::from(s.rules.riichi_deposit);
     if let (Outcome::Tsumo, [w]) = (r.outcome, r.wins.as_slice()) {
-        if w.pao == NONE && r.wareme == NONE {
+        if w.pao.is_none() && r.wareme.is_none() {
             let pay = &w.score.payments;
             for seat in (0..s.n).filter(|&x| x != usize::from(w.seat)) {
                 let share = if seat == usize::from(dealer) { pay.tsumo_dealer } else { pay.tsumo_non_dealer };
@@ -924,7 +924,7 @@ fn shiro_pocchi_is_a_wild_tsumo_for_riichi_hands() {
             assert_eq!((r.outcome, r.riichi >> w.seat & 1), (Outcome::Tsumo, 1));
             let events = &log.events.iter().find(|(h, _)| *h as usize == i).unwrap().1;
             let last_draw = events.iter().rev().find(|e| e.kind <= super::state::EventKind::ReplacementDraw).unwrap();
-            assert_eq!((last_draw.seat, last_draw.tile), (w.seat, super::state::POCCHI));
+            assert_eq!((last_draw.seat, last_draw.tile), (Some(w.seat), Some(super::state::POCCHI)));
             wins += 1;
         }
     }

@@ -9,7 +9,7 @@
 
 use super::actions::wait_mask;
 use super::rules::{KanDoraTiming, Rules};
-use super::state::{Concealed, Event, EventKind, Progress, Seat, State, FLOWER, MAX_TILES, NONE, SEATS};
+use super::state::{Concealed, Event, EventKind, Progress, Seat, State, FLOWER, MAX_TILES, SEATS};
 use super::tiles::{dora_successor, Kind, Tile, KINDS};
 use super::{TAG_DICE, TAG_WALL};
 use crate::rng::Key;
@@ -152,7 +152,7 @@ impl State<'_> {
             self.dora_shown += 1;
             let id = self.wall[self.indicator_at(self.dora_shown - 1)];
             self.show_indicator(id);
-            self.log(NONE, EventKind::DoraIndicator, id);
+            self.log(None, EventKind::DoraIndicator, Some(id));
         }
     }
 
@@ -206,7 +206,7 @@ impl State<'_> {
         self.live_end = self.dead;
         self.rinshan_drawn = 0;
         self.kans = 0;
-        self.kan_seats = [NONE; 4];
+        self.kan_seats = [0; 4];
         self.dora_shown = 1;
         self.pending_dora = 0;
         self.uninterrupted = true;
@@ -219,16 +219,20 @@ impl State<'_> {
         self.show_indicator(wall[self.indicator_at(0)]);
         self.safe_after_riichi = [0; SEATS];
         self.first_winds = 0;
-        self.daiminkan_from = NONE;
-        self.wareme = NONE;
+        self.daiminkan_from = None;
+        self.wareme = None;
         let first_indicator = wall[self.indicator_at(0)];
         if let Some(ev) = &mut self.events {
             ev.clear();
             // The hand's start, so that a log alone rebuilds every hand (`simharness show`, export).
-            ev.push(Event { seat: NONE, kind: EventKind::DoraIndicator, tile: first_indicator });
+            ev.push(Event { seat: None, kind: EventKind::DoraIndicator, tile: Some(first_indicator) });
             for (s, h) in self.hidden[..n].iter().enumerate() {
                 let flowers = (0..8).filter(|f| h.flowers_held >> f & 1 != 0).map(|f| FLOWER + f);
-                ev.extend(h.hand.iter().copied().chain(flowers).map(|tile| Event { seat: s as u8, kind: EventKind::Dealt, tile }));
+                ev.extend(h.hand.iter().copied().chain(flowers).map(|tile| Event {
+                    seat: Some(s as u8),
+                    kind: EventKind::Dealt,
+                    tile: Some(tile),
+                }));
             }
         }
         self.suukaikan_pending = false;
@@ -240,20 +244,20 @@ impl State<'_> {
     /// dealer + sum − 1 (counting the dealer as 1).
     pub fn roll(&mut self, sum: u8) {
         if self.rules.wareme {
-            self.wareme = ((usize::from(self.dealer) + usize::from(sum) + self.n - 1) % self.n) as u8;
+            self.wareme = Some(((usize::from(self.dealer) + usize::from(sum) + self.n - 1) % self.n) as u8);
         }
     }
 
     pub(super) fn declare_kan(&mut self, seat: usize) {
         self.reveal_pending();
         // Only the replacement tile of the daiminkan itself falls under pao_daiminkan_rinshan.
-        self.daiminkan_from = NONE;
+        self.daiminkan_from = None;
         self.kan_seats[usize::from(self.kans)] = seat as u8;
         self.kans += 1;
         self.live_end -= 1;
         self.uninterrupted = false;
         self.clear_ippatsu();
-        if self.kans == 4 && self.rules.abort_suukaikan && self.kan_seats.iter().any(|&s| s != self.kan_seats[0]) {
+        if self.kans == 4 && self.rules.abort_suukaikan && self.kan_seats[1..].iter().any(|&s| s != self.kan_seats[0]) {
             self.suukaikan_pending = true;
         }
     }
@@ -262,7 +266,7 @@ impl State<'_> {
         let id = self.wall[self.rinshan_at(self.rinshan_drawn)];
         self.rinshan_drawn += 1;
         self.hidden[seat].take(id);
-        self.log(seat as u8, EventKind::ReplacementDraw, id);
+        self.log(Some(seat as u8), EventKind::ReplacementDraw, Some(id));
         id
     }
 
@@ -278,7 +282,7 @@ impl State<'_> {
         }
         p.nuki.push(tile);
         self.see(tile);
-        self.daiminkan_from = NONE;
+        self.daiminkan_from = None;
         if self.live_end > self.live_next {
             self.live_end -= 1;
         }
