@@ -78,7 +78,7 @@ macro_rules! code_enum {
         }
     ) => {
         $(#[doc = $sdoc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
         #[repr(u8)]
         pub enum $name {
             $(#[doc = $fdoc])*

@@ -97,8 +97,7 @@ rows! {
         #[codes = Codes::Seat]
         dealer: u8,
         /// How the hand ended (chombo: the hand is void and replayed).
-        #[codes = Codes::Labels(&Outcome::NAMES)]
-        outcome: u8,
+        outcome: Outcome,
         /// Winners, bit per seat.
         #[codes = Codes::Seats]
         winners: u8,
@@ -160,8 +159,7 @@ rows! {
         #[codes = Codes::Seat]
         seat: u8,
         /// What happened (see `EventKind`).
-        #[codes = Codes::Labels(&EventKind::NAMES)]
-        kind: u8,
+        kind: EventKind,
         /// Tenhou tile id (kind = id / 4; flowers 136–143; the called tile of a call, kind × 4 for an ankan); 255 = none.
         tile: u8,
     }
@@ -445,14 +443,9 @@ pub fn play_one(
 
 pub(super) fn event_rows_of<'a>(log: &'a GameLog, seating: &'a Seating) -> impl Iterator<Item = EventRow> + 'a {
     log.events.iter().flat_map(move |(hand, events)| {
-        events.iter().enumerate().map(move |(seq, e)| EventRow {
-            game: seating.game,
-            deal: seating.deal,
-            hand: *hand,
-            seq: seq as u16,
-            seat: e.seat.unwrap_or(u8::MAX),
-            kind: e.kind as u8,
-            tile: e.tile.unwrap_or(u8::MAX),
+        events.iter().enumerate().map(move |(seq, e)| {
+            let (seat, tile) = e.stored();
+            EventRow { game: seating.game, deal: seating.deal, hand: *hand, seq: seq as u16, seat, kind: e.kind, tile }
         })
     })
 }
@@ -518,7 +511,7 @@ pub(super) fn push_rows(
             honba: progress.honba,
             repeat: progress.repeat,
             dealer: *dealer,
-            outcome: r.outcome as u8,
+            outcome: r.outcome,
             winners,
             discarder,
             han: first.map_or(0, |w| w.score.han.min(255) as u8),

@@ -270,7 +270,16 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
         .collect();
     let unplayed = script.recs.len() - script.next;
     // The hand as the `events` table logs it ([seat, kind, tile]), for exporters.
-    let events: Vec<Value> = state.events.take().unwrap_or_default().iter().map(|e| json!([e.seat, e.kind as u8, e.tile])).collect();
+    let events: Vec<Value> = state
+        .events
+        .take()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            let (seat, tile) = e.stored();
+            json!([seat, e.kind as u8, tile])
+        })
+        .collect();
     let points_after: Vec<i64> = state.p[..n].iter().map(|p| p.points).collect();
     let over = match state.advance(&r, &mut script) {
         Ok(over) => over,
@@ -278,9 +287,9 @@ pub fn replay_hand(rules: &Rules, hand: &Value) -> Result<Value, String> {
     };
     Ok(json!({
         "error": if unplayed > 0 && !matches!(r.outcome, Outcome::Ron | Outcome::Sanchahou) {
-            json!(format!("the hand ended ({}) with {unplayed} recorded actions left", Outcome::NAMES[r.outcome as usize]))
+            json!(format!("the hand ended ({}) with {unplayed} recorded actions left", r.outcome.label()))
         } else { Value::Null },
-        "outcome": Outcome::NAMES[r.outcome as usize],
+        "outcome": r.outcome.label(),
         "wins": wins,
         "deltas": &r.deltas[..n],
         "points": points_after,

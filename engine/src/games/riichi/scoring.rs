@@ -13,37 +13,24 @@ use super::Riichi;
 use crate::decide::{Fault, Player, PlayerError};
 use crate::game::ranks;
 
-/// How a hand ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    Tsumo = 0,
-    Ron = 1,
-    Exhaustive = 2,
-    Nagashi = 3,
-    Kyuushu = 4,
-    SuuchaRiichi = 5,
-    SuufonRenda = 6,
-    Suukaikan = 7,
-    Sanchahou = 8,
-    /// A foul shown (§12.4): the hand is void and replayed.
-    Chombo = 9,
+crate::code_enum! {
+    /// How a hand ended: the `hands.outcome` codes.
+    pub enum Outcome {
+        Tsumo = "tsumo",
+        Ron = "ron",
+        Exhaustive = "exhaustive_draw",
+        Nagashi = "nagashi_mangan",
+        Kyuushu = "kyuushu_kyuuhai",
+        SuuchaRiichi = "suucha_riichi",
+        SuufonRenda = "suufon_renda",
+        Suukaikan = "suukaikan",
+        Sanchahou = "sanchahou",
+        /// A foul shown (§12.4): the hand is void and replayed.
+        Chombo = "chombo",
+    }
 }
 
 impl Outcome {
-    /// The `outcome` column's values, in code order.
-    pub const NAMES: [&'static str; 10] = [
-        "tsumo",
-        "ron",
-        "exhaustive_draw",
-        "nagashi_mangan",
-        "kyuushu_kyuuhai",
-        "suucha_riichi",
-        "suufon_renda",
-        "suukaikan",
-        "sanchahou",
-        "chombo",
-    ];
-
     pub fn abortive(self) -> bool {
         matches!(self as u8, 4..=8)
     }

@@ -178,65 +178,46 @@ pub struct Event {
     pub tile: Option<u8>,
 }
 
-/// What an event of the `events` table is (its `kind` column holds the code).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum EventKind {
-    Draw,
-    ReplacementDraw,
-    Discard,
-    RiichiDiscard,
-    Chi,
-    Pon,
-    Daiminkan,
-    Ankan,
-    Kakan,
-    Tsumo,
-    /// Declared.
-    Ron,
-    /// Revealed; the first one opens the hand.
-    DoraIndicator,
-    Kyuushu,
-    /// A foul shown (chombo).
-    Chombo,
-    /// Noten claimed at a draw.
-    NotenClaimed,
-    /// Riichi opened (open_riichi).
-    OpenRiichi,
-    /// A flower or North extracted.
-    Nuki,
-    /// A tile of a seat's starting hand, after the first indicator.
-    Dealt,
-    /// A tile of the hand put into a meld, after its call (chi, pon, daiminkan, ankan).
-    IntoMeld,
-    /// Turned over for a riichi win, before the win.
-    UraIndicator,
+impl Event {
+    /// The seat and tile as the `events` table stores them: 255 for none.
+    pub fn stored(&self) -> (u8, u8) {
+        (self.seat.unwrap_or(u8::MAX), self.tile.unwrap_or(u8::MAX))
+    }
 }
 
-impl EventKind {
-    /// The names of the codes, in order.
-    pub const NAMES: [&'static str; 20] = [
-        "draw",
-        "replacement_draw",
-        "discard",
-        "riichi_discard",
-        "chi",
-        "pon",
-        "daiminkan",
-        "ankan",
-        "kakan",
-        "tsumo",
-        "ron",
-        "dora_indicator",
-        "kyuushu",
-        "chombo",
-        "noten_claimed",
-        "open_riichi",
-        "nuki",
-        "dealt",
-        "into_meld",
-        "ura_indicator",
-    ];
+crate::code_enum! {
+    /// What an event of the `events` table is (its `kind` column holds the code).
+    pub enum EventKind {
+        Draw = "draw",
+        ReplacementDraw = "replacement_draw",
+        Discard = "discard",
+        RiichiDiscard = "riichi_discard",
+        Chi = "chi",
+        Pon = "pon",
+        Daiminkan = "daiminkan",
+        Ankan = "ankan",
+        Kakan = "kakan",
+        Tsumo = "tsumo",
+        /// Declared.
+        Ron = "ron",
+        /// Revealed; the first one opens the hand.
+        DoraIndicator = "dora_indicator",
+        Kyuushu = "kyuushu",
+        /// A foul shown (chombo).
+        Chombo = "chombo",
+        /// Noten claimed at a draw.
+        NotenClaimed = "noten_claimed",
+        /// Riichi opened (open_riichi).
+        OpenRiichi = "open_riichi",
+        /// A flower or North extracted.
+        Nuki = "nuki",
+        /// A tile of a seat's starting hand, after the first indicator.
+        Dealt = "dealt",
+        /// A tile of the hand put into a meld, after its call (chi, pon, daiminkan, ankan).
+        IntoMeld = "into_meld",
+        /// Turned over for a riichi win, before the win.
+        UraIndicator = "ura_indicator",
+    }
 }
 
 /// The game between hands.
