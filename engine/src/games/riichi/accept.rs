@@ -382,6 +382,9 @@ struct Discards {
     suits: Suits,
     /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
     pair: Option<[[Entry; 4]; 4]>,
+    /// Per suit, the last discard's distances there and the combinations they gave: discards of
+    /// different kinds often leave the suit the same distances (two isolated honors, say).
+    last: [Option<(Entry, [Entry; 4])>; 4],
     after: [i8; KINDS],
     /// The accepting set after each discard in `known`.
     masks: [u64; KINDS],
@@ -409,13 +412,27 @@ impl Discards {
             }
             after[j] = s;
         }
-        Discards { hand: *c, sum, suits, pair: None, after, masks: [0; KINDS], known: 0 }
+        Discards { hand: *c, sum, suits, pair: None, last: [None; 4], after, masks: [0; KINDS], known: 0 }
     }
 
-    /// For each kind in `want` (held): the accepting set after discarding it.
-    fn accepting(&mut self, want: u64) -> [u64; KINDS] {
-        let want = want & self.sum.held & !self.known;
-        self.known |= want;
+    /// Asks for the improving-tile rows that the accepting sets after the discards in `want` read.
+    fn prefetch(&self, want: u64) {
+        let idx = self.suits.idx;
+        let imp = improve();
+        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+        for (b, &i) in idx.iter().enumerate() {
+            prefetch(row(b, i));
+        }
+        for k in Bits(want & self.sum.held & !self.known) {
+            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
+        }
+    }
+
+    /// The accepting set after discarding `k` (held).
+    fn mask(&mut self, k: usize) -> u64 {
+        if self.known & 1 << k != 0 {
+            return self.masks[k];
+        }
         let Suits { idx, d, rest: triple, melds } = self.suits;
         let pair = self.pair.get_or_insert_with(|| {
             let mut pair = [[Entry([0; 16]); 4]; 4];
@@ -427,42 +444,51 @@ impl Discards {
             }
             pair
         });
-        let imp = improve();
-        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
-        for (b, &i) in idx.iter().enumerate() {
-            prefetch(row(b, i));
-        }
-        for k in Bits(want) {
-            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
-        }
-        let special14 = (self.sum.tiles == 14).then(|| Special::new(&self.sum));
-        // Per suit, the last discard's distances there and the combinations they gave: discards
-        // of different kinds often leave the suit the same distances (two isolated honors, say).
-        let mut last: [Option<(Entry, [Entry; 4])>; 4] = [None; 4];
-        for k in Bits(want) {
-            let a = k / 9;
-            let mut idx13 = idx;
-            idx13[a] -= POW5[k % 9];
-            let mut d13 = d;
-            d13[a] = dist(a, idx13[a]);
-            let rest = match last[a] {
-                Some((e, rest)) if e.0 == d13[a].0 => rest,
-                _ => {
-                    let [x, y, z] = OTHERS[a];
-                    let mut rest = [Entry([0; 16]); 4];
-                    rest[a] = triple[a];
-                    rest[x] = comb(&pair[y][z], d13[a], melds);
-                    rest[y] = comb(&pair[x][z], d13[a], melds);
-                    rest[z] = comb(&pair[x][y], d13[a], melds);
-                    last[a] = Some((*d13[a], rest));
-                    rest
-                }
-            };
-            let suits = Suits { idx: idx13, d: d13, rest, melds };
-            let special = special14.map(|x| x.without(k, self.hand[k]));
-            self.masks[k] = accept_of(&suits, special.as_ref()).1;
+        let a = k / 9;
+        let mut idx13 = idx;
+        idx13[a] -= POW5[k % 9];
+        let mut d13 = d;
+        d13[a] = dist(a, idx13[a]);
+        let rest = match self.last[a] {
+            Some((e, rest)) if e.0 == d13[a].0 => rest,
+            _ => {
+                let [x, y, z] = OTHERS[a];
+                let mut rest = [Entry([0; 16]); 4];
+                rest[a] = triple[a];
+                rest[x] = comb(&pair[y][z], d13[a], melds);
+                rest[y] = comb(&pair[x][z], d13[a], melds);
+                rest[z] = comb(&pair[x][y], d13[a], melds);
+                self.last[a] = Some((*d13[a], rest));
+                rest
+            }
+        };
+        let suits = Suits { idx: idx13, d: d13, rest, melds };
+        let special = (self.sum.tiles == 14).then(|| Special::new(&self.sum).without(k, self.hand[k]));
+        self.masks[k] = accept_of(&suits, special.as_ref()).1;
+        self.known |= 1 << k;
+        self.masks[k]
+    }
+
+    /// For each kind in `want` (held): the accepting set after discarding it.
+    fn accepting(&mut self, want: u64) -> [u64; KINDS] {
+        self.prefetch(want);
+        for k in Bits(want & self.sum.held) {
+            self.mask(k);
         }
         self.masks
+    }
+
+    /// The shanten `s` of the best discards and a superset of the accepting set after any
+    /// discard that leaves `s` (without the discarded kind), if the standard form alone decides.
+    /// A tile that lowers the hand left, c − k + j, lowers the whole hand c as well (one more
+    /// tile never adds to a distance, and c's distance is s + 1): the superset is c's own
+    /// accepting set. Seven pairs and orphans move by a tile at a time, so they matter only
+    /// where c's special shanten is at most s.
+    fn bound(&self) -> Option<(i8, u64)> {
+        let best = self.after.iter().copied().min()?;
+        let std = self.suits.standard();
+        let special = (self.sum.tiles == 14).then(|| Special::new(&self.sum).shanten());
+        (std == best && std >= 0 && special.is_none_or(|sp| sp > best)).then(|| (best, self.suits.accept_mask(std)))
     }
 }
 
@@ -506,7 +532,7 @@ fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
 /// `k`, if this turn's view of `c`'s discards is at hand (a native policy chose the discard).
 pub fn known_waits_after(c: &Counts, k: usize) -> Option<u64> {
     LAST.with(|last| match last.borrow_mut().as_mut() {
-        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.accepting(1 << k)[k] } else { 0 }),
+        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.mask(k) } else { 0 }),
         _ => None,
     })
 }
@@ -520,6 +546,22 @@ pub fn after_discards(c: &Counts) -> [i8; KINDS] {
 /// `k` — [`accepting`] for every candidate discard.
 pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     with_discards(c, |d| d.accepting(want))
+}
+
+/// For the 3n+2-tile part `c`, whose discards in `want` are about to be weighed by
+/// [`accepting_after_kind`] (their table rows are asked for now): the shanten `s` of its best
+/// discards and a superset of the accepting set after every discard of kind `k` that leaves
+/// `s`, once `k` is taken out; `None` where seven pairs or orphans could be in play.
+pub fn accepting_bound(c: &Counts, want: u64) -> Option<(i8, u64)> {
+    with_discards(c, |d| {
+        d.prefetch(want);
+        d.bound()
+    })
+}
+
+/// The accepting set of `c` minus a held `k` (one kind of [`accepting_after`]).
+pub fn accepting_after_kind(c: &Counts, k: usize) -> u64 {
+    with_discards(c, |d| d.mask(k))
 }
 
 #[cfg(test)]
@@ -545,7 +587,7 @@ mod tests {
 
     #[test]
     fn equals_brute_force_on_random_hands() {
-        let mut checked = 0;
+        let (mut checked, mut bounded) = (0, 0);
         for g in 0..3000u64 {
             let mut ids: Vec<u8> = (0..136).collect();
             let mut st = Key::new(5).with(g).stream();
@@ -564,9 +606,15 @@ mod tests {
             if c[extra] < 4 {
                 c[extra] += 1;
                 let got = after_discards(&c);
+                let bound = accepting_bound(&c, u64::MAX);
                 let masks = accepting_after(&c, u64::MAX);
                 for j in 0..KINDS {
                     if c[j] > 0 {
+                        assert_eq!(accepting_after_kind(&c, j), masks[j]);
+                        if let Some((s, superset)) = bound.filter(|&(s, _)| got[j] == s) {
+                            bounded += 1;
+                            assert_eq!(masks[j] & !(superset & !(1 << j)), 0, "bound after discarding {j} of {c:?} at {s}");
+                        }
                         c[j] -= 1;
                         assert_eq!(got[j], shanten(&c), "discard {j} of {c:?}");
                         assert_eq!(masks[j], brute(&mut c).1, "accepting after discarding {j} of {c:?}");
@@ -577,5 +625,6 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3000);
+        assert!(bounded > 1000, "{bounded} discards under a bound");
     }
 }

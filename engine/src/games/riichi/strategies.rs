@@ -13,7 +13,7 @@
 //! 6 non-suji terminal; 7 non-suji 2, 3, 7, 8; 8 non-suji 4–6. Against several riichi players the
 //! worst danger counts; ties go to the more efficient discard.
 
-use super::accept::{accepting, accepting_after, after_discards};
+use super::accept::{accepting, accepting_after_kind, accepting_bound, after_discards, Bits};
 use super::actions::{Action, Point, View};
 use super::defense;
 use super::plan::{self, Plan};
@@ -515,10 +515,16 @@ fn nagashi_discards(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Option<Vec<Act
     (!yaochu.is_empty()).then_some(yaochu)
 }
 
-/// Sort key of a discard: danger, shanten (one more for a hand that loses its yaku path under
-/// `yaku_plan`), ukeire (more first). Ties go to the least value kept back, then the higher kind
-/// (honors first).
-type Head = (u16, i8, std::cmp::Reverse<u32>);
+/// Sort key of a discard, least first, in one integer: danger, shanten (one more for a hand that
+/// loses its yaku path under `yaku_plan`), ukeire (more first), the value kept back, and the kind
+/// (higher first: honors). Ukeire (at most 136) and value (under 20) fit a byte each.
+fn discard_key(danger: u16, shanten: i8, ukeire: u32, value: u32, kind: usize) -> u64 {
+    let byte = |x: u32| u64::from(x.min(255));
+    u64::from(danger) << 32 | u64::from(shanten as u8 ^ 0x80) << 24 | (255 - byte(ukeire)) << 16 | byte(value) << 8 | (63 - kind as u64)
+}
+
+/// The ukeire field of a [`discard_key`].
+const UKEIRE: u64 = 0xFF << 16;
 
 /// The discard kind with (under a `guard`) the least danger, then the lowest shanten, the most
 /// unseen accepting tiles, the least value kept back and the highest kind (honors first); with
@@ -529,107 +535,90 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
     // Ukeire decides ties, and the good_wait riichi and push-or-fold choices; without those, a
     // single possible discard (as under riichi) needs no evaluation at all.
     let need_uk = k.riichi == RiichiPolicy::GoodWait || k.fold != FoldTrigger::Never;
-    let mut kinds = legal.iter().filter_map(|a| match *a {
-        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
-        _ => None,
+    // The candidates are a set of kinds (every choice below is order-free), bit per kind.
+    let plain = legal.iter().fold(0u64, |m, a| match *a {
+        Action::Discard { tile, riichi: false } => m | 1 << (tile / 4),
+        _ => m,
     });
-    if let (Some(only), false) = (kinds.next(), need_uk) {
-        if kinds.all(|k2| k2 == only) {
-            let ready = legal.iter().any(|a| matches!(*a, Action::Discard { tile, riichi: true } if usize::from(tile / 4) == only));
-            return (only, if ready { 0 } else { i8::MAX }, 0);
-        }
+    if plain.count_ones() == 1 && !need_uk {
+        let only = plain.trailing_zeros() as usize;
+        let ready = legal.iter().any(|a| matches!(*a, Action::Discard { tile, riichi: true } if usize::from(tile / 4) == only));
+        return (only, if ready { 0 } else { i8::MAX }, 0);
     }
-    let mut unseen48 = [0u8; 48];
-    unseen48[..KINDS].copy_from_slice(&v.unseen());
     let after = after_discards(&c);
     // The waits of an open riichi are shown: never discard into them while another kind is legal.
     let shown = (0..SEATS).filter(|&o| o != v.seat).filter_map(|o| v.shown[o]).fold(0u64, |m, h| m | h.waits);
-    let plain = |a: &Action| match *a {
-        Action::Discard { tile, riichi: false } => Some(usize::from(tile / 4)),
-        _ => None,
-    };
-    let avoid = if shown != 0 && legal.iter().filter_map(plain).any(|k| shown & 1 << k == 0) { shown } else { 0 };
-    let plan = Plan::new(v);
-    // A closed hand under the least han of 1 with atozuke always has menzen tsumo.
-    let planned = k.yaku_plan && (!plan.closed() || plan.needed() > 1 || !v.rules.atozuke);
+    let cands = if plain & !shown != 0 { plain & !shown } else { plain };
     let mut eff = after;
-    let mut cands: [(usize, i8); 14] = [(0, 0); 14];
-    let mut n = 0;
-    let mut done = 0u64;
-    let mut min_shanten = i8::MAX;
-    for a in legal {
-        if let Action::Discard { tile, riichi: false } = *a {
-            let kind = usize::from(tile / 4);
-            if (done | avoid) & (1 << kind) != 0 {
-                continue;
-            }
-            done |= 1 << kind;
-            let sh = after[kind];
-            min_shanten = min_shanten.min(sh);
-            cands[n] = (kind, sh);
-            n += 1;
-        }
-    }
-    if planned {
+    let mut min_shanten = Bits(cands).map(|kind| after[kind]).min().unwrap_or(i8::MAX);
+    // A closed hand under the least han of 1 with atozuke always has menzen tsumo.
+    let plan = Some(Plan::new(v)).filter(|plan| k.yaku_plan && (!plan.closed() || plan.needed() > 1 || !v.rules.atozuke));
+    if let Some(plan) = &plan {
         // A lost path costs one shanten: a discard two or more beyond the best never comes
         // first, and keeps its plain shanten.
         let best = min_shanten;
-        min_shanten = i8::MAX;
-        for (kind, sh) in &mut cands[..n] {
-            if *sh <= best + 1 {
-                *sh = planned_shanten(&plan, k, legal, *kind, *sh);
-                eff[*kind] = *sh;
+        for kind in Bits(cands) {
+            if after[kind] <= best + 1 {
+                eff[kind] = planned_shanten(plan, k, legal, kind, after[kind]);
             }
-            min_shanten = min_shanten.min(*sh);
         }
+        min_shanten = Bits(cands).map(|kind| eff[kind]).min().unwrap_or(i8::MAX);
     }
     let mut dangers = [0u16; KINDS];
     match guard {
         Guard::None => {}
         Guard::Safest => {
-            for &(kind, _) in &cands[..n] {
+            for kind in Bits(cands) {
                 dangers[kind] = u16::from(danger(v, kind));
             }
         }
         Guard::Limit(limit) => {
             let unseen = v.unseen();
-            for &(kind, _) in &cands[..n] {
+            for kind in Bits(cands) {
                 let d = defense::danger(v, &unseen, kind);
                 dangers[kind] = if d <= limit { 0 } else { d };
             }
         }
     }
-    let least = cands[..n].iter().map(|&(kind, _)| dangers[kind]).min().unwrap_or(0);
+    let least = Bits(cands).map(|kind| dangers[kind]).min().unwrap_or(0);
     // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
-    let want = cands[..n]
-        .iter()
-        .filter(|&&(kind, sh)| (fold || sh <= min_shanten) && dangers[kind] <= least)
-        .fold(0u64, |m, &(kind, _)| m | 1 << kind);
-    let masks = if want.count_ones() > 1 || need_uk { accepting_after(&c, want) } else { [0; KINDS] };
-    let value_of = |kind: usize| if k.keep_value { value(v, kind) } else { 0 };
-    // The least key over the candidates (a total order, so their order does not matter); the
-    // value kept back is computed only when a tie needs it.
-    let mut best: Option<(Head, Option<u32>, usize)> = None;
-    let mut bits = want;
-    while bits != 0 {
-        let kind = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let head = (dangers[kind], eff[kind], std::cmp::Reverse(weighted_count(masks[kind], &unseen48)));
-        best = match best {
-            Some((b, _, _)) if head > b => best,
-            Some((b, bv, bk)) if head == b => {
-                let (v, bv) = (value_of(kind), bv.unwrap_or_else(|| value_of(bk)));
-                if (v, std::cmp::Reverse(kind)) < (bv, std::cmp::Reverse(bk)) {
-                    Some((head, Some(v), kind))
-                } else {
-                    Some((b, Some(bv), bk))
-                }
-            }
-            _ => Some((head, None, kind)),
-        };
+    let want = Bits(cands).fold(0u64, |m, kind| m | u64::from((fold || eff[kind] <= min_shanten) && dangers[kind] <= least) << kind);
+    // Ukeire is weighed only where it decides: the candidates go best bound first (a superset of
+    // each one's accepting set bounds its ukeire), and one whose bound cannot beat the best so far
+    // is never weighed.
+    let weigh = want.count_ones() > 1 || need_uk;
+    let mut unseen48 = [0u8; 48];
+    let mut bound = None;
+    if weigh {
+        unseen48[..KINDS].copy_from_slice(&v.unseen());
+        bound = accepting_bound(&c, want);
     }
-    let ((_, _, uk), _, kind) = best.expect("a turn always offers a discard");
-    (kind, after[kind], uk.0)
+    let most = |kind: usize| match bound {
+        Some((s, superset)) if after[kind] == s => weighted_count(superset & !(1 << kind), &unseen48),
+        _ => u32::MAX,
+    };
+    let value_of = |kind: usize| if k.keep_value { value(v, kind) } else { 0 };
+    let mut order = [0u64; 14];
+    let mut n = 0;
+    for kind in Bits(want) {
+        order[n] = discard_key(dangers[kind], eff[kind], if weigh { most(kind) } else { 0 }, value_of(kind), kind);
+        n += 1;
+    }
+    order[..n].sort_unstable();
+    let (mut best, mut best_uk) = (*order[..n].first().expect("a turn always offers a discard") | UKEIRE, 0);
+    for &least in &order[..n] {
+        if least > best {
+            break;
+        }
+        let kind = 63 - (least & 0x3F) as usize;
+        let uk = if weigh { weighted_count(accepting_after_kind(&c, kind), &unseen48) } else { 0 };
+        let key = least & !UKEIRE | (255 - u64::from(uk)) << 16;
+        if key < best {
+            (best, best_uk) = (key, uk);
+        }
+    }
+    let kind = 63 - (best & 0x3F) as usize;
+    (kind, after[kind], best_uk)
 }
 
 /// The shanten after discarding `kind` (`sh`), one more when the hand left has no yaku path
