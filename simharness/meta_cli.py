@@ -14,7 +14,6 @@ from rich.markup import escape
 
 from simharness import config, runner, store, tomlfile
 from simharness.errors import ConfigError
-from simharness.report import meta as meta_report
 
 
 def rule_value(text: str) -> Any:
@@ -93,6 +92,9 @@ def show(
     reading: dict[str, Any],
 ) -> None:
     """The metagame of a finished run, in the terminal (or as JSON) and as an HTML page."""
+    # The statistics (scipy) load when a study is read, not when the CLI starts.
+    from simharness.report import meta as meta_report
+
     result = meta_report.build(store.open_run(run_dir), **reading)
     if as_json:
         typer.echo(json.dumps(meta_report.public(result), indent=2))
@@ -156,6 +158,8 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         ordinary run directory (<out>/meta-<game>, its config beside it); prints the equilibria,
         α-Rank, the dominant strategy, balance and restricted play, and how each rule variant moves
         the equilibrium (docs/metagame.md)."""
+        from simharness.report import meta as meta_report
+
         names = [s.strip() for s in strategies.split(",") if s.strip()]
         if metric not in meta_report.COLUMNS:
             raise ConfigError(

@@ -65,9 +65,9 @@ class Term:
 
 
 def _scorecard() -> tuple[Term, ...]:
-    """The balance scorecard's metrics (``stats.balance.METRICS``: their definitions) with names
+    """The balance scorecard's metrics (``stats.scorecard.METRICS``: their definitions) with names
     and units."""
-    from simharness.stats.balance import METRICS
+    from simharness.stats.scorecard import METRICS
 
     named = {
         "balance": ("seat balance", "index 0–1"),
