@@ -1,4 +1,5 @@
-//! Push or fold by hand value against danger (knob `fold = "value"`), from the seat's view only.
+//! Danger of a discard, from the seat's view only: the tiers of `fold = "riichi"` ([`tier`]) and
+//! pushing or folding by hand value against danger (knob `fold = "value"`).
 //!
 //! Danger of a discard against one riichi player: how many ways a wait on it can still be made
 //! from the tiles this seat cannot see. Each wait shape on the tile counts the product of the
@@ -91,6 +92,62 @@ pub fn push_limit(v: &View<'_>, sh: i8, uk: u32, han: u32, push_ukeire: u8, push
         1 if han + 1 >= i64::from(push_han) + bar && v.live_remaining >= 24 => MODERATE,
         _ => 0,
     }
+}
+
+/// The danger tier of discarding `k` for `fold = "riichi"`, safest first, against one riichi
+/// player: 0 genbutsu (in their river, or passed since their riichi); 1 honor with 3 copies
+/// visible; 2 honor with 2 visible, or a suji terminal (1/9 whose suji partner 4/6 is genbutsu);
+/// 3 suji 2, 3, 7, 8; 4 other honor, or nakasuji 4–6 (both partners genbutsu); 6 non-suji
+/// terminal; 7 non-suji 2, 3, 7, 8; 8 non-suji 4–6. Against several riichi players the worst tier
+/// counts.
+pub fn tier(v: &View<'_>, k: usize) -> u8 {
+    let mut worst = 0;
+    for o in 0..SEATS {
+        if o == v.seat || !v.seats[o].riichi {
+            continue;
+        }
+        let safe = v.seats[o].river_kinds | v.safe_after_riichi[o];
+        let g = |j: usize| safe & (1 << j) != 0;
+        let d = if g(k) {
+            0
+        } else if k >= 27 {
+            match v.seen[k] {
+                3.. => 1,
+                2 => 2,
+                _ => 4,
+            }
+        } else {
+            let r = k % 9;
+            let lo = r >= 3 && g(k - 3);
+            let hi = r <= 5 && g(k + 3);
+            match r {
+                0 | 8 => {
+                    if lo || hi {
+                        2
+                    } else {
+                        6
+                    }
+                }
+                1 | 2 | 6 | 7 => {
+                    let suji = if r <= 2 { hi } else { lo };
+                    if suji {
+                        3
+                    } else {
+                        7
+                    }
+                }
+                _ => {
+                    if lo && hi {
+                        4
+                    } else {
+                        8
+                    }
+                }
+            }
+        };
+        worst = worst.max(d);
+    }
+    worst
 }
 
 #[cfg(test)]

@@ -6,12 +6,8 @@
 //! `random` (a uniform legal action).
 //!
 //! Folding (`fold = "riichi"`): once an opponent is in riichi, unless the player is ready with at
-//! least `push_ukeire` unseen winning tiles, it discards the safest tile. Danger of a tile against
-//! one riichi player, safest first: 0 genbutsu (in their river, or passed since their riichi);
-//! 1 honor with 3 copies visible; 2 honor with 2 visible, or a suji terminal (1/9 whose suji partner
-//! 4/6 is genbutsu); 3 suji 2, 3, 7, 8; 4 other honor, or nakasuji 4–6 (both partners genbutsu);
-//! 6 non-suji terminal; 7 non-suji 2, 3, 7, 8; 8 non-suji 4–6. Against several riichi players the
-//! worst danger counts; ties go to the more efficient discard.
+//! least `push_ukeire` unseen winning tiles, it discards the safest tile by the tiers of
+//! [`defense::tier`]; ties go to the more efficient discard.
 
 use super::accept::{accepting, accepting_after_kind, accepting_bound, after_discards, Bits};
 use super::actions::{Action, Point, View};
@@ -306,56 +302,6 @@ fn is_value_honor(v: &View<'_>, k: Kind) -> bool {
     k >= 31 || k == v.round_wind() || k == v.seat_wind(v.seat) || (k == 30 && v.rules.north_value())
 }
 
-fn danger(v: &View<'_>, k: usize) -> u8 {
-    let mut worst = 0;
-    for o in 0..SEATS {
-        if o == v.seat || !v.seats[o].riichi {
-            continue;
-        }
-        let safe = v.seats[o].river_kinds | v.safe_after_riichi[o];
-        let g = |j: usize| safe & (1 << j) != 0;
-        let d = if g(k) {
-            0
-        } else if k >= 27 {
-            match v.seen[k] {
-                3.. => 1,
-                2 => 2,
-                _ => 4,
-            }
-        } else {
-            let r = k % 9;
-            let lo = r >= 3 && g(k - 3);
-            let hi = r <= 5 && g(k + 3);
-            match r {
-                0 | 8 => {
-                    if lo || hi {
-                        2
-                    } else {
-                        6
-                    }
-                }
-                1 | 2 | 6 | 7 => {
-                    let suji = if r <= 2 { hi } else { lo };
-                    if suji {
-                        3
-                    } else {
-                        7
-                    }
-                }
-                _ => {
-                    if lo && hi {
-                        4
-                    } else {
-                        8
-                    }
-                }
-            }
-        };
-        worst = worst.max(d);
-    }
-    worst
-}
-
 /// The turn action the knobs choose.
 fn turn(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Action {
     if k.tsumo && legal.contains(&Action::Tsumo) {
@@ -569,7 +515,7 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
         Guard::None => {}
         Guard::Safest => {
             for kind in Bits(cands) {
-                dangers[kind] = u16::from(danger(v, kind));
+                dangers[kind] = u16::from(defense::tier(v, kind));
             }
         }
         Guard::Limit(limit) => {
