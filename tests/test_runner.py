@@ -399,8 +399,8 @@ def test_a_shard_is_played_in_keyed_sub_batches_that_report_progress(tmp_path: P
     )  # fmt: skip
     # Progress from inside the shard, in games: up to SUB_BATCHES sub-batches, each of at least the
     # game's MIN_SHARD games (an engine call has a fixed cost), so a small shard is one call.
-    assert runner.SUB_BATCHES == 8 and registry.min_shard("sugoroku") == 1000
-    for count, want in ((9000, [1125] * 8), (2500, [1000, 1000, 500]), (50, [50])):
+    assert runner.SUB_BATCHES == 8 and registry.min_shard("sugoroku") == 5000
+    for count, want in ((48000, [6000] * 8), (12500, [5000, 5000, 2500]), (50, [50])):
         steps: list[int] = []
         shard = runner._Shard(100, count, ("games",), exp.config_hash)
         assert runner._play_shard(v, shard, steps.append) == count

@@ -32,7 +32,7 @@ WRITERS = {"pyarrow": "26.0.1", "polars": "2.1.0"}
 # shard's path and bytes. Each game's reference config at a few shards; the sugoroku demo also with
 # shards larger than a sub-batch (runner.SUB_BATCHES), so that a shard is played in several calls.
 CASES: dict[tuple[str, int, int | None], str] = {
-    ("sugoroku-demo", 2_500, None): "03bb31a23c594011443af87ac43cbb9810092a6323f3b0fc8871fbc35837cc13",
+    ("sugoroku-demo", 12_500, None): "b7bc1803bf06fbdc51a5da2778c4fe58c83ee5aab850ae3c42064b6e8dae848a",
     ("sugoroku-demo", 2_500, 2_500): "d86bdfeb4a5f4867babb48a1ff7752d91aa102edcf329ccf61c0bc5b6a7f68b9",
     ("trump-reference", 2_400, None): "97959ebaa07bde08a657d220b24a878308ab8cfe750a025b619a8bd2c1e10256",
     ("hongkong-reference", 120, None): "ff9e54d77cf7b95e43714783ec19efa9d49b782ecf10a405bedd8c9500021b44",

@@ -55,9 +55,11 @@ PINNED = {
 # name: (batch whose rules and lineup are shown, game index)
 SHOWN = {"show-addendum": ("addendum-five", 13), "show-python": ("python-strategy", 14)}
 
+# Re-recorded when decisions.decision became a coded column counting from 0 (it counted from 1): the
+# old digests are these tables with 1 added to that column, nothing else changed (#23).
 PINNED_SHOWN = {
-    "show-addendum": "97d5c8afb8dde8092d60de2ddcac18ae1c980a052ba0ce7bcfcbbaabd725dedb",
-    "show-python": "7522b704ecf0b7951b282e02496232ac2c383d0ff59dddd3e1ee902d7d68bfc2",
+    "show-addendum": "bd794d107935e482e81ff781cbabf51c2423418e64e3877b7463b0031fe4dd97",
+    "show-python": "9a6a5ce8958040792872973964e0df87a18dca998f480feb9738f7566c84b5c2",
 }
 
 

@@ -11,8 +11,11 @@ A dice race has no hands to score, so sugoroku adds no commands (no ``cli``) and
 
 from simharness.games.sugoroku.metrics import METRICS, PROFILE, RULE_COUNTERS, summary_metrics
 
-# Fewest games in a default shard (simharness.games.registry): sugoroku plays about two hundred
-# thousand games a second on one core.
-MIN_SHARD = 1000
+# Fewest games in a default shard (simharness.games.registry): sugoroku plays about 150,000 games a
+# second on one core, and a shard's two Parquet files take about as long to write as 1,000 games
+# take to play (6.6 ms), against 14 ms for 5,000 games (34 ms of play): the pipeline with one worker
+# went from 0.41 to 0.63 of the engine's rate (benchmarks/sugoroku.py). A killed run loses at most a
+# shard, a fraction of a second.
+MIN_SHARD = 5000
 
 __all__ = ["METRICS", "MIN_SHARD", "PROFILE", "RULE_COUNTERS", "summary_metrics"]
