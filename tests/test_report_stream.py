@@ -127,7 +127,7 @@ def test_streaming_report_equals_the_in_memory_one(
     game: str, runs: dict[str, store.Run], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run = runs[game]
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)  # one chunk per shard
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)  # one chunk per shard
     assert sum(1 for _ in stream.chunks(run)) == len(run.firsts) > 1
     report = build_report(run)
     assert (
@@ -149,7 +149,7 @@ def test_streaming_compare_equals_the_in_memory_one(
     """`compare` read shard by shard gives the numbers it gave on the whole players table, for every
     metric and variant; above PERMUTATION_MAX_DEALS the permutation test alone is skipped."""
     run = runs[game]
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)  # one chunk per shard
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)  # one chunk per shard
     players = players_frame(run)
     a, b = players["strategy"].unique().sort().to_list()[:2]
     for variant in variant_names(run, players):
@@ -198,7 +198,7 @@ def test_summary_of_a_synthetic_run_is_the_same_in_any_number_of_chunks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run = make_run(tmp_path, {"base": 1.0, "wild": 2.0, "wilder": 3.0}, n_games=800)
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 120)
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 120)
     assert sum(1 for _ in stream.chunks(run)) == 7
     assert close(build_summary(run), report_reference.build_summary(run)) == []
 
@@ -282,7 +282,7 @@ def test_a_variant_that_stopped_early_is_streamed_like_in_memory(
     # A sweep stopped per variant reads fewer shards of that variant (store.Run.own).
     run = runs["sugoroku"]
     run = dataclasses.replace(run, own={**run.own, "no-cap": tuple(run.own["no-cap"][:2])})
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)
     assert sum(1 for _ in stream.chunks(run)) == 6 and stream.shard_count(run) == 6 + 2 + 6
     report = build_report(run)
     assert report["variants"]["no-cap"]["games"] == 200
@@ -306,7 +306,7 @@ def test_game_metric_differences_are_paired_by_deal_as_worked_out_in_memory(
     from scipy import stats as st
 
     run = runs["suzume"]
-    monkeypatch.setattr(stream, "CHUNK_GAMES", 1)
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)
     report = build_report(run)
     base, *others = report["variant_order"]
     first = run.table("hands").filter(pl.col("claim") == 0)

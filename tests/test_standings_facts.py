@@ -223,7 +223,7 @@ def test_a_run_without_the_facts_reports_the_same_numbers_by_the_slow_path(
     old_run = store.open_run(old)
     assert not balance.has_facts(old_run.table("games").columns)
     # The fast path reads no hands for the scorecard and the two standings kinds of extreme games.
-    monkeypatch.setattr(stream, "CHUNK_GAMES", OLD_LAYOUT[game][1])  # several chunks
+    monkeypatch.setattr(stream, "chunk_games", lambda run: OLD_LAYOUT[game][1])  # several chunks
     fast = stream.collect(store.open_run(new), scorecard=True)
     slow = stream.collect(old_run, scorecard=True)
     assert fast.note is None and slow.note == balance.SLOW_PATH_NOTE

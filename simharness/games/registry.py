@@ -21,6 +21,8 @@ For every game the engine plays (``simharness.engine.games()``) there is a packa
   implements it (``_engine.python_games()``);
 - ``MIN_SHARD`` in the package: the fewest games a default shard holds (about 10 ms of play with
   knob strategies), since a shard also writes its Parquet files;
+- ``REPORT_CHUNK`` in the package: the games of every variant together that the report holds in
+  memory at once (whole shards, at least one), so that its peak stays under 1 GB;
 - ``RANK_POINTS`` in the package (player count → points of 1st, 2nd, ... place): the game's
   customary rank points (Riichi's 4-player [90, 45, 0, -135]); default :func:`linear_rank_points`.
 
@@ -124,6 +126,17 @@ MIN_SHARD = 1000
 def min_shard(game: str) -> int:
     """The game package's ``MIN_SHARD`` (see above), else :data:`MIN_SHARD`."""
     return int(_offered(game, "MIN_SHARD") or MIN_SHARD)
+
+
+# The games (of every variant together) the report reads at once, of a game whose package does not
+# say: a game with a table of hands holds far more rows per game than one without.
+REPORT_CHUNK = 100_000
+
+
+def report_chunk(game: str) -> int:
+    """The game package's ``REPORT_CHUNK`` (games of all variants in one chunk of the report), else
+    :data:`REPORT_CHUNK`."""
+    return int(_offered(game, "REPORT_CHUNK") or REPORT_CHUNK)
 
 
 def linear_rank_points(players: int) -> list[float]:

@@ -48,10 +48,37 @@ def run_rank_points(manifest: dict[str, Any], players: int) -> list[float]:
     return [float(x) for x in own] if own else registry.rank_points(str(manifest["game"]), players)
 
 
+class CachedRun:
+    """A chunk whose tables, and players frame, are read and built once, however many parts of the
+    report ask for them (the sums, the rank shares, the extreme games, a game's metrics)."""
+
+    def __init__(self, run: RunLike) -> None:
+        self.path = run.path
+        self.manifest = run.manifest
+        self._run = run
+        self._tables: dict[str, pl.DataFrame] = {}
+        self._players: pl.DataFrame | None = None
+
+    def table(self, name: str) -> pl.DataFrame:
+        if name not in self._tables:
+            self._tables[name] = self._run.table(name)
+        return self._tables[name]
+
+    def players(self) -> pl.DataFrame:
+        """:func:`players_frame` of the chunk."""
+        if self._players is None:
+            self._players = _players_frame(self)
+        return self._players
+
+
 def players_frame(run: RunLike) -> pl.DataFrame:
     """The players table with ``win`` (the share of first place: 1 for a sole first, 1/k for each of
     k players tied for first under a game's ``ties = shared``), ``rank_points`` (see
     ``stats.paired.rank_points``) and ``strategy`` (from the lineup if not stored)."""
+    return run.players() if isinstance(run, CachedRun) else _players_frame(run)
+
+
+def _players_frame(run: RunLike) -> pl.DataFrame:
     players = run.table("players")
     if "strategy" not in players.columns:
         slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}

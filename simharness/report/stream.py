@@ -1,6 +1,7 @@
 """The report's data path: the run read chunk by chunk of whole shards, reduced to sufficient statistics.
 
-A chunk is about :data:`CHUNK_GAMES` games per variant of whole shards (``store.Run.chunks``); it holds
+A chunk is about the game's ``REPORT_CHUNK`` games (``games.registry.report_chunk``) over all variants,
+of whole shards (``store.Run.chunks``); it holds
 every row of its deals in every variant, so per-deal quantities are complete inside it. Each chunk
 is read, added to :class:`~simharness.report.sums.SummarySums` (and the scorecard's
 :class:`~simharness.stats.balance.ScorecardSums`) and dropped: memory is one chunk plus sums whose size
@@ -27,6 +28,7 @@ from simharness.games import estimates, registry
 from simharness.report.challengers import ChallengerSums
 from simharness.report.extremes import ExtremeGames
 from simharness.report.frames import (
+    CachedRun,
     RunLike,
     game_lengths,
     game_metrics,
@@ -44,7 +46,6 @@ from simharness.report.tails import TailSums
 from simharness.stats import balance
 from simharness.stats.sequential import look_scores, until_result
 
-CHUNK_GAMES = 50_000  # games per variant read at once (whole shards; at least one)
 RESAMPLES = 1000  # scorecard bootstrap replicates
 
 
@@ -119,27 +120,19 @@ class GameMetrics:
         return json_rows(estimates.combined_rows(self.sums))
 
 
-class CachedRun:
-    """A chunk whose tables are read once, however many parts of the report ask for them."""
-
-    def __init__(self, run: RunLike) -> None:
-        self.path = run.path
-        self.manifest = run.manifest
-        self._run = run
-        self._tables: dict[str, pl.DataFrame] = {}
-
-    def table(self, name: str) -> pl.DataFrame:
-        if name not in self._tables:
-            self._tables[name] = self._run.table(name)
-        return self._tables[name]
-
-
 def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
     """The run's chunks and the shards (over every variant) of each; a run without shards is one chunk."""
     split = getattr(run, "chunks", None)
-    parts = [(run, 1)] if split is None else split(CHUNK_GAMES)
+    parts = [(run, 1)] if split is None else split(chunk_games(run))
     for sub, shards in parts:
         yield CachedRun(sub), shards
+
+
+def chunk_games(run: RunLike) -> int:
+    """Games per variant in a chunk: the game's ``REPORT_CHUNK`` shared by the run's variants, since
+    a chunk holds every variant's games of its deals."""
+    variants = max(1, len(run.manifest.get("variants") or {}))
+    return registry.report_chunk(run.manifest["game"]) // variants
 
 
 def shard_count(run: RunLike) -> int:

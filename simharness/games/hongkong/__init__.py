@@ -18,12 +18,18 @@ from simharness.games.hongkong.scoring import score_hand
 
 # Fewest games in a default shard (simharness.games.registry): a Hong Kong game is 16+ hands.
 MIN_SHARD = 50
+# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
+# memory for a game with a hands table, several times that while the report works on them, and the
+# report stays under 1 GB (benchmarks/report.py).
+REPORT_CHUNK = 25_000
 
 __all__ = [
     "DISTRIBUTIONS",
     "FAN_ITEMS",
     "LIMIT_HANDS",
     "METRICS",
+    "MIN_SHARD",
+    "REPORT_CHUNK",
     "RULE_COUNTERS",
     "score_hand",
     "summary_metrics",

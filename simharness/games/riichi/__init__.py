@@ -41,6 +41,10 @@ from simharness.games.riichi.scoring import (
 # Fewest games in a default shard (simharness.games.registry): Riichi plays a few thousand games
 # a second on one core with knob strategies, far fewer with Python seats.
 MIN_SHARD = 40
+# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
+# memory for a game with a hands table, several times that while the report works on them, and the
+# report stays under 1 GB (benchmarks/report.py).
+REPORT_CHUNK = 40_000
 # Rank points by player count (simharness.games.registry.rank_points): Tenhou's ranked-lobby spacing
 # for four players (+90/+45/0/−135 at 鳳凰卓, the last place paying for the others); sanma takes the
 # harness's linear default.
@@ -49,8 +53,10 @@ RANK_POINTS = {4: (90, 45, 0, -135)}
 __all__ = [
     "DISTRIBUTIONS",
     "METRICS",
+    "MIN_SHARD",
     "PROFILE",
     "RANK_POINTS",
+    "REPORT_CHUNK",
     "RULE_COUNTERS",
     "HandNotWinning",
     "HandScore",

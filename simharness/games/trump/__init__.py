@@ -15,5 +15,18 @@ from simharness.games.trump.scoring import score_hand
 # games/s/core with 500-game shards, 28,000 with 1,000 and 39,000 with 2,000. A multiple of 3, so that
 # the three games of a duplicate deal share a shard (the report reads a run shard by shard).
 MIN_SHARD = 2100
+# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
+# memory for a game with a hands table, several times that while the report works on them, and the
+# report stays under 1 GB (benchmarks/report.py).
+REPORT_CHUNK = 60_000
 
-__all__ = ["DISTRIBUTIONS", "METRICS", "RULE_COUNTERS", "YAKU", "score_hand", "summary_metrics"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "METRICS",
+    "MIN_SHARD",
+    "REPORT_CHUNK",
+    "RULE_COUNTERS",
+    "YAKU",
+    "score_hand",
+    "summary_metrics",
+]
