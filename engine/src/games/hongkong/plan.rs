@@ -137,13 +137,13 @@ impl<'v> Planner<'v> {
             let mut h = *c;
             h[w] += 1;
             let hand = Hand { concealed: h, melds: melds.clone(), win: w as Kind };
-            for self_draw in [false, true] {
-                if let Some(value) = evaluate(self.rules, &hand, &WinContext { self_draw, ..self.ctx }) {
-                    if value.legal(self.rules) {
-                        return (true, true);
-                    }
-                    ready = true;
+            // A self-draw adds its fan to every reading of a discard win, so a wait that wins
+            // legally on a discard wins legally by a self-draw: the self-draw alone decides.
+            if let Some(value) = evaluate(self.rules, &hand, &WinContext { self_draw: true, ..self.ctx }) {
+                if value.legal(self.rules) {
+                    return (true, true);
                 }
+                ready = true;
             }
         }
         (ready, false)
