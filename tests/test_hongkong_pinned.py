@@ -99,7 +99,7 @@ PINNED = {
     "show-old-style": "03e9eaf8441de43c91331299fc56ccf1c3eb9d3feb90be9306ab61a7812054c8",
     "show-python": "f0dac6a964d6dc8a534dc4c96355edc9d5618fe49f08242ed9a45300ec3f2066",
     "show-python-view": "ce8a27a51cfc9a67fb908e8830f340e76e5b773ef4e4b21f516854e1ba661b31",
-    "rule-aware": "b1654b5e64bbbf538d7bd39903366ca14822200173acf6e02c8c1392f2b81d63",
+    "rule-aware": "c24033d185031730c86ec08e1a1ac9d597017455acbadb81fd158cf4922a5874",
 }
 
 PINNED_NUMERIC = {
@@ -112,7 +112,7 @@ PINNED_NUMERIC = {
     "bao": "9ccbec4336605cd5796b6fe4c5b3aea5e9c81ef614bea8837ca25e63f818540b",
     "show-python": "40419298aae0b23c28a00aab7af27f1a38f9a1ecaf16efa44d89df4f2f3aa7f6",
     "show-python-view": "71ffc75e4b527319e28a75974010626564eb47c62f48175851d224ad26d91da6",
-    "rule-aware": "0f927208d0b45adeb62b113e3c141126e9fc7d5aec9fbd39ef5e9acfa08d1cb8",
+    "rule-aware": "38f20d1361b64aab8cfaaa17b8e8073cf62041554aea5729dcb8f4e18df5511c",
 }
 
 

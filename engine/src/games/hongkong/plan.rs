@@ -2,7 +2,8 @@
 //! minimum fan, and how far the hand is from one.
 //!
 //! A target is a shape with the fan it guarantees under the rules played: a suit (any, half flush
-//! in one suit, full flush in one suit), a form (standard sets, all pungs, seven pairs) and the
+//! in one suit, full flush in one suit), a form (standard sets, all pungs, seven pairs, all chows
+//! where its fan is a part of the minimum, as with the concealed hand under `old_style`) and the
 //! value honours forced to be pungs (dragons, the seat wind, the round wind), each worth its fan
 //! under the rules; melded value pungs and kongs count, and the concealed-hand fan while no set is
 //! claimed. A target reaching the minimum fan counts its distance; one a fan short counts it plus
@@ -10,11 +11,15 @@
 //! shanten tables on the tiles it may use, an honour forced to a pung adding its missing copies,
 //! all pungs and seven pairs counted from pairs and pungs, a pung or pair of a kind whose copies
 //! are all in sight being out of reach). Bonus tiles never count toward the minimum, and limit
-//! hands are not aimed for. Once a discard leaves the hand ready, the hand evaluator itself judges
+//! hands are not aimed for. A hand with no target in reach can win only by chance fan: it counts
+//! as far from ready as any hand can be from a target, so that no claim trades the last target for
+//! speed. Once a discard leaves the hand ready, the hand evaluator itself judges
 //! whether some wait wins legally by a discard or a self-draw (chance fan, such as the last tile
 //! or a replacement, aside).
 //!
 //! Everything is read from the seat's `View`: its own tiles, every visible tile and the rules.
+
+use std::cell::RefCell;
 
 use super::actions::View;
 use super::hand::{evaluate, kong_fan, Hand, HkMeld, WinContext};
@@ -47,6 +52,8 @@ enum Form {
     Standard,
     Pungs,
     Pairs,
+    /// Four chows and any pair (all chows).
+    Chows,
 }
 
 /// One target: its shape, the first `forced` value honours of the plan's list as pungs, and the
@@ -59,8 +66,13 @@ struct Target {
     penalty: i8,
 }
 
-/// Most targets: 7 suits × 3 forms × (full and self-draw-only).
-const MOST: usize = 42;
+/// What a hand with no target in reach adds to its plain shanten: it wins only by chance fan, so
+/// it is never nearer than a hand still 8 tiles from its farthest target (8: the most a standard
+/// hand can be from ready), and a claim or a discard never trades a target for speed.
+const DEAD: i8 = 8;
+
+/// Most targets: 7 suits × 4 forms × (full and self-draw-only).
+const MOST: usize = 56;
 
 /// The planning of one seat's hand, with a set it weighs claiming.
 pub struct Planner<'v> {
@@ -125,13 +137,13 @@ impl<'v> Planner<'v> {
             let mut h = *c;
             h[w] += 1;
             let hand = Hand { concealed: h, melds: melds.clone(), win: w as Kind };
-            for self_draw in [false, true] {
-                if let Some(value) = evaluate(self.rules, &hand, &WinContext { self_draw, ..self.ctx }) {
-                    if value.legal(self.rules) {
-                        return (true, true);
-                    }
-                    ready = true;
+            // A self-draw adds its fan to every reading of a discard win, so a wait that wins
+            // legally on a discard wins legally by a self-draw: the self-draw alone decides.
+            if let Some(value) = evaluate(self.rules, &hand, &WinContext { self_draw: true, ..self.ctx }) {
+                if value.legal(self.rules) {
+                    return (true, true);
                 }
+                ready = true;
             }
         }
         (ready, false)
@@ -161,6 +173,7 @@ impl<'v> Planner<'v> {
     fn targets(&self, honours: &[Kind]) -> ([Target; MOST], usize) {
         let r = self.rules;
         let mut chow = false;
+        let mut pung = false;
         let mut suits = 0u8;
         let mut melded = 0u8;
         let mut kongs = 0u8;
@@ -169,6 +182,7 @@ impl<'v> Planner<'v> {
         for m in self.all_melds() {
             melds += 1;
             chow |= m.kind == MeldKind::Chi;
+            pung |= m.kind != MeldKind::Chi;
             closed &= m.kind == MeldKind::Ankan;
             suits |= if is_honor(m.base) { 8 } else { 1 << (m.base / 9) };
             if m.kind != MeldKind::Chi {
@@ -198,18 +212,26 @@ impl<'v> Planner<'v> {
                 Suit::Half(_) => r.half_flush_fan,
                 Suit::Full(_) => r.full_flush_fan,
             };
-            for form in [Form::Standard, Form::Pungs, Form::Pairs] {
+            for form in [Form::Standard, Form::Pungs, Form::Pairs, Form::Chows] {
                 let form_fan = match form {
                     Form::Standard => 0,
                     Form::Pungs if !chow => r.all_pungs_fan,
                     Form::Pairs if melds == 0 && r.seven_pairs_fan > 0 => r.seven_pairs_fan,
+                    // All chows only as a part of the minimum (with the concealed hand under
+                    // `old_style`): where it reaches it alone (min_fan 1) draws are rare already,
+                    // and its shanten would take the planning over its cost bound.
+                    Form::Chows if !pung && (1..needed).contains(&r.all_chows_fan) => r.all_chows_fan,
                     _ => continue,
                 };
                 let mut fan = base + suit_fan + form_fan;
 
                 // Forcing more honours only adds distance: the fewest that reach the minimum,
                 // and those that reach it a fan short (for a self-draw).
-                let usable = if form == Form::Pairs || matches!(suit, Suit::Full(_)) { 0 } else { honours.len().min(4 - melds.min(4)) };
+                let usable = if matches!(form, Form::Pairs | Form::Chows) || matches!(suit, Suit::Full(_)) {
+                    0
+                } else {
+                    honours.len().min(4 - melds.min(4))
+                };
                 let mut forced = 0;
                 let mut short = false;
                 loop {
@@ -259,6 +281,7 @@ impl<'v> Planner<'v> {
             Form::Standard => shanten::standard(&r, need),
             Form::Pungs => self.pung_shanten(c, &r, need, t.suit),
             Form::Pairs => self.pair_shanten(c, &r, t.suit),
+            Form::Chows => chow_shanten(&r, need),
         };
         form + missing + t.penalty
     }
@@ -334,7 +357,7 @@ impl<'v> Planner<'v> {
 
     /// The planned shanten of the 3n+1-tile concealed part `c`: 0 when ready with a legal win,
     /// else the distance to the nearest target, at least the plain shanten, and one more for a
-    /// ready hand without a legal win; no target in reach counts the plain shanten plus 2.
+    /// ready hand without a legal win; no target in reach counts the plain shanten plus [`DEAD`].
     pub fn now(&self, c: &Counts) -> i8 {
         let plain = shanten_of(c, self.sets_needed());
         let d = self.best(c);
@@ -389,10 +412,93 @@ impl<'v> Planner<'v> {
     }
 }
 
-/// Whether a flush target of `form` is dominated by a target of any suit among `prev` of that
-/// form with no more forced honours and no more cost: its tiles are a subset, so it is never nearer.
+/// Shanten of `need` chows and a pair from the tiles `r`: the fewest tiles missing, less one, as
+/// the standard shanten counts them.
+pub(super) fn chow_shanten(r: &Counts, need: usize) -> i8 {
+    let [a, b, c] = [0, 9, 18].map(|s| chow_missing(&r[s..s + 9]));
+    // Honours only make the pair.
+    let honour_pair = 2 - r[usize::from(EAST)..].iter().max().map_or(0, |&n| n.min(2));
+    // The first two suits together, then the third with the honours for `need` chows and a pair.
+    let mut ab = [[u8::MAX; 2]; 5];
+    for (m1, x) in a.iter().enumerate().take(need + 1) {
+        for (m2, y) in b.iter().enumerate().take(need + 1 - m1) {
+            let o = &mut ab[m1 + m2];
+            o[0] = o[0].min(x[0].saturating_add(y[0]));
+            o[1] = o[1].min(x[0].saturating_add(y[1])).min(x[1].saturating_add(y[0]));
+        }
+    }
+    let complete = (0..=need)
+        .map(|m| {
+            let (x, y) = (ab[m], c[need - m]);
+            let pair = y[1].min(y[0].saturating_add(honour_pair));
+            x[1].saturating_add(y[0]).min(x[0].saturating_add(pair))
+        })
+        .min()
+        .unwrap_or(u8::MAX);
+    i8::try_from(complete).map_or(i8::MAX / 2, |n| n - 1)
+}
+
+/// The fewest tiles missing from one suit's `counts` for m chows (0-4), with a pair if q,
+/// remembered per thread in a direct-mapped cache small enough to stay in the core's cache
+/// (a hand's suits recur at every discard weighed, and from turn to turn).
+fn chow_missing(counts: &[Kind]) -> [[u8; 2]; 5] {
+    const BITS: u32 = 14;
+    type Slot = (u32, [[u8; 2]; 5]);
+    thread_local! {
+        static KNOWN: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    }
+    // The base-5 index plus one (0: an empty slot).
+    let key = counts.iter().fold(0u32, |k, &n| k * 5 + u32::from(n)) + 1;
+    let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - BITS)) as usize;
+    KNOWN.with_borrow_mut(|known| {
+        if known.is_empty() {
+            *known = vec![(0, [[0; 2]; 5]); 1 << BITS];
+        }
+        let entry = &mut known[slot];
+        if entry.0 != key {
+            *entry = (key, chow_missing_of(counts));
+        }
+        entry.1
+    })
+}
+
+/// [`chow_missing`] computed: positions in order, carrying the chows begun at the two before.
+fn chow_missing_of(counts: &[Kind]) -> [[u8; 2]; 5] {
+    // best[(a, b, m, q)]: a chows begun two positions back, b one back, m begun in all.
+    let mut best = [[[[u8::MAX; 2]; 5]; 5]; 5];
+    best[0][0][0][0] = 0;
+    for (i, &have) in counts.iter().enumerate() {
+        let mut next = [[[[u8::MAX; 2]; 5]; 5]; 5];
+        for (a, by_b) in best.iter().enumerate() {
+            for (b, by_m) in by_b.iter().enumerate().take(5 - a) {
+                for (m, by_q) in by_m.iter().enumerate().skip(a + b) {
+                    for (q, &cost) in by_q.iter().enumerate() {
+                        if cost == u8::MAX {
+                            continue;
+                        }
+                        let most = if i < 7 { 4 - m } else { 0 };
+                        for x in 0..=most {
+                            for p in 0..2 - q {
+                                let demand = (a + b + x + 2 * p) as u8;
+                                let o = &mut next[b][x][m + x][q + p];
+                                *o = (*o).min(cost + demand.saturating_sub(have));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best = next;
+    }
+    best[0][0]
+}
+
+/// Whether a target is dominated by one among `prev` whose tiles and form allow every hand it
+/// allows, with no more forced honours and no more cost: such a target is never nearer.
 fn dominated(prev: &[Target], suit: Suit, form: Form, forced: usize, penalty: i8) -> bool {
-    suit != Suit::Any && prev.iter().any(|o| o.suit == Suit::Any && o.form == form && o.forced <= forced && o.penalty <= penalty)
+    let wider_suit = |o: Suit| o == suit || o == Suit::Any || matches!((o, suit), (Suit::Half(a), Suit::Full(b)) if a == b);
+    let wider_form = |o: Form| o == form || o == Form::Standard && matches!(form, Form::Pungs | Form::Chows);
+    prev.iter().any(|o| wider_suit(o.suit) && wider_form(o.form) && o.forced <= forced && o.penalty <= penalty)
 }
 
 /// The planned shanten of a 3n+1-tile hand of plain shanten `plain` and distance `d` to its
@@ -400,7 +506,7 @@ fn dominated(prev: &[Target], suit: Suit, form: Form, forced: usize, penalty: i8
 fn planned(plain: i8, d: Option<i8>, legal: impl FnOnce() -> bool) -> i8 {
     match d {
         _ if plain == 0 && legal() => 0,
-        None => plain + 2,
+        None => plain + DEAD,
         Some(d) => d.max(plain).max(1) + i8::from(plain == 0),
     }
 }

@@ -53,7 +53,7 @@ option_enum! {
         /// No planning: the discard and claim rules alone.
         Off = "off",
         /// Under a minimum fan, discards and claims minimise the shanten toward a hand that
-        /// reaches it (`plan.rs`): a flush, all pungs, seven pairs, value-honour pungs, the
+        /// reaches it (`plan.rs`): a flush, all pungs, seven pairs, all chows, value-honour pungs, the
         /// concealed hand, as the rules value them; a ready hand without a legal win counts as
         /// one tile further from ready.
         Rules = "rules"

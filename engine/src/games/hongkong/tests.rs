@@ -1099,3 +1099,25 @@ mod chance {
         assert_eq!(named.strategy(2).next_u64(), named.strategy.with(2).draw(0));
     }
 }
+
+#[test]
+fn all_chows_shanten_counts_the_tiles_a_hand_of_chows_lacks() {
+    use super::plan::chow_shanten;
+    use crate::games::riichi::shanten;
+    use crate::games::riichi::tiles::{counts_of, parse_tiles};
+    let sh = |tiles: &str, need: usize| chow_shanten(&counts_of(&parse_tiles(tiles).unwrap()), need);
+    // Ready on 1s or 4s either way.
+    assert_eq!(sh("123456789m23s11z", 4), 0);
+    // Complete; the same tiles with a pung in place of a chow are not.
+    assert_eq!(sh("123456789m234s11z", 4), -1);
+    assert_eq!(sh("123456m222p234s11z", 4), 1);
+    // The standard form takes the pungs: ready on 1m or 5z.
+    assert_eq!(shanten::standard(&counts_of(&parse_tiles("111m222p333s444z5z").unwrap()), 4), 0);
+    assert_eq!(sh("111m222p333s444z5z", 4), 7);
+    // Two chows and a pair lack a chow's three tiles; a pair is no partial chow.
+    assert_eq!(sh("123m456p11s", 3), 2);
+    assert_eq!(sh("123m456p11s", 2), -1);
+    assert_eq!(sh("123m456p1144s", 3), 1);
+    // Fewer tiles than the sets need count the missing ones (as the standard shanten does).
+    assert_eq!(sh("1m", 1), 3);
+}
