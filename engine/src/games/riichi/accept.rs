@@ -392,7 +392,22 @@ struct Discards {
 }
 
 impl Discards {
-    fn new(c: &Counts) -> Self {
+    /// A view that matches no hand (no hand holds 255 tiles of a kind), to be [`reset`](Self::reset).
+    fn empty() -> Self {
+        Discards {
+            hand: [u8::MAX; KINDS],
+            sum: Summary { tiles: 0, held: 0, pairs: 0 },
+            suits: Suits::of([0; 4], 0),
+            pair: None,
+            last: [None; 4],
+            after: [i8::MAX; KINDS],
+            masks: [0; KINDS],
+            known: 0,
+        }
+    }
+
+    /// Makes this the view of `c`, in place: the view is about a kilobyte, and a turn builds one.
+    fn reset(&mut self, c: &Counts) {
         let sum = summary(c);
         let n = sum.tiles as usize;
         let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
@@ -403,16 +418,22 @@ impl Discards {
         // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
         // is no better than the standard form's, the special forms cannot change the minimum.
         let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
-        let mut after = [i8::MAX; KINDS];
+        self.after = [i8::MAX; KINDS];
         for j in Bits(sum.held) {
             let (b, r) = (j / 9, j % 9);
             let mut s = suits.with(b, suits.idx[b] - POW5[r]);
             if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
                 s = s.min(sp.without(j, c[j]).shanten());
             }
-            after[j] = s;
+            self.after[j] = s;
         }
-        Discards { hand: *c, sum, suits, pair: None, last: [None; 4], after, masks: [0; KINDS], known: 0 }
+        self.hand = *c;
+        self.sum = sum;
+        self.suits = suits;
+        self.pair = None;
+        self.last = [None; 4];
+        self.masks = [0; KINDS];
+        self.known = 0;
     }
 
     /// Asks for the improving-tile rows that the accepting sets after the discards in `want` read.
@@ -518,13 +539,21 @@ thread_local! {
     static LAST: RefCell<Option<Discards>> = const { RefCell::new(None) };
 }
 
+/// `a == b` in three loads each instead of a call to `memcmp`: asked several times a turn.
+#[inline]
+fn same_hand(a: &Counts, b: &Counts) -> bool {
+    let word = |c: &Counts, i: usize| u128::from_ne_bytes(c[16 * i..16 * i + 16].try_into().expect("16 bytes"));
+    word(a, 0) == word(b, 0) && word(a, 1) == word(b, 1) && a[32..] == b[32..]
+}
+
 fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        match last.as_mut() {
-            Some(d) if d.hand == *c => f(d),
-            _ => f(last.insert(Discards::new(c))),
+        let d = last.get_or_insert_with(Discards::empty);
+        if !same_hand(&d.hand, c) {
+            d.reset(c);
         }
+        f(d)
     })
 }
 
@@ -532,7 +561,7 @@ fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
 /// `k`, if this turn's view of `c`'s discards is at hand (a native policy chose the discard).
 pub fn known_waits_after(c: &Counts, k: usize) -> Option<u64> {
     LAST.with(|last| match last.borrow_mut().as_mut() {
-        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.mask(k) } else { 0 }),
+        Some(d) if same_hand(&d.hand, c) => Some(if d.after[k] == 0 { d.mask(k) } else { 0 }),
         _ => None,
     })
 }
