@@ -19,9 +19,14 @@ use std::sync::OnceLock;
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
 /// lowers that target's distance (only where the pattern holds fewer than four of the tile).
 struct Improve {
-    suit: Vec<[u16; 16]>,
-    honor: Vec<[u16; 16]>,
+    suit: Vec<Row>,
+    honor: Vec<Row>,
 }
+
+/// One pattern's improving tiles per target. Aligned so that a row never straddles two cache
+/// lines (a large allocation starts 16 bytes into a page): one miss per row, and one prefetch.
+#[repr(C, align(32))]
+struct Row([u16; 16]);
 
 fn improve() -> &'static Improve {
     static T: OnceLock<Improve> = OnceLock::new();
@@ -31,20 +36,20 @@ fn improve() -> &'static Improve {
     })
 }
 
-fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
+fn build_improve(dist: &[Entry], n: usize) -> Vec<Row> {
     // The base-5 digits of h, advanced with h.
     let mut digits = [0u8; 9];
     huge_pages((0..dist.len()).map(|h| {
         if h > 0 {
             next_pattern(&mut digits);
         }
-        let mut row = [0u16; 16];
+        let mut row = Row([0u16; 16]);
         for (r, &step) in POW5[..n].iter().enumerate() {
             if digits[r] >= 4 {
                 continue;
             }
             // Branch-free over the 16 bytes so that the loop vectorises.
-            for (bits, (&up, &here)) in row.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
+            for (bits, (&up, &here)) in row.0.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
                 *bits |= u16::from(up < here) << r;
             }
         }
@@ -231,8 +236,8 @@ impl Suits {
                 }
                 // Only now is the improving-tile row read (a cache miss in a large table).
                 let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
-                let lo = _mm_and_si128(_mm_loadu_si128(row.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
-                let hi = _mm_and_si128(_mm_loadu_si128(row.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
+                let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
+                let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
                 let mut bits = _mm_or_si128(lo, hi);
                 bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
                 bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
@@ -275,7 +280,7 @@ impl Suits {
             let mut bits = 0u16;
             for (mut on, base) in [(no_pair, 0), (pair, 8)] {
                 while on != 0 {
-                    bits |= row[base + on.trailing_zeros() as usize / 8];
+                    bits |= row.0[base + on.trailing_zeros() as usize / 8];
                     on &= on - 1;
                 }
             }
