@@ -171,6 +171,16 @@ fn dist(b: usize, idx: usize) -> &'static Entry {
     }
 }
 
+/// Suit `b`'s improving-tile row of pattern `idx`.
+fn improving(b: usize, idx: usize) -> &'static Row {
+    let imp = improve();
+    if b == 3 {
+        &imp.honor[idx]
+    } else {
+        &imp.suit[idx]
+    }
+}
+
 /// Asks for a table row ahead of its use: the rows of one decision are independent random reads
 /// of large tables, and issuing them together overlaps their cache misses.
 #[inline(always)]
@@ -215,7 +225,6 @@ impl Suits {
     fn accept_mask(&self, std: i8) -> u64 {
         use std::arch::x86_64::*;
         let melds = self.melds.min(4);
-        let imp = improve();
         let mut mask = 0u64;
         // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte
         // entry or of the two halves of a 32-byte improving-tile row.
@@ -235,7 +244,7 @@ impl Suits {
                     continue;
                 }
                 // Only now is the improving-tile row read (a cache miss in a large table).
-                let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+                let row = improving(b, self.idx[b]);
                 let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
                 let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
                 let mut bits = _mm_or_si128(lo, hi);
@@ -254,7 +263,6 @@ impl Suits {
     fn accept_mask(&self, std: i8) -> u64 {
         const ONES: u64 = 0x0101_0101_0101_0101;
         let goal = ONES * u64::from((std + 1) as u8);
-        let imp = improve();
         let mut mask = 0u64;
         let melds = self.melds.min(4);
         // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
@@ -276,7 +284,7 @@ impl Suits {
                 continue;
             }
             // Only now is the improving-tile row read (a cache miss in a large table).
-            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
+            let row = improving(b, self.idx[b]);
             let mut bits = 0u16;
             for (mut on, base) in [(no_pair, 0), (pair, 8)] {
                 while on != 0 {
@@ -415,10 +423,20 @@ impl Discards {
     fn reset(&mut self, c: &Counts) {
         let sum = summary(c);
         let n = sum.tiles as usize;
-        let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
-        for j in Bits(sum.held) {
-            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        let idx = indices(c);
+        // Every row this view may read: the hand's suits and each discard's, distances and
+        // improving tiles. Asked for at once, their misses overlap instead of coming in three
+        // rounds (the suits, then the discards' distances, then the accepting sets' rows).
+        for (b, &i) in idx.iter().enumerate() {
+            prefetch(dist(b, i));
+            prefetch(improving(b, i));
         }
+        for j in Bits(sum.held) {
+            let (b, i) = (j / 9, idx[j / 9] - POW5[j % 9]);
+            prefetch(dist(b, i));
+            prefetch(improving(b, i));
+        }
+        let suits = Suits::of(idx, ((n - 1) / 3).min(4));
         let special = (n == 14).then(|| Special::new(&sum));
         // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
         // is no better than the standard form's, the special forms cannot change the minimum.
@@ -439,19 +457,6 @@ impl Discards {
         self.last = [None; 4];
         self.masks = [0; KINDS];
         self.known = 0;
-    }
-
-    /// Asks for the improving-tile rows that the accepting sets after the discards in `want` read.
-    fn prefetch(&self, want: u64) {
-        let idx = self.suits.idx;
-        let imp = improve();
-        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
-        for (b, &i) in idx.iter().enumerate() {
-            prefetch(row(b, i));
-        }
-        for k in Bits(want & self.sum.held & !self.known) {
-            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
-        }
     }
 
     /// The accepting set after discarding `k` (held).
@@ -497,7 +502,6 @@ impl Discards {
 
     /// For each kind in `want` (held): the accepting set after discarding it.
     fn accepting(&mut self, want: u64) -> [u64; KINDS] {
-        self.prefetch(want);
         for k in Bits(want & self.sum.held) {
             self.mask(k);
         }
@@ -582,15 +586,11 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     with_discards(c, |d| d.accepting(want))
 }
 
-/// For the 3n+2-tile part `c`, whose discards in `want` are about to be weighed by
-/// [`accepting_after_kind`] (their table rows are asked for now): the shanten `s` of its best
-/// discards and a superset of the accepting set after every discard of kind `k` that leaves
-/// `s`, once `k` is taken out; `None` where seven pairs or orphans could be in play.
-pub fn accepting_bound(c: &Counts, want: u64) -> Option<(i8, u64)> {
-    with_discards(c, |d| {
-        d.prefetch(want);
-        d.bound()
-    })
+/// For the 3n+2-tile part `c`: the shanten `s` of its best discards and a superset of the
+/// accepting set after every discard of kind `k` that leaves `s`, once `k` is taken out; `None`
+/// where seven pairs or orphans could be in play.
+pub fn accepting_bound(c: &Counts) -> Option<(i8, u64)> {
+    with_discards(c, |d| d.bound())
 }
 
 /// The accepting set of `c` minus a held `k` (one kind of [`accepting_after`]).
@@ -640,7 +640,7 @@ mod tests {
             if c[extra] < 4 {
                 c[extra] += 1;
                 let got = after_discards(&c);
-                let bound = accepting_bound(&c, u64::MAX);
+                let bound = accepting_bound(&c);
                 let masks = accepting_after(&c, u64::MAX);
                 for j in 0..KINDS {
                     if c[j] > 0 {

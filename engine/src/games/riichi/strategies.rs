@@ -537,7 +537,7 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
     let mut bound = None;
     if weigh {
         unseen48[..KINDS].copy_from_slice(&v.unseen());
-        bound = accepting_bound(&c, want);
+        bound = accepting_bound(&c);
     }
     let most = |kind: usize| match bound {
         Some((s, superset)) if after[kind] == s => weighted_count(superset & !(1 << kind), &unseen48),
