@@ -201,11 +201,16 @@ fn indices(c: &Counts) -> [usize; 4] {
 
 impl Suits {
     fn of(idx: [usize; 4], melds: usize) -> Self {
+        Self::with_pairs(idx, melds).0
+    }
+
+    /// [`of`](Self::of), with the combinations of suits 0 and 1 and of suits 2 and 3 on the way.
+    fn with_pairs(idx: [usize; 4], melds: usize) -> (Self, [Entry; 2]) {
         let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
         let ab = comb(d[0], d[1], melds);
         let cd = comb(d[2], d[3], melds);
         let rest = [comb(&cd, d[1], melds), comb(&cd, d[0], melds), comb(&ab, d[3], melds), comb(&ab, d[2], melds)];
-        Suits { idx, d, rest, melds }
+        (Suits { idx, d, rest, melds }, [ab, cd])
     }
 
     fn standard(&self) -> i8 {
@@ -393,8 +398,10 @@ struct Discards {
     hand: Counts,
     sum: Summary,
     suits: Suits,
-    /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
-    pair: Option<[[Entry; 4]; 4]>,
+    /// pair[x][y]: suits x and y combined (x ≠ y). Suits 0–1 and 2–3 come with the view; the
+    /// four mixed pairs are filled on the first accepting-set query (`mixed`).
+    pair: [[Entry; 4]; 4],
+    mixed: bool,
     /// Per suit, the last discard's distances there and the combinations they gave: discards of
     /// different kinds often leave the suit the same distances (two isolated honors, say).
     last: [Option<(Entry, [Entry; 4])>; 4],
@@ -411,7 +418,8 @@ impl Discards {
             hand: [u8::MAX; KINDS],
             sum: Summary { tiles: 0, held: 0, pairs: 0 },
             suits: Suits::of([0; 4], 0),
-            pair: None,
+            pair: [[Entry([0; 16]); 4]; 4],
+            mixed: false,
             last: [None; 4],
             after: [i8::MAX; KINDS],
             masks: [0; KINDS],
@@ -436,7 +444,7 @@ impl Discards {
             prefetch(dist(b, i));
             prefetch(improving(b, i));
         }
-        let suits = Suits::of(idx, ((n - 1) / 3).min(4));
+        let (suits, [ab, cd]) = Suits::with_pairs(idx, ((n - 1) / 3).min(4));
         let special = (n == 14).then(|| Special::new(&sum));
         // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
         // is no better than the standard form's, the special forms cannot change the minimum.
@@ -453,7 +461,8 @@ impl Discards {
         self.hand = *c;
         self.sum = sum;
         self.suits = suits;
-        self.pair = None;
+        (self.pair[0][1], self.pair[1][0], self.pair[2][3], self.pair[3][2]) = (ab, ab, cd, cd);
+        self.mixed = false;
         self.last = [None; 4];
         self.masks = [0; KINDS];
         self.known = 0;
@@ -465,16 +474,14 @@ impl Discards {
             return self.masks[k];
         }
         let Suits { idx, d, rest: triple, melds } = self.suits;
-        let pair = self.pair.get_or_insert_with(|| {
-            let mut pair = [[Entry([0; 16]); 4]; 4];
-            for x in 0..4 {
-                for y in x + 1..4 {
-                    pair[x][y] = comb(d[x], d[y], melds);
-                    pair[y][x] = pair[x][y];
-                }
+        if !self.mixed {
+            for (x, y) in [(0, 2), (0, 3), (1, 2), (1, 3)] {
+                self.pair[x][y] = comb(d[x], d[y], melds);
+                self.pair[y][x] = self.pair[x][y];
             }
-            pair
-        });
+            self.mixed = true;
+        }
+        let pair = &self.pair;
         let a = k / 9;
         let mut idx13 = idx;
         idx13[a] -= POW5[k % 9];
