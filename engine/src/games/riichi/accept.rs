@@ -217,11 +217,6 @@ impl Suits {
         finish(&self.rest[3], self.d[3], self.melds)
     }
 
-    /// Standard-form shanten with suit `b`'s pattern index moved to `idx`.
-    fn with(&self, b: usize, idx: usize) -> i8 {
-        finish(&self.rest[b], dist(b, idx), self.melds)
-    }
-
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split. The SSSE3 form of the SWAR version below: one byte shuffle aligns the
     /// other suits' entry m' = melds − m, 1 − p with this suit's (m, p) for all ten targets at once,
@@ -432,17 +427,27 @@ impl Discards {
         let sum = summary(c);
         let n = sum.tiles as usize;
         let idx = indices(c);
+        // Per suit, its tables and the kinds held there (bit r = rank r).
+        let (t, imp) = (tables(), improve());
+        let suit = |b: usize| {
+            let held = sum.held >> (9 * b) & 0x1FF;
+            if b == 3 {
+                (&t.honor[..], &imp.honor[..], held)
+            } else {
+                (&t.suit[..], &imp.suit[..], held)
+            }
+        };
         // Every row this view may read: the hand's suits and each discard's, distances and
         // improving tiles. Asked for at once, their misses overlap instead of coming in three
         // rounds (the suits, then the discards' distances, then the accepting sets' rows).
         for (b, &i) in idx.iter().enumerate() {
-            prefetch(dist(b, i));
-            prefetch(improving(b, i));
-        }
-        for j in Bits(sum.held) {
-            let (b, i) = (j / 9, idx[j / 9] - POW5[j % 9]);
-            prefetch(dist(b, i));
-            prefetch(improving(b, i));
+            let (dist, rows, held) = suit(b);
+            prefetch(&dist[i]);
+            prefetch(&rows[i]);
+            for r in Bits(held) {
+                prefetch(&dist[i - POW5[r]]);
+                prefetch(&rows[i - POW5[r]]);
+            }
         }
         let (suits, [ab, cd]) = Suits::with_pairs(idx, ((n - 1) / 3).min(4));
         let special = (n == 14).then(|| Special::new(&sum));
@@ -450,13 +455,16 @@ impl Discards {
         // is no better than the standard form's, the special forms cannot change the minimum.
         let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
         self.after = [i8::MAX; KINDS];
-        for j in Bits(sum.held) {
-            let (b, r) = (j / 9, j % 9);
-            let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-            if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
-                s = s.min(sp.without(j, c[j]).shanten());
+        for (b, &i) in idx.iter().enumerate() {
+            let (dist, _, held) = suit(b);
+            for r in Bits(held) {
+                let j = 9 * b + r;
+                let mut s = finish(&suits.rest[b], &dist[i - POW5[r]], suits.melds);
+                if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
+                    s = s.min(sp.without(j, c[j]).shanten());
+                }
+                self.after[j] = s;
             }
-            self.after[j] = s;
         }
         self.hand = *c;
         self.sum = sum;
