@@ -304,10 +304,11 @@ fn is_value_honor(v: &View<'_>, k: Kind) -> bool {
 
 /// The turn action the knobs choose.
 fn turn(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Action {
-    if k.tsumo && legal.contains(&Action::Tsumo) {
+    // `matches!` tests the tag alone; `contains` compares whole actions (every turn, ~14 of them).
+    if k.tsumo && legal.iter().any(|a| matches!(a, Action::Tsumo)) {
         return Action::Tsumo;
     }
-    if k.kyuushu && legal.contains(&Action::Kyuushu) {
+    if k.kyuushu && legal.iter().any(|a| matches!(a, Action::Kyuushu)) {
         return Action::Kyuushu;
     }
     // Extraction is offered only with flowers or the sanma North as nukidora.
@@ -618,10 +619,10 @@ fn dama(k: &Knobs, v: &View<'_>, kind: usize) -> bool {
 }
 
 fn respond(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -> Action {
-    if k.ron && legal.contains(&Action::Ron) {
+    if k.ron && legal.iter().any(|a| matches!(a, Action::Ron)) {
         return Action::Ron;
     }
-    if legal.contains(&Action::Daiminkan) && open_kan(k, v, usize::from(tile / 4)) {
+    if legal.iter().any(|a| matches!(a, Action::Daiminkan)) && open_kan(k, v, usize::from(tile / 4)) {
         return Action::Daiminkan;
     }
     if k.calls == CallPolicy::Never || legal.len() == 1 {
