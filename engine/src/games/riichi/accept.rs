@@ -171,16 +171,6 @@ fn dist(b: usize, idx: usize) -> &'static Entry {
     }
 }
 
-/// Suit `b`'s improving-tile row of pattern `idx`.
-fn improving(b: usize, idx: usize) -> &'static Row {
-    let imp = improve();
-    if b == 3 {
-        &imp.honor[idx]
-    } else {
-        &imp.suit[idx]
-    }
-}
-
 /// Asks for a table row ahead of its use: the rows of one decision are independent random reads
 /// of large tables, and issuing them together overlaps their cache misses.
 #[inline(always)]
@@ -225,6 +215,7 @@ impl Suits {
     fn accept_mask(&self, std: i8) -> u64 {
         use std::arch::x86_64::*;
         let melds = self.melds.min(4);
+        let imp = improve();
         let mut mask = 0u64;
         // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte
         // entry or of the two halves of a 32-byte improving-tile row.
@@ -244,7 +235,7 @@ impl Suits {
                     continue;
                 }
                 // Only now is the improving-tile row read (a cache miss in a large table).
-                let row = improving(b, self.idx[b]);
+                let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
                 let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
                 let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
                 let mut bits = _mm_or_si128(lo, hi);
@@ -263,6 +254,7 @@ impl Suits {
     fn accept_mask(&self, std: i8) -> u64 {
         const ONES: u64 = 0x0101_0101_0101_0101;
         let goal = ONES * u64::from((std + 1) as u8);
+        let imp = improve();
         let mut mask = 0u64;
         let melds = self.melds.min(4);
         // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
@@ -284,7 +276,7 @@ impl Suits {
                 continue;
             }
             // Only now is the improving-tile row read (a cache miss in a large table).
-            let row = improving(b, self.idx[b]);
+            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
             let mut bits = 0u16;
             for (mut on, base) in [(no_pair, 0), (pair, 8)] {
                 while on != 0 {
