@@ -196,7 +196,8 @@ impl Suits {
 
     /// [`of`](Self::of), with the combinations of suits 0 and 1 and of suits 2 and 3 on the way.
     fn with_pairs(idx: [usize; 4], melds: usize) -> (Self, [Entry; 2]) {
-        let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
+        let t = tables();
+        let d = [&t.suit[idx[0]], &t.suit[idx[1]], &t.suit[idx[2]], &t.honor[idx[3]]];
         let ab = comb(d[0], d[1], melds);
         let cd = comb(d[2], d[3], melds);
         let rest = [comb(&cd, d[1], melds), comb(&cd, d[0], melds), comb(&ab, d[3], melds), comb(&ab, d[2], melds)];
