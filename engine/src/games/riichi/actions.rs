@@ -376,9 +376,10 @@ impl State<'_> {
                     self.legal.push(Action::Ankan { kind: k });
                 }
             } else {
-                for k in 0..KINDS as u8 {
-                    if h.counts[usize::from(k)] == 4 {
-                        self.legal.push(Action::Ankan { kind: k });
+                // Only kinds held twice or more can be quads: a few, not all 34, every turn.
+                for k in super::accept::Bits(shanten::summary(&h.counts).pairs) {
+                    if h.counts[k] == 4 {
+                        self.legal.push(Action::Ankan { kind: k as Kind });
                     }
                 }
                 for m in &p.melds {
