@@ -527,9 +527,14 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
             }
         }
     }
-    let least = Bits(cands).map(|kind| dangers[kind]).min().unwrap_or(0);
     // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
-    let want = Bits(cands).fold(0u64, |m, kind| m | u64::from((fold || eff[kind] <= min_shanten) && dangers[kind] <= least) << kind);
+    // Unguarded (most turns), every danger is 0.
+    let want = if fold {
+        let least = Bits(cands).map(|kind| dangers[kind]).min().unwrap_or(0);
+        Bits(cands).fold(0u64, |m, kind| m | u64::from(dangers[kind] <= least) << kind)
+    } else {
+        Bits(cands).fold(0u64, |m, kind| m | u64::from(eff[kind] <= min_shanten) << kind)
+    };
     // Ukeire is weighed only where it decides: the candidates go best bound first (a superset of
     // each one's accepting set bounds its ukeire), and one whose bound cannot beat the best so far
     // is never weighed.
