@@ -19,9 +19,14 @@ use std::sync::OnceLock;
 /// Per pattern and target (entry byte `8p + m`), the tiles of the suit (bit r) whose addition
 /// lowers that target's distance (only where the pattern holds fewer than four of the tile).
 struct Improve {
-    suit: Vec<[u16; 16]>,
-    honor: Vec<[u16; 16]>,
+    suit: Vec<Row>,
+    honor: Vec<Row>,
 }
+
+/// One pattern's improving tiles per target. Aligned so that a row never straddles two cache
+/// lines (a large allocation starts 16 bytes into a page): one miss per row, and one prefetch.
+#[repr(C, align(32))]
+struct Row([u16; 16]);
 
 fn improve() -> &'static Improve {
     static T: OnceLock<Improve> = OnceLock::new();
@@ -31,20 +36,20 @@ fn improve() -> &'static Improve {
     })
 }
 
-fn build_improve(dist: &[Entry], n: usize) -> Vec<[u16; 16]> {
+fn build_improve(dist: &[Entry], n: usize) -> Vec<Row> {
     // The base-5 digits of h, advanced with h.
     let mut digits = [0u8; 9];
     huge_pages((0..dist.len()).map(|h| {
         if h > 0 {
             next_pattern(&mut digits);
         }
-        let mut row = [0u16; 16];
+        let mut row = Row([0u16; 16]);
         for (r, &step) in POW5[..n].iter().enumerate() {
             if digits[r] >= 4 {
                 continue;
             }
             // Branch-free over the 16 bytes so that the loop vectorises.
-            for (bits, (&up, &here)) in row.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
+            for (bits, (&up, &here)) in row.0.iter_mut().zip(dist[h + step].0.iter().zip(&dist[h].0)) {
                 *bits |= u16::from(up < here) << r;
             }
         }
@@ -186,20 +191,21 @@ fn indices(c: &Counts) -> [usize; 4] {
 
 impl Suits {
     fn of(idx: [usize; 4], melds: usize) -> Self {
-        let d = [dist(0, idx[0]), dist(1, idx[1]), dist(2, idx[2]), dist(3, idx[3])];
+        Self::with_pairs(idx, melds).0
+    }
+
+    /// [`of`](Self::of), with the combinations of suits 0 and 1 and of suits 2 and 3 on the way.
+    fn with_pairs(idx: [usize; 4], melds: usize) -> (Self, [Entry; 2]) {
+        let t = tables();
+        let d = [&t.suit[idx[0]], &t.suit[idx[1]], &t.suit[idx[2]], &t.honor[idx[3]]];
         let ab = comb(d[0], d[1], melds);
         let cd = comb(d[2], d[3], melds);
         let rest = [comb(&cd, d[1], melds), comb(&cd, d[0], melds), comb(&ab, d[3], melds), comb(&ab, d[2], melds)];
-        Suits { idx, d, rest, melds }
+        (Suits { idx, d, rest, melds }, [ab, cd])
     }
 
     fn standard(&self) -> i8 {
         finish(&self.rest[3], self.d[3], self.melds)
-    }
-
-    /// Standard-form shanten with suit `b`'s pattern index moved to `idx`.
-    fn with(&self, b: usize, idx: usize) -> i8 {
-        finish(&self.rest[b], dist(b, idx), self.melds)
     }
 
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
@@ -231,8 +237,8 @@ impl Suits {
                 }
                 // Only now is the improving-tile row read (a cache miss in a large table).
                 let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
-                let lo = _mm_and_si128(_mm_loadu_si128(row.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
-                let hi = _mm_and_si128(_mm_loadu_si128(row.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
+                let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
+                let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
                 let mut bits = _mm_or_si128(lo, hi);
                 bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
                 bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
@@ -275,7 +281,7 @@ impl Suits {
             let mut bits = 0u16;
             for (mut on, base) in [(no_pair, 0), (pair, 8)] {
                 while on != 0 {
-                    bits |= row[base + on.trailing_zeros() as usize / 8];
+                    bits |= row.0[base + on.trailing_zeros() as usize / 8];
                     on &= on - 1;
                 }
             }
@@ -380,8 +386,10 @@ struct Discards {
     hand: Counts,
     sum: Summary,
     suits: Suits,
-    /// pair[x][y]: suits x and y combined (x ≠ y), filled on the first accepting-set query.
-    pair: Option<[[Entry; 4]; 4]>,
+    /// pair[x][y]: suits x and y combined (x ≠ y). Suits 0–1 and 2–3 come with the view; the
+    /// four mixed pairs are filled on the first accepting-set query (`mixed`).
+    pair: [[Entry; 4]; 4],
+    mixed: bool,
     /// Per suit, the last discard's distances there and the combinations they gave: discards of
     /// different kinds often leave the suit the same distances (two isolated honors, say).
     last: [Option<(Entry, [Entry; 4])>; 4],
@@ -392,40 +400,73 @@ struct Discards {
 }
 
 impl Discards {
-    fn new(c: &Counts) -> Self {
+    /// A view that matches no hand (no hand holds 255 tiles of a kind), to be [`reset`](Self::reset).
+    fn empty() -> Self {
+        Discards {
+            hand: [u8::MAX; KINDS],
+            sum: Summary { tiles: 0, held: 0, pairs: 0 },
+            suits: Suits::of([0; 4], 0),
+            pair: [[Entry([0; 16]); 4]; 4],
+            mixed: false,
+            last: [None; 4],
+            after: [i8::MAX; KINDS],
+            masks: [0; KINDS],
+            known: 0,
+        }
+    }
+
+    /// Makes this the view of `c`, in place: the view is about a kilobyte, and a turn builds one.
+    fn reset(&mut self, c: &Counts) {
         let sum = summary(c);
         let n = sum.tiles as usize;
-        let suits = Suits::of(indices(c), ((n - 1) / 3).min(4));
-        for j in Bits(sum.held) {
-            prefetch(dist(j / 9, suits.idx[j / 9] - POW5[j % 9]));
+        let idx = indices(c);
+        // Per suit, its tables and the kinds held there (bit r = rank r).
+        let (t, imp) = (tables(), improve());
+        let suit = |b: usize| {
+            let held = sum.held >> (9 * b) & 0x1FF;
+            if b == 3 {
+                (&t.honor[..], &imp.honor[..], held)
+            } else {
+                (&t.suit[..], &imp.suit[..], held)
+            }
+        };
+        // Every row this view may read: the hand's suits and each discard's, distances and
+        // improving tiles. Asked for at once, their misses overlap instead of coming in three
+        // rounds (the suits, then the discards' distances, then the accepting sets' rows).
+        for (b, &i) in idx.iter().enumerate() {
+            let (dist, rows, held) = suit(b);
+            prefetch(&dist[i]);
+            prefetch(&rows[i]);
+            for r in Bits(held) {
+                prefetch(&dist[i - POW5[r]]);
+                prefetch(&rows[i - POW5[r]]);
+            }
         }
+        let (suits, [ab, cd]) = Suits::with_pairs(idx, ((n - 1) / 3).min(4));
         let special = (n == 14).then(|| Special::new(&sum));
         // Removing a tile never lowers the seven-pairs or orphans shanten: where the 14-tile value
         // is no better than the standard form's, the special forms cannot change the minimum.
         let special_floor = special.as_ref().map_or(i8::MAX, Special::shanten);
-        let mut after = [i8::MAX; KINDS];
-        for j in Bits(sum.held) {
-            let (b, r) = (j / 9, j % 9);
-            let mut s = suits.with(b, suits.idx[b] - POW5[r]);
-            if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
-                s = s.min(sp.without(j, c[j]).shanten());
-            }
-            after[j] = s;
-        }
-        Discards { hand: *c, sum, suits, pair: None, last: [None; 4], after, masks: [0; KINDS], known: 0 }
-    }
-
-    /// Asks for the improving-tile rows that the accepting sets after the discards in `want` read.
-    fn prefetch(&self, want: u64) {
-        let idx = self.suits.idx;
-        let imp = improve();
-        let row = |b: usize, i: usize| if b == 3 { &imp.honor[i] } else { &imp.suit[i] };
+        self.after = [i8::MAX; KINDS];
         for (b, &i) in idx.iter().enumerate() {
-            prefetch(row(b, i));
+            let (dist, _, held) = suit(b);
+            for r in Bits(held) {
+                let j = 9 * b + r;
+                let mut s = finish(&suits.rest[b], &dist[i - POW5[r]], suits.melds);
+                if let Some(sp) = special.as_ref().filter(|_| special_floor < s) {
+                    s = s.min(sp.without(j, c[j]).shanten());
+                }
+                self.after[j] = s;
+            }
         }
-        for k in Bits(want & self.sum.held & !self.known) {
-            prefetch(row(k / 9, idx[k / 9] - POW5[k % 9]));
-        }
+        self.hand = *c;
+        self.sum = sum;
+        self.suits = suits;
+        (self.pair[0][1], self.pair[1][0], self.pair[2][3], self.pair[3][2]) = (ab, ab, cd, cd);
+        self.mixed = false;
+        self.last = [None; 4];
+        self.masks = [0; KINDS];
+        self.known = 0;
     }
 
     /// The accepting set after discarding `k` (held).
@@ -434,16 +475,14 @@ impl Discards {
             return self.masks[k];
         }
         let Suits { idx, d, rest: triple, melds } = self.suits;
-        let pair = self.pair.get_or_insert_with(|| {
-            let mut pair = [[Entry([0; 16]); 4]; 4];
-            for x in 0..4 {
-                for y in x + 1..4 {
-                    pair[x][y] = comb(d[x], d[y], melds);
-                    pair[y][x] = pair[x][y];
-                }
+        if !self.mixed {
+            for (x, y) in [(0, 2), (0, 3), (1, 2), (1, 3)] {
+                self.pair[x][y] = comb(d[x], d[y], melds);
+                self.pair[y][x] = self.pair[x][y];
             }
-            pair
-        });
+            self.mixed = true;
+        }
+        let pair = &self.pair;
         let a = k / 9;
         let mut idx13 = idx;
         idx13[a] -= POW5[k % 9];
@@ -471,7 +510,6 @@ impl Discards {
 
     /// For each kind in `want` (held): the accepting set after discarding it.
     fn accepting(&mut self, want: u64) -> [u64; KINDS] {
-        self.prefetch(want);
         for k in Bits(want & self.sum.held) {
             self.mask(k);
         }
@@ -518,13 +556,21 @@ thread_local! {
     static LAST: RefCell<Option<Discards>> = const { RefCell::new(None) };
 }
 
+/// `a == b` in three loads each instead of a call to `memcmp`: asked several times a turn.
+#[inline]
+fn same_hand(a: &Counts, b: &Counts) -> bool {
+    let word = |c: &Counts, i: usize| u128::from_ne_bytes(c[16 * i..16 * i + 16].try_into().expect("16 bytes"));
+    word(a, 0) == word(b, 0) && word(a, 1) == word(b, 1) && a[32..] == b[32..]
+}
+
 fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        match last.as_mut() {
-            Some(d) if d.hand == *c => f(d),
-            _ => f(last.insert(Discards::new(c))),
+        let d = last.get_or_insert_with(Discards::empty);
+        if !same_hand(&d.hand, c) {
+            d.reset(c);
         }
+        f(d)
     })
 }
 
@@ -532,7 +578,7 @@ fn with_discards<R>(c: &Counts, f: impl FnOnce(&mut Discards) -> R) -> R {
 /// `k`, if this turn's view of `c`'s discards is at hand (a native policy chose the discard).
 pub fn known_waits_after(c: &Counts, k: usize) -> Option<u64> {
     LAST.with(|last| match last.borrow_mut().as_mut() {
-        Some(d) if d.hand == *c => Some(if d.after[k] == 0 { d.mask(k) } else { 0 }),
+        Some(d) if same_hand(&d.hand, c) => Some(if d.after[k] == 0 { d.mask(k) } else { 0 }),
         _ => None,
     })
 }
@@ -548,15 +594,11 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     with_discards(c, |d| d.accepting(want))
 }
 
-/// For the 3n+2-tile part `c`, whose discards in `want` are about to be weighed by
-/// [`accepting_after_kind`] (their table rows are asked for now): the shanten `s` of its best
-/// discards and a superset of the accepting set after every discard of kind `k` that leaves
-/// `s`, once `k` is taken out; `None` where seven pairs or orphans could be in play.
-pub fn accepting_bound(c: &Counts, want: u64) -> Option<(i8, u64)> {
-    with_discards(c, |d| {
-        d.prefetch(want);
-        d.bound()
-    })
+/// For the 3n+2-tile part `c`: the shanten `s` of its best discards and a superset of the
+/// accepting set after every discard of kind `k` that leaves `s`, once `k` is taken out; `None`
+/// where seven pairs or orphans could be in play.
+pub fn accepting_bound(c: &Counts) -> Option<(i8, u64)> {
+    with_discards(c, |d| d.bound())
 }
 
 /// The accepting set of `c` minus a held `k` (one kind of [`accepting_after`]).
@@ -606,7 +648,7 @@ mod tests {
             if c[extra] < 4 {
                 c[extra] += 1;
                 let got = after_discards(&c);
-                let bound = accepting_bound(&c, u64::MAX);
+                let bound = accepting_bound(&c);
                 let masks = accepting_after(&c, u64::MAX);
                 for j in 0..KINDS {
                     if c[j] > 0 {

@@ -376,9 +376,10 @@ impl State<'_> {
                     self.legal.push(Action::Ankan { kind: k });
                 }
             } else {
-                for k in 0..KINDS as u8 {
-                    if h.counts[usize::from(k)] == 4 {
-                        self.legal.push(Action::Ankan { kind: k });
+                // Only kinds held twice or more can be quads: a few, not all 34, every turn.
+                for k in super::accept::Bits(shanten::summary(&h.counts).pairs) {
+                    if h.counts[k] == 4 {
+                        self.legal.push(Action::Ankan { kind: k as Kind });
                     }
                 }
                 for m in &p.melds {
@@ -490,15 +491,6 @@ impl State<'_> {
         }
     }
 
-    /// Whether the caller keeps a legal discard after calling with `own`.
-    fn call_keeps_discard(&self, seat: usize, own: &[u8], forbidden: u64) -> bool {
-        let mut c = self.hidden[seat].counts;
-        for &t in own {
-            c[usize::from(t / 4)] -= 1;
-        }
-        (0..KINDS).any(|k| c[k] > 0 && forbidden & bit(k as u8) == 0)
-    }
-
     /// Legal responses of `seat` to `tile` discarded by `from` (or added, ankan'd or extracted
     /// when `kan`).
     pub(super) fn response_actions(&mut self, seat: usize, from: usize, tile: u8, kan: Option<Robbed>) {
@@ -513,41 +505,63 @@ impl State<'_> {
         }
         let k = tile / 4;
         let ku = usize::from(k);
-        let mut options: Vec<Action> = Vec::new();
         let h = &self.hidden[seat];
-        // One option per distinct red/plain combination of the hand tiles used.
-        let variants = |kind: u8| -> Vec<u8> {
-            let mut v: Vec<u8> = Vec::new();
-            for &t in &h.hand {
-                if t / 4 == kind && !v.iter().any(|&u| self.is_red(u) == self.is_red(t)) {
-                    v.push(t);
+        // Kinds held after the call's own tiles leave: the caller must keep a legal discard.
+        let keeps = |own: [u8; 2], forbidden: u64| {
+            let mut left = shanten::summary(&h.counts).held;
+            for (i, &t) in own.iter().enumerate() {
+                let j = usize::from(t / 4);
+                let used = 1 + u8::from(i == 1 && own[0] / 4 == t / 4);
+                if h.counts[j] <= used {
+                    left &= !(1 << j);
                 }
             }
-            v
+            left & !forbidden != 0
         };
+        // Filled before the pushes: `legal` is borrowed mutably only then. At most three pons
+        // (by red count), a daiminkan and 3 × 2 × 2 chis.
+        let mut options = [Action::Pass; 16];
+        let mut n = 0;
         if h.counts[ku] >= 2 {
-            let ids: Vec<u8> = h.hand.iter().copied().filter(|&t| t / 4 == k).collect();
+            // One pon per distinct number of red fives among the two hand tiles used.
+            let mut ids = [0u8; 4];
+            let mut m = 0;
+            for &t in h.hand.iter().filter(|&&t| t / 4 == k) {
+                ids[m] = t;
+                m += 1;
+            }
             let forbidden = self.kuikae_mask(tile, [tile, tile], false);
-            let mut pairs: Vec<[u8; 2]> = Vec::new();
-            for i in 0..ids.len() {
-                for j in i + 1..ids.len() {
+            let mut reds_done = 0u8;
+            for i in 0..m {
+                for j in i + 1..m {
                     let pair = [ids[i], ids[j]];
-                    let reds = |q: &[u8; 2]| q.iter().filter(|&&t| self.is_red(t)).count();
-                    if !pairs.iter().any(|o| reds(o) == reds(&pair)) {
-                        pairs.push(pair);
+                    let reds = u8::from(self.is_red(pair[0])) + u8::from(self.is_red(pair[1]));
+                    if reds_done & 1 << reds == 0 {
+                        reds_done |= 1 << reds;
+                        if keeps(pair, forbidden) {
+                            options[n] = Action::Pon { tiles: pair };
+                            n += 1;
+                        }
                     }
                 }
             }
-            for pair in pairs {
-                if self.call_keeps_discard(seat, &pair, forbidden) {
-                    options.push(Action::Pon { tiles: pair });
-                }
-            }
             if h.counts[ku] == 3 && self.kan_allowed() {
-                options.push(Action::Daiminkan);
+                options[n] = Action::Daiminkan;
+                n += 1;
             }
         }
         if self.n == 4 && seat == (from + 1) % SEATS && k < 27 {
+            // One tile per distinct red/plain variant of `kind` in the hand, in hand order.
+            let variants = |kind: u8| -> ([u8; 2], usize) {
+                let (mut v, mut m) = ([0u8; 2], 0);
+                for &t in &h.hand {
+                    if t / 4 == kind && !v[..m].iter().any(|&u| self.is_red(u) == self.is_red(t)) {
+                        v[m] = t;
+                        m += 1;
+                    }
+                }
+                (v, m)
+            };
             let r = i16::from(k % 9);
             for (a, b) in [(-2i16, -1i16), (-1, 1), (1, 2)] {
                 if r + a < 0 || r + b > 8 {
@@ -557,18 +571,19 @@ impl State<'_> {
                 if h.counts[usize::from(ka)] == 0 || h.counts[usize::from(kb)] == 0 {
                     continue;
                 }
-                for &ta in &variants(ka) {
-                    for &tb in &variants(kb) {
+                let ((va, na), (vb, nb)) = (variants(ka), variants(kb));
+                for &ta in &va[..na] {
+                    for &tb in &vb[..nb] {
                         let own = [ta, tb];
-                        let forbidden = self.kuikae_mask(tile, own, true);
-                        if self.call_keeps_discard(seat, &own, forbidden) {
-                            options.push(Action::Chi { tiles: own });
+                        if keeps(own, self.kuikae_mask(tile, own, true)) {
+                            options[n] = Action::Chi { tiles: own };
+                            n += 1;
                         }
                     }
                 }
             }
         }
-        self.legal.extend(options);
+        self.legal.extend_from_slice(&options[..n]);
     }
 
     /// [`riichi_foul`] with what is visible now.

@@ -304,10 +304,11 @@ fn is_value_honor(v: &View<'_>, k: Kind) -> bool {
 
 /// The turn action the knobs choose.
 fn turn(k: &Knobs, v: &View<'_>, legal: &[Action]) -> Action {
-    if k.tsumo && legal.contains(&Action::Tsumo) {
+    // `matches!` tests the tag alone; `contains` compares whole actions (every turn, ~14 of them).
+    if k.tsumo && legal.iter().any(|a| matches!(a, Action::Tsumo)) {
         return Action::Tsumo;
     }
-    if k.kyuushu && legal.contains(&Action::Kyuushu) {
+    if k.kyuushu && legal.iter().any(|a| matches!(a, Action::Kyuushu)) {
         return Action::Kyuushu;
     }
     // Extraction is offered only with flowers or the sanma North as nukidora.
@@ -526,9 +527,14 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
             }
         }
     }
-    let least = Bits(cands).map(|kind| dangers[kind]).min().unwrap_or(0);
     // Candidates that can be chosen: the least danger, and the lowest shanten unless folding.
-    let want = Bits(cands).fold(0u64, |m, kind| m | u64::from((fold || eff[kind] <= min_shanten) && dangers[kind] <= least) << kind);
+    // Unguarded (most turns), every danger is 0.
+    let want = if fold {
+        let least = Bits(cands).map(|kind| dangers[kind]).min().unwrap_or(0);
+        Bits(cands).fold(0u64, |m, kind| m | u64::from(dangers[kind] <= least) << kind)
+    } else {
+        Bits(cands).fold(0u64, |m, kind| m | u64::from(eff[kind] <= min_shanten) << kind)
+    };
     // Ukeire is weighed only where it decides: the candidates go best bound first (a superset of
     // each one's accepting set bounds its ukeire), and one whose bound cannot beat the best so far
     // is never weighed.
@@ -537,7 +543,7 @@ fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) -> (usize, i8
     let mut bound = None;
     if weigh {
         unseen48[..KINDS].copy_from_slice(&v.unseen());
-        bound = accepting_bound(&c, want);
+        bound = accepting_bound(&c);
     }
     let most = |kind: usize| match bound {
         Some((s, superset)) if after[kind] == s => weighted_count(superset & !(1 << kind), &unseen48),
@@ -618,10 +624,10 @@ fn dama(k: &Knobs, v: &View<'_>, kind: usize) -> bool {
 }
 
 fn respond(k: &Knobs, v: &View<'_>, from: u8, tile: u8, legal: &[Action]) -> Action {
-    if k.ron && legal.contains(&Action::Ron) {
+    if k.ron && legal.iter().any(|a| matches!(a, Action::Ron)) {
         return Action::Ron;
     }
-    if legal.contains(&Action::Daiminkan) && open_kan(k, v, usize::from(tile / 4)) {
+    if legal.iter().any(|a| matches!(a, Action::Daiminkan)) && open_kan(k, v, usize::from(tile / 4)) {
         return Action::Daiminkan;
     }
     if k.calls == CallPolicy::Never || legal.len() == 1 {
