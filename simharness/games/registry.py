@@ -129,7 +129,9 @@ def min_shard(game: str) -> int:
 
 
 # The games (of every variant together) the report reads at once, of a game whose package does not
-# say: a game with a table of hands holds far more rows per game than one without.
+# say. The report works on several times a chunk's tables, so a game with a table of hands (1-2 KB a
+# game in memory) takes 25,000-60,000 and one without (sugoroku, 0.5 KB) this, for a peak under
+# 1 GB (benchmarks/report.py).
 REPORT_CHUNK = 100_000
 
 

@@ -193,7 +193,6 @@ def print_challengers(result: dict[str, Any], console: Console) -> None:
 
 def challengers_html(result: dict[str, Any]) -> str:
     """The HTML report's section: the ranking and the pairs (values escaped by ``html_table``)."""
-
     parts = [
         "<h2>Challengers</h2>",
         f"<p class='muted'>Each challenger in every seat of the same {result['deals']} deals against copies "

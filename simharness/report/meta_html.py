@@ -99,7 +99,6 @@ def figure_equilibria(result: dict[str, Any]) -> str:
 
 
 def meta_page(result: dict[str, Any]) -> str:
-
     metric = result["metric"]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>simharness metagame</title>",

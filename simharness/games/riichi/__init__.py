@@ -41,9 +41,8 @@ from simharness.games.riichi.scoring import (
 # Fewest games in a default shard (simharness.games.registry): Riichi plays a few thousand games
 # a second on one core with knob strategies, far fewer with Python seats.
 MIN_SHARD = 40
-# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
-# memory for a game with a hands table, several times that while the report works on them, and the
-# report stays under 1 GB (benchmarks/report.py).
+# Games of every variant together that the report holds at once (simharness.games.registry): a
+# hanchan's tables take about 1.2 KB in memory, with 10 hands.
 REPORT_CHUNK = 40_000
 # Rank points by player count (simharness.games.registry.rank_points): Tenhou's ranked-lobby spacing
 # for four players (+90/+45/0/−135 at 鳳凰卓, the last place paying for the others); sanma takes the

@@ -21,9 +21,8 @@ from simharness.games.suzume.scoring import score_hand
 # Fewest games in a default shard (simharness.games.registry): Suzume-jong plays ten to twenty
 # thousand games a second on one core.
 MIN_SHARD = 200
-# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
-# memory for a game with a hands table, several times that while the report works on them, and the
-# report stays under 1 GB (benchmarks/report.py).
+# Games of every variant together that the report holds at once (simharness.games.registry): a
+# five-player game's tables take about 2.0 KB in memory, with 20 hands.
 REPORT_CHUNK = 25_000
 
 __all__ = [

@@ -15,9 +15,8 @@ from simharness.games.trump.scoring import score_hand
 # games/s/core with 500-game shards, 28,000 with 1,000 and 39,000 with 2,000. A multiple of 3, so that
 # the three games of a duplicate deal share a shard (the report reads a run shard by shard).
 MIN_SHARD = 2100
-# Games (of every variant together) the report holds at once: about 2 KB of tables a game in
-# memory for a game with a hands table, several times that while the report works on them, and the
-# report stays under 1 GB (benchmarks/report.py).
+# Games of every variant together that the report holds at once (simharness.games.registry): a
+# game's tables take about 0.8 KB in memory, with 6 hands.
 REPORT_CHUNK = 60_000
 
 __all__ = [
