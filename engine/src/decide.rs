@@ -29,6 +29,7 @@
 //! generic entry point (`python/mod.rs`): a Python object is a [`Player`] whose view and actions
 //! the game turns into the dict and tuples of its protocol.
 
+use crate::game::{Seat, Seating};
 use std::fmt;
 
 /// What a game declares about its decisions.
@@ -145,21 +146,22 @@ impl<G: Decisions, const N: usize> Player<G> for Seats<'_, G, N> {
     }
 }
 
-/// The players of a game's seats: seat `s` (of the first `seated`) is played by lineup slot
-/// `slot_of(s)`, whose player is `outside[slot]` when the slot is played from outside the engine
-/// (a Python strategy), else the seat's `native` player (its knobs).
+/// The players of a game's seats: each seated seat is played by its lineup slot
+/// (`seating.slot`), whose player is `outside[slot]` when the slot is played from outside the
+/// engine (a Python strategy), else the seat's `native` player (its knobs). Seats beyond
+/// `seating.players` (a game's fixed-size arrays) keep their native players.
 pub fn seat_players<'a, G: Decisions, P: Player<G>, const N: usize>(
     natives: &'a mut [P; N],
     outside: &'a mut Outside<'_, G>,
-    seated: usize,
-    slot_of: impl Fn(usize) -> usize,
+    seating: &Seating,
 ) -> Seats<'a, G, N> {
     let mut claimed: Vec<Option<&'a mut dyn Player<G>>> = outside.iter_mut().map(|o| o.as_deref_mut().map(|p| p as _)).collect();
     let mut seat = 0;
     Seats(natives.each_mut().map(|native| {
         let s = seat;
         seat += 1;
-        let from_outside = if s < seated { claimed.get_mut(slot_of(s)).and_then(Option::take) } else { None };
+        let seated = s < usize::from(seating.players);
+        let from_outside = if seated { claimed.get_mut(seating.slot(Seat::at(s))).and_then(Option::take) } else { None };
         from_outside.unwrap_or(native)
     }))
 }
@@ -200,12 +202,12 @@ mod tests {
         let mut python = Fixed(99);
         // Slot 2 is played from outside; seat s is played by slot (s + 1) mod 3 (three seated).
         let mut outside: Vec<Option<&mut dyn Player<Toy>>> = vec![None, None, Some(&mut python)];
-        let mut seats = seat_players(&mut natives, &mut outside, 3, |s| (s + 1) % 3);
+        let mut seats = seat_players(&mut natives, &mut outside, &Seating::new(1, 3, true));
         let answers: Vec<u32> = (0..4).map(|s| seats.decide(&(s, 0), (), &[0]).unwrap()).collect();
         assert_eq!(answers, [0, 99, 2, 3], "seat 1 is slot 2; seat 3 is not seated and keeps its native player");
         // The outside player is lent per game, not taken: the next game seats it again.
         let mut natives = [Fixed(0), Fixed(1), Fixed(2), Fixed(3)];
-        let mut seats = seat_players(&mut natives, &mut outside, 3, |s| (s + 2) % 3);
+        let mut seats = seat_players(&mut natives, &mut outside, &Seating::new(2, 3, true));
         assert_eq!(seats.decide(&(0, 0), (), &[0]), Ok(99));
     }
 

@@ -33,6 +33,31 @@ impl Batch {
     }
 }
 
+/// A seat at the table, in turn order from the first game's seat 0. Seats and lineup slots are
+/// both small numbers that index arrays and fill `u8` columns; the type keeps one from standing in
+/// for the other and holds the conversions between the two widths in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat at array index `index` (every game seats at most a handful of players).
+    pub fn at(index: usize) -> Seat {
+        debug_assert!(index < usize::from(u8::MAX), "seat {index}");
+        Seat(index as u8)
+    }
+
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl crate::table::Cell for Seat {
+    const DTYPE: &'static str = "uint8";
+    fn put(self, out: &mut Vec<u8>) {
+        out.push(self.0);
+    }
+}
+
 /// Who sits where in one game.
 ///
 /// Without duplicate play, game `g` is deal `g` and seat `s` is played by lineup slot `s`. With
@@ -57,9 +82,25 @@ impl Seating {
         }
     }
 
-    /// The lineup slot that plays `seat`.
-    pub fn player(&self, seat: u8) -> u8 {
-        (seat + self.rotation) % self.players
+    /// Every seat of the game, in turn order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> {
+        (0..self.players).map(Seat)
+    }
+
+    /// The lineup slot that plays `seat`, as the tables store it.
+    pub fn player(&self, seat: Seat) -> u8 {
+        (seat.0 + self.rotation) % self.players
+    }
+
+    /// The lineup slot that plays `seat`, as an index into the lineup.
+    pub fn slot(&self, seat: Seat) -> usize {
+        usize::from(self.player(seat))
+    }
+
+    /// The seat that lineup slot `slot` plays.
+    pub fn seat_of(&self, slot: usize) -> Seat {
+        let n = usize::from(self.players);
+        Seat::at((slot % n + n - usize::from(self.rotation)) % n)
     }
 }
 
@@ -259,10 +300,20 @@ mod tests {
     fn duplicate_seating_rotates_the_lineup_over_one_deal() {
         let seats: Vec<_> = (8..12).map(|g| Seating::new(g, 4, true)).collect();
         assert!(seats.iter().all(|s| s.deal == 2));
-        assert_eq!(seats.iter().map(|s| s.player(0)).collect::<Vec<_>>(), [0, 1, 2, 3]);
-        assert_eq!(seats[1].player(3), 0);
+        assert_eq!(seats.iter().map(|s| s.player(Seat(0))).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(seats[1].player(Seat(3)), 0);
         let plain = Seating::new(9, 4, false);
-        assert_eq!((plain.deal, plain.player(2)), (9, 2));
+        assert_eq!((plain.deal, plain.player(Seat(2))), (9, 2));
+    }
+
+    #[test]
+    fn seat_of_inverts_player() {
+        for g in 0..10 {
+            let seating = Seating::new(g, 5, true);
+            for seat in seating.seats() {
+                assert_eq!(seating.seat_of(seating.slot(seat)), seat);
+            }
+        }
     }
 
     #[test]

@@ -266,7 +266,7 @@ macro_rules! player_rows {
                 /// The deal the game was played on (shared by rule variants and duplicate tables).
                 deal: u64,
                 /// Seat in turn order (what seat 0 is: see the table's description).
-                seat: u8,
+                seat: $crate::game::Seat,
                 /// Lineup slot (strategy) playing this seat.
                 player: u8,
                 /// Points at the end of the game (what they include: see the table's description).

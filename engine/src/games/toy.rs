@@ -7,7 +7,7 @@
 //! the first to `target` wins. Keyed chance: roll `r` of turn `t` is `seed/TAG_DICE/deal/t/r`.
 
 use crate::decide::{ask, seat_players, Decisions, Fault, Outside, Player, PlayerError};
-use crate::game::{ranks, Batch, Game, Seating};
+use crate::game::{ranks, Batch, Game, Seat, Seating};
 use crate::options::Validate;
 use crate::rng::Key;
 use crate::table::{Rows, Table, TableSchema};
@@ -122,9 +122,8 @@ pub fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut O
     let n = lineup.len();
     for game in batch.games() {
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let slot = |s: usize| usize::from(seating.player(s as u8));
-        let mut natives: [Knobs; SEATS] = std::array::from_fn(|s| lineup[slot(s % n)].clone());
-        let mut seats = seat_players(&mut natives, outside, n, slot);
+        let mut natives: [Knobs; SEATS] = std::array::from_fn(|s| lineup[seating.slot(Seat::at(s % n))].clone());
+        let mut seats = seat_players(&mut natives, outside, &seating);
         let mut banked = [0u32; SEATS];
         let mut turn = 0u32;
         while banked.iter().all(|&b| b < rules.target) {
@@ -151,14 +150,14 @@ pub fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut O
         let points: Vec<i64> = banked[..n].iter().map(|&b| n as i64 * i64::from(b) - all).collect();
         let rank = ranks(&points);
         games.push(GameRow { game, deal: seating.deal, rotation: seating.rotation, turns: turn });
-        players.extend((0..n).map(|s| PlayerRow {
+        players.extend(seating.seats().map(|seat| PlayerRow {
             game,
             deal: seating.deal,
-            seat: s as u8,
-            player: slot(s) as u8,
-            final_points: points[s],
-            rank: rank[s],
-            banked: banked[s],
+            seat,
+            player: seating.player(seat),
+            final_points: points[seat.index()],
+            rank: rank[seat.index()],
+            banked: banked[seat.index()],
         }));
     }
     Ok(vec![GameRow::table(&games), PlayerRow::table(&players)])

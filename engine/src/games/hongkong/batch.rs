@@ -7,7 +7,7 @@ use super::state::{play_hand, HandKeys, HandResult, HandSetup, Outcome};
 use super::strategies::{Bot, Knobs};
 use super::HongKong;
 use crate::decide::{seat_players, Outside, PlayerError};
-use crate::game::{ranks_with, Batch, Game, Preset, Seating};
+use crate::game::{ranks_with, Batch, Game, Preset, Seat, Seating};
 use crate::standings::Standings;
 use crate::table::{Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
@@ -182,8 +182,8 @@ pub fn play_game(
     let mut stats: [PlayerRow; 4] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
         deal: seating.deal,
-        seat: s as u8,
-        player: seating.player(s as u8),
+        seat: Seat::at(s),
+        player: seating.player(Seat::at(s)),
         ..Default::default()
     });
     let (mut dealer, mut round) = (0u8, 0u8);
@@ -195,9 +195,11 @@ pub fn play_game(
             break;
         }
         let keys = HandKeys::new(rules.chance_recipe, seed, seating.deal, u64::from(h));
-        let mut natives: [Bot; 4] =
-            std::array::from_fn(|s| Bot { knobs: &lineup[usize::from(seating.player(s as u8))], rng: keys.strategy(s as u8) });
-        let mut players = seat_players(&mut natives, outside, 4, |s| usize::from(seating.player(s as u8)));
+        let mut natives: [Bot; 4] = std::array::from_fn(|s| {
+            let seat = Seat::at(s);
+            Bot { knobs: &lineup[seating.slot(seat)], rng: keys.strategy(seat.0) }
+        });
+        let mut players = seat_players(&mut natives, outside, &seating);
         let log = shown.is_some();
         let r = play_hand(&HandSetup { rules, dealer, round_wind: round, hand: h, keys, points, log }, &mut players)
             .map_err(|e| e.in_game(seating.game))?;
@@ -250,7 +252,7 @@ fn record(
     stats: &mut [PlayerRow; 4],
     hands: &mut Vec<HandRow>,
 ) {
-    let slot = |s: u8| seating.player(s) as i8;
+    let slot = |s: u8| seating.player(Seat(s)) as i8;
     game.turns += u32::from(r.draws);
     for (s, st) in stats.iter_mut().enumerate() {
         st.claims += u16::from(r.claims[s]);

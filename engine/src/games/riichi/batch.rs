@@ -10,7 +10,7 @@ use super::wall::{dice, wall};
 use super::yaku::Yaku;
 use super::{Riichi, TAG_STRATEGY};
 use crate::decide::{seat_players, Outside, Player, PlayerError};
-use crate::game::{ranks, Batch, Game, Preset, Seating};
+use crate::game::{ranks, Batch, Game, Preset, Seat, Seating};
 use crate::options::OptionError;
 use crate::rng::Key;
 use crate::standings::Standings;
@@ -426,17 +426,16 @@ pub fn play_one(
     outside: &mut Outside<'_, Riichi>,
 ) -> Result<GameLog, PlayerError> {
     let rules = state.rules;
-    let n = rules.seats();
     let root = Key::new(seed);
-    let slot = |s: usize| usize::from(seating.player(s as u8));
-    let mut natives: [Native; SEATS] =
-        std::array::from_fn(|s| Native::new(&lineup[slot(s)], root.with(TAG_STRATEGY).with(seating.deal).with(s as u64)));
-    let mut players = seat_players(&mut natives, outside, n, slot);
+    let mut natives: [Native; SEATS] = std::array::from_fn(|s| {
+        let slot = seating.slot(Seat::at(s % usize::from(seating.players)));
+        Native::new(&lineup[slot], root.with(TAG_STRATEGY).with(seating.deal).with(s as u64))
+    });
+    let mut players = seat_players(&mut natives, outside, seating);
     let mut log = play_game(state, &mut players, &mut |p| (wall(root, seating.deal, p, rules), dice(root, seating.deal, p)))
         .map_err(|e| e.in_game(seating.game))?;
     if rules.uma == Uma::Sashi {
-        let seat_of = |slot: u8| (0..n).find(|&s| seating.player(s as u8) == slot).unwrap_or(0);
-        sashi(rules, &mut log.score, &log.final_points, seat_of(0), seat_of(1));
+        sashi(rules, &mut log.score, &log.final_points, seating.seat_of(0).index(), seating.seat_of(1).index());
     }
     Ok(log)
 }
@@ -462,8 +461,8 @@ pub(super) fn push_rows(
     let mut tally: [PlayerRow; SEATS] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
         deal: seating.deal,
-        seat: s as u8,
-        player: seating.player(s as u8),
+        seat: Seat::at(s),
+        player: seating.player(Seat::at(s)),
         ..Default::default()
     });
     let mut standings = Standings::new(n);

@@ -69,11 +69,10 @@ pub fn audit(rules: &Rules, lineup: &[Knobs], batch: &Batch) -> Result<Vec<Tally
     let root = Key::new(batch.seed);
     for game in batch.games() {
         let seating = Seating::new(game, n as u8, batch.duplicate);
-        let seat_of = |slot: usize| (0..n).find(|&s| usize::from(seating.player(s as u8)) == slot).expect("every slot is seated");
         // The key play_one gives the seat's native player: decisions are those of a run.
         let mut watched: Vec<Watched> = (0..lineup.len())
             .map(|slot| Watched {
-                native: Native::new(&lineup[slot], root.with(TAG_STRATEGY).with(seating.deal).with(seat_of(slot) as u64)),
+                native: Native::new(&lineup[slot], root.with(TAG_STRATEGY).with(seating.deal).with(u64::from(seating.seat_of(slot).0))),
                 watch: Watch::default(),
             })
             .collect();

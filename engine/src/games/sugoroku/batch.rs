@@ -99,8 +99,8 @@ player_rows! {
 pub(super) fn natives<'k>(lineup: &'k [Knobs], root: Key, seating: &Seating) -> [Native<'k>; MAX_PLAYERS] {
     let mut natives = [Native { knobs: &lineup[0], key: root }; MAX_PLAYERS];
     let strategy = root.with(TAG_STRATEGY).with(seating.deal);
-    for (seat, native) in natives[..lineup.len()].iter_mut().enumerate() {
-        *native = Native { knobs: &lineup[usize::from(seating.player(seat as u8))], key: strategy.with(seat as u64) };
+    for (native, seat) in natives.iter_mut().zip(seating.seats()) {
+        *native = Native { knobs: &lineup[seating.slot(seat)], key: strategy.with(u64::from(seat.0)) };
     }
     natives
 }
@@ -187,7 +187,7 @@ pub fn play_tables(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut
     for game in batch.games() {
         let seating = Seating::new(game, n as u8, batch.duplicate);
         let mut natives = natives(lineup, root, &seating);
-        let seats = seat_players(&mut natives, outside, n, |s| usize::from(seating.player(s as u8)));
+        let seats = seat_players(&mut natives, outside, &seating);
         state.deal(root.with(TAG_SETUP).with(seating.deal));
         state.play(&mut Tabletop::new(root, &seating, seats)).map_err(|e| (*e).in_game(game))?;
         settle_rows(&mut state, &seating, &mut games, &mut players);
@@ -204,15 +204,15 @@ pub(super) fn settle_rows(state: &mut State<'_>, seating: &Seating, games: &mut 
     games.push(game_row(state, seating));
     let finals: [i64; MAX_PLAYERS] = std::array::from_fn(|i| state.players[i].points);
     let rank = ranks_with(&finals[..n], state.rules.ties);
-    for (seat, p) in state.players[..n].iter().enumerate() {
+    for (seat, p) in seating.seats().zip(&state.players[..n]) {
         players.push(PlayerRow {
             game,
             deal: seating.deal,
-            seat: seat as u8,
-            player: seating.player(seat as u8),
+            seat,
+            player: seating.player(seat),
             final_points: p.points,
-            rank: rank[seat],
-            points_before_settlement: accumulated[seat],
+            rank: rank[seat.index()],
+            points_before_settlement: accumulated[seat.index()],
             winner_bonus: p.bonus,
             settlement: p.distance_settlement,
             rest_chips: p.rest_chips,

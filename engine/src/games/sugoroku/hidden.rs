@@ -131,7 +131,7 @@ fn hidden_tiles_and_dice_never_change_a_builtin_strategys_view_or_decision() {
         let seating = Seating::new(game, n as u8, false);
         let mut players = natives(&lineup, root, &seating);
         let copies = players;
-        let table = Tabletop::new(root, &seating, seat_players(&mut players, &mut [], n, usize::from));
+        let table = Tabletop::new(root, &seating, seat_players(&mut players, &mut [], &seating));
         let mut sampler = Sampler { table, natives: copies, strategies: &strategies, seats, seating, tally: &mut tally };
         let mut state = State::new(rules, n);
         state.deal(root.with(TAG_SETUP).with(game));

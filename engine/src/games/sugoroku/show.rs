@@ -161,7 +161,7 @@ pub fn show_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut O
     let root = Key::new(batch.seed);
     let mut state = State::new(rules, n);
     let mut natives = natives(lineup, root, &seating);
-    let seats = seat_players(&mut natives, outside, n, |s| usize::from(seating.player(s as u8)));
+    let seats = seat_players(&mut natives, outside, &seating);
     let mut table = Tabletop::new(root, &seating, seats);
     state.deal(root.with(TAG_SETUP).with(seating.deal));
     let mut rec = Recorder {

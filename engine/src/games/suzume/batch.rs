@@ -7,7 +7,7 @@ use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Lis
 use super::strategies::{Knobs, Native, Natives, Policy};
 use super::Suzume;
 use crate::decide::{seat_players, Outside, Player, PlayerError};
-use crate::game::{ranks_with, Batch, Game, Preset, Seating};
+use crate::game::{ranks_with, Batch, Game, Preset, Seat, Seating};
 use crate::standings::Standings;
 use crate::table::{Codes, Rows, Table, TableSchema};
 use crate::{hand_game_rows, player_rows, rows};
@@ -175,7 +175,7 @@ pub fn play_game(
     rows: &mut BatchRows,
 ) -> Result<(), PlayerError> {
     let n = usize::from(seating.players);
-    let slot = |s: usize| usize::from(seating.player((s % n) as u8));
+    let slot = |s: usize| seating.slot(Seat::at(s % n));
     let first = match rules.first_dealer {
         FirstDealer::Random => first_dealer(seed, seating.deal, n),
         FirstDealer::Seat0 => 0,
@@ -185,7 +185,7 @@ pub fn play_game(
     if outside.iter().all(Option::is_none) {
         return play_seated(rules, seating, first, keys, &mut Natives(natives), listen, rows);
     }
-    let mut players = seat_players(&mut natives, outside, n, slot);
+    let mut players = seat_players(&mut natives, outside, &seating);
     play_seated(rules, seating, first, keys, &mut players, listen, rows)
 }
 
@@ -207,8 +207,8 @@ fn play_seated(
     let mut stats: [PlayerRow; MAX_PLAYERS] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
         deal: seating.deal,
-        seat: s as u8,
-        player: seating.player((s % n) as u8),
+        seat: Seat::at(s),
+        player: seating.player(Seat::at(s % n)),
         dealer_order: ((s + n - first) % n) as u8,
         lowest_points: i64::from(rules.starting_points),
         ..Default::default()
@@ -252,7 +252,7 @@ fn record(
     stats: &mut [PlayerRow; MAX_PLAYERS],
     hands: &mut Vec<HandRow>,
 ) {
-    let slot = |seat: u8| seating.player(seat) as i8;
+    let slot = |seat: u8| seating.player(Seat(seat)) as i8;
     game.turns += u32::from(r.turn);
     let mut row = HandRow {
         game: seating.game,

@@ -6,7 +6,7 @@ use super::state::{play_hand, HandResult, HandSetup, Log, Silent, TAG_DEALER, TA
 use super::strategies::{Knobs, Native, Policy};
 use super::Trump;
 use crate::decide::{seat_players, Outside, PlayerError};
-use crate::game::{Batch, Game, Preset, Seating};
+use crate::game::{Batch, Game, Preset, Seat, Seating};
 use crate::rng::Key;
 use crate::standings::Standings;
 use crate::table::{Rows, Table, TableSchema};
@@ -235,7 +235,7 @@ pub fn play_game(
     log: &mut impl Log,
     out: &mut Rows3,
 ) -> Result<(), PlayerError> {
-    let slots: [u8; PLAYERS] = std::array::from_fn(|s| seating.player(s as u8));
+    let slots: [u8; PLAYERS] = std::array::from_fn(|s| seating.player(Seat::at(s)));
     let by_seat: [&Policy; PLAYERS] = std::array::from_fn(|s| &policies[usize::from(slots[s])]);
     let first = first_dealer(seed, seating.deal);
     let start = i64::from(rules.starting_points);
@@ -246,7 +246,7 @@ pub fn play_game(
     let mut stats: [PlayerRow; PLAYERS] = std::array::from_fn(|s| PlayerRow {
         game: seating.game,
         deal: seating.deal,
-        seat: s as u8,
+        seat: Seat::at(s),
         player: slots[s],
         dealer_order: ((s + PLAYERS - first) % PLAYERS) as u8,
         lowest_points: start,
@@ -274,7 +274,7 @@ pub fn play_game(
         };
         let strategy = hand_key(strategy, stood, repeat);
         let mut natives: [Native; PLAYERS] = std::array::from_fn(|s| Native { policy: by_seat[s], rng: strategy.with(s as u64).stream() });
-        let mut players = seat_players(&mut natives, outside, PLAYERS, |s| usize::from(slots[s]));
+        let mut players = seat_players(&mut natives, outside, &seating);
         let before = points;
         let r = play_hand(&setup, &mut players, log, &mut points, &mut pool)?;
         let delta: [i64; PLAYERS] = std::array::from_fn(|s| points[s] - before[s]);

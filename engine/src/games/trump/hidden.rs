@@ -17,7 +17,7 @@ use super::scoring::{Card, Riichi, Value, PLAYERS};
 use super::state::{Event, Log, Table};
 use super::strategies::{Knobs, Native, Policy};
 use crate::decide::Player;
-use crate::game::Seating;
+use crate::game::{Seat, Seating};
 use crate::rng::Key;
 use crate::testing::builtin;
 
@@ -142,8 +142,8 @@ fn hidden_cards_never_change_a_builtin_strategys_view_or_decision() {
         let lineup: [usize; PLAYERS] = std::array::from_fn(|s| (game as usize / 2 + s * (1 + game as usize / (2 * k))) % k);
         let policies: Vec<Policy> = lineup.iter().map(|&i| Policy::new(strategies[i].1.clone(), rules.clone())).collect();
         let seating = Seating::new(game, PLAYERS as u8, false);
-        sampler.seats = std::array::from_fn(|s| lineup[usize::from(seating.player(s as u8))]);
-        sampler.policies = (0..PLAYERS).map(|s| policies[usize::from(seating.player(s as u8))].clone()).collect();
+        sampler.seats = std::array::from_fn(|s| lineup[seating.slot(Seat::at(s))]);
+        sampler.policies = seating.seats().map(|seat| policies[seating.slot(seat)].clone()).collect();
         play_game(rules, &policies, 23, seating, &mut [], &mut sampler, &mut Rows3::default()).unwrap();
         game += 1;
     }

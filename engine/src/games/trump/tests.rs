@@ -755,7 +755,7 @@ mod games {
             assert!(chombos > 1000 && replays > 0, "{chombos} chombos, {replays} replays");
             assert_eq!(out.games.iter().map(|g| usize::from(g.chombos)).sum::<usize>(), chombos);
             for p in &out.players {
-                assert_eq!(p.chombo, by_seat[p.game as usize][usize::from(p.seat)], "{p:?}");
+                assert_eq!(p.chombo, by_seat[p.game as usize][p.seat.index()], "{p:?}");
             }
             let busts = busts_end_games(&out, &rules);
             assert!(busts > 0 && out.games.iter().all(|g| g.hands <= 30));
