@@ -53,8 +53,8 @@ impl Seat {
 
 impl crate::table::Cell for Seat {
     const DTYPE: &'static str = "uint8";
-    fn put(self, out: &mut Vec<u8>) {
-        out.push(self.0);
+    fn put(self, out: &mut [u8]) {
+        out[0] = self.0;
     }
 }
 
