@@ -19,6 +19,7 @@ from rich.console import Console
 
 from simharness import config, engine, runner, store, tomlfile
 from simharness.config import Experiment
+from simharness.manifest import Manifest
 
 ConfigLike = str | Path | Mapping[str, Any] | Experiment
 
@@ -106,20 +107,20 @@ class Run:
         self._run = stored
 
     def __repr__(self) -> str:
-        m = self.manifest
-        return f"Run({str(self.path)!r}: {m['game']}, variants {', '.join(self.variants)})"
+        return f"Run({str(self.path)!r}: {self.game}, variants {', '.join(self.variants)})"
 
     @property
     def path(self) -> Path:
         return self._run.path
 
     @property
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
+        """The run's manifest (``Manifest.to_json()``: as its file holds it)."""
         return self._run.manifest
 
     @property
     def game(self) -> str:
-        return str(self.manifest["game"])
+        return self.manifest.game
 
     @property
     def variants(self) -> list[str]:
@@ -143,7 +144,7 @@ class Run:
     @property
     def lineup(self) -> list[str]:
         """The strategy of each lineup slot."""
-        return [str(slot["strategy"]) for slot in self.manifest["lineup"]]
+        return [slot.strategy for slot in self.manifest.lineup]
 
     def table(self, name: str, *, decode: bool = True) -> pl.LazyFrame:
         """Table ``name`` of every variant (in the config's order) as one LazyFrame, with ``variant``

@@ -21,10 +21,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from simharness import backends, engine, store, strategies, tomlfile
+from simharness import backends, engine, strategies, tomlfile
 from simharness import sweep as sweep_design
 from simharness.errors import ConfigError
 from simharness.games import registry
+from simharness.manifest import identity_hash
 
 # When the config does not set shard_size, the experiment is cut into about this many shards (all
 # variants together), so that up to 64 workers have work whatever the game; a shard is never smaller
@@ -242,7 +243,7 @@ class Experiment:
 
     @property
     def config_hash(self) -> str:
-        return store.identity_hash(self.identity())
+        return identity_hash(self.identity())
 
     @property
     def shard_count(self) -> int:

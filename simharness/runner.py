@@ -34,10 +34,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simharness import __version__, _engine, backends, buildinfo, engine, store, strategies
+from simharness import __version__, _engine, backends, buildinfo, engine, manifest, store, strategies
 from simharness.config import Experiment, Slot
 from simharness.errors import ConfigError, RunDirError
 from simharness.games import registry
+from simharness.manifest import Manifest
+from simharness.stats.looks import CONTINUE, UntilRecord
 
 
 @dataclass(frozen=True)
@@ -143,31 +145,29 @@ def _play_shard(
     return count
 
 
-def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
-    return {
-        "format": store.FORMAT,
-        "name": exp.name,
-        "game": exp.game,
-        "description": exp.description,
-        "seed": exp.seed,
-        "games": exp.games,
-        "duplicate": exp.duplicate,
-        "shard_size": exp.shard_size,
-        "preset": exp.preset,
-        "variants": exp.variants,
-        "lineup": _slots(exp.lineup),
-        # The variants that seat their own lineup (store.lineup_of reads a variant's).
-        **({"lineups": {v: _slots(slots) for v, slots in exp.lineups.items()}} if exp.lineups else {}),
-        **({"challengers": exp.challengers} if exp.challengers else {}),
-        **({"meta": exp.meta} if exp.meta else {}),
-        "rank_points": exp.rank_points,
-        "tables": tables,
-        "config_hash": exp.config_hash,
-        # What config_hash is the hash of: reading the run checks the fields above against it.
-        "identity": exp.identity(),
-        "config_path": str(exp.path),
-        "config": exp.raw,
-        "provenance": {
+def manifest_for(exp: Experiment, tables: list[str]) -> Manifest:
+    return Manifest(
+        name=exp.name,
+        game=exp.game,
+        description=exp.description,
+        seed=exp.seed,
+        games=exp.games,
+        duplicate=exp.duplicate,
+        shard_size=exp.shard_size,
+        preset=exp.preset,
+        variants=exp.variants,
+        lineup=_slots(exp.lineup),
+        # The variants that seat their own lineup (Manifest.lineup_of reads a variant's).
+        lineups={v: _slots(slots) for v, slots in exp.lineups.items()} if exp.lineups else None,
+        challengers=exp.challengers or None,
+        meta=exp.meta or None,
+        rank_points=tuple(exp.rank_points),
+        tables=tuple(tables),
+        config_hash=exp.config_hash,
+        identity=exp.identity(),
+        config_path=str(exp.path),
+        config=exp.raw,
+        provenance={
             "simharness_version": __version__,
             "engine_version": _engine.__version__,
             "git_commit": buildinfo.git_commit(),
@@ -180,28 +180,22 @@ def manifest_for(exp: Experiment, tables: list[str]) -> dict[str, Any]:
             "platform": platform.platform(),
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         },
-        "complete": False,
-    }
+        complete=False,
+    )
 
 
-def _slots(lineup: list[Slot]) -> list[dict[str, Any]]:
-    return [
-        {
-            "slot": s.slot,
-            "strategy": s.strategy,
-            "script": s.script,
-            "version": s.version,
-            "knobs": s.knobs,
-            **({"source": s.source} if s.source else {}),
-        }
+def _slots(lineup: list[Slot]) -> tuple[manifest.Slot, ...]:
+    return tuple(
+        manifest.Slot(
+            slot=s.slot,
+            strategy=s.strategy,
+            script=s.script,
+            version=s.version,
+            knobs=s.knobs,
+            source=s.source,
+        )
         for s in lineup
-    ]
-
-
-def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The config paths whose values differ, down to the option: ``seed``,
-    ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
-    return [p for k in store.IDENTITY for p in store.diff_paths(k, old.get(k), new.get(k))]
+    )
 
 
 @contextlib.contextmanager
@@ -246,36 +240,36 @@ def _clear(run_dir: Path, plan: store.Plan, console: Console) -> None:
         )
 
 
-def _plan(exp: Experiment, tables: list[str], manifest: dict[str, Any] | None) -> store.Plan:
-    """The shards of ``exp``, with the earlier stages of the run ``manifest`` describes (if it grew)."""
+def _plan(exp: Experiment, tables: list[str], made: Manifest | None) -> store.Plan:
+    """The shards of ``exp``, with the earlier stages of the run ``made`` describes (if it grew)."""
     plan = store.Plan(exp.config_hash, tuple(tables), tuple(exp.variants), exp.games, exp.shard_size)
-    return plan if manifest is None else replace(plan, earlier=store.Plan.of(manifest).earlier)
+    return plan if made is None else replace(plan, earlier=store.Plan.of(made).earlier)
 
 
-def _stage(fields: dict[str, Any], provenance: dict[str, Any]) -> dict[str, Any]:
-    """A stage of a run as its manifest records it (``stages``): its size and hash (from a manifest's
-    ``fields``), and when and by what it was started."""
-    return {
-        **{k: fields[k] for k in ("games", "shard_size", "config_hash")},
-        **{k: provenance.get(k) for k in ("started", "git_commit")},
-    }
+def _stage(made: Manifest) -> manifest.Stage:
+    """The last stage of the run ``made`` describes as its manifest records it (``stages``): its size
+    and hash, and when and by what it was started."""
+    prov = made.provenance
+    return manifest.Stage(
+        made.games, made.shard_size, made.config_hash, prov.get("started"), prov.get("git_commit")
+    )
 
 
 # What a larger `games` may change: the default shard size follows the games.
 _GROWS = {"games", "shard_size"}
 
 
-def _check_growth(old: dict[str, Any], manifest: dict[str, Any], exp: Experiment, run_dir: Path) -> None:
+def _check_growth(old: Manifest, new: Manifest, exp: Experiment, run_dir: Path) -> None:
     """Accepts a config that differs from the run's only by more games (the run grows: only the
     missing games are played); refuses fewer games and any other change, saying what to do."""
     # An edited Python strategy is named with its file rather than as "lineup[1].source.sha256".
-    edited = strategies.edited_since(old.get("lineup", []))
-    changed = [p for p in _changed(old, manifest) if not (edited and ".source" in p)]
+    edited = strategies.edited_since(old.lineup)
+    changed = [p for p in manifest.changed_paths(old, new) if not (edited and ".source" in p)]
     if not edited and "games" in changed and set(changed) <= _GROWS:
-        if exp.games > old["games"]:
+        if exp.games > old.games:
             return
         raise RunDirError(
-            f"holds a run of {old['games']:,} games per variant, and a run does not shrink (asked for "
+            f"holds a run of {old.games:,} games per variant, and a run does not shrink (asked for "
             f"{exp.games:,}); for a run of {exp.games:,} games, run with --out for a new directory "
             f"(its games are the first {exp.games:,} of this run's: every game is a function of the "
             "config, the seed and its index), or use --force to replace this run",
@@ -323,21 +317,20 @@ def run(
     console = console or Console(stderr=True)
     run_dir = out / exp.name
     tables = [t.name for t in engine.schema(exp.game)]
-    manifest = manifest_for(exp, tables)
+    made = manifest_for(exp, tables)
     with _locked(run_dir):
         if force:
             _clear(run_dir, _plan(exp, tables, None), console)
         old = store.read_manifest(run_dir)
-        grown = old is not None and old.get("config_hash") != exp.config_hash
+        grown = old is not None and old.config_hash != exp.config_hash
         if grown:
             assert old is not None
-            _check_growth(old, manifest, exp, run_dir)
-            stages = old.get("stages") or [_stage(old, old["provenance"])]
-            manifest["stages"] = [*stages, _stage(manifest, manifest["provenance"])]
-            console.print(f"growing the run from {old['games']:,} to {exp.games:,} games per variant")
-        elif old is not None and old.get("stages"):
-            manifest["stages"] = old["stages"]
-        plan = _plan(exp, tables, manifest)
+            _check_growth(old, made, exp, run_dir)
+            made = replace(made, stages=(*(old.stages or (_stage(old),)), _stage(made)))
+            console.print(f"growing the run from {old.games:,} to {exp.games:,} games per variant")
+        elif old is not None and old.stages:
+            made = replace(made, stages=old.stages)
+        plan = _plan(exp, tables, made)
         done, unchecked = store.scan(run_dir, plan)
         note = store.unchecked_note(unchecked)
         if note is not None:
@@ -345,21 +338,20 @@ def run(
         total = exp.games * len(exp.variants)
         plan_shards = len(plan.firsts()) * len(exp.variants)
         if not grown and old is not None and store.missing(plan, old, done) is None:
-            console.print(
-                f"nothing to do: the run is finished ({store.expected_games(old):,} games per variant)"
-            )
+            console.print(f"nothing to do: the run is finished ({old.expected_games():,} games per variant)")
             return run_dir
-        current = manifest["provenance"]
+        current = made.provenance
         if old is not None:
             # The manifest keeps when and by what the run was started; each shard records its own writer.
-            commit = old["provenance"].get("git_commit")
-            manifest["provenance"] = dict(old["provenance"])
+            commit = old.provenance.get("git_commit")
+            prov = dict(old.provenance)
             if commit != current["git_commit"]:
                 console.print(f"[yellow]note:[/] resuming a run started at commit {commit}")
-                manifest["provenance"]["resumed_at_commit"] = current["git_commit"]
+                prov["resumed_at_commit"] = current["git_commit"]
+            made = replace(made, provenance=prov)
         if before_play is not None:
             before_play()
-        store.write_manifest(run_dir, manifest)
+        store.write_manifest(run_dir, made)
 
         writer = ("simharness_version", "git_commit", "pyarrow_version", "polars_version")
         provenance = {k: current[k] for k in (*writer, "config_hash", "seed")}
@@ -374,7 +366,7 @@ def run(
                 [s.strategy for s in exp.lineup_of(name)],
                 exp.seed,
                 exp.duplicate,
-                {**provenance, "lineup": _slots(exp.lineup_of(name))},
+                {**provenance, "lineup": [s.to_json() for s in _slots(exp.lineup_of(name))]},
             )
             for name, rules in exp.variants.items()
         ]
@@ -400,10 +392,12 @@ def run(
 
         waves: Iterable[Work] = [pending(0, exp.games)]
         between = None
+        # The manifest with the record of the sequential test that stopped the run, if it had one.
+        stopped: Callable[[Manifest], Manifest] | None = None
         if exp.until is not None:
-            waves, between, manifest["sequential"] = _sequential(exp, run_dir, pending)
+            waves, between, stopped = _sequential(exp, run_dir, pending)
         elif exp.sweep_until is not None:
-            waves, between, manifest["sweep_sequential"] = _sweep_sequential(exp, plan, run_dir, pending)
+            waves, between, stopped = _sweep_sequential(exp, plan, run_dir, pending)
         try:
             with (
                 store.folders_synced(run_dir, tables, list(exp.variants)),
@@ -415,9 +409,9 @@ def run(
         except backends.ClusterLost as e:
             kept = Interrupted(_kept(run_dir, tables, variants), plan_shards)
             raise backends.ClusterLost(f"{e.message}; {kept}", field=e.field) from None
-        manifest["complete"] = True
-        manifest["provenance"]["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        store.write_manifest(run_dir, manifest)
+        finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        made = replace(made, complete=True, provenance={**made.provenance, "finished": finished})
+        store.write_manifest(run_dir, made if stopped is None else stopped(made))
     return run_dir
 
 
@@ -445,40 +439,42 @@ def _kept(run_dir: Path, tables: list[str], variants: Iterable[_Variant]) -> int
 
 def _sequential(
     exp: Experiment, run_dir: Path, pending: Callable[[int, int], Work]
-) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
-    """Waves of ``until.look_every`` games per variant and the test run between them.
+) -> tuple[Iterator[Work], Callable[[int], bool], Callable[[Manifest], Manifest]]:
+    """Waves of ``until.look_every`` games per variant, the test run between them, and the manifest
+    with the test's record (``sequential``) as it stopped.
 
     Every look is replayed from the data on a resumed run (a look uses only the games before its
     boundary), so a run stops at the same look whatever was already on disk.
     """
     from simharness.stats.paired import rank_points
-    from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, look_scores, record_of
+    from simharness.stats.sequential import ThreeOutcome, look_scores
 
     assert exp.until is not None
     until, games = exp.until, exp.games
     step = until["look_every"]
     test = ThreeOutcome.of(float(until["mu1"]), float(until["alpha"]), float(until["beta"]))
     waves = (pending(lo, min(lo + step, games)) for lo in range(0, games, step))
-    record = {**record_of(test, until), **fresh_state()}
+    record = UntilRecord.start(until, test.up.alpha, test.up.bounds)
 
     def between(i: int) -> bool:
+        nonlocal record
         bound = min((i + 1) * step, games)
         # Scored as the report scores the run (its manifest's rank_points), so its looks replay alike.
         players = store.open_run(run_dir, partial=True).table("players")
         players = players.with_columns(rank_points(exp.rank_points, ["variant", "game"]))
-        record["looks"].append({"games": bound, **test.look(look_scores(players, until, bound), record)})
-        record["games"] = bound
-        return record["decision"] != Verdict.CONTINUE.value
+        record = record.moved(test.look(look_scores(players, record, bound), record.state, bound))
+        return record.decision != CONTINUE
 
-    return waves, between, record
+    return waves, between, lambda made: replace(made, sequential=record)
 
 
 def _sweep_sequential(
     exp: Experiment, plan: store.Plan, run_dir: Path, pending: Callable[..., Work]
-) -> tuple[Iterator[Work], Callable[[int], bool], dict[str, Any]]:
-    """Waves of ``look_every`` games of the variants still playing, and the per-variant tests run
-    between them (:mod:`simharness.sweep_until`). As in :func:`_sequential`, a look reads only the
-    games below its boundary, so a resumed run replays the same decisions."""
+) -> tuple[Iterator[Work], Callable[[int], bool], Callable[[Manifest], Manifest]]:
+    """Waves of ``look_every`` games of the variants still playing, the per-variant tests run
+    between them (:mod:`simharness.sweep_until`), and the manifest with their record
+    (``sweep_sequential``). As in :func:`_sequential`, a look reads only the games below its
+    boundary, so a resumed run replays the same decisions."""
     from simharness.stats.paired import rank_points
     from simharness.sweep_until import Looks
 
@@ -494,7 +490,11 @@ def _sweep_sequential(
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.
     waves = (pending(lo, min(lo + step, games), looks.active) for lo in range(0, games, step))
-    return waves, lambda i: looks.after(min((i + 1) * step, games)), looks.record
+    return (
+        waves,
+        lambda i: looks.after(min((i + 1) * step, games)),
+        lambda made: replace(made, sweep_sequential=looks.record),
+    )
 
 
 def _played(pool: backends.Pool, wave: Work, progress: Callable[[int], None] | None) -> Iterator[int]:

@@ -12,8 +12,9 @@ from another run is reported by name and never overwritten.
 Every shard carries the SHA-256 of its own bytes (key ``simharness.sha256`` of the footer, computed
 with those 64 digits written as zeros), checked each time the shard is read: a flipped bit anywhere
 in the file, data pages or footer, is reported as corruption naming it, never decoded as data. The
-manifest holds the experiment's identity (what its ``config_hash`` is the hash of) and is checked
-against it on every read, so that an edited field is refused rather than reported.
+manifest (:mod:`simharness.manifest`) holds the experiment's identity (what its ``config_hash`` is
+the hash of) and is checked against it on every read, so that an edited field is refused rather
+than reported.
 
 Nothing in a run directory is written through a symbolic link: the files simharness creates there
 (shards, manifest, lock, ``show`` pages) refuse a link in their place or on their way.
@@ -36,18 +37,15 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 from polars.exceptions import PanicException
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from simharness import engine
 from simharness.errors import RunDirError
-from simharness.tomlfile import field_path
+from simharness.manifest import Manifest, Stage
+from simharness.manifest import load as load_manifest
 
 META_KEY = b"simharness"
 CHECKSUM_KEY = b"simharness.sha256"
 MANIFEST = "manifest.json"
 LOCK = ".lock"
-# Version of the run-directory layout, bumped when an old reader could misread a new directory.
-FORMAT = 1
 
 _SHARD = re.compile(r"^part-(\d+)\.parquet$")
 _TMP_SUFFIX = ".tmp"
@@ -272,175 +270,18 @@ def _decode(path: Path, data: bytes, checked: bool) -> pl.DataFrame:
     return df
 
 
-class _Slot(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")
-    slot: int
-    strategy: str
-    knobs: dict[str, Any]
-
-
-class _Stopped(BaseModel):
-    """A sequential test's record (``sequential``; ``sweep_sequential`` and each of its variants)."""
-
-    model_config = ConfigDict(strict=True, extra="allow")
-    games: int = Field(ge=0)
-    variants: dict[str, _Stopped] | None = None
-
-
-class _Stage(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")
-    games: int = Field(gt=0)
-    shard_size: int = Field(gt=0)
-    config_hash: str
-
-
-class _Manifest(BaseModel):
-    """The fields of a manifest that reading a run relies on."""
-
-    model_config = ConfigDict(strict=True, extra="allow")
-    name: str
-    game: str
-    games: int = Field(gt=0)
-    seed: int = Field(ge=0)
-    duplicate: bool
-    shard_size: int = Field(gt=0)
-    variants: dict[str, dict[str, Any]] = Field(min_length=1)
-    lineup: list[_Slot] = Field(min_length=1)
-    tables: list[str] = Field(min_length=1)
-    config_hash: str
-    identity: dict[str, Any] | None = None
-    provenance: dict[str, Any]
-    complete: bool
-    sequential: _Stopped | None = None
-    sweep_sequential: _Stopped | None = None
-    stages: list[_Stage] | None = Field(default=None, min_length=2)
-
-
-IDENTITY = ("game", "games", "seed", "duplicate", "shard_size", "variants", "lineup", "lineups")
-
-
-def lineup_of(manifest: dict[str, Any], variant: str) -> list[dict[str, Any]]:
-    """The lineup slots ``variant`` seats: its own (``lineups``: a lineup variant, a challenger),
-    else the run's ``lineup``."""
-    own = (manifest.get("lineups") or {}).get(variant)
-    return list(own if own is not None else manifest["lineup"])
-
-
-def identity_hash(identity: dict[str, Any]) -> str:
-    """The config hash: of everything that determines the data (``config.Experiment.identity``)."""
-    canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-def diff_paths(path: str, a: Any, b: Any) -> list[str]:
-    """The paths below ``path`` where ``a`` and ``b`` differ, down to the option:
-    ``variants.cap-500.payout_cap``, ``lineup[2].knobs.offset``, ``variants.fast`` (added or gone)."""
-    if a == b:
-        return []
-    if isinstance(a, dict) and isinstance(b, dict):
-        return [p for k in dict.fromkeys([*a, *b]) for p in diff_paths(f"{path}.{k}", a.get(k), b.get(k))]
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [
-            p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in diff_paths(f"{path}[{i}]", x, y)
-        ]
-    return [path]
-
-
-def _knobs(knobs: Any) -> Any:
-    return engine.identity_knobs(knobs) if isinstance(knobs, dict) else knobs
-
-
-def _identity(fields: dict[str, Any]) -> dict[str, Any]:
-    """The identity fields of a manifest or of its recorded ``identity``, with each lineup slot's
-    strategy and knobs (a recorded slot may hold more that makes its data: the manifest states these)."""
-    # `lineups` is part of an identity only when a variant seats its own lineup (config.identity).
-    own = {k: fields.get(k) for k in IDENTITY if k != "lineups" or k in fields}
-
-    def slots(lineup: Any) -> Any:
-        if not isinstance(lineup, list):
-            return lineup
-        return [
-            {"strategy": s.get("strategy"), "knobs": _knobs(s.get("knobs"))} if isinstance(s, dict) else s
-            for s in lineup
-        ]
-
-    own["lineup"] = slots(own["lineup"])
-    lineups = own.get("lineups")
-    if isinstance(lineups, dict):
-        own["lineups"] = {v: slots(lineup) for v, lineup in lineups.items()}
-    return own
-
-
-_EDITED = "the manifest was edited or damaged; restore it, or run the config again with --force"
-
-
-def _check_identity(path: Path, manifest: dict[str, Any]) -> None:
-    """Refuses a manifest whose identity fields are not those its ``config_hash`` was computed from:
-    the recorded ``identity`` (in a manifest written before it was recorded: its own fields)."""
-    recorded = manifest.get("identity") or _identity(manifest)
-    if identity_hash(recorded) != manifest["config_hash"]:
-        raise RunDirError(
-            f"is {manifest['config_hash']}, not the hash of the experiment the manifest records "
-            f"({identity_hash(recorded)}): {_EDITED}",
-            file=path,
-            field="config_hash",
-        )
-    changed = diff_paths("", _identity(manifest), _identity(recorded))
-    changed += [f"lineup[{i}].slot" for i, s in enumerate(manifest["lineup"]) if s["slot"] != i]
-    changed += _stages_changed(manifest, recorded)
-    if changed:
-        raise RunDirError(
-            f"differs from the experiment the manifest's config_hash was computed from: {_EDITED}",
-            file=path,
-            field=changed[0].lstrip("."),
-        )
-
-
-def _stages_changed(manifest: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
-    """The stages of a grown run that are not the recorded experiment at their size: each stage's
-    config hash is the hash of the same experiment with its own games and shard size, the games
-    grow from stage to stage, and the last stage is the manifest's own."""
-    stages = manifest.get("stages") or []
-    bad, below = [], 0
-    for i, st in enumerate(stages):
-        own = identity_hash({**recorded, "games": st["games"], "shard_size": st["shard_size"]})
-        if st["config_hash"] != own or st["games"] <= below:
-            bad.append(f"stages[{i}]")
-        below = st["games"]
-    if stages and [stages[-1][k] for k in ("games", "shard_size", "config_hash")] != [
-        manifest[k] for k in ("games", "shard_size", "config_hash")
-    ]:
-        bad.append(f"stages[{len(stages) - 1}]")
-    return bad
-
-
-def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=2, sort_keys=False).encode() + b"\n"
+def write_manifest(run_dir: Path, manifest: Manifest) -> None:
+    text = json.dumps(manifest.to_json(), indent=2, sort_keys=False).encode() + b"\n"
     write_file(run_dir / MANIFEST, text, root=run_dir)
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+def read_manifest(run_dir: Path) -> Manifest | None:
     """The run's manifest, or None if there is none; one that is unreadable, malformed or whose
-    identity fields do not match its config hash is an error naming the field."""
+    identity fields do not match its config hash is an error naming the field (:func:`manifest.load`)."""
     path = run_dir / MANIFEST
     if not path.exists():
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise RunDirError(f"unreadable run manifest ({e})", file=path) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise RunDirError(f"not a simharness run manifest of format {FORMAT}", file=path)
-    try:
-        _Manifest.model_validate(manifest)
-    except ValidationError as e:
-        err = e.errors()[0]
-        got = f", got {err['input']!r}" if err["type"] != "missing" else ""
-        raise RunDirError(
-            f"malformed run manifest: {err['msg']}{got}", file=path, field=field_path(tuple(err["loc"]))
-        ) from None
-    _check_identity(path, manifest)
-    return manifest
+    return load_manifest(path)
 
 
 def _parquet_files(run_dir: Path) -> list[Path]:
@@ -492,16 +333,6 @@ def clear(run_dir: Path, plans: Sequence[Plan]) -> list[Path]:
 
 
 @dataclass(frozen=True)
-class Stage:
-    """The games a run had after one of its stages (a run grows by stages: ``simharness run`` with
-    more games), cut into shards of ``shard_size`` and written under ``config_hash``."""
-
-    games: int
-    shard_size: int
-    config_hash: str
-
-
-@dataclass(frozen=True)
 class Plan:
     """The shards an experiment writes, computed from its size (never listed: a plan of 10^12 games
     is as small as one of ten).
@@ -521,17 +352,14 @@ class Plan:
     earlier: tuple[Stage, ...] = ()
 
     @classmethod
-    def of(cls, manifest: dict[str, Any]) -> Plan:
+    def of(cls, manifest: Manifest) -> Plan:
         return cls(
-            manifest["config_hash"],
-            tuple(manifest["tables"]),
-            tuple(manifest["variants"]),
-            int(manifest["games"]),
-            int(manifest["shard_size"]),
-            tuple(
-                Stage(s["games"], s["shard_size"], s["config_hash"])
-                for s in (manifest.get("stages") or [])[:-1]
-            ),
+            manifest.config_hash,
+            manifest.tables,
+            tuple(manifest.variants),
+            manifest.games,
+            manifest.shard_size,
+            (manifest.stages or ())[:-1],
         )
 
     def stages(self) -> list[tuple[int, Stage]]:
@@ -677,7 +505,7 @@ class Run:
     """
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     firsts: Sequence[int]
     warning: str | None = None
     own: dict[str, Sequence[int]] = field(default_factory=dict)
@@ -685,15 +513,15 @@ class Run:
 
     @property
     def tables(self) -> list[str]:
-        return list(self.manifest["tables"])
+        return list(self.manifest.tables)
 
     @property
     def variants(self) -> list[str]:
-        return list(self.manifest["variants"])
+        return list(self.manifest.variants)
 
     @property
     def complete(self) -> bool:
-        return bool(self.manifest.get("complete"))
+        return self.manifest.complete
 
     @property
     def plan(self) -> Plan:
@@ -714,7 +542,7 @@ class Run:
         shard) and the shards each reads over every variant (:meth:`shards`). A deal never straddles
         a shard and the variants share their shards' games, so a chunk holds every row of its deals
         in every variant (a variant that stopped early has none in the later chunks)."""
-        per = max(1, games // int(self.manifest["shard_size"]))
+        per = max(1, games // self.manifest.shard_size)
         firsts = sorted(set(self.firsts).union(*self.own.values()))
         for i in range(0, len(firsts), per):
             keep = set(firsts[i : i + per])
@@ -754,19 +582,6 @@ class Run:
         return df.select("variant", pl.exclude("variant"))
 
 
-def expected_games(manifest: dict[str, Any], variant: str | None = None) -> int:
-    """Games per variant a finished run holds: all of them, or as many as its sequential test played;
-    in a sweep stopped per variant (``sweep_sequential``), as many as ``variant``'s test played
-    (the base and, without ``variant``, the most any variant played)."""
-    if not manifest.get("complete"):
-        return int(manifest["games"])
-    seq = manifest.get("sequential") or manifest.get("sweep_sequential")
-    if not seq:
-        return int(manifest["games"])
-    own = (seq.get("variants") or {}).get(variant)
-    return int(own["games"] if own else seq["games"])
-
-
 def _whole(plan: Plan, done: set[Key], variants: tuple[str, ...]) -> set[int]:
     """First games of the shards present in every table of every one of ``variants``."""
     return set.intersection(
@@ -774,17 +589,17 @@ def _whole(plan: Plan, done: set[Key], variants: tuple[str, ...]) -> set[int]:
     )
 
 
-def missing(plan: Plan, manifest: dict[str, Any], done: set[Key]) -> str | None:
+def missing(plan: Plan, manifest: Manifest, done: set[Key]) -> str | None:
     """What a run lacks, per variant, or None if it is whole."""
     parts = []
     for v in plan.variants:
-        want = expected_games(manifest, v)
+        want = manifest.expected_games(v)
         have = sum(plan.count(f) or 0 for f in _whole(plan, done, (v,)) if f < want)
         if have < want:
             parts.append(f"variant {v} has {have:,} of {want:,} games")
-    if not parts and manifest.get("complete"):
+    if not parts and manifest.complete:
         return None
-    state = "finished" if manifest.get("complete") else "not finished (killed, failed or still running)"
+    state = "finished" if manifest.complete else "not finished (killed, failed or still running)"
     lacking = "; ".join(parts) or "every shard is there, but the manifest does not mark it complete"
     return f"the run is {state}: {lacking}"
 
@@ -806,8 +621,8 @@ def open_run(path: Path | str, *, partial: bool = False) -> Run:
     note = unchecked_note(unchecked)
     lacking = missing(plan, manifest, done)
     if lacking is None:
-        own = {v: plan.firsts(expected_games(manifest, v)) for v in plan.variants}
-        return Run(path, manifest, plan.firsts(expected_games(manifest)), own=own, note=note)
+        own = {v: plan.firsts(manifest.expected_games(v)) for v in plan.variants}
+        return Run(path, manifest, plan.firsts(manifest.expected_games()), own=own, note=note)
     if not partial:
         raise RunDirError(
             f"{lacking}. Finish it by running its config again, or read what is there with "

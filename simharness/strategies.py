@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from simharness import engine, tomlfile
 from simharness.errors import ConfigError
+from simharness.manifest import Slot
 
 
 class _Script(BaseModel):
@@ -142,13 +143,13 @@ def source(spec: str, folder: str | None = None) -> dict[str, str] | None:
     return {"file": found.origin, "sha256": hashlib.sha256(data).hexdigest()[:16]}
 
 
-def edited_since(lineup: list[dict[str, Any]]) -> list[str]:
+def edited_since(lineup: Sequence[Slot]) -> list[str]:
     """For each slot of a run's lineup (as its manifest records it) whose Python strategy's source is
     not the one the run recorded: which strategy, and the file that changed."""
     out = []
     for slot in lineup:
-        knobs = slot.get("knobs", {})
-        recorded, spec = slot.get("source"), knobs.get(engine.PYTHON_KEY)
+        knobs = slot.knobs
+        recorded, spec = slot.source, knobs.get(engine.PYTHON_KEY)
         if not recorded or not spec:
             continue
         now = source(spec, knobs.get(engine.PYTHON_DIR_KEY))
@@ -160,7 +161,7 @@ def edited_since(lineup: list[dict[str, Any]]) -> list[str]:
             else f"its module is no longer found (the run used {recorded['file']})"
         )
         out.append(
-            f'the Python strategy "{slot["strategy"]}" of lineup slot {slot["slot"]} ({spec}) changed since '
+            f'the Python strategy "{slot.strategy}" of lineup slot {slot.slot} ({spec}) changed since '
             f"the run was made: {what}"
         )
     return out

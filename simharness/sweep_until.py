@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from simharness.stats.looks import CONTINUE, SweepRecord
 from simharness.stats.paired import METRIC_EXPRS, per_deal
-from simharness.stats.sequential import ThreeOutcome, Verdict, fresh_state, record_of
+from simharness.stats.sequential import ThreeOutcome
 from simharness.sweep import BASE
 
 # The sweep metrics a variant can be stopped on: a strategy's per-row outcome (names as in the sweep).
@@ -65,44 +67,37 @@ def variant_scores(base: pl.DataFrame, variant: pl.DataFrame, strategy: str, mea
 class Looks:
     """The sequential test of every variant of a sweep, look by look.
 
-    ``read(variant, games)`` returns a variant's players rows of the games below ``games``. The
-    record (``record``) is the manifest's ``sweep_sequential``: the test's settings, the bounds of
-    each side, and per variant its looks, decision and games played (base: as many as the longest).
+    ``read(variant, games)`` returns a variant's players rows of the games below ``games``.
+    ``record`` is the manifest's ``sweep_sequential`` (:class:`~simharness.stats.looks.SweepRecord`):
+    the test's settings, the bounds of each side, and per variant its looks, decision and games
+    played (base: as many as the longest).
     """
 
     def __init__(
         self, until: Mapping[str, Any], variants: list[str], read: Callable[[str, int], pl.DataFrame]
     ) -> None:
         self.base = BASE
-        self.tested = [v for v in variants if v != BASE]
+        tested = [v for v in variants if v != BASE]
         self.until = until
         self.read = read
         self.test = ThreeOutcome.of(
-            float(until["mu1"]), float(until["alpha"]), float(until["beta"]), len(self.tested)
+            float(until["mu1"]), float(until["alpha"]), float(until["beta"]), len(tested)
         )
-        settings = {
-            k: until[k] for k in ("metric", "measure", "strategy", "mu1", "alpha", "beta", "look_every")
-        }
-        self.record: dict[str, Any] = {
-            **record_of(self.test, settings),
-            "games": 0,
-            "variants": {v: fresh_state() for v in self.tested},
-        }
+        self.record = SweepRecord.start(until, tested, self.test.up.alpha, self.test.up.bounds)
 
     @property
     def active(self) -> set[str]:
         """The variants still playing: the base while any other is, and every undecided variant."""
-        live = {v for v, r in self.record["variants"].items() if r["decision"] == Verdict.CONTINUE.value}
+        live = {v for v, r in self.record.variants.items() if r.decision == CONTINUE}
         return live | {self.base} if live else set()
 
     def after(self, games: int) -> bool:
         """Takes the look after ``games`` games per variant; True when every variant has decided."""
         live = sorted(self.active - {self.base})
         base = self.read(self.base, games)
+        states = dict(self.record.variants)
         for v in live:
-            state = self.record["variants"][v]
             d = variant_scores(base, self.read(v, games), self.until["strategy"], self.until["measure"])
-            state["looks"].append({"games": games, **self.test.look(d, state)})
-            state["games"] = games
-        self.record["games"] = games
+            states[v] = self.test.look(d, states[v], games)
+        self.record = replace(self.record, games=games, variants=states)
         return not self.active

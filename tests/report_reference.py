@@ -232,7 +232,7 @@ def _game_metric_differences(run: RunLike, variants: list[str]) -> list[dict[str
     """The game's metrics of the whole run at once, each variant paired with the first by deal."""
     if len(variants) < 2:
         return []
-    whole = GameMetrics(registry.summary_metrics(run.manifest["game"]))
+    whole = GameMetrics(registry.summary_metrics(run.manifest.game))
     whole.add(run, variants[0])
     return whole.differences(variants[0])
 
@@ -242,10 +242,10 @@ def sequential_block(run: RunLike, players: pl.DataFrame) -> dict[str, Any] | No
 
     The estimate accounts for the looks actually taken (see ``stats.sequential.stopped_estimate``).
     """
-    seq = run.manifest.get("sequential")
-    if not seq or not seq.get("looks"):
+    seq = run.manifest.sequential
+    if seq is None or not seq.looks:
         return None
-    return until_result(seq, look_scores(players, seq, int(seq["games"])))
+    return until_result(seq, look_scores(players, seq, seq.games))
 
 
 def compare_strategies(
@@ -282,8 +282,8 @@ def compare_strategies(
     res = paired_difference(da, db, baseline=baseline).to_dict()
     joined = da.join(db, on="deal", suffix="_b")
     d = (joined["y"] - joined["y_b"]).to_numpy()
-    seq = run.manifest.get("sequential") or {}
-    own = (seq.get("a"), seq.get("b"), seq.get("metric"), seq.get("variant")) == (a, b, metric, variant)
+    seq = run.manifest.sequential
+    own = seq is not None and seq.comparison == (a, b, metric, variant)
     return {
         "run": str(run.path),
         "variant": variant,

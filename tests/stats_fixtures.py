@@ -15,14 +15,35 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simharness.manifest import Manifest, Slot
+
 LINEUP = ["strong", "weak", "weak", "random"]
 SKILL = {"strong": 900.0, "weak": 0.0, "random": -600.0}
+
+
+def fake_manifest(**fields: Any) -> Manifest:
+    """The manifest of a run made in memory: ``fields``, the rest those of a small finished run."""
+    small: dict[str, Any] = {
+        "name": "synthetic-test",
+        "game": "synthetic",
+        "seed": 0,
+        "games": 1,
+        "duplicate": False,
+        "shard_size": 1,
+        "variants": {"base": {}},
+        "lineup": (),
+        "tables": ("games", "players"),
+        "config_hash": "cafe",
+        "provenance": {},
+        "complete": True,
+    }
+    return Manifest(**(small | fields))
 
 
 @dataclass
 class FakeRun:
     path: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
 
     def table(self, name: str) -> pl.DataFrame:
@@ -115,14 +136,13 @@ def make_run(
         del tables["hands"]
     for name in tables:
         (tmp / name).mkdir(parents=True, exist_ok=True)
-    manifest = {
-        "game": "synthetic",
-        "name": "synthetic-test",
-        "seed": seed,
-        "games": n_games,
-        "duplicate": duplicate,
-        "variants": {v: {"luck_scale": s} for v, s in variants.items()},
-        "lineup": [{"slot": i, "strategy": s, "version": 1, "knobs": {}} for i, s in enumerate(LINEUP)],
-        "provenance": {"version": "0.1.0", "git_commit": "0123456789abcdef", "config_hash": "cafe"},
-    }
+    manifest = fake_manifest(
+        seed=seed,
+        games=n_games,
+        duplicate=duplicate,
+        variants={v: {"luck_scale": s} for v, s in variants.items()},
+        lineup=tuple(Slot(slot=i, strategy=s, version=1, knobs={}) for i, s in enumerate(LINEUP)),
+        tables=tuple(tables),
+        provenance={"version": "0.1.0", "git_commit": "0123456789abcdef", "config_hash": "cafe"},
+    )
     return FakeRun(tmp, manifest, tables)

@@ -28,6 +28,7 @@ from simharness.report.stream import collect
 from simharness.report.summary import print_summary
 from simharness.stats.paired import rank_points
 from tests.harness_helpers import in_repo, play
+from tests.stats_fixtures import fake_manifest
 
 __all__ = ["in_repo"]
 
@@ -63,7 +64,7 @@ def _same_in_every_variant(chance: pl.DataFrame) -> None:
 def _rows_match_lineups(run: store.Run) -> None:
     players = run.table("players")
     for v in run.variants:
-        names = [s["strategy"] for s in store.lineup_of(run.manifest, v)]
+        names = [s.strategy for s in run.manifest.lineup_of(v)]
         pv = players.filter(pl.col("variant") == v)
         assert pv["strategy"].to_list() == [names[p] for p in pv["player"].to_list()], v
 
@@ -78,9 +79,10 @@ def test_a_lineup_variant_plays_its_own_lineup_on_the_same_deals(tmp_path: Path,
         f"[variants.base]\n[variants.b]\nplayers = {own}\n"
     )
     run = store.open_run(play(tmp_path, "lv", body))
-    assert run.manifest["lineups"]["b"][0]["strategy"] == challenger
-    assert run.manifest["identity"]["lineups"]["b"][0]["strategy"] == challenger
-    assert "base" not in run.manifest["lineups"]  # it seats the top-level lineup
+    lineups, identity = run.manifest.lineups, run.manifest.identity
+    assert lineups is not None and lineups["b"][0].strategy == challenger
+    assert identity is not None and identity["lineups"]["b"][0]["strategy"] == challenger
+    assert "base" not in lineups  # it seats the top-level lineup
     _rows_match_lineups(run)
     _same_in_every_variant(_deal_chance(run, game))
     # `show` plays a game of b again with b's lineup and finds the run's rows (else it refuses).
@@ -105,7 +107,7 @@ def test_a_challenger_design_seats_each_challenger_everywhere_on_the_same_deals(
     )
     run = store.open_run(play(tmp_path, "ch", body))
     assert run.variants == ["field", *challengers]
-    assert run.manifest["duplicate"] is True
+    assert run.manifest.duplicate is True
     _rows_match_lineups(run)
     _same_in_every_variant(_deal_chance(run, game))
     players = run.table("players")
@@ -305,7 +307,7 @@ def test_the_report_gives_rank_points_beside_first_places(tmp_path: Path) -> Non
         'players = ["naive", "greedy", "naive", "random"]\n'
     )
     run = store.open_run(play(tmp_path, "rp", body))
-    assert run.manifest["rank_points"] == [10, 0, 0, -10]
+    assert run.manifest.rank_points == (10, 0, 0, -10)
     rows = {
         r["strategy"]: r for r in collect(run, scorecard=False).summary["variants"]["base"]["by_strategy"]
     }
@@ -337,10 +339,8 @@ class _Memory:
 
     def __init__(self, players: pl.DataFrame, seats: int) -> None:
         self.path = Path("memory")
-        self.manifest: dict[str, Any] = {
-            "game": "sugoroku",
-            "rank_points": registry.rank_points("sugoroku", seats),
-        }
+        points = tuple(registry.rank_points("sugoroku", seats))
+        self.manifest = fake_manifest(game="sugoroku", rank_points=points)
         self._players = players
 
     def table(self, name: str) -> pl.DataFrame:

@@ -151,7 +151,7 @@ def test_a_python_script_runs_through_simharness_run(tmp_path: Path, monkeypatch
     out = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--quiet"])
     assert out.exit_code == 0, out.output
     run = store.open_run(tmp_path / "out" / "py")
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.hongkong.python:ChickenFast"
+    assert run.manifest.lineup[0].knobs["python"] == "simharness.games.hongkong.python:ChickenFast"
     # The same games as the native chicken-fast knobs in that slot.
     native = [{k: v for k, v in s.knobs.items() if k != "python"} for s in config.load(cfg).lineup]
     whole = play_batch("hongkong", {}, native, seed=4, first_game=0, count=8, duplicate=True)

@@ -76,8 +76,10 @@ def _interrupt(proc: subprocess.Popen[str]) -> list[str]:
 
 def _whole_shards(run_dir: Path) -> set[tuple[str, str]]:
     """(variant folder, file name) of the shards of which every table is on disk."""
-    tables = store.read_manifest(run_dir)["tables"]  # type: ignore[index]
-    names = [{(p.parent.name, p.name) for p in run_dir.glob(f"{t}/variant=*/part-*.parquet")} for t in tables]
+    manifest = store.read_manifest(run_dir)
+    assert manifest is not None
+    shards = (run_dir.glob(f"{t}/variant=*/part-*.parquet") for t in manifest.tables)
+    names = [{(p.parent.name, p.name) for p in found} for found in shards]
     return set.intersection(*names)
 
 
@@ -100,7 +102,7 @@ def test_ctrl_c_stops_a_threaded_run_keeps_whole_shards_and_a_rerun_finishes_it(
         ".lock",
     }
     partial = store.open_run(run_dir, partial=True)
-    assert partial.warning is not None and not store.read_manifest(run_dir)["complete"]  # type: ignore[index]
+    assert partial.warning is not None and not partial.complete
     assert partial.table("games")["game"].to_list() == list(range(2400))
 
     resumed = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "-q"])

@@ -6,6 +6,7 @@ path for profile play); the table and the answer do not depend on the workers.""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -66,7 +67,7 @@ def test_a_strategy_dominant_by_construction_is_flagged_under_every_rule_variant
     assert out["comparisons"][0]["summary"].startswith("no change detected")
     # The run is an ordinary run directory: every profile a variant, each seat-rotated on one deal.
     run = store.open_run(tmp_path / "meta-suzume-rules")
-    assert len(run.variants) == 2 * 5 and run.manifest["duplicate"] is True
+    assert len(run.variants) == 2 * 5 and run.manifest.duplicate is True
     players = run.table("players").filter(pl.col("variant") == "no-dora.fastest+random+random+random")
     seats = players.filter(pl.col("strategy") == "fastest").group_by("deal").agg(pl.col("seat").sort())
     assert all(s.to_list() == [0, 1, 2, 3] for s in seats["seat"])
@@ -107,10 +108,10 @@ def test_the_payoff_table_of_meta_is_the_table_of_the_same_lineup_variants_writt
     # A run that misses a profile is refused, naming it.
     with pytest.raises(Exception, match="missing fastest\\+fastest\\+fastest\\+fastest"):
         meta.design_of(
-            {
-                **by_hand.manifest,
-                "variants": {k: v for k, v in by_hand.manifest["variants"].items() if k != "p14"},
-            }
+            replace(
+                by_hand.manifest,
+                variants={k: v for k, v in by_hand.manifest.variants.items() if k != "p14"},
+            )
         )
 
 

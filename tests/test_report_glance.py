@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 from rich.console import Console
-from stats_fixtures import FakeRun, make_run
+from stats_fixtures import FakeRun, fake_manifest, make_run
 from typer.testing import CliRunner
 
 from simharness import store
@@ -286,8 +286,7 @@ def _hands_run(tmp: Path) -> FakeRun:
     }
     for name in tables:
         (tmp / name).mkdir(parents=True, exist_ok=True)
-    manifest = {"game": "synthetic", "name": "hand-made", "variants": {"base": {}}, "lineup": []}
-    return FakeRun(tmp, manifest, tables)
+    return FakeRun(tmp, fake_manifest(name="hand-made"), tables)
 
 
 def test_extreme_games_by_hand(tmp_path: Path) -> None:

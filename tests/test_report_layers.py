@@ -51,3 +51,32 @@ def test_report_modules_import_one_way() -> None:
     # The layers: the tables (frames) know no statistics stage, the streaming sums no presentation.
     assert not graph["frames"] & {"stream", "summary", "html", "compare"}
     assert "summary" not in graph["stream"] and "summary" not in graph["sums"]
+
+
+def _reads_a_manifest_by_key(node: ast.AST) -> bool:
+    """``manifest["x"]``, ``run.manifest.get("x")`` or ``"x" in manifest``: a manifest read as a dict."""
+
+    def manifest(n: ast.AST) -> bool:
+        return (isinstance(n, ast.Name) and n.id == "manifest") or (
+            isinstance(n, ast.Attribute) and n.attr == "manifest"
+        )
+
+    if isinstance(node, ast.Subscript):
+        return manifest(node.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "get" and manifest(node.func.value)
+    return isinstance(node, ast.Compare) and any(manifest(c) for c in node.comparators)
+
+
+def test_no_module_reads_the_manifest_by_key() -> None:
+    """A run's manifest travels as the typed record ``simharness.manifest.Manifest`` (#27): the
+    report's stages, the runner and ``show`` read its attributes, never its JSON keys, so that a
+    field is checked once, by the loader, and a renamed one fails the type check, not a report."""
+    package = REPORT.parent
+    found = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for path in sorted(package.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if _reads_a_manifest_by_key(node)
+    ]
+    assert not found, f"a manifest read by key (read Manifest's attributes instead): {found}"

@@ -217,7 +217,7 @@ def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
         tmp_path, "py", ["python-greedy", "efficiency", "efficiency", "efficiency"], games=2, shard=1
     )
     run = store.open_run(_run(cfg, tmp_path / "out"))
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.riichi.python:ShantenGreedy"
+    assert run.manifest.lineup[0].knobs["python"] == "simharness.games.riichi.python:ShantenGreedy"
     assert run.table("players").height == 16
 
 
@@ -279,7 +279,7 @@ def test_sanma_config_runs_and_reports_three_seats(tmp_path: Path) -> None:
     run_dir = _run(cfg, tmp_path / "out")
     run = store.open_run(run_dir)
     players, games = run.table("players"), run.table("games")
-    assert set(run.manifest["variants"]) == {"tsumo_son", "marudori", "seppan", "flowers"}
+    assert set(run.manifest.variants) == {"tsumo_son", "marudori", "seppan", "flowers"}
     assert players.height == 4 * 18 * 3
     per_game = players.group_by("variant", "game").agg(pl.col("final_points").sum(), pl.len())
     assert (per_game["final_points"] == 105_000).all() and (per_game["len"] == 3).all()

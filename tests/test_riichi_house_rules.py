@@ -110,7 +110,7 @@ def test_local_yaku_is_a_set_in_configs_and_scoring(tmp_path: Path) -> None:
         'games = 4\nshard_size = 4\nplayers = ["efficiency", "efficiency", "efficiency", "efficiency"]\n'
         '[rules]\ngame_length = "tonpuu"\n[grid]\nlocal_yaku = [[], ["daisharin", "kaga_hyakumangoku"]]\n',
     )
-    variants = run.manifest["variants"]
+    variants = run.manifest.variants
     assert variants["local_yaku-none"]["local_yaku"] == []
     both = variants["local_yaku-daisharin.kaga_hyakumangoku"]["local_yaku"]
     assert both == ["daisharin", "kaga_hyakumangoku"]

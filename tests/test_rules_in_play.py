@@ -199,7 +199,7 @@ def test_counters_equal_the_counts_made_again_from_the_logs(game: str, tmp_path:
         if r["strategy"] == "all"
     }
     nonzero = defaultdict(bool)
-    for v in run.manifest["variants"]:
+    for v in run.manifest.variants:
         tables = {
             name: run.table(name).filter(variant=v).to_dicts()
             for name in ("games", "hands")

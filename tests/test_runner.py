@@ -74,7 +74,7 @@ def test_hive_layout_provenance_and_strategy_column(tmp_path: Path) -> None:
 
     run = store.open_run(run_dir)
     m = run.manifest
-    assert (m["game"], m["name"], m["seed"], m["games"], m["duplicate"], m["complete"]) == (
+    assert (m.game, m.name, m.seed, m.games, m.duplicate, m.complete) == (
         "sugoroku",
         "small",
         11,
@@ -82,14 +82,14 @@ def test_hive_layout_provenance_and_strategy_column(tmp_path: Path) -> None:
         False,
         True,
     )
-    assert m["variants"]["cap-500"]["payout_cap"] == 500
-    assert [(s["slot"], s["strategy"], s["version"]) for s in m["lineup"]] == [
+    assert m.variants["cap-500"]["payout_cap"] == 500
+    assert [(s.slot, s.strategy, s.version) for s in m.lineup] == [
         (0, "naive", 1),
         (1, "greedy", 1),
         (2, "naive", 1),
         (3, "random", 1),
     ]
-    assert m["provenance"]["config_hash"] == exp.config_hash
+    assert m.provenance["config_hash"] == exp.config_hash
 
     players = run.table("players")
     assert players.columns[:6] == ["variant", "game", "deal", "seat", "player", "strategy"]
@@ -203,9 +203,9 @@ def test_changed_config_is_an_error_unless_forced(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(changed), "--out", str(out), "-q"])
     assert result.exit_code == 2
     assert "(changed: variants.cap-500.payout_cap, lineup[1].knobs.offset)" in result.stderr, result.stderr
-    assert store.open_run(out / "small").manifest["seed"] == 11
+    assert store.open_run(out / "small").manifest.seed == 11
     _run(cfg, out, "--seed", "12", "--force")
-    assert store.open_run(out / "small").manifest["seed"] == 12
+    assert store.open_run(out / "small").manifest.seed == 12
 
 
 def test_corrupt_and_foreign_shards_are_reported_by_name_and_kept(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from simharness.report.compare import compare_strategies
 from simharness.report.full import build_report
 from simharness.report.html import write_html
 from simharness.report.summary import build_summary, print_summary
+from simharness.stats.looks import UntilRecord
 from simharness.stats.sequential import SPRT, look_scores
 
 CONFIG = """\
@@ -159,8 +160,9 @@ def test_a_run_of_the_former_one_sided_test_reports_what_it_could_not_tell(tmp_p
     assert exp.until is not None
     one_sided = SPRT(0.0, 0.02)
     looks = []
+    until = UntilRecord(**exp.until)
     for games in range(400, manifest["sequential"]["games"] + 1, 400):
-        looks.append({"games": games, **one_sided.decide(look_scores(players, exp.until, games)).to_dict()})
+        looks.append({"games": games, **one_sided.decide(look_scores(players, until, games)).to_dict()})
         if looks[-1]["decision"] != "continue":
             break
     keys = ("test", "a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")

@@ -12,6 +12,7 @@ from harness_helpers import in_repo, small_config  # noqa: F401  (in_repo: a fix
 from rich.console import Console
 
 from simharness import config, runner, store
+from simharness.manifest import Manifest
 
 pytestmark = pytest.mark.usefixtures("in_repo")
 
@@ -28,8 +29,8 @@ def _record(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
         log.append(("fsync", path))
         fsync_dir(path)
 
-    def manifest(run_dir: Path, m: dict[str, Any]) -> None:
-        log.append(("manifest", m["complete"]))
+    def manifest(run_dir: Path, m: Manifest) -> None:
+        log.append(("manifest", m.complete))
         write_manifest(run_dir, m)
 
     monkeypatch.setattr(store, "_fsync_dir", fsync)

@@ -73,7 +73,7 @@ def test_page_holds_every_hand_and_the_runs_final_points(run_dir: Path) -> None:
         # Every hand (or sugoroku turn) is listed, as many as the run's `games` row counts.
         rows = re.findall(r'<tr class="part [a-z]+" data-part="([^"]+)"', text)
         logged_game = run.table("games").filter(pl.col("game") == game).row(0, named=True)
-        assert len(rows) == logged_game["turns" if run.manifest["game"] == "sugoroku" else "hands"]
+        assert len(rows) == logged_game["turns" if run.manifest.game == "sugoroku" else "hands"]
         overview = text.split('<div id="bar">')[0]
         finals = [int(x) for x in re.findall(r'<td class="points">(-?\d+)</td>', overview)]
         logged = run.table("players").filter(pl.col("game") == game).sort("seat")
@@ -178,7 +178,7 @@ def test_the_report_and_the_page_number_a_hand_alike(run_dir: Path, tmp_path: Pa
 
     run = store.open_run(run_dir)
     picks = [g for g in extreme_games(run) if g["kind"] == "biggest_loss" and "hand" in g]
-    if run.manifest["game"] == "sugoroku":  # no hands: the lowest final score instead
+    if run.manifest.game == "sugoroku":  # no hands: the lowest final score instead
         assert picks == []
         return
     (g,) = picks
@@ -191,7 +191,7 @@ def test_the_report_and_the_page_number_a_hand_alike(run_dir: Path, tmp_path: Pa
     row = re.search(rf'<tr class="part hand" data-part="hand-{hand}">(.*?)</tr>', out.read_text())
     assert row is not None
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
-    seats = len(run.manifest["lineup"])
+    seats = len(run.manifest.lineup)
     assert cells[0] == str(hand) and cells[-2 * seats + seat] == f"{-loss:+d}"
 
 

@@ -47,10 +47,10 @@ def test_an_edited_python_strategy_is_named_on_resume_and_by_show(
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     run_dir = out / "edited"
-    recorded = store.read_manifest(run_dir)["lineup"]  # type: ignore[index]
+    recorded = store.open_run(run_dir).manifest.lineup
     digest = hashlib.sha256(module.read_bytes()).hexdigest()[:16]
-    assert recorded[0]["source"] == {"file": str(module), "sha256": digest}
-    assert "source" not in recorded[1]  # a knob strategy's identity is its knobs
+    assert recorded[0].source == {"file": str(module), "sha256": digest}
+    assert recorded[1].source is None  # a knob strategy's identity is its knobs
     before = config.load(cfg).config_hash
 
     module.write_text(_strategy(False))  # the same class, other answers: other games

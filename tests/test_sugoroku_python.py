@@ -193,7 +193,7 @@ def test_example_strategy_runs_through_a_config(tmp_path: Path, monkeypatch: pyt
     result = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--quiet"])
     assert result.exit_code == 0, result.output
     run = store.open_run(tmp_path / "out" / "py")
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.sugoroku.python:Leader"
+    assert run.manifest.lineup[0].knobs["python"] == "simharness.games.sugoroku.python:Leader"
     players = run.table("players")
     assert players.height == 160
     assert (players.group_by("game").agg(pl.col("final_points").sum())["final_points"] == 0).all()

@@ -137,7 +137,7 @@ def test_a_python_script_runs_through_simharness_run(tmp_path: Path, monkeypatch
     out = CliRunner().invoke(app, ["run", str(cfg), "--out", str(tmp_path / "out"), "--quiet"])
     assert out.exit_code == 0, out.output
     run = store.open_run(tmp_path / "out" / "py")
-    assert run.manifest["lineup"][0]["knobs"]["python"] == "simharness.games.suzume.python:Fastest"
+    assert run.manifest.lineup[0].knobs["python"] == "simharness.games.suzume.python:Fastest"
     # The same games as the native fastest knobs in that seat.
     native = [{k: v for k, v in s.knobs.items() if k != "python"} for s in config.load(cfg).lineup]
     whole = play_batch("suzume", {}, native, seed=4, first_game=0, count=6, duplicate=True)

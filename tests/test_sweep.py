@@ -64,7 +64,7 @@ def test_sweep_pairs_effects_like_the_report_and_lists_identical_variants_apart(
     effective = set(sweep["variants"]) - silent
     assert effective and {r["variant"] for r in sweep["effects"]} == effective
     # The same variants as an ordinary config: the report's paired differences are the sweep's.
-    manifest_rules = run.manifest["variants"]
+    manifest_rules = run.manifest.variants
     cfg = tmp_path / "plain.toml"
     lines = [
         f'name = "plain"\ngame = "{game}"\ngames = {games}\nseed = 0',
@@ -138,11 +138,18 @@ def test_a_refused_sweep_leaves_the_config_of_the_run_beside_it(tmp_path: Path) 
     other = CliRunner().invoke(app, [*args, "--options", "rate"])
     assert other.exit_code == 2 and "holds a run of a different config" in other.output
     assert cfg.read_text() == text
-    assert store.open_run(tmp_path / "mine").manifest["config"]["sweep"]["options"] == ["rest_rule"]
+    assert _swept_options(tmp_path / "mine") == ["rest_rule"]
     forced = CliRunner().invoke(app, [*args, "--options", "rate", "--force"])
     assert forced.exit_code == 0, forced.output
     assert 'options = ["rate"]' in cfg.read_text()
     assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+
+
+def _swept_options(run_dir: Path) -> list[str]:
+    """The options of the sweep the run in ``run_dir`` played, as its manifest records its config."""
+    config = store.open_run(run_dir).manifest.config
+    assert config is not None
+    return list(config["sweep"]["options"])
 
 
 def _parquet(run_dir: Path) -> dict[str, bytes]:
@@ -166,14 +173,14 @@ def test_sweeps_with_other_options_get_their_own_directories_and_a_repeated_one_
         "sweep-sugoroku-rate-seed3",
         "sweep-sugoroku-rate-naive.greedy",
     ]
-    assert all((tmp_path / f"{p.name}.toml").exists() and store.open_run(p).manifest["complete"]
+    assert all((tmp_path / f"{p.name}.toml").exists() and store.open_run(p).manifest.complete
                for p in runs.values())  # fmt: skip
     first = runs[("--options", "rest_rule")]
     before = _parquet(first)
     again = CliRunner().invoke(app, [*base, "--options", "rest_rule"])
     assert again.exit_code == 0, again.output
     assert _parquet(first) == before
-    assert store.open_run(first).manifest["config"]["sweep"]["options"] == ["rest_rule"]
+    assert _swept_options(first) == ["rest_rule"]
     # Nothing else appeared: the repeat went into the same directory.
     assert len([p for p in tmp_path.iterdir() if p.is_dir()]) == 4
 
@@ -272,4 +279,4 @@ def test_sweep_runs_from_an_empty_folder_with_the_packaged_coverage_lineup(tmp_p
     for i, p in enumerate(players):
         assert f"  seat {i + 1}: {p}\n" in done.stdout
     run = store.open_run(tmp_path / "results" / "sweep-suzume-dealer_bonus")
-    assert [s["strategy"] for s in run.manifest["lineup"]] == players
+    assert [s.strategy for s in run.manifest.lineup] == players

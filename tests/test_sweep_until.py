@@ -139,27 +139,28 @@ def test_each_variant_stops_on_its_own_decision_as_computed_by_hand(played: tupl
 def test_the_sweep_pairs_each_variant_with_base_on_the_deals_it_played(played: tuple[Path, Path]) -> None:
     _, run_dir = played
     run = store.open_run(run_dir)
-    seq = run.manifest["sweep_sequential"]
+    seq = run.manifest.sweep_sequential
+    assert seq is not None
     sweep = build_sweep(run)
     effects = {(r["variant"], r["metric"]): r["difference"] for r in sweep["effects"]}
     assert {s["variant"] for s in sweep["no_effect"]} == {"mistake_penalty-1", "mistake_penalty-4"}
     players = run.table("players")
-    for v, r in seq["variants"].items():
-        d = _by_hand(players, v, r["games"])
-        assert len(d) == r["games"]
+    for v, r in seq.variants.items():
+        d = _by_hand(players, v, r.games)
+        assert len(d) == r.games
         if v.startswith("mistake_penalty"):
             assert not d.any()
             continue
         e = effects[(v, "final_points[fastest]")]
         assert e["n"] == len(d) and e["estimate"] == pytest.approx(d.mean(), abs=1e-12)
-        assert r["looks"][-1]["mean"] == pytest.approx(d.mean(), abs=1e-12)
+        assert r.looks[-1].mean == pytest.approx(d.mean(), abs=1e-12)
     # and the report of the whole run reads each variant's own games
     result = CliRunner().invoke(app, ["report", str(run_dir), "--json"])
     assert result.exit_code == 0, result.output
     blocks = json.loads(result.output)["variants"]
     assert {v: b["games"] for v, b in blocks.items()} == {
-        "base": seq["games"],
-        **{v: r["games"] for v, r in seq["variants"].items()},
+        "base": seq.games,
+        **{v: r.games for v, r in seq.variants.items()},
     }
 
 

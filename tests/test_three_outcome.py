@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simharness.stats.looks import CONTINUE, THREE_OUTCOME, Look, UntilRecord
 from simharness.stats.sequential import ThreeOutcome, Verdict, gsprt_llr_counts, look_scores, until_result
 from simharness.sweep_until import Looks
 
@@ -94,26 +95,25 @@ def test_until_and_sweep_until_decide_alike_on_the_same_data(delta: float) -> No
     )
     looks = []
     for games in range(step, len(deals) + 1, step):
-        looks.append({"games": games, "n": games})
+        looks.append(Look(games=games, n=games, mean=None, decision=CONTINUE))
         if sweep.after(games):
             break
-    swept = sweep.record["variants"]["v"]
-    record = {
+    swept = sweep.record.variants["v"]
+    record = UntilRecord(
         **settings,
-        "a": "a",
-        "b": "b",
-        "metric": "final_points",
-        "variant": "base",
-        "mu0": 0.0,
-        "design": "three-outcome",
-        "games": looks[-1]["games"],
-        "looks": looks,
-    }
-    until = until_result(record, look_scores(until_rows, record, record["games"]))
+        a="a",
+        b="b",
+        metric="final_points",
+        variant="base",
+        design=THREE_OUTCOME,
+        games=looks[-1].games,
+        looks=tuple(looks),
+    )
+    until = until_result(record, look_scores(until_rows, record, record.games))
     want = {0.0: Verdict.NO_EFFECT, 6.0: Verdict.EFFECT_UP, -6.0: Verdict.EFFECT_DOWN}[delta].value
-    assert swept["decision"] == until["result"]["decision"] == want
-    assert swept["looks"][-1]["llr_up"] == pytest.approx(until["result"]["llr_up"])
-    assert swept["looks"][-1]["llr_down"] == pytest.approx(until["result"]["llr_down"])
+    assert swept.decision == until["result"]["decision"] == want
+    assert swept.looks[-1].llr_up == pytest.approx(until["result"]["llr_up"])
+    assert swept.looks[-1].llr_down == pytest.approx(until["result"]["llr_down"])
     said = {0.0: "no difference as large as 5", 6.0: "a better than b by ≥ 5", -6.0: "b better than a by ≥ 5"}
     assert until["verdict"].startswith(said[delta])
     est = until["estimate"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -46,7 +47,7 @@ NAMES = {
 class ChallengerSums:
     """The sums of a challenger design over the chunks added (``design``: the manifest's ``challengers``)."""
 
-    def __init__(self, design: dict[str, Any]) -> None:
+    def __init__(self, design: Mapping[str, Any]) -> None:
         self.field = str(design["field"])
         self.field_variant = str(design["field_variant"])
         self.challengers: dict[str, str] = dict(design["challengers"])  # variant → strategy

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json as jsonlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import progress as rp
 from rich.console import Console
 from rich.markup import escape
+
+if TYPE_CHECKING:
+    from simharness.store import Run
 
 
 def _console() -> Console:
@@ -41,7 +44,7 @@ def _dump(data: Any) -> None:
     typer.echo(jsonlib.dumps(data, indent=2, allow_nan=False, default=str))
 
 
-def _open(run_dir: Path, partial: bool = False) -> Any:
+def _open(run_dir: Path, partial: bool = False) -> Run:
     from simharness.store import open_run
 
     run = open_run(run_dir, partial=partial)
@@ -73,7 +76,7 @@ def report(
     from simharness.report.stream import collect
 
     run = _open(run_dir, partial)
-    metagame = _metagame(run) if run.manifest.get("meta") is not None else None
+    metagame = _metagame(run) if run.manifest.meta is not None else None
     if metagame is not None and html is not None:
         # A metagame's page is its answer; its hundreds of profiles stay in the terminal and JSON.
         from simharness.report.meta_html import write_meta_html
@@ -110,12 +113,12 @@ def report(
         _console().print(escape(f"HTML report: {html}"))
 
 
-def _metagame(run: Any) -> dict[str, Any]:
+def _metagame(run: Run) -> dict[str, Any]:
     """The metagame of a meta run, read as its config said (metric, α, resamples, seed)."""
     from simharness.config import meta_reading
     from simharness.report.meta import build
 
-    return build(run, **meta_reading(run.manifest["config"].get("meta") or {}))
+    return build(run, **meta_reading((run.manifest.config or {}).get("meta") or {}))
 
 
 def compare(
@@ -270,8 +273,7 @@ def _plan_from(
         if effect is None and observed is None:
             raise ValueError("effect: the run observed no difference to plan for; give --effect")
         want = abs(observed) if effect is None else effect
-        seq = run.manifest.get("sequential") or run.manifest.get("sweep_sequential") or {}
-        look = int(seq.get("look_every") or run.manifest["shard_size"])
+        look = run.manifest.look_every
         p = plan_paired(
             c["var_paired"] / gpd,
             gpd,

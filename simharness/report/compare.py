@@ -19,6 +19,7 @@ from simharness.report.summary import sequential_lines
 from simharness.report.sums import Arm
 from simharness.report.textfit import fmt_ci
 from simharness.stats.hypotheses import paired_permutation_test
+from simharness.stats.looks import UntilRecord
 from simharness.stats.paired import METRIC_EXPRS, Baseline
 from simharness.stats.sequential import look_scores, until_result
 from simharness.stats.streaming import Moments, PairedSums
@@ -88,8 +89,8 @@ def compare_strategies(
     differences: list[np.ndarray] | None = []  # None once there are too many for the permutation test
     scores: list[np.ndarray] = []
     games_per_deal = Moments.empty(1)
-    seq = run.manifest.get("sequential") or {}
-    own = False
+    seq = run.manifest.sequential
+    own: UntilRecord | None = None  # the run's sequential test, if it was stopped on this comparison
     for i, (sub, shards) in enumerate(chunks(run)):
         players = players_frame(sub)
         if i == 0:  # every variant and strategy of the run plays in the first chunk
@@ -98,7 +99,8 @@ def compare_strategies(
             )
             if (sa, va) == (sb, vb):
                 raise ValueError(f"b: expected a strategy or variant different from a ({sa}@{va})")
-            own = va == vb and bool(seq.get("looks")) and _tested(seq) == (sa, sb, metric, va)
+            if va == vb and seq is not None and seq.looks and seq.comparison == (sa, sb, metric, va):
+                own = seq
         # A metric is evaluated within its variant's games (numbered per variant), then the arm's rows kept.
         pa, pb = (
             players.filter(pl.col("variant") == v)
@@ -115,8 +117,8 @@ def compare_strategies(
                 differences = None
         pv = players.filter(pl.col("variant") == va)
         games_per_deal += Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy())
-        if own:
-            scores.append(look_scores(players, seq, int(seq["games"])))
+        if own is not None:
+            scores.append(look_scores(players, own, own.games))
         if task is not None and progress is not None:
             progress.advance(task, shards)
     ra, rb = arms["a"], arms["b"]
@@ -142,18 +144,13 @@ def compare_strategies(
         "permutation": None if differences is None else _permutation(np.concatenate(differences)),
         "alpha": alpha,
         "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
-        "sequential": until_result(seq, np.concatenate(scores)) if own else None,
+        "sequential": until_result(own, np.concatenate(scores)) if own is not None else None,
     }
 
 
 def _permutation(d: np.ndarray) -> dict[str, Any] | None:
     """The sign-flip permutation test of the per-deal differences ``d``, if there are two or more."""
     return paired_permutation_test(d).to_dict() if len(d) >= 2 else None
-
-
-def _tested(seq: dict[str, Any]) -> tuple[Any, ...]:
-    """The comparison a run's sequential test was stopped on: (a, b, metric, variant)."""
-    return tuple(seq.get(k) for k in ("a", "b", "metric", "variant"))
 
 
 def _checked(run: RunLike, players: pl.DataFrame, name: str, strategy: str, variant: str | None) -> str:

@@ -202,7 +202,7 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
     players = players_frame(run)
     games = run.table("games")
     fast = has_facts(games.columns)
-    notable = registry.notable_hand(str(run.manifest.get("game")))
+    notable = registry.notable_hand(run.manifest.game)
     # The hands table is read only for what the games table does not hold.
     hands = optional_table(run, "hands") if notable is not None or not fast else None
     gl = game_lengths(run)

@@ -11,8 +11,8 @@ from typing import Any, Protocol, cast
 
 import polars as pl
 
-from simharness import store
 from simharness.games import registry
+from simharness.manifest import Manifest
 from simharness.report.sums import SummarySums
 from simharness.stats.paired import rank_points
 
@@ -21,7 +21,7 @@ class RunLike(Protocol):
     """What the report needs from ``simharness.store.Run``."""
 
     path: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
 
     def table(self, name: str) -> pl.DataFrame: ...
 
@@ -35,17 +35,17 @@ def optional_table(run: RunLike, name: str) -> pl.DataFrame | None:
 
 def variant_names(run: RunLike, players: pl.DataFrame) -> list[str]:
     """Variants in manifest order (the first is the baseline of every comparison)."""
-    declared = list(run.manifest.get("variants") or {})
+    declared = list(run.manifest.variants)
     present = set(players["variant"].unique().to_list())
     ordered = [v for v in declared if v in present]
     return ordered + sorted(present - set(ordered))
 
 
-def run_rank_points(manifest: dict[str, Any], players: int) -> list[float]:
+def run_rank_points(manifest: Manifest, players: int) -> list[float]:
     """The rank points a run is scored with: its manifest's (the config's ``rank_points``), else
     the game's default for ``players`` seats (a run made before they were recorded)."""
-    own = manifest.get("rank_points")
-    return [float(x) for x in own] if own else registry.rank_points(str(manifest["game"]), players)
+    own = manifest.rank_points
+    return [float(x) for x in own] if own else registry.rank_points(manifest.game, players)
 
 
 class CachedRun:
@@ -81,7 +81,7 @@ def players_frame(run: RunLike) -> pl.DataFrame:
 def _players_frame(run: RunLike) -> pl.DataFrame:
     players = run.table("players")
     if "strategy" not in players.columns:
-        slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
+        slots = {s.slot: s.strategy for s in run.manifest.lineup}
         players = players.with_columns(
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
@@ -144,7 +144,7 @@ def players_per_game(players: pl.DataFrame) -> int:
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:
     """Rows of ``simharness.games.<game>.summary_metrics(run)`` if the game package defines it, on the
     whole run in memory (the report streams them instead: ``report.stream``)."""
-    fn = registry.summary_metrics(run.manifest["game"])
+    fn = registry.summary_metrics(run.manifest.game)
     if fn is None:
         return []
     frame: pl.DataFrame = fn(run)
@@ -165,12 +165,16 @@ def provenance(run: RunLike) -> dict[str, Any]:
     m = run.manifest
     return {
         "path": str(run.path),
-        **{k: m.get(k) for k in ("game", "name", "description", "seed", "duplicate")},
-        "games": store.expected_games(m),
-        "planned_games": m.get("games"),
-        "lineup": m.get("lineup", []),
-        "variants": m.get("variants", {}),
-        "provenance": m.get("provenance", {}),
+        "game": m.game,
+        "name": m.name,
+        "description": m.description,
+        "seed": m.seed,
+        "duplicate": m.duplicate,
+        "games": m.expected_games(),
+        "planned_games": m.games,
+        "lineup": [s.to_json() for s in m.lineup],
+        "variants": m.variants,
+        "provenance": m.provenance,
         # Set when the run is partial (store.open_run(partial=True)): what is missing.
         "warning": getattr(run, "warning", None),
     }

@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from simharness import vocabulary
+from simharness.manifest import Manifest
 from simharness.report.challengers import challengers_html
 from simharness.report.frames import RunLike
 from simharness.report.full import scorecard_rows
@@ -260,17 +261,17 @@ def _traffic(metric: str, iv: dict[str, Any]) -> str:
     return ""
 
 
-def provenance_section(manifest: dict[str, Any]) -> str:
+def provenance_section(manifest: Manifest) -> str:
     """Who made the run and how, in one line, with the whole manifest folded below it (it runs to
     screens of JSON: the lineup, every variant's resolved rules, the shards)."""
-    prov = manifest.get("provenance") or {}
+    prov = manifest.provenance
     facts = [
         f"simharness {prov.get('simharness_version', prov.get('version', '?'))}",
-        f"commit {commit_label(prov)}",
-        f"seed {manifest.get('seed')}",
-        f"{len(manifest.get('variants') or {})} variants",
+        f"commit {commit_label(dict(prov))}",
+        f"seed {manifest.seed}",
+        f"{len(manifest.variants)} variants",
     ]
-    text = json.dumps(manifest, indent=2, default=str)
+    text = json.dumps(manifest.to_json(), indent=2, default=str)
     return (
         f"<h2>Provenance</h2><p>{_esc(', '.join(facts))}.</p>"
         f"<details><summary>The run's manifest ({text.count(chr(10)) + 1} lines of JSON)</summary>"

@@ -30,8 +30,8 @@ from rich.console import Console
 from rich.markup import escape
 from threadpoolctl import threadpool_limits
 
-from simharness import store
 from simharness.errors import RunDirError
+from simharness.manifest import Manifest
 from simharness.report.frames import RunLike, players_frame
 from simharness.report.textfit import Col, fmt_pm, print_fitted
 from simharness.stats import metagame as mg
@@ -62,9 +62,9 @@ class Design:
         return next(v for v, c in self.rules[rule].items() if c == counts)
 
 
-def _rule_labels(manifest: dict[str, Any], firsts: dict[str, str]) -> dict[str, str]:
+def _rule_labels(manifest: Manifest, firsts: dict[str, str]) -> dict[str, str]:
     """Each rule variant's rules that differ from the first rule variant's, as ``k=v``."""
-    variants = manifest["variants"]
+    variants = manifest.variants
     base = variants[next(iter(firsts.values()))]
     out = {}
     for rule, v in firsts.items():
@@ -79,12 +79,12 @@ def _plain(x: Any) -> str:
     return str(x).lower() if isinstance(x, bool) else "none" if x is None else str(x)
 
 
-def design_of(manifest: dict[str, Any], order: list[str] | None = None) -> Design:
+def design_of(manifest: Manifest, order: list[str] | None = None) -> Design:
     """The profiles of a run: the manifest's ``meta`` record, else every variant's lineup (its own, or
     the run's) with the variants grouped by their resolved rules, the strategies in ``order`` (default:
     as they first appear). Raises :class:`RunDirError` when
     a rule variant misses a profile or seats one twice."""
-    meta = manifest.get("meta")
+    meta = manifest.meta
     if meta:
         strategies = tuple(meta["strategies"])
         seats = int(meta["seats"])
@@ -92,14 +92,14 @@ def design_of(manifest: dict[str, Any], order: list[str] | None = None) -> Desig
             r: {v: tuple(meta["profiles"][v]["counts"]) for v in names} for r, names in meta["rules"].items()
         }
     else:
-        lineups = {v: [s["strategy"] for s in store.lineup_of(manifest, v)] for v in manifest["variants"]}
+        lineups = {v: [s.strategy for s in manifest.lineup_of(v)] for v in manifest.variants}
         seen = dict.fromkeys(s for lineup in lineups.values() for s in lineup)
         if order is not None and sorted(order) != sorted(seen):
             raise RunDirError(f"the run seats {', '.join(seen)}, not {', '.join(order)}", field="variants")
         strategies = tuple(order or seen)
         seats = len(next(iter(lineups.values())))
         groups: dict[str, list[str]] = {}
-        for v, rules_of in manifest["variants"].items():
+        for v, rules_of in manifest.variants.items():
             groups.setdefault(json.dumps(rules_of, sort_keys=True), []).append(v)
         named = {("base" if len(groups) == 1 else vs[0]): vs for vs in groups.values()}
         rules = {}
@@ -447,7 +447,7 @@ def build(
     names = list(rules)
     result = {
         "run": str(run.path),
-        "game": run.manifest["game"],
+        "game": run.manifest.game,
         "metric": metric,
         "metric_name": NAMES[metric],
         "strategies": list(design.strategies),

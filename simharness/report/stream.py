@@ -131,8 +131,8 @@ def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
 def chunk_games(run: RunLike) -> int:
     """Games per variant in a chunk: the game's ``REPORT_CHUNK`` shared by the run's variants, since
     a chunk holds every variant's games of its deals."""
-    variants = max(1, len(run.manifest.get("variants") or {}))
-    return registry.report_chunk(run.manifest["game"]) // variants
+    variants = max(1, len(run.manifest.variants))
+    return registry.report_chunk(run.manifest.game) // variants
 
 
 def shard_count(run: RunLike) -> int:
@@ -152,7 +152,7 @@ def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
     """:func:`report.frames.players_frame` of a lazy scan: ``strategy`` from the lineup if not stored."""
     if "strategy" in players.collect_schema().names():
         return players
-    slots = {int(s["slot"]): str(s["strategy"]) for s in run.manifest.get("lineup", [])}
+    slots = {s.slot: s.strategy for s in run.manifest.lineup}
     return players.with_columns(
         pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
     )
@@ -175,7 +175,7 @@ def scorecard_setup(
         rates,
         columns,
         seat_axis=axis,
-        deals=planned_deals(run.manifest),
+        deals=run.manifest.planned_deals,
     )
 
 
@@ -193,12 +193,6 @@ def tail_setup(run: RunLike, variants: list[str]) -> TailSums:
     )
 
 
-def planned_deals(manifest: dict[str, Any]) -> int:
-    """Deals of the run's plan: its games per variant, over the lineup's seats under duplicate play."""
-    games = int(manifest.get("games") or 0)
-    return games // max(len(manifest.get("lineup") or []), 1) if manifest.get("duplicate") else games
-
-
 def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) -> Collected:
     """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``).
 
@@ -206,15 +200,15 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
     """
     task = None
     if progress is not None:
-        task = progress.add_task(str(run.manifest.get("name") or "run"), total=shard_count(run))
-    seq = run.manifest.get("sequential")
-    seq = seq if seq and seq.get("looks") else None
-    metrics = GameMetrics(registry.summary_metrics(run.manifest["game"]))
+        task = progress.add_task(run.manifest.name, total=shard_count(run))
+    seq = run.manifest.sequential
+    seq = seq if seq is not None and seq.looks else None
+    metrics = GameMetrics(registry.summary_metrics(run.manifest.game))
     ranks = GameMetrics(lambda chunk: share_rows(players_frame(chunk)))
     extremes = ExtremeGames()
     scores: list[np.ndarray] = []
     sums: SummarySums | None = None
-    design = run.manifest.get("challengers")
+    design = run.manifest.challengers
     challengers = ChallengerSums(design) if design else None
     card: balance.ScorecardSums | None = None
     tails: TailSums | None = None
@@ -245,7 +239,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) 
             hands = None if balance.has_facts(games.columns) else optional_table(sub, "hands")
             card.add(players, games, lengths, hands)
         if seq is not None:
-            scores.append(look_scores(players, seq, int(seq["games"])))
+            scores.append(look_scores(players, seq, seq.games))
         metrics.add(sub, variants[0])
         ranks.add(sub)
         extremes.add(sub)

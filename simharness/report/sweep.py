@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def metric_name(difference: dict[str, Any]) -> str:
 
 def _variant_tables(run: RunLike, variant: str) -> dict[str, pl.DataFrame]:
     out = {}
-    for t in run.manifest["tables"]:
+    for t in run.manifest.tables:
         df = run.table(t).filter(pl.col("variant") == variant).drop("variant")
         out[t] = df.sort(df.columns)
     return out
@@ -64,8 +65,8 @@ class _Prefix:
         self, run: RunLike, keep: list[str], games: int, read: Callable[[str], pl.DataFrame]
     ) -> None:
         self.path = run.path
-        self.manifest = {**run.manifest, "variants": {v: run.manifest["variants"][v] for v in keep}}
-        self.tables = list(run.manifest["tables"])
+        self.manifest = replace(run.manifest, variants={v: run.manifest.variants[v] for v in keep})
+        self.tables = list(run.manifest.tables)
         self._keep, self._games, self._read = keep, games, read
 
     def table(self, name: str) -> pl.DataFrame:
@@ -75,8 +76,8 @@ class _Prefix:
 def _views(run: RunLike) -> list[RunLike]:
     """The run itself, or (a sweep stopped per variant) one view per number of games played, holding
     the base and the variants that played that many, so every effect pairs the deals both played."""
-    seq = run.manifest.get("sweep_sequential")
-    if not seq:
+    seq = run.manifest.sweep_sequential
+    if seq is None:
         return [run]
     cache: dict[str, pl.DataFrame] = {}
 
@@ -86,8 +87,8 @@ def _views(run: RunLike) -> list[RunLike]:
         return cache[name]
 
     by_games: dict[int, list[str]] = {}
-    for v, r in seq["variants"].items():
-        by_games.setdefault(int(r["games"]), []).append(v)
+    for v, r in seq.variants.items():
+        by_games.setdefault(r.games, []).append(v)
     return [_Prefix(run, [BASE, *vs], g, read) for g, vs in sorted(by_games.items())]
 
 
@@ -98,7 +99,8 @@ def build_sweep(run: RunLike) -> dict[str, Any]:
     and every value's effect; see :func:`tornado`), ``reports`` (the full reports the effects come
     from: one, or with ``[sweep.until]`` one per number of games played) and ``sequential`` (the
     manifest's per-variant tests, if the sweep had them)."""
-    variants = list(run.manifest.get("variants") or {})
+    variants = list(run.manifest.variants)
+    seq = run.manifest.sweep_sequential
     if BASE not in variants:
         raise ValueError(f'not a sweep run: it has no variant "{BASE}"')
     silent: set[str] = set()
@@ -127,7 +129,7 @@ def build_sweep(run: RunLike) -> dict[str, Any]:
         "effects": rows,
         "tornado": tornado(rows),
         "reports": reports,
-        "sequential": run.manifest.get("sweep_sequential"),
+        "sequential": seq.to_json() if seq is not None else None,
     }
 
 

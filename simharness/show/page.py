@@ -299,7 +299,7 @@ def tables_page(shown: Shown) -> Page:
     ]
     standings = final_standings("<th>rank</th>", rows)
     script = "return {parts:1,name:()=>'game',walk:(i,emit)=>{emit('the final standings',()=>D.standings);}};"
-    return Page(shown.title(shown.manifest["game"]), "".join(parts), {"standings": standings}, script)
+    return Page(shown.title(shown.manifest.game), "".join(parts), {"standings": standings}, script)
 
 
 def _json(data: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ import polars as pl
 from simharness import __version__, _engine, buildinfo, engine, store, strategies
 from simharness.errors import RunDirError
 from simharness.games import registry
+from simharness.manifest import Manifest
 
 # The columns of a run's rows that the harness adds (not the engine's, so not replayed).
 _HARNESS_COLUMNS = ("strategy", "variant")
@@ -21,14 +22,14 @@ class Shown:
     """A game played again: its manifest, variant, index and the engine's tables for it."""
 
     run_dir: Path
-    manifest: dict[str, Any]
+    manifest: Manifest
     variant: str
     game: int
     tables: dict[str, pl.DataFrame]
 
     @property
     def rules(self) -> dict[str, Any]:
-        return dict(self.manifest["variants"][self.variant])
+        return dict(self.manifest.variants[self.variant])
 
     @property
     def seats(self) -> int:
@@ -38,7 +39,7 @@ class Shown:
         """The strategy (lineup slot's name) playing ``seat``."""
         players = self.tables["players"]
         slot = int(players.filter(pl.col("seat") == seat)["player"][0])
-        return str(store.lineup_of(self.manifest, self.variant)[slot]["strategy"])
+        return self.manifest.lineup_of(self.variant)[slot].strategy
 
     def strategies(self) -> list[str]:
         """The strategy of each seat."""
@@ -46,10 +47,10 @@ class Shown:
 
     def title(self, game_title: str) -> str:
         """The page's title: ``Riichi game 7 of NAME, variant V``."""
-        return f"{game_title} game {self.game} of {self.manifest['name']}, variant {self.variant}"
+        return f"{game_title} game {self.game} of {self.manifest.name}, variant {self.variant}"
 
     def provenance(self) -> str:
-        made = self.manifest.get("provenance", {})
+        made = self.manifest.provenance
         return (
             f"run made by simharness {made.get('simharness_version')} (engine {made.get('engine_version')}, "
             f"commit {made.get('git_commit')}); shown by simharness {__version__} (engine "
@@ -62,9 +63,7 @@ def page_path(run_dir: Path | str, variant: str, game: int) -> Path:
     return Path(run_dir) / "show" / f"{variant}-game{game}.html"
 
 
-def _logged_rows(
-    run_dir: Path, manifest: dict[str, Any], table: str, variant: str, game: int
-) -> pl.DataFrame:
+def _logged_rows(run_dir: Path, manifest: Manifest, table: str, variant: str, game: int) -> pl.DataFrame:
     """The rows of ``game`` in the shard of ``table`` that holds it (one file read, not the run)."""
     plan = store.Plan.of(manifest)
     key = (table, variant, plan.first_of(game))
@@ -81,7 +80,7 @@ def _check_same(logged: pl.DataFrame, replayed: pl.DataFrame, table: str, shown:
     b = None if missing else replayed.select(columns)
     if b is None or a.height != b.height or not a.equals(b):
         what = f"columns {missing} are gone" if missing else _first_difference(a, b)
-        edited = "; ".join(strategies.edited_since(store.lineup_of(shown.manifest, shown.variant)))
+        edited = "; ".join(strategies.edited_since(shown.manifest.lineup_of(shown.variant)))
         why = (
             f"{edited[:1].upper()}{edited[1:]}; show it with the source that made the run"
             if edited
@@ -115,27 +114,26 @@ def replay(run_dir: Path | str, game: int, variant: str | None = None) -> Shown:
     manifest = store.read_manifest(run_dir)
     if manifest is None:
         raise RunDirError(f"not a run directory (no {store.MANIFEST})", file=run_dir)
-    variants = list(manifest["variants"])
+    variants = list(manifest.variants)
     if variant is None:
         variant = variants[0]
     elif variant not in variants:
         raise RunDirError(
             f'no variant "{variant}"; expected one of: {", ".join(variants)}', file=run_dir, field="--variant"
         )
-    played = store.expected_games(manifest)
+    played = manifest.expected_games()
     if not 0 <= game < played:
         raise RunDirError(
             f"no game {game}: the run has games 0 to {played - 1} per variant", file=run_dir, field="--game"
         )
-    name = manifest["game"]
-    lineup = [slot["knobs"] for slot in store.lineup_of(manifest, variant)]
+    lineup = [dict(slot.knobs) for slot in manifest.lineup_of(variant)]
     tables = engine.show_game(
-        name, manifest["variants"][variant], lineup, seed=int(manifest["seed"]), index=game,
-        duplicate=bool(manifest.get("duplicate")),
+        manifest.game, dict(manifest.variants[variant]), lineup, seed=manifest.seed, index=game,
+        duplicate=manifest.duplicate,
     )  # fmt: skip
     shown = Shown(run_dir, manifest, variant, game, tables)
     # Every table the run logged per game that the replay returns too (Riichi, Suzume-jong: hands).
-    for table in [t for t in manifest["tables"] if t in tables and t != "events"]:
+    for table in [t for t in manifest.tables if t in tables and t != "events"]:
         _check_same(_logged_rows(run_dir, manifest, table, variant, game), tables[table], table, shown)
     return shown
 
@@ -148,7 +146,7 @@ def write_page(
     from simharness.show.page import render, tables_page
 
     shown = replay(run_dir, game, variant)
-    module = registry.submodule(shown.manifest["game"], "show")
+    module = registry.submodule(shown.manifest.game, "show")
     text = render(shown, tables_page(shown) if module is None else module.page(shown)).encode()
     if out is None:  # inside the run directory: never through a link
         path = page_path(run_dir, shown.variant, game)

@@ -6,13 +6,14 @@ test built from two of them, and a stopping-aware estimate.
 the per-deal paired scores played so far (one implementation for both): it decides "A better by
 ≥ mu1", "B better by ≥ mu1" or "no difference as large as mu1" (:class:`Verdict`). After stopping,
 :func:`stopped_estimate` gives a median-unbiased estimate and CI that account for the looks taken.
+The records of a run's tests (each look, a test's state) are :mod:`simharness.stats.looks`'s.
 """
 
 from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 import polars as pl
 from scipy import optimize
 
+from simharness.stats.looks import THREE_OUTCOME, Look, State, UntilRecord
 from simharness.stats.paired import paired_scores
 
 
@@ -243,25 +245,27 @@ class ThreeOutcome:
     def min_n(self) -> int:
         return self.up.min_n
 
-    def look(self, scores: np.ndarray, state: dict[str, Any]) -> dict[str, Any]:
-        """One look at the paired scores so far; ``state`` is the test's record (``up``/``down``:
-        the sides' decisions, frozen once made; ``decision``: the verdict), updated in place.
-        Returns the look's entry (scores, their mean, each side's LLR, the verdict)."""
+    def look(self, scores: np.ndarray, state: State, games: int) -> State:
+        """The state after one look at the paired scores so far, after ``games`` games per variant:
+        the look appended, each side's decision frozen once made, the verdict (``decision``)."""
         x = np.asarray(scores, dtype=float)
         llr = {side: gsprt_llr(x, t.mu0, t.mu1) if len(x) else 0.0 for side, t in self._sides()}
-        entry: dict[str, Any] = {
-            "n": len(x),
-            "mean": float(x.mean()) if len(x) else None,
-            **{f"llr_{side}": v for side, v in llr.items()},
-        }
+        sides = {"up": state.up, "down": state.down}
+        decision = state.decision
         if len(x) >= self.min_n:
-            sides = {side: np.array([_SIDE[state[side]]]) for side in llr}
-            cls = int(self.advance(sides["up"], sides["down"], *(np.array([v]) for v in llr.values()))[0])
-            for side, v in sides.items():
-                state[side] = _SIDE_NAME[int(v[0])]
-            state["decision"] = _VERDICT[cls].value
-        entry["decision"] = state["decision"]
-        return entry
+            moved = {side: np.array([_SIDE[sides[side]]]) for side in llr}
+            cls = int(self.advance(moved["up"], moved["down"], *(np.array([v]) for v in llr.values()))[0])
+            sides = {side: _SIDE_NAME[int(v[0])] for side, v in moved.items()}
+            decision = _VERDICT[cls].value
+        look = Look(
+            games=games,
+            n=len(x),
+            mean=float(x.mean()) if len(x) else None,
+            llr_up=llr["up"],
+            llr_down=llr["down"],
+            decision=decision,
+        )
+        return State(decision=decision, games=games, **sides, looks=(*state.looks, look))
 
     def _sides(self) -> tuple[tuple[str, SPRT], tuple[str, SPRT]]:
         return ("up", self.up), ("down", self.down)
@@ -302,32 +306,17 @@ class ThreeOutcome:
         return cls, stop
 
 
-# A side's state in a manifest and in :meth:`ThreeOutcome.advance`; a verdict class and its verdict.
+# A side's state in a record (``stats.looks.State``) and in :meth:`ThreeOutcome.advance`; a verdict
+# class and its verdict.
 _SIDE = {Decision.CONTINUE.value: 0, Decision.ACCEPT_H0.value: -1, Decision.ACCEPT_H1.value: 1}
 _SIDE_NAME = {v: k for k, v in _SIDE.items()}
 _VERDICT = {-1: Verdict.CONTINUE, 0: Verdict.EFFECT_DOWN, 1: Verdict.NO_EFFECT, 2: Verdict.EFFECT_UP}
 
 
-# The ``design`` of a three-outcome record. An ``[until]`` record without it was written by the
-# one-sided SPRT of mu0 against mu1 that ``[until]`` ran before (:func:`until_result`).
-THREE_OUTCOME = "three-outcome"
-
-
-def record_of(test: ThreeOutcome, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """What a manifest records of a three-outcome test: its ``settings``, design, α per side and bounds."""
-    lower, upper = test.up.bounds
-    return {**settings, "design": THREE_OUTCOME, "alpha_per_side": test.up.alpha, "bounds": [lower, upper]}
-
-
-def fresh_state() -> dict[str, Any]:
-    """A three-outcome test's state before its first look (:meth:`ThreeOutcome.look` updates it)."""
-    return {"decision": Verdict.CONTINUE.value, "games": 0, "up": "continue", "down": "continue", "looks": []}
-
-
-def look_scores(players: pl.DataFrame, until: Mapping[str, Any], games: int) -> np.ndarray:
+def look_scores(players: pl.DataFrame, until: UntilRecord, games: int) -> np.ndarray:
     """The paired scores (per-deal A − B) of ``until``'s comparison over the games below ``games``."""
-    rows = players.filter((pl.col("variant") == until["variant"]) & (pl.col("game") < games))
-    return paired_scores(rows, str(until["a"]), str(until["b"]), str(until["metric"]))["d"].to_numpy()
+    rows = players.filter((pl.col("variant") == until.variant) & (pl.col("game") < games))
+    return paired_scores(rows, until.a, until.b, until.metric)["d"].to_numpy()
 
 
 @dataclass(frozen=True)
@@ -428,54 +417,57 @@ def in_words(decision: str, a: str, b: str, metric: str, mu1: float) -> str:
     }.get(decision, f"undecided: no difference of {by} either way could be told yet")
 
 
-def _one_sided_words(decision: str, seq: Mapping[str, Any]) -> str:
+def _one_sided_words(decision: str, seq: UntilRecord) -> str:
     """The decision of a one-sided record (``[until]`` before the three-outcome test) in words:
     accepting H1 is a difference in mu1's direction; accepting H0 only says "not a difference of
     mu1 in that direction", never that there is none (the other direction was not tested)."""
-    mu0, mu1 = float(seq["mu0"]), float(seq["mu1"])
+    mu0, mu1 = seq.mu0, seq.mu1
     up = Verdict.EFFECT_UP if mu1 > mu0 else Verdict.EFFECT_DOWN
     if decision == Decision.ACCEPT_H1.value:
-        said = in_words(up.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+        said = in_words(up.value, seq.a, seq.b, seq.metric, mu1 - mu0)
         return f"{said} (one-sided test of {mu0:g} against {mu1:g})"
     if decision == Decision.ACCEPT_H0.value:
-        said = in_words(up.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+        said = in_words(up.value, seq.a, seq.b, seq.metric, mu1 - mu0)
         return (
             f"not: {said} (one-sided test of {mu0:g} against {mu1:g}, from before [until] was "
             "three-outcome: it cannot tell a difference the other way; see the interval)"
         )
-    return in_words(Verdict.CONTINUE.value, seq["a"], seq["b"], seq["metric"], mu1 - mu0)
+    return in_words(Verdict.CONTINUE.value, seq.a, seq.b, seq.metric, mu1 - mu0)
 
 
-def until_result(seq: Mapping[str, Any], scores: np.ndarray) -> dict[str, Any]:
-    """The run's ``[until]`` test (manifest record ``seq``) read again from the per-deal paired
+def until_result(seq: UntilRecord, scores: np.ndarray) -> dict[str, Any]:
+    """The run's ``[until]`` test (its manifest record ``seq``) read again from the per-deal paired
     ``scores`` of its comparison: the looks replayed, the decision in words (``verdict``) and the
     stopping-aware estimate at the stop (:func:`stopped_estimate`, for the looks actually taken).
 
     A record without ``design`` was written by the one-sided SPRT of mu0 against mu1 that ``[until]``
     ran before: it is read with that test, and its words say which direction it could not tell.
     """
-    looks = [int(k["n"]) for k in seq["looks"] if int(k["n"]) > 0]
+    looks = [k for k in seq.looks if k.n > 0]
     test: SPRT | ThreeOutcome
-    if seq.get("design") == THREE_OUTCOME:
-        test = ThreeOutcome.of(float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
-        state = fresh_state()
+    if seq.design == THREE_OUTCOME:
+        test = ThreeOutcome.of(seq.mu1, seq.alpha, seq.beta)
+        state = State()
+        for k in looks:
+            state = test.look(scores[: k.n], state, k.games)
         last: dict[str, Any] = {"n": 0, "mean": None, "decision": Verdict.CONTINUE.value}
-        for n in looks:
-            last = test.look(scores[:n], state)
+        if state.looks:
+            last = {k: v for k, v in state.looks[-1].to_json().items() if k != "games"}
         lower, upper = test.up.bounds
         result = {**last, "lower": lower, "upper": upper}
-        words = in_words(result["decision"], seq["a"], seq["b"], seq["metric"], float(seq["mu1"]))
+        words = in_words(result["decision"], seq.a, seq.b, seq.metric, seq.mu1)
     else:
-        test = SPRT(float(seq["mu0"]), float(seq["mu1"]), float(seq["alpha"]), float(seq["beta"]))
+        test = SPRT(seq.mu0, seq.mu1, seq.alpha, seq.beta)
         result = test.decide(scores).to_dict()
         words = _one_sided_words(str(result["decision"]), seq)
-    est = stopped_estimate(looks, scores, test) if len(scores) >= 2 and looks else None
+    ns = [k.n for k in looks]
+    est = stopped_estimate(ns, scores, test) if len(scores) >= 2 and ns else None
     keys = ("a", "b", "metric", "variant", "mu0", "mu1", "alpha", "beta", "look_every")
     return {
-        **{k: seq.get(k) for k in keys},
-        "design": seq.get("design", "one-sided"),
-        "games": seq["games"],
-        "looks": seq["looks"],
+        **{k: getattr(seq, k) for k in keys},
+        "design": seq.design or "one-sided",
+        "games": seq.games,
+        "looks": [k.to_json() for k in seq.looks],
         "result": result,
         "verdict": words,
         "estimate": est.to_dict() if est is not None else None,

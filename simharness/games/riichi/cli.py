@@ -371,8 +371,8 @@ def export_riichi(
 
     try:
         shown = replay(run_dir, game, variant)
-        if shown.manifest["game"] != "riichi":
-            raise UserError(f"a {shown.manifest['game']} run; export riichi takes a Riichi run", file=run_dir)
+        if shown.manifest.game != "riichi":
+            raise UserError(f"a {shown.manifest.game} run; export riichi takes a Riichi run", file=run_dir)
         if int(shown.rules["players"]) != 4:
             raise UserError(
                 "three-player games are not exported yet (tenhou6 and mjai here assume 4 seats)", file=run_dir

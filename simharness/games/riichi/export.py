@@ -353,7 +353,7 @@ def from_shown(shown: Shown) -> GameLog:
         )
         points = [p + d for p, d in zip(points, deltas, strict=True)]
     strategies = [shown.strategy(s) for s in range(t["players"].height)]
-    title = f"{shown.manifest['name']} {shown.variant} game {shown.game}"
+    title = f"{shown.manifest.name} {shown.variant} game {shown.game}"
     return GameLog(strategies, int(shown.rules["aka_dora"]), hands, title)
 
 

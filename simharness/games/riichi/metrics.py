@@ -28,7 +28,7 @@ from typing import Any, cast
 import numpy as np
 import polars as pl
 
-from simharness import engine, store
+from simharness import engine
 from simharness.games import estimates
 from simharness.games.estimates import by_deal, dealer_rows, han_rows, paired_by_deal, ratio_by_deal, row
 from simharness.games.riichi.scoring import yaku_names
@@ -290,12 +290,10 @@ def summary_metrics(run: RunLike) -> pl.DataFrame:
     players = players_frame(run)
     hands, games = run.table("hands"), run.table("games")
     rows: list[dict[str, Any]] = []
-    duplicate = bool(run.manifest.get("duplicate"))
+    duplicate = run.manifest.duplicate
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)
-        lineup = (
-            [str(s["strategy"]) for s in store.lineup_of(run.manifest, v)] if "lineup" in run.manifest else []
-        )
+        lineup = [s.strategy for s in run.manifest.lineup_of(v)]
         # Seats per game (3 for sanma): the ranks that exist.
         seats = cast(int, pv.group_by("game").len()["len"].max() or 4)
         strategies = [s for s in dict.fromkeys(lineup) if s in set(pv["strategy"])] or sorted(
