@@ -3,8 +3,9 @@
 //!
 //! - `rules.rs`: every house rule of §15 (scoring and game flow) and the presets of §15.7;
 //! - `wall.rs`: the keyed walls and dice, the deal, the dead wall and the dora;
-//! - `state.rs`: one hand, from the first draw to its end (draws, calls, kans, riichi, furiten,
-//!   wins and draws);
+//! - `state.rs`: one hand, from the first draw to its end (draws, the own turn, kans, riichi,
+//!   furiten, wins and draws);
+//! - `claims.rs`: a discard and its response window (calls with priority, rons, chankan);
 //! - `actions.rs`: the decision points, the legal actions and the [`actions::View`] a player
 //!   decides from ([`crate::decide`]);
 //! - `scoring.rs`: settlement (win payments, pao, noten, nagashi, chombo, uma and oka); the value
@@ -23,6 +24,7 @@ pub mod accept;
 pub mod actions;
 pub mod agari;
 pub mod batch;
+mod claims;
 pub mod competence;
 pub mod defense;
 pub mod fu;
