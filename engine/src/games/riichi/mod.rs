@@ -10,7 +10,7 @@
 //!   decides from ([`crate::decide`]);
 //! - `scoring.rs`: settlement (win payments, pao, noten, nagashi, chombo, uma and oka); the value
 //!   of a winning hand is the evaluator's (`hand.rs`);
-//! - `strategies.rs`: strategy knobs and the native policy;
+//! - `strategies.rs`: strategy knobs and the native policy; `discard.rs`: the discard it chooses;
 //! - `batch.rs`: `impl Game`, the game flow between hands and the tables.
 //!
 //! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba[/repeat]` (round = the index
@@ -27,6 +27,7 @@ pub mod batch;
 mod claims;
 pub mod competence;
 pub mod defense;
+mod discard;
 pub mod fu;
 pub mod hand;
 pub mod plan;
