@@ -8,7 +8,8 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};

@@ -10,7 +10,8 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::trump::actions::{Action, Point, View};
