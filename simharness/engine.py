@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from simharness import _engine
 
-# A Python strategy's view is a read-only mapping built as it is read (engine/src/python/mod.rs).
+# A Python strategy's view is a read-only mapping built as it is read (engine/src/python/protocol.rs).
 Mapping.register(_engine._View)
 
 

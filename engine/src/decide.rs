@@ -26,7 +26,7 @@
 //!   from the batch, the game). There is no `Option` meaning "failed" and no bare `String`.
 //!
 //! Every game is on the contract (`games/<game>/actions.rs`), and the Python protocol is one
-//! generic entry point (`python/mod.rs`): a Python object is a [`Player`] whose view and actions
+//! generic entry point (`python/protocol.rs`): a Python object is a [`Player`] whose view and actions
 //! the game turns into the dict and tuples of its protocol.
 
 use crate::game::{Seat, Seating};

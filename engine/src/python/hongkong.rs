@@ -6,7 +6,8 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{chosen_index, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{chosen_index, view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};

@@ -14,7 +14,8 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};

@@ -7,7 +7,7 @@
 //! and pending multipliers, and never a face-down tile or the dice to come. Dice are drawn exactly
 //! as in a native batch, so a Python slot meets the same luck as the knobs it replaces.
 
-use super::{Items, Protocol};
+use super::protocol::{Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::sugoroku::actions::{Action, Point, View};

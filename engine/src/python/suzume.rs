@@ -8,12 +8,14 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};
 use crate::games::suzume::batch::play_tables;
-use crate::games::suzume::scoring::{score_report, Parts, Tile};
+use crate::games::suzume::hand::Parts;
+use crate::games::suzume::scoring::{score_report, Tile};
 use crate::games::suzume::show::show_with;
 use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};

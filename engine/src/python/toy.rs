@@ -1,7 +1,7 @@
 //! The test-only toy game's Python strategy protocol: `decide(view, legal) -> int` with the view
 //! `{"seat", "banked", "turn_total"}` and the actions `("hold",)`, `("roll",)`.
 
-use super::{view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::toy::{play_with, Action, Knobs, Rules, Toy, View};

@@ -10,12 +10,14 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::protocol::{view_and_legal, Items, Protocol};
+use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::trump::actions::{Action, Point, View};
 use crate::games::trump::batch::play_tables;
-use crate::games::trump::scoring::{score_report, Query, YAKU};
+use crate::games::trump::hand::YAKU;
+use crate::games::trump::scoring::{score_report, Query};
 use crate::games::trump::show::show_with;
 use crate::games::trump::{Knobs, Rules, Trump};
 use crate::options::{Options, Validate};

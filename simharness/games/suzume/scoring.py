@@ -1,7 +1,7 @@
 """Suzume-jong (すずめ雀): scoring one hand.
 
-``score_hand`` is the same engine code the games use (``engine/src/games/suzume/scoring.rs``), so a
-hand scored here scores the same in a simulation.
+``score_hand`` is the same engine code the games use (``engine/src/games/suzume/hand.rs``, reported by
+``scoring.rs``), so a hand scored here scores the same in a simulation.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ furiten, 完全先付け, the ``strict`` preset with both, no chinitsu, a 3-han 
 each strategy playing all three seats: win rate (per seat and hand), exhaustive draw rate (per
 hand), mean table value of a win (points, the dealer's multiplier included), and the share of its
 ready hands that **cannot win by ron** — tenpai after one of its discards with no wait on which
-``scoring::ron`` allows a ron, with the riichi declared by that discard
+``hand::ron`` allows a ron, with the riichi declared by that discard
 (``engine/src/games/trump/competence.rs``). ``avoidable`` counts the hands that were so although
 another card of that turn (with riichi where it was legal, or without) kept one that can: the target
 of ``rule-aware`` is none. Intervals are Wilson 95% intervals over hands

@@ -1,7 +1,7 @@
 """Trump mahjong: scoring one hand.
 
-``score_hand`` is the same engine code the games use (``engine/src/games/trump/scoring.rs``), so a
-hand scored here scores the same in a simulation.
+``score_hand`` is the same engine code the games use (``engine/src/games/trump/hand.rs``, reported by
+``scoring.rs``), so a hand scored here scores the same in a simulation.
 """
 
 from __future__ import annotations

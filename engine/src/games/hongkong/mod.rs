@@ -7,7 +7,11 @@
 //! - `scoring.rs`: payments (responsibility, 包, false wins) and hand parsing for `score hongkong`;
 //! - `actions.rs`: the decision contract ([`crate::decide`]): the decision points of §10, their
 //!   actions, and the `View` a seat decides from (own tiles and everything public);
+//! - `wall.rs`: the keyed wall broken by the dice, the deal with bonus replacements, draws and
+//!   replacements;
 //! - `state.rs`: one hand from the dice to a win, an exhaustive draw or a false win;
+//! - `claims.rs`: a discard and the claims on it: wins on it or on a robbed kong, then pung, kong
+//!   or chow by priority;
 //! - `strategies.rs`: knobs and the native player (H1-H6 and random of §12 are knob
 //!   combinations);
 //! - `plan.rs`: hand planning toward a legal win under the minimum fan (knob `fan_plan`);
@@ -28,6 +32,7 @@
 
 pub mod actions;
 pub mod batch;
+pub mod claims;
 pub mod competence;
 pub mod hand;
 pub mod plan;
@@ -36,6 +41,7 @@ pub mod scoring;
 pub mod show;
 pub mod state;
 pub mod strategies;
+pub mod wall;
 
 #[cfg(test)]
 mod hidden;

@@ -1,16 +1,17 @@
 //! One hand of Hong Kong mahjong, from the dice and the deal to a win, an exhaustive draw or a
-//! false win (spec §3-§6).
+//! false win (spec §3-§6): the keys of its chance, the table, the own turn (a self-drawn win,
+//! kongs, the discard) and the hand's record. The wall, the deal and the draws are in `wall.rs`, a
+//! discard and the claims on it in `claims.rs`.
 //!
 //! Tiles are physical ids: `kind * 4 + copy` for the 136 suit and honour tiles, then 136-139 the
-//! flowers 1-4 and 140-143 the seasons 1-4. The wall is a keyed shuffle; the three dice choose
-//! where it is broken (§3.2), the live wall is drawn from the break and replacements come from
-//! the other end, so the 14-tile dead wall keeps its size while each replacement shortens the
-//! live wall by one (the spec's replenishment, §3.3).
+//! flowers 1-4 and 140-143 the seasons 1-4.
 
 use super::actions::{Action, Claim, Legal, Point, View};
+use super::claims::{claim, discard_winners, settle_discard, Won};
 use super::hand::{evaluate, Hand, HkMeld, Replacement, Value, WinContext};
-use super::rules::{ChanceRecipe, EarthlyHand, MultiWin, Rules};
+use super::rules::{ChanceRecipe, EarthlyHand, Rules};
 use super::scoring::{bao_payer, false_win, payments, Claimed};
+use super::wall::{build_wall, DEAD_WALL};
 use super::HongKong;
 use crate::decide::{ask, Player, PlayerError};
 use crate::games::riichi::shanten;
@@ -56,20 +57,8 @@ impl HandKeys {
     }
 }
 
-pub const DEAD_WALL: usize = 14;
-
-/// The wall owner of a three-dice sum, counted counter-clockwise from East as 1 (§3.2, HK-S1).
-pub fn wall_owner(sum: u8) -> u8 {
-    (sum + 3) % 4
-}
-
-/// Tiles in play: 144 or 136.
-pub fn tile_count(rules: &Rules) -> usize {
-    usize::from(rules.tile_set)
-}
-
 /// The answers of a yes/no point.
-const YES_NO: [Action; 2] = [Action::Pass, Action::Win];
+pub(super) const YES_NO: [Action; 2] = [Action::Pass, Action::Win];
 
 /// A winner: its seat, the hand and circumstances it won with, and their value.
 #[derive(Debug, Clone, PartialEq)]
@@ -157,8 +146,8 @@ pub struct HandEvent {
 pub(super) struct Seat {
     pub(super) hand: Counts,
     pub(super) melds: Vec<HkMeld>,
-    flowers: u8,
-    seasons: u8,
+    pub(super) flowers: u8,
+    pub(super) seasons: u8,
     /// The sets claimed from discards, in order (for 包).
     claimed: Vec<Claimed>,
 }
@@ -180,7 +169,7 @@ pub struct HandSetup<'a> {
 /// wall's next replacement), and every seat.
 #[derive(Clone)]
 pub(super) struct Table<'a> {
-    rules: &'a Rules,
+    pub(super) rules: &'a Rules,
     pub(super) wall: Vec<u16>,
     pub(super) next: usize,
     pub(super) end: usize,
@@ -188,7 +177,7 @@ pub(super) struct Table<'a> {
     visible: Counts,
     rivers: [Vec<Kind>; 4],
     discards_left: u16,
-    draws: u16,
+    pub(super) draws: u16,
     dealer: u8,
     round_wind: u8,
     hand: u16,
@@ -222,14 +211,9 @@ pub(super) fn kind_of(id: u16) -> Option<Kind> {
     (id < 136).then_some((id / 4) as Kind)
 }
 
-/// The event code of physical tile `id`: its kind, or 34-41 for the bonus tiles.
-fn code(id: u16) -> u8 {
-    kind_of(id).unwrap_or_else(|| (id - 136 + 34) as u8)
-}
-
 impl Table<'_> {
     /// Writes an event down when the hand is logged.
-    fn note(&mut self, seat: u8, what: Happening, tile: u8, from: Option<u8>) {
+    pub(super) fn note(&mut self, seat: u8, what: Happening, tile: u8, from: Option<u8>) {
         self.note_meld(seat, what, tile, from, tile);
     }
 
@@ -269,7 +253,7 @@ impl Table<'_> {
 
     /// Asks seat `s`'s player (answering seat `turn`) at `point` among `legal`, refusing an
     /// answer outside it.
-    fn ask(
+    pub(super) fn ask(
         &mut self,
         players: &mut dyn Player<HongKong>,
         s: u8,
@@ -286,57 +270,8 @@ impl Table<'_> {
         ask(players, &self.view(s, turn, win), point, legal)
     }
 
-    /// Gives tile `id` to seat `s`: a bonus tile is exposed (true), any other goes to the hand.
-    fn take(&mut self, s: u8, id: u16) -> bool {
-        let seat = &mut self.seats[usize::from(s)];
-        match kind_of(id) {
-            Some(k) => {
-                seat.hand[usize::from(k)] += 1;
-                false
-            }
-            None if id < 140 => {
-                seat.flowers |= 1 << (id - 136);
-                true
-            }
-            None => {
-                seat.seasons |= 1 << (id - 140);
-                true
-            }
-        }
-    }
-
-    /// Draws from the live wall (None when it is empty).
-    fn draw_live(&mut self) -> Option<u16> {
-        (self.live() > 0).then(|| {
-            self.next += 1;
-            self.draws += 1;
-            self.wall[self.next - 1]
-        })
-    }
-
-    /// A replacement from the dead wall (None when the live wall cannot replenish it).
-    fn draw_replacement(&mut self) -> Option<u16> {
-        (self.live() > 0).then(|| {
-            self.end -= 1;
-            self.wall[self.end]
-        })
-    }
-
-    /// Draws for seat `s` (`id` came as `how`, then replacements for bonus tiles); returns the
-    /// kind kept and whether it came as a bonus replacement, or None if the wall ran out.
-    fn draw_for(&mut self, s: u8, mut id: u16, how: Happening) -> Option<(Kind, bool)> {
-        let mut replaced = false;
-        self.note(s, how, code(id), None);
-        while self.take(s, id) {
-            id = self.draw_replacement()?;
-            self.note(s, Happening::Replacement, code(id), None);
-            replaced = true;
-        }
-        kind_of(id).map(|k| (k, replaced))
-    }
-
     /// `last_tile`: the win is on the last live-wall tile or the discard that follows it (F6).
-    fn context(&self, s: u8, self_draw: bool, last_tile: bool) -> WinContext {
+    pub(super) fn context(&self, s: u8, self_draw: bool, last_tile: bool) -> WinContext {
         let seat = &self.seats[usize::from(s)];
         WinContext {
             self_draw,
@@ -351,7 +286,7 @@ impl Table<'_> {
 
     /// The legal win of seat `s` holding `hand` (winning kind included); a complete hand under
     /// the minimum is counted as refused.
-    fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Winner> {
+    pub(super) fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Winner> {
         let seat = &self.seats[usize::from(s)];
         // Cheap rejection: the table-driven shanten covers every shape but the unrelated hands,
         // the bonus-tile wins and seven pairs with four of a kind.
@@ -392,23 +327,6 @@ impl Table<'_> {
             .sum();
         (seats + u32::from(self.discards_left) + (self.end - self.next) as u32) as u16
     }
-}
-
-/// Shuffles the tiles of hand `key` and breaks the wall where the dice say (§3.2).
-fn build_wall(rules: &Rules, keys: &HandKeys) -> (Vec<u16>, u8) {
-    let n = tile_count(rules);
-    let mut wall: Vec<u16> = (0..n as u16).collect();
-    let mut st: Stream = keys.wall.stream();
-    for i in (1..n).rev() {
-        let j = st.below(i as u64 + 1) as usize;
-        wall.swap(i, j);
-    }
-    let mut dice = keys.dice.stream();
-    let sum: u8 = (0..3).map(|_| dice.below(6) as u8 + 1).sum();
-    // Each wall is n/4 tiles; the break is `sum` stacks into the owner's wall.
-    let start = (usize::from(wall_owner(sum)) * n / 4 + 2 * usize::from(sum)) % n;
-    wall.rotate_left(start);
-    (wall, sum)
 }
 
 /// Plays one hand, asking `players` for every seat's decisions.
@@ -456,44 +374,7 @@ fn play<'a>(
         probe: ProbeSlot::default(),
     };
     seam(&mut t);
-    let order: [u8; 4] = std::array::from_fn(|i| (setup.dealer + i as u8) % 4);
-    // The deal (§3.4): 4 tiles three times round, then the dealer 2 and the others 1.
-    for _ in 0..3 {
-        for &s in &order {
-            for _ in 0..4 {
-                let id = t.wall[t.next];
-                t.next += 1;
-                t.note(s, Happening::Dealt, code(id), None);
-                t.take(s, id);
-            }
-        }
-    }
-    for &s in &order {
-        for _ in 0..if s == setup.dealer { 2 } else { 1 } {
-            let id = t.wall[t.next];
-            t.next += 1;
-            t.note(s, Happening::Dealt, code(id), None);
-            t.take(s, id);
-        }
-    }
-    // Bonus tiles were exposed as dealt; replace them in seat order until nobody is short (§3.5).
-    loop {
-        let mut any = false;
-        for &s in &order {
-            let st = &t.seats[usize::from(s)];
-            let held: u8 = st.hand.iter().sum::<u8>() + 3 * st.melds.len() as u8;
-            let want = if s == setup.dealer { 14 } else { 13 };
-            for _ in held..want {
-                let id = t.draw_replacement().expect("the deal leaves the live wall full");
-                t.note(s, Happening::Replacement, code(id), None);
-                t.take(s, id);
-                any = true;
-            }
-        }
-        if !any {
-            break;
-        }
-    }
+    t.deal(setup.dealer);
     let mut mistakes = setup.keys.mistake.stream();
     let result = |t: &Table, outcome: Outcome, delta: [i64; 4], dice: u8| HandResult {
         outcome,
@@ -590,37 +471,7 @@ fn play<'a>(
         if !winners.is_empty() {
             return Ok(settle_discard(&mut t, winners, cur, false, setup.dealer, dice, &result));
         }
-        // Pung or kong by anyone, else chow by the next player (§4).
-        let mut answers = [(0, Claim::Pung); 3];
-        let mut answered = 0;
-        for i in 1..4u8 {
-            let c = (cur + i) % 4;
-            let n = t.seats[usize::from(c)].hand[usize::from(k)];
-            let mut legal = Legal::new();
-            if n >= 3 && t.live() > 0 {
-                legal.push(Action::Claim(Claim::Kong));
-            }
-            if n >= 2 {
-                legal.push(Action::Claim(Claim::Pung));
-            }
-            if i == 1 && k < 27 {
-                let h = &t.seats[usize::from(c)].hand;
-                for base in k.saturating_sub(2)..=k {
-                    if base / 9 == k / 9 && base % 9 <= 6 && (base..base + 3).all(|x| x == k || h[usize::from(x)] > 0) {
-                        legal.push(Action::Claim(Claim::Chow { base }));
-                    }
-                }
-            }
-            if legal.as_slice().is_empty() {
-                continue;
-            }
-            legal.push(Action::Pass);
-            if let Action::Claim(cl) = t.ask(players, c, cur, Point::Claim { tile: k }, None, legal.as_slice())? {
-                answers[answered] = (c, cl);
-                answered += 1;
-            }
-        }
-        let Some((c, cl)) = pick_claim(&answers[..answered]) else {
+        let Some((c, cl)) = claim(&mut t, players, cur, k)? else {
             // No claim: the next player draws.
             cur = (cur + 1) % 4;
             let Some(id) = t.draw_live() else { break };
@@ -662,75 +513,7 @@ fn play<'a>(
     Ok(result(&t, Outcome::Draw, [0; 4], dice))
 }
 
-/// The claim that takes a discard (§4 priority: pung = kong > chow) among the answers, given in
-/// turn order from the discarder (only the next seat can offer a chow, and only one seat can
-/// hold the two or three copies a pung or kong needs).
-pub fn pick_claim(answers: &[(u8, Claim)]) -> Option<(u8, Claim)> {
-    answers.iter().find(|(_, c)| !matches!(c, Claim::Chow { .. })).or(answers.first()).copied()
-}
-
-/// The winners among the seats that declared a win on one discard, given in turn order from the
-/// discarder: the first (head-bump, A23) or all.
-pub fn pick_winners<T>(mut declared: Vec<T>, multi: MultiWin) -> Vec<T> {
-    if multi == MultiWin::HeadBump {
-        declared.truncate(1);
-    }
-    declared
-}
-
-/// How another player's tile came to be won on.
-#[derive(Clone, Copy)]
-enum Won {
-    /// A discard: the dealer's first (地和 under `earthly_hand_def = hk`), or the one right after
-    /// the last live-wall tile (F6).
-    Discard { earthly: bool, last: bool },
-    /// The tile added to an exposed pung (搶槓; a kong needs a live tile, so never the last).
-    RobbedKong,
-}
-
-/// Seats that win on `tile` from `from` (a discard, or a robbed kong), in turn order; one or all
-/// per `multi_win`.
-fn discard_winners(t: &mut Table, players: &mut dyn Player<HongKong>, from: u8, tile: Kind, how: Won) -> Result<Vec<Winner>, PlayerError> {
-    let mut out = Vec::new();
-    for i in 1..4u8 {
-        let c = (from + i) % 4;
-        let mut hand = t.seats[usize::from(c)].hand;
-        hand[usize::from(tile)] += 1;
-        let ctx = match how {
-            Won::Discard { earthly, last } => WinContext { earthly, ..t.context(c, false, last) },
-            Won::RobbedKong => WinContext { robbing_kong: true, ..t.context(c, false, false) },
-        };
-        if let Some(w) = t.win_value(c, &hand, tile, &ctx) {
-            if t.ask(players, c, from, Point::WinOn { tile }, Some(&w.value), &YES_NO)? == Action::Win {
-                out.push(w);
-            }
-        }
-    }
-    Ok(pick_winners(out, t.rules.multi_win))
-}
-
-fn settle_discard(
-    t: &mut Table,
-    winners: Vec<Winner>,
-    from: u8,
-    robbed: bool,
-    dealer: u8,
-    dice: u8,
-    result: &impl Fn(&Table, Outcome, [i64; 4], u8) -> HandResult,
-) -> HandResult {
-    let mut delta = [0f64; 4];
-    for w in &winners {
-        let what = if robbed { Happening::RobbedKongWin } else { Happening::DiscardWin };
-        t.note(w.seat, what, w.hand.win, Some(from));
-        let d = payments(t.rules, dealer, w.seat, Some(from), w.liable, w.value.base);
-        for s in 0..4 {
-            delta[s] += d[s];
-        }
-    }
-    result(t, Outcome::Win { winners, discarder: Some(from), robbed }, whole(delta), dice)
-}
-
 /// Point changes as whole points (the rules ensure payments are whole, see `Rules::validate`).
-fn whole(d: [f64; 4]) -> [i64; 4] {
+pub(super) fn whole(d: [f64; 4]) -> [i64; 4] {
     d.map(|x| x.round() as i64)
 }

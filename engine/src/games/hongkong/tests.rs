@@ -766,14 +766,14 @@ fn differential_faan_old_style() {
 mod game {
     use super::super::actions::{Action, Claim, Point, View};
     use super::super::batch::play;
+    use super::super::claims::{pick_claim, pick_winners};
     use super::super::hand::FanItem;
     use super::super::hand::{HkMeld, Value};
     use super::super::rules::{presets, MultiWin, Rules};
     use super::super::scoring::{check_situation, kind_name, parse_hand, score};
-    use super::super::state::{
-        pick_claim, pick_winners, play_hand, tile_count, wall_owner, HandKeys, HandResult, HandSetup, Happening, Outcome,
-    };
+    use super::super::state::{play_hand, HandKeys, HandResult, HandSetup, Happening, Outcome};
     use super::super::strategies::{Bot, Knobs};
+    use super::super::wall::{tile_count, wall_owner};
     use super::super::HongKong;
     use crate::decide::{Fault, Player, Seats};
     use crate::game::{resolve_preset, Batch};

@@ -3,13 +3,14 @@
 //!
 //! - `rules.rs`: every house rule of §15 (scoring and game flow) and the presets of §15.7;
 //! - `wall.rs`: the keyed walls and dice, the deal, the dead wall and the dora;
-//! - `state.rs`: one hand, from the first draw to its end (draws, calls, kans, riichi, furiten,
-//!   wins and draws);
+//! - `state.rs`: one hand, from the first draw to its end (draws, the own turn, kans, riichi,
+//!   furiten, wins and draws);
+//! - `claims.rs`: a discard and its response window (calls with priority, rons, chankan);
 //! - `actions.rs`: the decision points, the legal actions and the [`actions::View`] a player
 //!   decides from ([`crate::decide`]);
 //! - `scoring.rs`: settlement (win payments, pao, noten, nagashi, chombo, uma and oka); the value
 //!   of a winning hand is the evaluator's (`hand.rs`);
-//! - `strategies.rs`: strategy knobs and the native policy;
+//! - `strategies.rs`: strategy knobs and the native policy; `discard.rs`: the discard it chooses;
 //! - `batch.rs`: `impl Game`, the game flow between hands and the tables.
 //!
 //! Keyed chance. The wall of a hand is `seed/TAG_WALL/deal/round/honba[/repeat]` (round = the index
@@ -23,8 +24,10 @@ pub mod accept;
 pub mod actions;
 pub mod agari;
 pub mod batch;
+mod claims;
 pub mod competence;
 pub mod defense;
+mod discard;
 pub mod fu;
 pub mod hand;
 pub mod plan;

@@ -7,8 +7,9 @@
 //! `view.hand` in the same order. D3 ([`Point::Ron`]): after an opponent's discard that one may
 //! legally ron, `[Ron, Pass]`.
 
+use super::hand::{value, Parts};
 use super::rules::Rules;
-use super::scoring::{value, Parts, Tables, Tile, KINDS, MAX_PLAYERS};
+use super::scoring::{Tables, Tile, KINDS, MAX_PLAYERS};
 use super::Suzume;
 use crate::decide::Decisions;
 

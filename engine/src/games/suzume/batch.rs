@@ -1,8 +1,9 @@
 //! Plays a batch of Suzume-jong games and fills the `games`, `players` and `hands` tables.
 
 use super::actions::WinKind;
+use super::hand::Yakuman;
 use super::rules::{FirstDealer, Rules};
-use super::scoring::{Yakuman, MAX_PLAYERS};
+use super::scoring::MAX_PLAYERS;
 use super::state::{first_dealer, play_hand, DealKeys, HandResult, HandSetup, Listen};
 use super::strategies::{Knobs, Native, Natives, Policy};
 use super::Suzume;

@@ -2,8 +2,9 @@
 //!
 //! - `rules.rs`: the house-rule catalogue of §11, the ambiguities of §12 as options, presets and
 //!   contradictions;
-//! - `scoring.rs`: tiles, the precomputed hand-state tables, hand value (§6), payments (§7, §9)
-//!   and the `score` command's report;
+//! - `scoring.rs`: tiles, the precomputed hand-state tables, payments (§7, §9) and the `score`
+//!   command's report;
+//! - `hand.rs`: the value of a complete hand (§6);
 //! - `actions.rs`: the decision contract ([`crate::decide`]): the points D1-D3, their actions,
 //!   the `View` a player decides from, legal tsumo and ron;
 //! - `state.rs`: one hand from the deal to a win or an exhaustive draw;
@@ -28,6 +29,7 @@
 pub mod actions;
 pub mod batch;
 pub mod competence;
+pub mod hand;
 pub mod plan;
 pub mod rules;
 pub mod scoring;

@@ -14,8 +14,9 @@
 //!   judgement a table read in the common case).
 
 use super::actions::View;
+use super::hand::{value, value_of, Yakuman, GREEN};
 use super::rules::Rules;
-use super::scoring::{value, value_of, Shape, State, Tables, Yakuman, GREEN, HATSU, KINDS};
+use super::scoring::{Shape, State, Tables, HATSU, KINDS};
 
 /// What the plan knows of one complete shape under the rules.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 //! House rules of Suzume-jong (spec §11 and the ambiguities of §12). Defaults are the spec's
 //! recommended defaults; the number of players is the lineup's length.
 
-use super::scoring::max_base;
+use super::hand::max_base;
 use crate::game::{Preset, Ties};
 use crate::options::{OptionError, Validate};
 use crate::{option_enum, options};

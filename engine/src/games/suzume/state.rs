@@ -7,8 +7,9 @@
 //! order.
 
 use super::actions::{ron_win, tsumo_win, Action, Point, View, WinKind};
+use super::hand::Parts;
 use super::rules::{MultiRon, Rules};
-use super::scoring::{self, Parts, State, Tables, Tile, KINDS, MAX_PLAYERS, TILES};
+use super::scoring::{self, State, Tables, Tile, KINDS, MAX_PLAYERS, TILES};
 use super::Suzume;
 use crate::decide::{ask_index, Player, PlayerError};
 use crate::rng::{Key, Stream};

@@ -9,9 +9,10 @@
 //! rule-aware = fastest with `plan = "rules"` (hand planning toward the minimum, `plan.rs`).
 
 use super::actions::{Action, Point, View, WinKind};
+use super::hand::{self, Parts};
 use super::plan;
 use super::rules::Rules;
-use super::scoring::{self, Parts, Shape, Tables, Tile, CHUN, KINDS, MAX_PLAYERS, TARGETS};
+use super::scoring::{Shape, Tables, Tile, CHUN, KINDS, MAX_PLAYERS, TARGETS};
 use super::Suzume;
 use crate::decide::{Fault, Player};
 use crate::options::Validate;
@@ -367,7 +368,7 @@ impl Policy {
                 let shape = Shape { sets: t.sets };
                 let score = [key.0, key.1]
                     .iter()
-                    .map(|&r| scoring::value_of(shape, &t.counts, t.kinds, r, view.dora, dealer, &self.rules))
+                    .map(|&r| hand::value_of(shape, &t.counts, t.kinds, r, view.dora, dealer, &self.rules))
                     .filter(|p| p.legal)
                     .map(|p| p.score)
                     .max()

@@ -3,8 +3,9 @@
 
 use super::actions::{ron_win, tsumo_win, Action, Point, View, WinKind};
 use super::batch::{play, play_game, BatchRows};
+use super::hand::{self, Parts, Yakuman};
 use super::rules::{Floor, MultiRon, MultiRonOrder, Rules};
-use super::scoring::{self, parse_tiles, score_hand, Hand, Parts, Tables, Tile, Yakuman};
+use super::scoring::{self, parse_tiles, score_hand, Hand, Tables, Tile};
 use super::strategies::{DiscardRule, Knobs, Native, Policy};
 use super::Suzume;
 use crate::decide::{Fault, Player};
@@ -619,7 +620,7 @@ fn engine_scoring_agrees_with_an_independent_reference() {
         let dealer = stream.below(2) == 1;
         let h = Hand { tiles: tiles.to_vec() };
         let s = t.state_of(&h.counts());
-        let engine = t.shape(s).map(|shape| scoring::value(shape, &h.counts(), h.red_mask(), Some(dora), dealer, &rules()));
+        let engine = t.shape(s).map(|shape| hand::value(shape, &h.counts(), h.red_mask(), Some(dora), dealer, &rules()));
         let reference = reference_score(&tiles, dora, dealer);
         assert_eq!(engine.map(|p| (p.score, p.legal)), reference, "{:?} dora {dora} dealer {dealer} {engine:?}", tiles.map(Tile::notation));
         assert_eq!(tsumo_win(s, h.red_mask(), Some(dora), dealer, &rules()).map(|p| p.score), reference.filter(|r| r.1).map(|r| r.0));

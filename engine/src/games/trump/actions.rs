@@ -9,7 +9,8 @@
 //! list of legal actions ([`Legal`]), and plays only one of them. The yes/no points offer the yes
 //! first (`[Keep, SetAside]`, `[Tsumo, Pass]`, `[Ron, Pass]`), in the order of the Python protocol.
 
-use super::scoring::{pack_counts, Card, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
+use super::hand::{Riichi, Situation, Value};
+use super::scoring::{pack_counts, Card, Counts, KINDS, PLAYERS};
 use super::strategies::{Info, Table7};
 use super::Trump;
 use crate::decide::Decisions;

@@ -1,7 +1,8 @@
 //! Plays a batch of Trump mahjong games and fills the `games`, `players` and `hands` tables.
 
+use super::hand::{Riichi, Yaku};
 use super::rules::Rules;
-use super::scoring::{pack_counts, settle, Riichi, Yaku, EAST, PLAYERS};
+use super::scoring::{pack_counts, settle, EAST, PLAYERS};
 use super::state::{play_hand, HandResult, HandSetup, Log, Silent, TAG_DEALER, TAG_MISTAKE, TAG_STRATEGY, TAG_WALL};
 use super::strategies::{Knobs, Native, Policy};
 use super::Trump;

@@ -12,8 +12,9 @@
 
 use super::actions::{after_discards, Action, Point, View};
 use super::batch::{play_game, Rows3};
+use super::hand::{Riichi, Value};
 use super::rules::{Furiten, MultiRon, Rules};
-use super::scoring::{Card, Riichi, Value, PLAYERS};
+use super::scoring::{Card, PLAYERS};
 use super::state::{Event, Log, Table};
 use super::strategies::{Knobs, Native, Policy};
 use crate::decide::Player;

@@ -2,8 +2,9 @@
 //! no calls, riichi (`docs/rules/trump.md`).
 //!
 //! - `rules.rs`: the house-rule catalogue of §11 and the ambiguities of §13 as options;
-//! - `scoring.rs`: cards, readings (§5), yaku and han (§6), payments and settlement, the `score`
-//!   command's report;
+//! - `scoring.rs`: cards, payments and settlement, the `score` command's report;
+//! - `hand.rs`: the value of a winning hand: readings (§5), yaku and han (§6), whether a win may be
+//!   declared;
 //! - `state.rs`: the keyed wall and one hand from the deal to a win or an exhaustive draw, asking
 //!   the seats' players at each decision;
 //! - `actions.rs`: the decision contract (`impl Decisions`): the decision points D1-D6, their
@@ -28,6 +29,7 @@
 pub mod actions;
 pub mod batch;
 pub mod competence;
+pub mod hand;
 pub mod plan;
 pub mod rules;
 pub mod scoring;

@@ -3,14 +3,15 @@
 //! tsumo; what the rules take away is ron: a ron needs a yaku or riichi (§5.3), under 完全先付け
 //! (`kanzen_sakizuke`) every wait must give a hand yaku unless in riichi, and under standard
 //! furiten no wait may be among one's own discards (the discard being made included). The ruling
-//! is `scoring::ron`'s, from the seat's view after the discard: its 7 cards, its discards, its
+//! is `hand::ron`'s, from the seat's view after the discard: its 7 cards, its discards, its
 //! winds, the dora and its Jokers set aside; after the last live card's discard no ron comes
 //! unless `last_discard_ron`. Copies left to win on are not counted (a wait whose every copy is
 //! seen still counts), as in the engine's own tenpai.
 
 use super::actions::View;
+use super::hand::{self, Riichi, Situation};
 use super::rules::Rules;
-use super::scoring::{self, Riichi, Situation, KINDS};
+use super::scoring::KINDS;
 
 /// Whether discarding a card of `kind` from `view`'s hand leaves a hand (ready on `waits`) that can
 /// win by ron on some wait, declaring riichi with the discard or not.
@@ -24,9 +25,7 @@ pub fn ron_legal(view: &View<'_>, rules: &Rules, kind: u8, waits: u16, riichi: b
     held[usize::from(kind)] -= 1;
     let discards = view.discarded[view.seat] | 1 << kind;
     let situation = view.situation(false, if riichi { Riichi::Single } else { Riichi::None });
-    (0..KINDS as u8)
-        .filter(|&w| waits & 1 << w != 0)
-        .any(|win| scoring::ron(&held, &Situation { win, ..situation }, discards, rules).is_ok())
+    (0..KINDS as u8).filter(|&w| waits & 1 << w != 0).any(|win| hand::ron(&held, &Situation { win, ..situation }, discards, rules).is_ok())
 }
 
 /// How the plan judges a tenpai discard: ron stays legal without riichi, only with it (when the

@@ -4,8 +4,9 @@
 //! `events` (every card dealt, turned, drawn, set aside and discarded, riichi and wins, in order),
 //! `win_yaku` (each win's yaku and their han) and `payments` (who paid each winner how much).
 
+use super::hand::{Value, YAKU};
 use super::rules::Rules;
-use super::scoring::{Card, Value, PLAYERS, YAKU};
+use super::scoring::{Card, PLAYERS};
 use super::state::{Event, Log};
 use super::strategies::Knobs;
 use super::Trump;

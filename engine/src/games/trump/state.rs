@@ -109,9 +109,10 @@ impl Wall {
 }
 
 use super::actions::{after_discards, Action, Legal, Point, View};
+use super::hand::{self, Riichi, Situation, Value};
 use super::rules::{Furiten, MultiRon, Rules};
 use super::scoring::pack_counts;
-use super::scoring::{self, dora_of, Counts, Riichi, Situation, Value, KINDS, PLAYERS};
+use super::scoring::{self, dora_of, Counts, KINDS, PLAYERS};
 use super::strategies::Table7;
 use super::Trump;
 use crate::decide::{ask, Player, PlayerError};
@@ -467,7 +468,7 @@ pub fn play_hand(
         // (A kept Joker completing kokushi is not among the waits of a hand without one, A16.)
         let ready =
             win_kind == JOKER || Table7::get().info(pack_counts(&me.counts) - (1u64 << (4 * win_kind))).waits & (1 << win_kind) != 0;
-        let value = ready.then(|| scoring::tsumo(&me.counts, &s, rules).ok()).flatten();
+        let value = ready.then(|| hand::tsumo(&me.counts, &s, rules).ok()).flatten();
         if let Some(value) = value {
             let view = t.view(turn, &me.cards[..me.len], me.counts, points, *pool);
             if t.ask(players, log, &view, Point::Tsumo(value), &TSUMO)? == Action::Tsumo {
@@ -529,8 +530,7 @@ pub fn play_hand(
                 let mut c8 = s.counts;
                 c8[usize::from(kind)] += 1;
                 let sit = t.situation(p, kind, false, !s.drawn);
-                let legal =
-                    if s.furiten_temp || s.furiten_riichi { None } else { scoring::ron(&s.counts, &sit, t.discarded[p], rules).ok() };
+                let legal = if s.furiten_temp || s.furiten_riichi { None } else { hand::ron(&s.counts, &sit, t.discarded[p], rules).ok() };
                 let yes = match legal {
                     Some(value) => {
                         let mut hand = s.cards;
@@ -573,7 +573,7 @@ pub fn play_hand(
     let dealer = setup.dealer;
     result.dealer_tenpai = result.wins[0].is_none() && result.chombo.is_none() && {
         let s = &t.seats[dealer];
-        s.len == 7 && scoring::waits(&s.counts) != 0
+        s.len == 7 && hand::waits(&s.counts) != 0
     };
     result.dealer_keeps = result.dealer_tenpai || result.wins.iter().flatten().any(|w| usize::from(w.seat) == dealer);
     for p in 0..PLAYERS {
@@ -604,7 +604,7 @@ impl Table<'_> {
             }
             s.ura = self.ura.flatten();
         }
-        let value = scoring::best(&counts, &s, rules).expect("a declared win is complete");
+        let value = hand::best(&counts, &s, rules).expect("a declared win is complete");
         let pay = scoring::payments(value.points, seat, self.setup.dealer, discarder, rules);
         log.won(self.setup.hand, seat, &value, &pay);
         for (p, &amount) in pay.iter().enumerate() {

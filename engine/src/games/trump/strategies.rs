@@ -8,9 +8,10 @@
 //! knobs as a [`Native`] player, deciding from its [`View`] alone.
 
 use super::actions::{Action, Point, View};
+use super::hand::{waits, Value};
 use super::plan::{self, Ron};
 use super::rules::Rules;
-use super::scoring::{is_honour, is_terminal, waits, Counts, Value, JOKER, KINDS, KOKUSHI};
+use super::scoring::{is_honour, is_terminal, Counts, JOKER, KINDS, KOKUSHI};
 use super::Trump;
 use crate::decide::{Fault, Player};
 use crate::options::Validate;
@@ -433,13 +434,13 @@ impl Policy {
     fn best_wait_han(&self, view: &View, kind: u8, waits: u16) -> u8 {
         let mut c = view.counts;
         c[usize::from(kind)] -= 1;
-        let s = view.situation(true, super::scoring::Riichi::None);
+        let s = view.situation(true, super::hand::Riichi::None);
         (0..KINDS as u8)
             .filter(|&w| waits & (1 << w) != 0)
             .filter_map(|w| {
                 let mut d = c;
                 d[usize::from(w)] += 1;
-                super::scoring::best(&d, &super::scoring::Situation { win: w, ..s }, &self.rules).map(|v| v.han)
+                super::hand::best(&d, &super::hand::Situation { win: w, ..s }, &self.rules).map(|v| v.han)
             })
             .max()
             .unwrap_or(0)

@@ -1,6 +1,7 @@
 //! The spec's test vectors (§14) driven through the engine's readings, yaku, legality, payments and
 //! settlement, and the exact enumeration of 7- and 8-card sets against keyed deals.
 
+use super::hand::*;
 use super::rules::{DoubleRiichi, Furiten, MultiRon, Rules};
 use super::scoring::*;
 use crate::options::{Options, Validate};
