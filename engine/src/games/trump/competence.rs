@@ -3,7 +3,7 @@
 //! take away ron (`plan.rs`: no yaku without riichi, 完全先付け, furiten). Each lineup slot's
 //! native player is watched through the decision contract (it decides exactly as in a run, from
 //! its own view: the watcher only reads the discard chosen). After each of its discards that
-//! leaves the hand tenpai, `scoring::ron`'s ruling on each wait, from the seat's view and with the
+//! leaves the hand tenpai, `hand::ron`'s ruling on each wait, from the seat's view and with the
 //! riichi declared by that discard, says whether some wait can win by ron; it was avoidable when
 //! another card of that turn, discarded with riichi where the rules allowed one or without, kept
 //! a tenpai hand that can.
