@@ -23,6 +23,7 @@ from scipy import stats
 
 from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
+from simharness.stats.keys import dense, shared_deals
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 from simharness.vocabulary import HAN_BINS
 
@@ -120,8 +121,8 @@ class PairedRatioSums:
         if variant.per_deal is None or baseline.per_deal is None:
             return
         (dv, nv, wv), (db, nb, wb) = variant.per_deal, baseline.per_deal
-        common, iv, ib = np.intersect1d(dv, db, assume_unique=True, return_indices=True)
-        if len(common):
+        iv, ib = shared_deals(dv, db)
+        if len(iv):
             self.moments += Moments.of(nv[iv], wv[iv], nb[ib], wb[ib])
 
     def result(self, confidence: float = 0.95) -> tuple[Interval, float | None]:
@@ -195,10 +196,12 @@ def ratio_by_deal(
     nonnegative = bool((num >= 0).all() and (den >= 0).all())
     moments, per_deal = Moments.empty(2), None
     if len(num):
-        # One sort of the deals for both the moments and the pairing (a report calls this hundreds
+        # One count of the deals for both the moments and the pairing (a report calls this hundreds
         # of times on hand rows).
-        ids, inv = np.unique(np.asarray(deals), return_inverse=True)
-        per_deal = (ids, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+        deals = np.asarray(deals, dtype=np.int64)
+        lowest = int(deals.min())
+        ids, inv, _counts = dense(deals - lowest)
+        per_deal = (ids + lowest, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
         moments = Moments.of(per_deal[1], per_deal[2])
     return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
 
