@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
+from simharness.stats import dist
 from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
 from simharness.stats.keys import dense, shared_deals
@@ -135,8 +135,8 @@ class PairedRatioSums:
         c = np.array([1 / sv, -rv / sv, -1 / sb, rb / sb])
         se = math.sqrt(g / (g - 1) * max(float(c @ m.m2 @ c), 0.0))
         d = rv - rb
-        half = float(stats.t.ppf(0.5 + confidence / 2, g - 1)) * se
-        p = float(2 * stats.t.sf(abs(d) / se, g - 1)) if se > 0 else 1.0 if d == 0 else 0.0
+        half = dist.t_ppf(0.5 + confidence / 2, g - 1) * se
+        p = 2 * dist.t_sf(abs(d) / se, g - 1) if se > 0 else 1.0 if d == 0 else 0.0
         return Interval(d, d - half, d + half, g), p
 
 

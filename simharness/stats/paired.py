@@ -14,7 +14,6 @@ from typing import cast
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from simharness.stats.intervals import Interval, mean_ci
 from simharness.stats.keys import dense, row_groups
@@ -111,6 +110,8 @@ def paired_difference(
     interval and a paired t-test (assumes independent deals; the t approximation needs tens of deals).
     With fewer than two shared deals the arms are treated as independent samples of deals (Welch).
     """
+    from scipy import stats
+
     joined = a.join(b, on="deal", suffix="_b")
     ya_all, yb_all = a["y"].to_numpy(), b["y"].to_numpy()
     if joined.height >= 2:

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
+from simharness.stats import dist
 from simharness.stats.hypotheses import TestResult
 from simharness.stats.intervals import Interval, ratio_interval
 from simharness.stats.keys import dense, group_codes, value_ranks
@@ -129,7 +129,7 @@ class PairedSums:
                 upper=1.0 if bounded and self.d_max <= 1 else math.inf,
             )
             if var_d > 0:
-                pvalue = float(2 * stats.t.sf(abs(mean_d) / math.sqrt(var_d / p.n), p.n - 1))
+                pvalue = 2 * dist.t_sf(abs(mean_d) / math.sqrt(var_d / p.n), p.n - 1)
             else:
                 pvalue = 1.0 if mean_d == 0 else 0.0
             eff, v_ind, v_pair = pairing_efficiency(baseline, var_d) if baseline else (nan,) * 3
@@ -142,6 +142,8 @@ class PairedSums:
             diff = Interval(mean_a - mean_b, nan, nan, 0)
             return PairedResult(diff, nan, False, nan, nan, nan, nan, mean_a, mean_b)
         va, vb = self.a.var(0), self.b.var(0)
+        from scipy import stats
+
         res = stats.ttest_ind_from_stats(
             mean_a, math.sqrt(va), self.a.n, mean_b, math.sqrt(vb), self.b.n, equal_var=False
         )
@@ -153,7 +155,7 @@ class PairedSums:
         else:
             se2a, se2b = va / self.a.n, vb / self.b.n
             dof = (se2a + se2b) ** 2 / (se2a**2 / (self.a.n - 1) + se2b**2 / (self.b.n - 1))
-            half = stats.t.ppf(0.5 + confidence / 2, dof) * math.sqrt(se2a + se2b)
+            half = dist.t_ppf(0.5 + confidence / 2, dof) * math.sqrt(se2a + se2b)
             lo, hi = est - half, est + half
         diff = Interval(est, lo, hi, self.a.n + self.b.n)
         return PairedResult(diff, p_value, False, nan, nan, nan, nan, mean_a, mean_b)
@@ -260,7 +262,8 @@ class Reduced:
 
     ``keys[i]`` is group i's value of the ``by`` columns; ``per_deal`` has ``_g`` (the group index),
     ``deal``, ``x`` (Σ value), ``w`` (Σ win), ``w2`` (Σ win²), ``m`` (rows) and the sum of each
-    column ``reduce_groups`` was asked for, sorted by group and deal; ``games[i]`` counts group i's distinct games, ``low``/``high`` its value range.
+    column ``reduce_groups`` was asked for, sorted by group and deal; ``games[i]`` counts group i's
+    distinct games, ``low``/``high`` its value range.
     """
 
     keys: list[tuple[Any, ...]]
@@ -354,9 +357,11 @@ class FriedmanSums:
         """``b``: one row per block, one column per treatment (variant)."""
         if len(b) == 0:
             return
-        self.rank_sums = self.rank_sums + stats.rankdata(b, axis=1).sum(axis=0)
-        self.blocks += len(b)
         t = (b[:, :, None] == b[:, None, :]).sum(axis=2)
+        # Mid-ranks within each block (scipy's rankdata): the values below, then the middle of the ties.
+        ranks = (b[:, :, None] > b[:, None, :]).sum(axis=2) + (t + 1) / 2
+        self.rank_sums = self.rank_sums + ranks.sum(axis=0)
+        self.blocks += len(b)
         self.ties += float((t * t - 1).sum())
         self.varies = self.varies or bool(np.any(b != b[:, :1]))
 
@@ -370,7 +375,7 @@ class FriedmanSums:
         return TestResult(
             "Friedman",
             stat,
-            float(stats.chi2.sf(stat, k - 1)),
+            dist.chi2_sf(stat, k - 1),
             stat / (n * (k - 1)),
             "kendall_w",
             float(k - 1),
