@@ -186,8 +186,24 @@ def row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any
     }
 
 
+@dataclass(frozen=True)
+class Deals:
+    """Rows' deals, counted once for the many estimates a game's metrics take over the same rows:
+    the distinct deals (sorted) and each row's index among them."""
+
+    ids: np.ndarray
+    index: np.ndarray
+
+    @classmethod
+    def of(cls, deals: np.ndarray) -> Deals:
+        deals = np.asarray(deals, dtype=np.int64)
+        lowest = int(deals.min()) if len(deals) else 0
+        ids, index, _counts = dense(deals - lowest)
+        return cls(ids + lowest, index)
+
+
 def ratio_by_deal(
-    num: np.ndarray, den: np.ndarray, deals: np.ndarray, *, count_den: bool = False
+    num: np.ndarray, den: np.ndarray, deals: np.ndarray | Deals, *, count_den: bool = False
 ) -> Estimate:
     """Σnum/Σden with its 95% interval clustered by deal (``stats.intervals.cluster_ratio_ci``);
     ``n`` counts deals, or is Σden with ``count_den``."""
@@ -198,18 +214,17 @@ def ratio_by_deal(
     if len(num):
         # One count of the deals for both the moments and the pairing (a report calls this hundreds
         # of times on hand rows).
-        deals = np.asarray(deals, dtype=np.int64)
-        lowest = int(deals.min())
-        ids, inv, _counts = dense(deals - lowest)
-        per_deal = (ids + lowest, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+        d = deals if isinstance(deals, Deals) else Deals.of(deals)
+        size = len(d.ids)
+        per_deal = (d.ids, np.bincount(d.index, num, size), np.bincount(d.index, den, size))
         moments = Moments.of(per_deal[1], per_deal[2])
     return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
 
 
-def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:
+def by_deal(values: pl.Series | np.ndarray, deals: pl.Series | Deals) -> Estimate:
     """The mean of ``values`` with its 95% interval clustered by deal (``n`` counts deals)."""
-    x = values.cast(pl.Float64).to_numpy()
-    return ratio_by_deal(x, np.ones(len(x)), deals.to_numpy())
+    x = values.cast(pl.Float64).to_numpy() if isinstance(values, pl.Series) else values.astype(float)
+    return ratio_by_deal(x, np.ones(len(x)), deals if isinstance(deals, Deals) else deals.to_numpy())
 
 
 SCHEMA = {

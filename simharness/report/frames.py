@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
@@ -144,7 +144,8 @@ def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str
 
 def players_per_game(players: pl.DataFrame) -> int:
     """The most rows any game has: the seats of the game."""
-    return cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
+    game, _games = row_groups(players, ["variant", "game"])
+    return int(np.bincount(game).max(initial=0))
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ from simharness.stats.hypotheses import (
     seat_advantage_test,
 )
 from simharness.stats.intervals import Interval, resample_counts
-from simharness.stats.keys import dense
+from simharness.stats.keys import GameKeys, dense, variant_index
 from simharness.stats.scorecard import METRICS
 from simharness.stats.streaming import linear_quantile, poisson_weights
 
@@ -159,15 +159,6 @@ def bust_source(
     return "final_points" if median is not None and float(median) > 0 else None
 
 
-def variant_index(frame: pl.DataFrame, variants: list[str]) -> np.ndarray:
-    """Each row's variant as its index in ``variants`` (−1 for a variant not among them)."""
-    return (
-        frame["variant"]
-        .replace_strict(variants, np.arange(len(variants)), default=-1, return_dtype=pl.Int64)
-        .to_numpy()
-    )
-
-
 @dataclass(frozen=True)
 class PerGame:
     """One entry per game of a chunk, in (variant, game) order: the game's variant (its index in
@@ -176,43 +167,6 @@ class PerGame:
     variant: np.ndarray
     deal: np.ndarray
     columns: dict[str, np.ndarray]
-
-
-class _GameKeys:
-    """The games of a chunk's ``players`` rows as positions 0, 1, ... in (variant, game) order, and
-    the position of any other table's row of the same (``variant``, ``game``): a left join by
-    integer keys rather than on the columns."""
-
-    def __init__(self, players: pl.DataFrame, variants: list[str]) -> None:
-        self.variants = variants
-        game = players["game"].to_numpy().astype(np.int64)
-        self.low = int(game.min()) if len(game) else 0
-        self.span = int(game.max()) - self.low + 1 if len(game) else 1
-        self.keys, self.row, self.sizes = dense(
-            variant_index(players, variants) * self.span + game - self.low
-        )
-
-    def find(self, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-        """For the rows of ``frame`` whose game the players hold: which rows, and the games' positions."""
-        game = frame["game"].to_numpy().astype(np.int64) - self.low
-        key = variant_index(frame, self.variants) * self.span + game
-        if not len(self.keys):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
-        rows = np.flatnonzero((game >= 0) & (game < self.span) & (self.keys[at] == key))
-        return rows, at[rows]
-
-    def column(self, frame: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """``frame``'s column ``name`` per game (0 where the game has no row or a null) and whether
-        each game has a value."""
-        rows, at = self.find(frame)
-        column = frame[name].cast(pl.Float64)
-        known = column.is_not_null().to_numpy()[rows]
-        out = np.zeros(len(self.keys))
-        out[at[known]] = column.to_numpy()[rows][known]
-        has = np.zeros(len(self.keys))
-        has[at[known]] = 1.0
-        return out, has
 
 
 def _per_game(
@@ -226,7 +180,7 @@ def _per_game(
     ``hand_level``: the hand-level ones (:func:`fact_metrics` or :func:`hand_metrics`)."""
     known = variant_index(players, st.variants) >= 0
     p = players if known.all() else players.filter(pl.Series(known))
-    games = _GameKeys(p, st.variants)
+    games = GameKeys(p, st.variants)
     n = int(games.sizes.max(initial=0))
     if (games.sizes != n).any():
         raise ValueError("players: expected the same number of players in every game")
@@ -292,7 +246,7 @@ def _per_game(
     if hand_level is not None:
         for c in hand_level.columns[2:]:
             cols[c] = games.column(hand_level, c)[0]
-    return PerGame(games.keys // games.span, grid("deal")[:, 0].astype(np.int64), cols)
+    return PerGame(games.variant, grid("deal")[:, 0].astype(np.int64), cols)
 
 
 def hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:

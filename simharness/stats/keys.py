@@ -17,6 +17,8 @@ import polars as pl
 
 # Below this many possible keys (beyond the rows), keys are counted in an array rather than sorted.
 _COUNTED_KEYS = 1 << 20
+# Up to this many distinct values, a column's rows are coded by comparing them with each value.
+_COMPARED = 8
 
 
 def dense(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -39,9 +41,14 @@ def _column(s: pl.Series) -> tuple[list[Any], np.ndarray]:
         low = int(v.min())
         distinct, index, _ = dense(v - low)
         return (distinct + low).tolist(), index
-    values = s.unique(maintain_order=True)
-    index = s.replace_strict(values, np.arange(len(values)), return_dtype=pl.Int64).to_numpy()
-    return values.to_list(), index
+    values = s.unique(maintain_order=True).to_list()
+    if len(values) > _COMPARED:
+        return values, s.replace_strict(values, np.arange(len(values)), return_dtype=pl.Int64).to_numpy()
+    # A few values (variants, strategies): a comparison each is several times faster than a lookup.
+    index = np.zeros(len(s), dtype=np.int64)
+    for i, v in enumerate(values[1:], 1):
+        index[(s.is_null() if v is None else (s == v).fill_null(False)).to_numpy()] = i
+    return values, index
 
 
 def _combined(frame: pl.DataFrame, by: list[str]) -> tuple[list[list[Any]], np.ndarray, np.ndarray]:
@@ -105,3 +112,56 @@ def shared_deals(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return both, both
     _common, ia, ib = np.intersect1d(a, b, assume_unique=True, return_indices=True)
     return ia, ib
+
+
+def variant_index(frame: pl.DataFrame, variants: list[str]) -> np.ndarray:
+    """Each row's variant as its index in ``variants`` (−1 for a variant not among them)."""
+    return (
+        frame["variant"]
+        .replace_strict(variants, np.arange(len(variants)), default=-1, return_dtype=pl.Int64)
+        .to_numpy()
+    )
+
+
+class GameKeys:
+    """The games of a chunk's rows (``variant``, ``game``) as positions 0, 1, ... in (variant, game)
+    order, variants in the order of ``variants`` (default: as they first appear), and the positions
+    of any other table's rows of the same games: a join by integer keys rather than on the columns.
+
+    ``row`` is each row's game, ``sizes`` the rows of each game, ``variant`` each game's variant
+    (its index in ``variants``).
+    """
+
+    def __init__(self, frame: pl.DataFrame, variants: list[str] | None = None) -> None:
+        if variants is None:
+            found, _index = _column(frame["variant"])
+            variants = [str(v) for v in found]
+        self.variants = variants
+        game = frame["game"].to_numpy().astype(np.int64)
+        self.low = int(game.min()) if len(game) else 0
+        self.span = int(game.max()) - self.low + 1 if len(game) else 1
+        key = variant_index(frame, variants) * self.span + game - self.low
+        self.keys, self.row, self.sizes = dense(key)
+        self.variant = self.keys // self.span
+
+    def find(self, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """For the rows of ``frame`` whose game is among these: which rows, and the games' positions."""
+        if not len(self.keys):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        game = frame["game"].to_numpy().astype(np.int64) - self.low
+        key = variant_index(frame, self.variants) * self.span + game
+        at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
+        rows = np.flatnonzero((game >= 0) & (game < self.span) & (self.keys[at] == key))
+        return rows, at[rows]
+
+    def column(self, frame: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``frame``'s column ``name`` per game (0 where the game has no row or a null) and whether
+        each game has a value (1.0 or 0.0)."""
+        rows, at = self.find(frame)
+        column = frame[name].cast(pl.Float64)
+        known = column.is_not_null().to_numpy()[rows]
+        out = np.zeros(len(self.keys))
+        out[at[known]] = column.to_numpy()[rows][known]
+        has = np.zeros(len(self.keys))
+        has[at[known]] = 1.0
+        return out, has
