@@ -189,17 +189,18 @@ def row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any
 @dataclass(frozen=True)
 class Deals:
     """Rows' deals, counted once for the many estimates a game's metrics take over the same rows:
-    the distinct deals (sorted) and each row's index among them."""
+    the distinct deals (sorted), each row's index among them and the rows of each."""
 
     ids: np.ndarray
     index: np.ndarray
+    rows: np.ndarray
 
     @classmethod
     def of(cls, deals: np.ndarray) -> Deals:
         deals = np.asarray(deals, dtype=np.int64)
         lowest = int(deals.min()) if len(deals) else 0
-        ids, index, _counts = dense(deals - lowest)
-        return cls(ids + lowest, index)
+        ids, index, rows = dense(deals - lowest)
+        return cls(ids + lowest, index, rows)
 
 
 def ratio_by_deal(
@@ -209,22 +210,36 @@ def ratio_by_deal(
     ``n`` counts deals, or is Σden with ``count_den``."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    nonnegative = bool((num >= 0).all() and (den >= 0).all())
+    return _by_deal(num, den, deals, bool((den >= 0).all()), bool((num <= den).all()), count_den)
+
+
+def _by_deal(
+    num: np.ndarray,
+    den: np.ndarray | None,
+    deals: np.ndarray | Deals,
+    den_nonnegative: bool,
+    at_most_den: bool,
+    count_den: bool = False,
+) -> Estimate:
+    """:func:`ratio_by_deal` with the checks of ``den`` made (``den`` None: one per row)."""
+    nonnegative = bool((num >= 0).all()) and den_nonnegative
     moments, per_deal = Moments.empty(2), None
     if len(num):
         # One count of the deals for both the moments and the pairing (a report calls this hundreds
         # of times on hand rows).
         d = deals if isinstance(deals, Deals) else Deals.of(deals)
         size = len(d.ids)
-        per_deal = (d.ids, np.bincount(d.index, num, size), np.bincount(d.index, den, size))
+        dens = d.rows.astype(float) if den is None else np.bincount(d.index, den, size)
+        per_deal = (d.ids, np.bincount(d.index, num, size), dens)
         moments = Moments.of(per_deal[1], per_deal[2])
-    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
+    return Estimate.of(RatioSums(moments, nonnegative, at_most_den, count_den, per_deal))
 
 
 def by_deal(values: pl.Series | np.ndarray, deals: pl.Series | Deals) -> Estimate:
     """The mean of ``values`` with its 95% interval clustered by deal (``n`` counts deals)."""
     x = values.cast(pl.Float64).to_numpy() if isinstance(values, pl.Series) else values.astype(float)
-    return ratio_by_deal(x, np.ones(len(x)), deals if isinstance(deals, Deals) else deals.to_numpy())
+    d = deals if isinstance(deals, Deals) else deals.to_numpy()
+    return _by_deal(x, None, d, True, bool((x <= 1).all()))
 
 
 SCHEMA = {

@@ -52,7 +52,10 @@ class Moments:
         mean = np.array([x.mean() for x in xs])
         cs = [x - mu for x, mu in zip(xs, mean, strict=True)]
         # Elementwise, not np.dot: a multithreaded BLAS dot of one chunk is slower than the products.
-        m2 = np.array([[float((a * b).sum()) for b in cs] for a in cs])
+        m2 = np.empty((len(cs), len(cs)))
+        for i, a in enumerate(cs):
+            for j in range(i, len(cs)):
+                m2[i, j] = m2[j, i] = float((a * cs[j]).sum())
         return cls(n, mean, m2)
 
     def __iadd__(self, other: Moments) -> Moments:
@@ -407,5 +410,7 @@ def poisson_weights(seed: int, units: np.ndarray, resamples: int) -> np.ndarray:
         at = np.flatnonzero(blocks == b)
         rng = np.random.default_rng([seed, 0x5EED_B007, int(b)])
         draws = rng.integers(0, 65536, size=(resamples, POISSON_BLOCK), dtype=np.uint16)
-        out[:, at] = _POISSON_TABLE[draws[:, units[at] % POISSON_BLOCK]]
+        offsets = units[at] % POISSON_BLOCK
+        whole = len(at) == POISSON_BLOCK and bool(np.all(offsets == np.arange(POISSON_BLOCK)))
+        out[:, at] = _POISSON_TABLE[draws if whole else draws[:, offsets]]
     return out
