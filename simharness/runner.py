@@ -461,7 +461,7 @@ def _sequential(
         bound = min((i + 1) * step, games)
         # Scored as the report scores the run (its manifest's rank_points), so its looks replay alike.
         players = store.open_run(run_dir, partial=True).table("players")
-        players = players.with_columns(rank_points(exp.rank_points, ["variant", "game"]))
+        players = players.with_columns(rank_points(players, exp.rank_points, ["variant", "game"]))
         record = record.moved(test.look(look_scores(players, record, bound), record.state, bound))
         return record.decision != CONTINUE
 
@@ -485,7 +485,8 @@ def _sweep_sequential(
         # A grown run's earlier shards may reach past a look: the look reads only the games below it.
         keys = [("players", variant, f) for f in plan.firsts(below)]
         rows = pl.concat([store.read_shard(run_dir, plan, k) for k in keys], how="vertical")
-        return rows.filter(pl.col("game") < below).with_columns(rank_points(exp.rank_points))
+        rows = rows.filter(pl.col("game") < below)
+        return rows.with_columns(rank_points(rows, exp.rank_points, ["game"]))
 
     looks = Looks(exp.sweep_until, list(exp.variants), read)
     # Lazy: each wave is made after the look before it, so it holds only the variants still playing.

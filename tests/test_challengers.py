@@ -292,7 +292,7 @@ def test_bad_designs_are_refused_naming_the_file_and_field(
 
 def test_rank_points_split_tied_places_and_default_per_game() -> None:
     frame = pl.DataFrame({"game": [0, 0, 0, 0, 1, 1, 1, 1], "rank": [2, 1, 4, 3, 1, 1, 3, 3]})
-    got = frame.with_columns(rank_points([90, 45, 0, -135]))["rank_points"].to_list()
+    got = frame.with_columns(rank_points(frame, [90, 45, 0, -135], ["game"]))["rank_points"].to_list()
     # Two tied for 1st split 90 + 45; two tied for 3rd split 0 − 135.
     assert got == [45, 90, -135, 0, 67.5, 67.5, -67.5, -67.5]
     assert registry.rank_points("riichi", 4) == [90, 45, 0, -135]

@@ -19,10 +19,11 @@ from typing import Any, Protocol
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
+from simharness.stats import dist
 from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
+from simharness.stats.keys import dense, shared_deals
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 from simharness.vocabulary import HAN_BINS
 
@@ -120,8 +121,8 @@ class PairedRatioSums:
         if variant.per_deal is None or baseline.per_deal is None:
             return
         (dv, nv, wv), (db, nb, wb) = variant.per_deal, baseline.per_deal
-        common, iv, ib = np.intersect1d(dv, db, assume_unique=True, return_indices=True)
-        if len(common):
+        iv, ib = shared_deals(dv, db)
+        if len(iv):
             self.moments += Moments.of(nv[iv], wv[iv], nb[ib], wb[ib])
 
     def result(self, confidence: float = 0.95) -> tuple[Interval, float | None]:
@@ -134,8 +135,8 @@ class PairedRatioSums:
         c = np.array([1 / sv, -rv / sv, -1 / sb, rb / sb])
         se = math.sqrt(g / (g - 1) * max(float(c @ m.m2 @ c), 0.0))
         d = rv - rb
-        half = float(stats.t.ppf(0.5 + confidence / 2, g - 1)) * se
-        p = float(2 * stats.t.sf(abs(d) / se, g - 1)) if se > 0 else 1.0 if d == 0 else 0.0
+        half = dist.t_ppf(0.5 + confidence / 2, g - 1) * se
+        p = 2 * dist.t_sf(abs(d) / se, g - 1) if se > 0 else 1.0 if d == 0 else 0.0
         return Interval(d, d - half, d + half, g), p
 
 
@@ -185,28 +186,60 @@ def row(variant: str, strategy: str, metric: str, ci: Interval) -> dict[str, Any
     }
 
 
+@dataclass(frozen=True)
+class Deals:
+    """Rows' deals, counted once for the many estimates a game's metrics take over the same rows:
+    the distinct deals (sorted), each row's index among them and the rows of each."""
+
+    ids: np.ndarray
+    index: np.ndarray
+    rows: np.ndarray
+
+    @classmethod
+    def of(cls, deals: np.ndarray) -> Deals:
+        deals = np.asarray(deals, dtype=np.int64)
+        lowest = int(deals.min()) if len(deals) else 0
+        ids, index, rows = dense(deals - lowest)
+        return cls(ids + lowest, index, rows)
+
+
 def ratio_by_deal(
-    num: np.ndarray, den: np.ndarray, deals: np.ndarray, *, count_den: bool = False
+    num: np.ndarray, den: np.ndarray, deals: np.ndarray | Deals, *, count_den: bool = False
 ) -> Estimate:
     """Σnum/Σden with its 95% interval clustered by deal (``stats.intervals.cluster_ratio_ci``);
     ``n`` counts deals, or is Σden with ``count_den``."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    nonnegative = bool((num >= 0).all() and (den >= 0).all())
+    return _by_deal(num, den, deals, bool((den >= 0).all()), bool((num <= den).all()), count_den)
+
+
+def _by_deal(
+    num: np.ndarray,
+    den: np.ndarray | None,
+    deals: np.ndarray | Deals,
+    den_nonnegative: bool,
+    at_most_den: bool,
+    count_den: bool = False,
+) -> Estimate:
+    """:func:`ratio_by_deal` with the checks of ``den`` made (``den`` None: one per row)."""
+    nonnegative = bool((num >= 0).all()) and den_nonnegative
     moments, per_deal = Moments.empty(2), None
     if len(num):
-        # One sort of the deals for both the moments and the pairing (a report calls this hundreds
+        # One count of the deals for both the moments and the pairing (a report calls this hundreds
         # of times on hand rows).
-        ids, inv = np.unique(np.asarray(deals), return_inverse=True)
-        per_deal = (ids, np.bincount(inv, weights=num), np.bincount(inv, weights=den))
+        d = deals if isinstance(deals, Deals) else Deals.of(deals)
+        size = len(d.ids)
+        dens = d.rows.astype(float) if den is None else np.bincount(d.index, den, size)
+        per_deal = (d.ids, np.bincount(d.index, num, size), dens)
         moments = Moments.of(per_deal[1], per_deal[2])
-    return Estimate.of(RatioSums(moments, nonnegative, bool((num <= den).all()), count_den, per_deal))
+    return Estimate.of(RatioSums(moments, nonnegative, at_most_den, count_den, per_deal))
 
 
-def by_deal(values: pl.Series, deals: pl.Series) -> Estimate:
+def by_deal(values: pl.Series | np.ndarray, deals: pl.Series | Deals) -> Estimate:
     """The mean of ``values`` with its 95% interval clustered by deal (``n`` counts deals)."""
-    x = values.cast(pl.Float64).to_numpy()
-    return ratio_by_deal(x, np.ones(len(x)), deals.to_numpy())
+    x = values.cast(pl.Float64).to_numpy() if isinstance(values, pl.Series) else values.astype(float)
+    d = deals if isinstance(deals, Deals) else deals.to_numpy()
+    return _by_deal(x, None, d, True, bool((x <= 1).all()))
 
 
 SCHEMA = {

@@ -16,12 +16,19 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, cast
+from typing import Any
 
 import polars as pl
 
 from simharness.games import registry
-from simharness.report.frames import RunLike, game_lengths, optional_table, players_frame, variant_names
+from simharness.report.frames import (
+    RunLike,
+    game_lengths,
+    optional_table,
+    players_frame,
+    players_per_game,
+    variant_names,
+)
 from simharness.stats.balance import has_facts, standings
 
 
@@ -68,6 +75,11 @@ def _top(frame: pl.DataFrame, by: str, *then: str) -> dict[str, Any] | None:
     ``then``), or None."""
     if frame.height == 0:
         return None
+    column = frame[by]
+    # Only rows of the largest value can come first: sort those alone (unless a null or NaN, which
+    # sorts before any number, is there).
+    if column.null_count() == 0 and not (column.dtype.is_float() and column.is_nan().any()):
+        frame = frame.filter(column == column.max())
     keys = [by, "game", *then]
     return frame.sort(keys, descending=[True] + [False] * (len(keys) - 1)).row(0, named=True)
 
@@ -207,7 +219,8 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
     hands = optional_table(run, "hands") if notable is not None or not fast else None
     gl = game_lengths(run)
     best_hands = notable(hands) if notable is not None and hands is not None else None
-    seats = cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
+    # Seats per game, for the slow path's standings.
+    seats = 0 if fast else players_per_game(players)
     out: dict[tuple[str, Kind], Pick] = {}
     for v in variant_names(run, players):
         pv = players.filter(pl.col("variant") == v)

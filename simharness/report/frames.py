@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
+import numpy as np
 import polars as pl
 
 from simharness.games import registry
 from simharness.manifest import Manifest
 from simharness.report.sums import SummarySums
+from simharness.stats.keys import row_groups
 from simharness.stats.paired import rank_points
 
 
@@ -85,9 +87,13 @@ def _players_frame(run: RunLike) -> pl.DataFrame:
         players = players.with_columns(
             pl.col("player").replace_strict(slots, return_dtype=pl.String, default="?").alias("strategy")
         )
-    share = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("variant", "game")
-    points = rank_points(run_rank_points(run.manifest, players_per_game(players)), ["variant", "game"])
-    return players.with_columns(share.alias("win"), points)
+    game, _games = row_groups(players, ["variant", "game"])
+    first = (players["rank"] == 1).to_numpy()
+    share = first / np.bincount(game, weights=first)[game]
+    points = run_rank_points(run.manifest, int(np.bincount(game).max(initial=0)))
+    return players.with_columns(
+        pl.Series("win", share, dtype=pl.Float64), rank_points(players, points, ["variant", "game"])
+    )
 
 
 def seat_axis(players: pl.DataFrame) -> str:
@@ -138,7 +144,8 @@ def variant_block(players: pl.DataFrame, lengths: pl.DataFrame | None, unit: str
 
 def players_per_game(players: pl.DataFrame) -> int:
     """The most rows any game has: the seats of the game."""
-    return cast(int, players.group_by("variant", "game").len()["len"].max() or 0)
+    game, _games = row_groups(players, ["variant", "game"])
+    return int(np.bincount(game).max(initial=0))
 
 
 def game_metrics(run: RunLike) -> list[dict[str, Any]]:

@@ -9,13 +9,15 @@ Names follow players: the rank-1 share is the "1st-place rate", a hand win rate 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simharness import vocabulary
 from simharness.games import registry
-from simharness.games.estimates import by_deal, row
+from simharness.games.estimates import ratio_by_deal, row
+from simharness.stats.keys import dense, group_codes, row_groups
 
 # Metrics of every game, computed by the harness (the summary's and :func:`rank_shares`).
 FIRST = "first_place_rate"
@@ -52,16 +54,28 @@ def share_rows(players: pl.DataFrame) -> pl.DataFrame:
     rank r (``ties = shared``: ranks 1, 1, 3) share positions r … r+k−1, each holding 1/k of every
     one, so the 1st share is the summary's 1st-place rate and a game's positions add up to one each.
     """
-    tied = pl.len().over("variant", "game", "rank").alias("tied")
+    game, _games = row_groups(players, ["variant", "game"])
+    rank = players["rank"].to_numpy().astype(np.int64)
+    _ties, tie, counts = dense(game * (int(rank.max(initial=0)) + 1) + rank)
+    tied = counts[tie]
+    seats = np.bincount(game)
+    deals = players["deal"].to_numpy()
+    variants, variant = group_codes(players, ["variant"])
+    strategies, strategy = group_codes(players, ["strategy"])
     rows: list[dict[str, Any]] = []
-    for (v,), pv in players.with_columns(tied).group_by("variant", maintain_order=True):
-        positions = range(1, cast(int, pv.group_by("game").len()["len"].max() or 0) + 1)
-        for (s,), g in pv.sort("strategy").group_by("strategy", maintain_order=True):
-            rank, k = pl.col("rank"), pl.col("tied")
-            held = g.select(
-                *((((rank <= p) & (rank + k > p)).cast(pl.Float64) / k).alias(str(p)) for p in positions)
+    for i, (v,) in enumerate(variants):
+        mine = variant == i
+        positions = range(1, int(seats[game[mine]].max(initial=0)) + 1)
+        for j in sorted(range(len(strategies)), key=lambda j: strategies[j]):
+            at = np.flatnonzero(mine & (strategy == j))
+            if not len(at):
+                continue
+            r, k, d = rank[at], tied[at], deals[at]
+            s = str(strategies[j][0])
+            rows.extend(
+                row(str(v), s, ordinal(p), ratio_by_deal(((r <= p) & (r + k > p)) / k, np.ones(len(at)), d))
+                for p in positions
             )
-            rows.extend(row(str(v), str(s), ordinal(p), by_deal(held[str(p)], g["deal"])) for p in positions)
     return pl.DataFrame(rows, schema=LONG_FORM, orient="row")
 
 

@@ -18,6 +18,7 @@ import polars as pl
 from simharness.stats.balance import seat_rank_cells
 from simharness.stats.hypotheses import ClusterCounts, benjamini_hochberg, holm, seat_advantage_test
 from simharness.stats.intervals import Interval
+from simharness.stats.keys import shared_deals
 from simharness.stats.paired import Baseline, per_deal
 from simharness.stats.streaming import (
     FriedmanSums,
@@ -30,6 +31,15 @@ from simharness.stats.streaming import (
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 METRICS = ("win", "final_points")
+
+
+@dataclass(frozen=True)
+class DealMeans:
+    """One group's per-deal means in a chunk: ``deals`` (sorted), the value's ``y`` and ``win``'s."""
+
+    deals: np.ndarray
+    y: np.ndarray
+    win: np.ndarray
 
 
 @dataclass
@@ -101,92 +111,77 @@ class SummarySums:
             _seats, _ranks, cells = seat_rank_cells(pv, self.seat_axis, self.players)
             counts = ClusterCounts.of(cells)
             self.seats[v[0]] = self.seats[v[0]] + counts if v[0] in self.seats else counts
-        strategy = self._groups(players, "strategy", "strategy", "final_points", win=True)
+        also = ("rank_points",) if "rank_points" in players.columns else ()
+        strategy = self._groups(players, "strategy", "strategy", "final_points", True, also)
         by_seat = players.with_columns(pl.col(self.seat_axis).alias("seat"))
-        self._groups(by_seat, "seat", "seat", "final_points", True)
-        if "rank_points" in players.columns:
-            self._rank_points(players, "strategy")
-            self._rank_points(by_seat, "seat")
+        self._groups(by_seat, "seat", "seat", "final_points", True, also)
         length = None
         if lengths is not None and lengths.height:
-            length = self._groups(
-                lengths.with_columns(key=pl.lit(None)), "length", "key", "length", win=False
-            )
+            length = self._groups(lengths.with_columns(key=pl.lit(None)), "length", "key", "length", False)
         self._pairs(strategy, length, variants)
 
-    def _groups(self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool) -> pl.DataFrame:
-        """Adds the chunk's groups of ``kind``; returns their per-deal means (``variant``, ``key``,
-        ``deal``, ``y``, ``y_win``) for the paired comparisons."""
-        by = ["variant", key]
-        red = reduce_groups(frame, by, value, "win" if win else None)
+    def _groups(
+        self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool, also: tuple[str, ...] = ()
+    ) -> dict[tuple[str, Any], DealMeans]:
+        """Adds the chunk's groups of ``kind`` (and the per-deal sums of rank points, when ``also``
+        names them); returns each (variant, key)'s per-deal means for the paired comparisons."""
+        red = reduce_groups(frame, ["variant", key], value, "win" if win else None, also)
         per = red.per_deal
+        bounds = np.searchsorted(per["_g"], np.arange(len(red.keys) + 1))
+        means: dict[tuple[str, Any], DealMeans] = {}
         for i, k in enumerate(red.keys):
+            at = slice(bounds[i], bounds[i + 1])
             acc = self.groups.setdefault((k[0], kind, k[1]), GroupSums())
-            g = per.filter(pl.col("_g") == i)
-            w, m = g["w"].to_numpy(), g["m"].to_numpy()
+            w, m, x = per["w"][at], per["m"][at], per["x"][at]
             acc.rows += int(m.sum())
             acc.wins += float(w.sum())
-            acc.wins_sq += float(g["w2"].sum())
+            acc.wins_sq += float(per["w2"][at].sum())
             acc.games += int(red.games[i])
             acc.win += Moments.of(w, m)
-            acc.value += Moments.of(g["x"].to_numpy(), m)
+            acc.value += Moments.of(x, m)
+            if also:
+                acc.rank_points += Moments.of(per[also[0]][at], m)
             acc.low, acc.high = min(acc.low, float(red.low[i])), max(acc.high, float(red.high[i]))
             if acc.hist is None:
                 acc.hist = red.hists[i]
             else:
                 acc.hist += red.hists[i]
-        keys = pl.DataFrame(
-            {"_g": range(len(red.keys)), "variant": [k[0] for k in red.keys], "key": [k[1] for k in red.keys]}
-        )
-        return per.join(keys, on="_g").select(
-            "variant", "key", "deal", y=pl.col("x") / pl.col("m"), y_win=pl.col("w") / pl.col("m")
-        )
+            means[(k[0], k[1])] = DealMeans(per["deal"][at], x / m, w / m)
+        return means
 
-    def _rank_points(self, frame: pl.DataFrame, kind: str) -> None:
-        """Adds the chunk's per-deal sums of rank points of each group of ``kind`` (in the rows' order, so
-        that the sums, added in floating point, are the same numbers on every read)."""
-        per = frame.group_by("variant", kind, "deal", maintain_order=True).agg(
-            x=pl.col("rank_points").sum(), m=pl.len()
-        )
-        for (v, k), g in per.partition_by("variant", kind, as_dict=True).items():
-            acc = self.groups.setdefault((v, kind, k), GroupSums())
-            acc.rank_points += Moments.of(g["x"].to_numpy(), g["m"].to_numpy())
-
-    def _pairs(self, strategy: pl.DataFrame, length: pl.DataFrame | None, variants: list[str]) -> None:
+    def _pairs(
+        self,
+        strategy: dict[tuple[str, Any], DealMeans],
+        length: dict[tuple[str, Any], DealMeans] | None,
+        variants: list[str],
+    ) -> None:
         base = variants[0]
+        none = DealMeans(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
 
-        def deal_means(per: pl.DataFrame, v: str, key: Any, col: str) -> pl.DataFrame:
-            sel = per.filter(pl.col("variant") == v)
-            if key is not None:
-                sel = sel.filter(pl.col("key") == key)
-            return sel.select("deal", pl.col(col).alias("y"))
+        def add(key: tuple[str, str | None, str], a: DealMeans, b: DealMeans, col: str) -> None:
+            ia, ib = shared_deals(a.deals, b.deals)
+            ya, yb = getattr(a, col), getattr(b, col)
+            self.paired.setdefault(key, PairedSums()).add(ya[ia], yb[ib], ya, yb)
 
-        def add(key: tuple[str, str | None, str], a: pl.DataFrame, b: pl.DataFrame) -> None:
-            joined = a.join(b, on="deal", suffix="_b")
-            self.paired.setdefault(key, PairedSums()).add(
-                joined["y"].to_numpy(), joined["y_b"].to_numpy(), a["y"].to_numpy(), b["y"].to_numpy()
-            )
-
-        strategies = strategy["key"].unique().to_list()
+        strategies = list(dict.fromkeys(s for _v, s in strategy))
         for v in variants[1:]:
             for s in strategies:
-                for metric, col in (("win", "y_win"), ("final_points", "y")):
-                    add((v, s, metric), deal_means(strategy, v, s, col), deal_means(strategy, base, s, col))
+                for metric, col in (("win", "win"), ("final_points", "y")):
+                    add((v, s, metric), strategy.get((v, s), none), strategy.get((base, s), none), col)
             if length is not None:
-                add(
-                    (v, None, "length"), deal_means(length, v, None, "y"), deal_means(length, base, None, "y")
-                )
+                add((v, None, "length"), length.get((v, None), none), length.get((base, None), none), "y")
         if len(variants) > 2:
             for s in strategies:
-                for metric, col in (("win", "y_win"), ("final_points", "y")):
-                    wide = None
-                    for v in variants:
-                        d = deal_means(strategy, v, s, col).rename({"y": v})
-                        wide = d if wide is None else wide.join(d, on="deal")
-                    acc = self.friedman.setdefault((s, metric), FriedmanSums(np.zeros(len(variants))))
-                    acc.add(
-                        wide.select(variants).to_numpy() if wide is not None else np.zeros((0, len(variants)))
+                arms = [strategy.get((v, s), none) for v in variants]
+                common = arms[0].deals
+                for arm in arms[1:]:
+                    common = np.intersect1d(common, arm.deals, assume_unique=True)
+                for metric, col in (("win", "win"), ("final_points", "y")):
+                    wide = np.column_stack(
+                        [getattr(arm, col)[np.searchsorted(arm.deals, common)] for arm in arms]
                     )
+                    acc = self.friedman.setdefault((s, metric), FriedmanSums(np.zeros(len(variants))))
+                    acc.add(wide)
 
     def _rows(self, variant: str, kind: str, out_key: str) -> list[dict[str, Any]]:
         keys = sorted(k for (v, kd, k) in self.groups if v == variant and kd == kind)

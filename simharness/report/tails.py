@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
+from simharness.stats.dist import norm_ppf, norm_sf
 from simharness.stats.intervals import Interval, ratio_interval
 from simharness.stats.streaming import inverted_cdf_index
 
@@ -164,7 +164,7 @@ class TailSums:
         """``variants[v]``: ``worst``, ``best`` and per tail (``p1``, ``p99``) an interval dict;
         ``differences``: per variant after the first and tail, the paired difference from the first
         (``difference`` interval, ``se``, ``rho``, ``pvalue``), with both variants' worst scores."""
-        z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+        z = norm_ppf(0.5 + CONFIDENCE / 2)
         variants: dict[str, Any] = {}
         ivs: dict[tuple[str, float], Interval] = {}
         for v, dist in self.dists.items():
@@ -189,7 +189,7 @@ class TailSums:
                 se = math.sqrt(max(se_a * se_a + se_b * se_b - 2 * rho * se_a * se_b, 0.0))
                 est = a.estimate - b.estimate
                 if math.isfinite(se) and se > 0:
-                    p = float(2 * stats.norm.sf(abs(est) / se))
+                    p = 2 * norm_sf(abs(est) / se)
                 else:
                     p = 1.0 if est == 0 or not math.isfinite(se) else 0.0
                 differences.append(

@@ -27,18 +27,18 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 from rich.markup import escape
-from scipy import stats
 
 from simharness import vocabulary
 from simharness.report.glance import is_share
 from simharness.report.htmlkit import esc, html_table
 from simharness.report.textfit import digits_for
+from simharness.stats import dist
 from simharness.stats.hypotheses import holm
 from simharness.stats.power import min_detectable
 
 ALPHA = 0.05
 POWER = 0.8
-Z95 = float(stats.norm.ppf(0.975))
+Z95 = dist.norm_ppf(0.975)
 # The metrics whose minimum detectable effect a no-change verdict states, in this order.
 HEADLINE = ("win", "final_points", "length", "p1", "p99")
 
@@ -92,7 +92,7 @@ def _game_difference(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, An
     est = a["estimate"] - b["estimate"]
     se = math.hypot(_se(a), _se(b))
     # A zero standard error is an exact difference: nothing to doubt, either way.
-    p = float(2 * stats.norm.sf(abs(est) / se)) if se > 0 else 1.0 if est == 0 else 0.0
+    p = 2 * dist.norm_sf(abs(est) / se) if se > 0 else 1.0 if est == 0 else 0.0
     return {"estimate": est, "lo": est - Z95 * se, "hi": est + Z95 * se}, se, p
 
 

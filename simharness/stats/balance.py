@@ -34,6 +34,7 @@ from simharness.stats.hypotheses import (
     seat_advantage_test,
 )
 from simharness.stats.intervals import Interval, resample_counts
+from simharness.stats.keys import GameKeys, dense, variant_index
 from simharness.stats.scorecard import METRICS
 from simharness.stats.streaming import linear_quantile, poisson_weights
 
@@ -158,27 +159,42 @@ def bust_source(
     return "final_points" if median is not None and float(median) > 0 else None
 
 
+@dataclass(frozen=True)
+class PerGame:
+    """One entry per game of a chunk, in (variant, game) order: the game's variant (its index in
+    the scorecard's variants), its deal and every per-game quantity the metrics sum."""
+
+    variant: np.ndarray
+    deal: np.ndarray
+    columns: dict[str, np.ndarray]
+
+
 def _per_game(
     players: pl.DataFrame,
     games_table: pl.DataFrame | None,
     lengths: pl.DataFrame | None,
     hand_level: pl.DataFrame | None,
-    strong: str | None,
-    weak: str | None,
-    extreme: tuple[float, float],
-    axis: str,
-    bust: str | None,
-) -> pl.DataFrame:
-    """One row per (variant, game) with every per-game quantity the metrics sum; ``hand_level``: the
-    hand-level ones (:func:`fact_metrics` or :func:`hand_metrics`)."""
-    p = players.sort("variant", "game", "seat")
-    n = cast(int, p.group_by("variant", "game").len()["len"].max())
-    games = p.select("variant", "game", "deal").unique(["variant", "game"], maintain_order=True)
-    if p.height != games.height * n:
+    st: Setup,
+) -> PerGame:
+    """Every per-game quantity the metrics sum, per game of ``players`` (of ``st.variants``);
+    ``hand_level``: the hand-level ones (:func:`fact_metrics` or :func:`hand_metrics`)."""
+    known = variant_index(players, st.variants) >= 0
+    p = players if known.all() else players.filter(pl.Series(known))
+    games = GameKeys(p, st.variants)
+    n = int(games.sizes.max(initial=0))
+    if (games.sizes != n).any():
         raise ValueError("players: expected the same number of players in every game")
-    x = p["final_points"].to_numpy().astype(float).reshape(-1, n)
-    rank = p["rank"].to_numpy().reshape(-1, n)
-    strat = p["strategy"].to_numpy().reshape(-1, n)
+    seat = p["seat"].to_numpy().astype(np.int64)
+    # Rows by game, then seat (a run's chunk is already in this order).
+    place = games.row * (int(seat.max(initial=0)) + 1) + seat
+    order = None if bool(np.all(place[1:] > place[:-1])) else np.argsort(place, kind="stable")
+
+    def grid(column: str | pl.Series) -> np.ndarray:
+        values = (p[column] if isinstance(column, str) else column).to_numpy()
+        return (values if order is None else values[order]).reshape(-1, n)
+
+    x = grid("final_points").astype(float)
+    rank = grid("rank")
     top = x.max(axis=1, keepdims=True)
     shifted = x - np.minimum(0, x.min(axis=1, keepdims=True))
     pair = np.abs(x[:, :, None] - x[:, None, :]).sum(axis=(1, 2))
@@ -186,33 +202,33 @@ def _per_game(
     # A first place shared by k tied players (ties = shared) counts 1/k to each.
     first = rank == 1
     win = first / first.sum(axis=1, keepdims=True)
-    order = p[axis].to_numpy().reshape(-1, n)
-    cols: dict[str, Any] = {
+    turn = grid(st.seat_axis)
+    cols: dict[str, np.ndarray] = {
         "games": np.ones(len(x)),
         "draw": ((x == top).sum(axis=1) > 1).astype(float),
-        "extreme": ((x < extreme[0]) | (x > extreme[1])).any(axis=1).astype(float),
+        "extreme": ((x < st.extreme[0]) | (x > st.extreme[1])).any(axis=1).astype(float),
         "spread": x.max(axis=1) - x.min(axis=1),
         "mad": pair / (n * (n - 1)),
         "gini": np.where(mean > 0, pair / (2 * n * n * np.where(mean > 0, mean, 1)), 0.0),
     }
     for k in range(n):
-        cols[f"win_seat_{k}"] = (win * (order == k)).sum(axis=1)
-    if bust == "lowest_points":
-        cols["bust"] = (p["lowest_points"].to_numpy().reshape(-1, n) < 0).any(axis=1).astype(float)
-    elif bust == "final_points":
+        cols[f"win_seat_{k}"] = (win * (turn == k)).sum(axis=1)
+    if st.bust == "lowest_points":
+        cols["bust"] = (grid("lowest_points") < 0).any(axis=1).astype(float)
+    elif st.bust == "final_points":
         cols["bust"] = (x < 0).any(axis=1).astype(float)
     if "bust" in cols:
         cols["bust_games"] = np.ones(len(x))
-    for role, name in (("strong", strong), ("weak", weak)):
-        mask = strat == name
+    for role, name in (("strong", st.strong), ("weak", st.weak)):
+        mine = (p["strategy"] == name).fill_null(False) if name is not None else None
+        mask = grid(mine) if mine is not None else np.zeros(x.shape, dtype=bool)
         cols[f"wins_{role}"] = (win * mask).sum(axis=1)
         cols[f"rows_{role}"] = mask.sum(axis=1).astype(float)
-    out = games.with_columns(**{k: pl.Series(k, v) for k, v in cols.items()})
     flags = [c for c in TIMEOUT_COLUMNS if games_table is not None and c in games_table.columns][:1]
-    if bust == "games.bust":
+    if st.bust == "games.bust":
         flags.append("bust")
     if games_table is not None and flags:
-        g = games_table.select(
+        counted = games_table.select(
             "variant",
             "game",
             *(
@@ -222,20 +238,15 @@ def _per_game(
                 for c in flags
             ),
         )
-        out = out.join(g, on=["variant", "game"], how="left").with_columns(
-            *(pl.col(c).is_not_null().cast(pl.Float64).alias(f"{c}_games") for c in g.columns[2:]),
-            *(pl.col(c).fill_null(0.0) for c in g.columns[2:]),
-        )
+        has = {c: games.column(counted, c) for c in counted.columns[2:]}
+        cols.update({c: value for c, (value, _has) in has.items()})
+        cols.update({f"{c}_games": flag for c, (_value, flag) in has.items()})
     if lengths is not None:
-        out = out.join(
-            lengths.select("variant", "game", "length"), on=["variant", "game"], how="left"
-        ).with_columns(
-            pl.col("length").is_not_null().cast(pl.Float64).alias("length_games"),
-            pl.col("length").fill_null(0.0),
-        )
+        cols["length"], cols["length_games"] = games.column(lengths, "length")
     if hand_level is not None:
-        out = out.join(hand_level, on=["variant", "game"], how="left").fill_null(0.0)
-    return out
+        for c in hand_level.columns[2:]:
+            cols[c] = games.column(hand_level, c)[0]
+    return PerGame(games.variant, grid("deal")[:, 0].astype(np.int64), cols)
 
 
 def hand_metrics(stand: pl.DataFrame, players: pl.DataFrame, n: int) -> pl.DataFrame:
@@ -294,10 +305,10 @@ def seat_rank_cells(
     ``size`` the seats and ranks are those present; with it, seats 0..size−1 and ranks 1..size, so
     that chunks of a run share their categories.
     """
-    deal = players["deal"].to_numpy()
+    deal = players["deal"].to_numpy().astype(np.int64)
     seat = players[seat_axis].to_numpy().astype(np.int64)
     rank = players["rank"].to_numpy().astype(np.int64)
-    deals, di = np.unique(deal, return_inverse=True)
+    deals, di, _counts = dense(deal - int(deal.min(initial=0)))
     if size is None:
         seats, si = np.unique(seat, return_inverse=True)
         ranks, ri = np.unique(rank, return_inverse=True)
@@ -305,9 +316,9 @@ def seat_rank_cells(
         if len(seat) and (seat.max() >= size or rank.max() > size or rank.min() < 1):
             raise ValueError(f"players: seats and ranks beyond the {size} players of a game")
         seats, si, ranks, ri = np.arange(size), seat, np.arange(1, size + 1), rank - 1
-    cells = np.zeros((len(deals), len(seats), len(ranks)), dtype=np.int64)
-    np.add.at(cells, (di, si, ri), 1)
-    return [int(x) for x in seats], [int(x) for x in ranks], cells
+    shape = (len(deals), len(seats), len(ranks))
+    cells = np.bincount((di * len(seats) + si) * len(ranks) + ri, minlength=int(np.prod(shape)))
+    return [int(x) for x in seats], [int(x) for x in ranks], cells.reshape(shape)
 
 
 def seat_tests(counts: ClusterCounts) -> dict[str, Any]:
@@ -451,22 +462,27 @@ class ScorecardSums:
                 hand_level = hand_metrics(stand, players.sort("variant", "game", "seat"), st.players)
                 self.slow_path = True
         self.hand_level = hand_level is not None
-        per_game = _per_game(
-            players, games, lengths, hand_level, st.strong, st.weak, st.extreme, st.seat_axis, st.bust
-        )
-        cols = [c for c in per_game.columns if c not in ("variant", "game", "deal")]
+        per_game = _per_game(players, games, lengths, hand_level, st)
+        cols = list(per_game.columns)
         if self.columns is None:
             self.columns = cols
         elif cols != self.columns:
             raise ValueError(f"scorecard: a chunk of the run has columns {cols}, expected {self.columns}")
-        deal_index = per_game.select("deal").unique().sort("deal").with_row_index("di")
-        deals = deal_index["deal"].to_numpy().astype(np.int64)
+        lowest = int(per_game.deal.min(initial=0))
+        deals, di, _counts = dense(per_game.deal - lowest)
+        deals = deals + lowest
+        cell = per_game.variant * len(deals) + di
+        size = len(st.variants) * len(deals)
         m = np.zeros((len(deals), len(st.variants) * len(cols)))
+        for j, c in enumerate(cols):
+            sums = np.bincount(cell, weights=per_game.columns[c], minlength=size).reshape(
+                len(st.variants), -1
+            )
+            m[:, j :: len(cols)] = sums.T
+        turns = players.select("variant", "deal", st.seat_axis, "rank")
+        index = variant_index(turns, st.variants)
         for i, v in enumerate(st.variants):
-            pv = per_game.filter(pl.col("variant") == v).join(deal_index, on="deal")
-            agg = pv.group_by("di").agg(pl.col(c).sum() for c in cols)
-            m[agg["di"].to_numpy(), i * len(cols) : (i + 1) * len(cols)] = agg.select(cols).to_numpy()
-            _s, _r, cells = seat_rank_cells(players.filter(pl.col("variant") == v), st.seat_axis, st.players)
+            _s, _r, cells = seat_rank_cells(turns.filter(pl.Series(index == i)), st.seat_axis, st.players)
             counts = ClusterCounts.of(cells)
             self.seats[v] = self.seats[v] + counts if v in self.seats else counts
         # Sums per bootstrap unit (deals are sorted, so a unit's deals are adjacent); the replicate

@@ -9,7 +9,8 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
+
+from simharness.stats import dist
 
 
 def _clean(d: dict[str, object]) -> dict[str, object]:
@@ -97,7 +98,7 @@ def _corrected(
     if not (math.isfinite(deff) and deff > 0):
         return TestResult(name, math.nan, math.nan, effect, effect_name, float(df), n, deff)
     stat = pearson / deff
-    return TestResult(name, stat, float(stats.chi2.sf(stat, df)), effect, effect_name, float(df), n, deff)
+    return TestResult(name, stat, dist.chi2_sf(stat, df), effect, effect_name, float(df), n, deff)
 
 
 def seat_advantage_test(wins_by_deal: np.ndarray | ClusterCounts) -> TestResult:
@@ -121,7 +122,7 @@ def seat_advantage_test(wins_by_deal: np.ndarray | ClusterCounts) -> TestResult:
     k = len(wins)
     if n == 0 or k < 2:
         return TestResult(name, math.nan, math.nan, math.nan, "cohen_w", None, n)
-    pearson = float(stats.chisquare(wins).statistic)
+    pearson = dist.pearson(wins, wins.mean())
     deff = _rao_scott(counts, np.eye(k)[:-1])
     return _corrected(name, pearson, deff, k - 1, math.sqrt(pearson / n), "cohen_w", n)
 
@@ -147,8 +148,8 @@ def contingency_test(counts_by_deal: np.ndarray | ClusterCounts) -> TestResult:
     r, c = t.shape
     if r < 2 or c < 2:
         return TestResult(name, math.nan, math.nan, math.nan, "cramers_v", None, n)
-    pearson = float(stats.chi2_contingency(t, correction=False).statistic)
-    v = stats.contingency.association(np.rint(t).astype(np.int64), method="cramer", correction=False)
+    pearson = dist.pearson(t, np.outer(t.sum(axis=1), t.sum(axis=0)) / t.sum())
+    v = math.sqrt(pearson / n / min(r - 1, c - 1))
     p = t / n
     row, col = p.sum(axis=1), p.sum(axis=0)
     jac = np.zeros(((r - 1) * (c - 1), r, c))
@@ -185,7 +186,7 @@ def resolved_pvalue(beyond: int, resamples: int, z: float, *, plus_one: bool = F
 
     if beyond >= RESOLVED_TAIL:
         return min(1.0, share(beyond))
-    return min(share(RESOLVED_TAIL), float(2 * stats.norm.sf(abs(z))))
+    return min(share(RESOLVED_TAIL), 2 * dist.norm_sf(abs(z)))
 
 
 def paired_permutation_test(d: np.ndarray, n_resamples: int = 9999, seed: int = 0) -> TestResult:
@@ -254,6 +255,8 @@ def mann_whitney(x: np.ndarray, y: np.ndarray) -> TestResult:
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if len(x) == 0 or len(y) == 0:
         return TestResult("Mann-Whitney U", math.nan, math.nan, math.nan, "cles", None, len(x) + len(y))
+    from scipy import stats
+
     res = stats.mannwhitneyu(x, y, alternative="two-sided")
     return TestResult(
         "Mann-Whitney U",
@@ -275,6 +278,8 @@ def kruskal_wallis(*groups: np.ndarray) -> TestResult:
     n = sum(len(g) for g in gs)
     if len(gs) < 2 or np.ptp(np.concatenate(gs)) == 0:
         return TestResult("Kruskal-Wallis H", math.nan, math.nan, math.nan, "epsilon2", None, n)
+    from scipy import stats
+
     res = stats.kruskal(*gs)
     return TestResult(
         "Kruskal-Wallis H",
@@ -298,6 +303,8 @@ def friedman(blocks: np.ndarray) -> TestResult:
     n, k = b.shape if b.ndim == 2 else (0, 0)
     if n < 2 or k < 3 or np.all(b == b[:, :1]):
         return TestResult("Friedman", math.nan, math.nan, math.nan, "kendall_w", None, n)
+    from scipy import stats
+
     res = stats.friedmanchisquare(*b.T)
     return TestResult(
         "Friedman",
@@ -319,6 +326,8 @@ def mcnemar(b: int, c: int) -> TestResult:
     m = b + c
     if m == 0:
         return TestResult("McNemar exact", 0.0, 1.0, math.nan, "odds_ratio", None, 0)
+    from scipy import stats
+
     p = stats.binomtest(b, m, 0.5).pvalue
     return TestResult("McNemar exact", float(b), float(p), b / c if c else math.inf, "odds_ratio", None, m)
 
@@ -345,13 +354,21 @@ def holm(pvalues: np.ndarray) -> np.ndarray:
 
 
 def benjamini_hochberg(pvalues: np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (false discovery rate; ``scipy.stats.false_discovery_control``).
+    """Benjamini-Hochberg adjusted p-values (false discovery rate), as scipy's ``false_discovery_control``.
 
     Assumes independent or positively dependent tests. NaNs stay NaN and do not count towards m.
     """
     p = np.asarray(pvalues, dtype=float)
     out = np.full_like(p, np.nan)
     ok = np.isfinite(p)
-    if ok.any():
-        out[ok] = stats.false_discovery_control(p[ok], method="bh")
+    q = p[ok]
+    m = len(q)
+    if m > 1:
+        # scipy's false_discovery_control: the k-th smallest times m/k, then the running minimum
+        # from the largest down, capped at 1.
+        order = np.argsort(q)
+        adj = np.minimum.accumulate((q[order] * (m / np.arange(1, m + 1, dtype=float)))[::-1])[::-1]
+        q = np.empty(m)
+        q[order] = np.clip(adj, 0.0, 1.0)
+    out[ok] = q
     return out

@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
+
+from simharness.stats import dist
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def proportion_ci(k: int, n: int, confidence: float = 0.95, method: str = "wilso
     """
     if n <= 0:
         return Interval.empty()
+    from scipy import stats
+
     ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence, method=method)
     return Interval(k / n, float(ci.low), float(ci.high), int(n))
 
@@ -77,6 +80,8 @@ def bootstrap_ci(
     est = float(statistic(*arrays, axis=-1))
     if n < 2 or all(np.ptp(a) == 0 for a in arrays):
         return Interval(est, est, est, n)
+    from scipy import stats
+
     with warnings.catch_warnings():
         # BCa warns (and returns nan) when the bootstrap distribution is degenerate; handled below.
         warnings.simplefilter("ignore")
@@ -235,7 +240,7 @@ def ratio_interval(
     if g < 2:
         return Interval(r, math.nan, math.nan, g)
     var = g / (g - 1) * max(ss, 0.0) / total_d**2
-    half = stats.t.ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
+    half = dist.t_ppf(0.5 + confidence / 2, g - 1) * math.sqrt(var)
     return Interval(r, float(max(r - half, lower)), float(min(r + half, upper)), g)
 
 

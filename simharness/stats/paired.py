@@ -8,16 +8,15 @@ by construction (deals are independent, rows within a deal are not).
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from simharness.stats.intervals import Interval, mean_ci
+from simharness.stats.keys import dense, row_groups
 
 
 def per_deal(frame: pl.DataFrame, value: str | pl.Expr) -> pl.DataFrame:
@@ -111,6 +110,8 @@ def paired_difference(
     interval and a paired t-test (assumes independent deals; the t approximation needs tens of deals).
     With fewer than two shared deals the arms are treated as independent samples of deals (Welch).
     """
+    from scipy import stats
+
     joined = a.join(b, on="deal", suffix="_b")
     ya_all, yb_all = a["y"].to_numpy(), b["y"].to_numpy()
     if joined.height >= 2:
@@ -146,14 +147,18 @@ def paired_difference(
 FIRST_SHARE: pl.Expr = (pl.col("rank") == 1).cast(pl.Float64) / (pl.col("rank") == 1).sum().over("game")
 
 
-def rank_points(points: list[float], by: str | list[str] = "game") -> pl.Expr:
+def rank_points(frame: pl.DataFrame, points: list[float], by: list[str]) -> pl.Series:
     """Each row's rank points: ``points[rank − 1]``; k players sharing a rank (a game's
     ``ties = shared``: ranks 1, 1, 3) split the points of the k places they hold, as tied players
     split the uma, so that every game pays out the same total. ``by``: the columns of one game."""
-    prefix = pl.lit(pl.Series([0.0, *itertools.accumulate(points)], dtype=pl.Float64))
-    tied = pl.len().over([*([by] if isinstance(by, str) else by), "rank"])
-    first = pl.col("rank").cast(pl.Int64) - 1
-    return ((prefix.gather(first + tied) - prefix.gather(first)) / tied).alias("rank_points")
+    rank = frame["rank"].to_numpy().astype(np.int64)
+    if not len(rank):
+        return pl.Series("rank_points", [], dtype=pl.Float64)
+    game, _games = row_groups(frame, by)
+    _ties, tie, counts = dense(game * (int(rank.max()) + 1) + rank)
+    tied = counts[tie]
+    prefix = np.r_[0.0, np.cumsum(np.asarray(points, dtype=np.float64))]
+    return pl.Series("rank_points", (prefix[rank - 1 + tied] - prefix[rank - 1]) / tied)
 
 
 # Per-row outcomes a paired comparison can be made on (A − B; for rank lower is better).

@@ -21,7 +21,8 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats
+
+from simharness.stats import dist
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
@@ -29,7 +30,7 @@ def _z(alpha: float, power: float) -> tuple[float, float]:
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
     if not 0 < power < 1:
         raise ValueError(f"power: expected a probability in (0, 1), got {power}")
-    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+    return dist.norm_ppf(1 - alpha / 2), dist.norm_ppf(power)
 
 
 def _check(p0: float, p1: float) -> None:

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import optimize
 
 from simharness.stats.looks import THREE_OUTCOME, Look, State, UntilRecord
 from simharness.stats.paired import paired_scores
@@ -386,6 +385,8 @@ def stopped_estimate(
     se = sigma / math.sqrt(len(x))
 
     def solve(target: float) -> float:
+        from scipy import optimize  # loaded only here: the report of a run without a test never needs it
+
         lo, hi = naive - 8 * se, naive + 8 * se
         while p_ge(lo) > target:
             lo -= 8 * se

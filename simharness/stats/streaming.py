@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
+from simharness.stats import dist
 from simharness.stats.hypotheses import TestResult
 from simharness.stats.intervals import Interval, ratio_interval
+from simharness.stats.keys import dense, group_codes, value_ranks
 from simharness.stats.paired import Baseline, PairedResult, pairing_efficiency
 
 
@@ -50,7 +52,10 @@ class Moments:
         mean = np.array([x.mean() for x in xs])
         cs = [x - mu for x, mu in zip(xs, mean, strict=True)]
         # Elementwise, not np.dot: a multithreaded BLAS dot of one chunk is slower than the products.
-        m2 = np.array([[float((a * b).sum()) for b in cs] for a in cs])
+        m2 = np.empty((len(cs), len(cs)))
+        for i, a in enumerate(cs):
+            for j in range(i, len(cs)):
+                m2[i, j] = m2[j, i] = float((a * cs[j]).sum())
         return cls(n, mean, m2)
 
     def __iadd__(self, other: Moments) -> Moments:
@@ -127,7 +132,7 @@ class PairedSums:
                 upper=1.0 if bounded and self.d_max <= 1 else math.inf,
             )
             if var_d > 0:
-                pvalue = float(2 * stats.t.sf(abs(mean_d) / math.sqrt(var_d / p.n), p.n - 1))
+                pvalue = 2 * dist.t_sf(abs(mean_d) / math.sqrt(var_d / p.n), p.n - 1)
             else:
                 pvalue = 1.0 if mean_d == 0 else 0.0
             eff, v_ind, v_pair = pairing_efficiency(baseline, var_d) if baseline else (nan,) * 3
@@ -140,6 +145,8 @@ class PairedSums:
             diff = Interval(mean_a - mean_b, nan, nan, 0)
             return PairedResult(diff, nan, False, nan, nan, nan, nan, mean_a, mean_b)
         va, vb = self.a.var(0), self.b.var(0)
+        from scipy import stats
+
         res = stats.ttest_ind_from_stats(
             mean_a, math.sqrt(va), self.a.n, mean_b, math.sqrt(vb), self.b.n, equal_var=False
         )
@@ -151,7 +158,7 @@ class PairedSums:
         else:
             se2a, se2b = va / self.a.n, vb / self.b.n
             dof = (se2a + se2b) ** 2 / (se2a**2 / (self.a.n - 1) + se2b**2 / (self.b.n - 1))
-            half = stats.t.ppf(0.5 + confidence / 2, dof) * math.sqrt(se2a + se2b)
+            half = dist.t_ppf(0.5 + confidence / 2, dof) * math.sqrt(se2a + se2b)
             lo, hi = est - half, est + half
         diff = Interval(est, lo, hi, self.a.n + self.b.n)
         return PairedResult(diff, p_value, False, nan, nan, nan, nan, mean_a, mean_b)
@@ -257,75 +264,87 @@ class Reduced:
     """A chunk's rows reduced per group: one row per (group, deal) and one histogram per group.
 
     ``keys[i]`` is group i's value of the ``by`` columns; ``per_deal`` has ``_g`` (the group index),
-    ``deal``, ``x`` (Σ value), ``w`` (Σ win), ``w2`` (Σ win²) and ``m`` (rows); ``games[i]`` counts
-    group i's distinct games, ``low``/``high`` its value range.
+    ``deal``, ``x`` (Σ value), ``w`` (Σ win), ``w2`` (Σ win²), ``m`` (rows) and the sum of each
+    column ``reduce_groups`` was asked for, sorted by group and deal; ``games[i]`` counts group i's
+    distinct games, ``low``/``high`` its value range.
     """
 
-    keys: list[tuple]
-    per_deal: pl.DataFrame
+    keys: list[tuple[Any, ...]]
+    per_deal: dict[str, np.ndarray]
     hists: list[Histogram]
     games: np.ndarray
     low: np.ndarray
     high: np.ndarray
 
 
-def reduce_groups(frame: pl.DataFrame, by: list[str], value: str, win: str | None = None) -> Reduced:
-    """Reduce the rows of whole deals per group ``by`` (one sort; no per-row state is kept).
+def reduce_groups(
+    frame: pl.DataFrame, by: list[str], value: str, win: str | None = None, also: tuple[str, ...] = ()
+) -> Reduced:
+    """Reduce the rows of whole deals per group ``by`` (in counting passes over integer keys; no
+    per-row state is kept).
 
     ``win`` names a column in [0, 1] (a share of first place) summed per deal beside ``value``
-    (None: no such column).
+    (None: no such column); ``also`` more columns summed per deal (``per_deal`` under their names).
     """
-    groups = frame.select(by).unique(maintain_order=True).with_row_index("_g")
-    cols = [*by, "deal", "game", value, *([win] if win else [])]
-    f = frame.select(cols).join(groups, on=by, how="left", nulls_equal=True)
-    g = f["_g"].to_numpy().astype(np.int64)
-    d = f["deal"].to_numpy().astype(np.int64)
-    x = f[value].cast(pl.Float64).to_numpy()
-    w = f[win].cast(pl.Float64).to_numpy() if win else np.zeros(len(x))
-    game = f["game"].to_numpy().astype(np.int64)
-    order = np.lexsort((x, d, g))
-    g, d, x, w = g[order], d[order], x[order], w[order]
-    k = groups.height
-    new = np.r_[True, (g[1:] != g[:-1]) | (d[1:] != d[:-1])] if len(g) else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    sizes = np.diff(np.r_[starts, len(g)])
-    run = np.cumsum(new) - 1
-    ends = starts + sizes - 1  # x is sorted within a run: its first and last are its range
-    per_deal = pl.DataFrame(
-        {
-            "_g": g[starts],
-            "deal": d[starts],
-            "x": np.add.reduceat(x, starts) if len(x) else x,
-            "w": np.add.reduceat(w, starts) if len(w) else w,
-            "w2": np.add.reduceat(w * w, starts) if len(w) else w,
-            "m": sizes.astype(float),
-        }
-    )
-    rows = pl.DataFrame(
-        {"_g": g, "value": x, "m": sizes[run], "pairs": 2 * (np.arange(len(g)) - starts[run]) + 1}
-    )
-    hist = rows.group_by("_g", "value").agg(
-        count=pl.len().cast(pl.Int64), deal_rows=pl.col("m").sum(), pairs=pl.col("pairs").sum()
-    )
-    parts = hist.partition_by("_g", as_dict=True, include_key=False)
-    deals = np.bincount(g[starts], minlength=k)
-    m2 = np.bincount(g[starts], weights=sizes.astype(float) ** 2, minlength=k)
+    keys, g = group_codes(frame, by)
+    k = len(keys)
+    d = frame["deal"].to_numpy().astype(np.int64)
+    x = frame[value].cast(pl.Float64).to_numpy()
+    w = frame[win].cast(pl.Float64).to_numpy() if win else np.zeros(len(x))
+    game = frame["game"].to_numpy().astype(np.int64)
+    lowest_deal = int(d.min()) if len(d) else 0
+    span = int(d.max()) - lowest_deal + 1 if len(d) else 1
+    # Cells are (group, deal), in that order.
+    cells, cell, sizes = dense(g * span + (d - lowest_deal))
+    cell_group = cells // span
+    m = sizes[cell]
+    values, xi = value_ranks(x)
+    # Each row's rank by value within its cell (ties in any order: their pair weights add up alike).
+    rank = np.zeros(len(x), dtype=np.int64)
+    if len(cells) < len(x):
+        order = np.argsort(cell * len(values) + xi, kind="stable")
+        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        rank[order] = np.arange(len(x)) - starts[cell[order]]
+    per_deal = {
+        "_g": cell_group,
+        "deal": cells % span + lowest_deal,
+        "x": np.bincount(cell, weights=x, minlength=len(cells)),
+        "w": np.bincount(cell, weights=w, minlength=len(cells)),
+        "w2": np.bincount(cell, weights=w * w, minlength=len(cells)),
+        "m": sizes.astype(float),
+        **{
+            c: np.bincount(cell, weights=frame[c].cast(pl.Float64).to_numpy(), minlength=len(cells))
+            for c in also
+        },
+    }
+    bins, hist_bin, counts = dense(g * len(values) + xi)
+    deal_rows = np.bincount(hist_bin, weights=m, minlength=len(bins)).astype(np.int64)
+    pairs = np.bincount(hist_bin, weights=2 * rank + 1, minlength=len(bins)).astype(np.int64)
+    bin_group = bins // len(values)
+    bounds = np.searchsorted(bin_group, np.arange(k + 1))
+    deals = np.bincount(cell_group, minlength=k)
+    m2 = np.bincount(cell_group, weights=sizes.astype(float) ** 2, minlength=k)
     low = np.full(k, np.inf)
     high = np.full(k, -np.inf)
-    np.minimum.at(low, g[starts], x[starts])
-    np.maximum.at(high, g[ends], x[ends])
-    span = int(game.max()) + 1 if len(game) else 1
-    pairs = np.sort(f["_g"].to_numpy().astype(np.int64) * span + game)  # (group, game), sorted
-    distinct = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
-    games = np.bincount(distinct // span, minlength=k)
-    return Reduced(
-        [tuple(r[c] for c in by) for r in groups.iter_rows(named=True)],
-        per_deal,
-        [Histogram(parts[(i,)], int(deals[i]), int(m2[i])) for i in range(k)],
-        games,
-        low,
-        high,
-    )
+    np.minimum.at(low, g, x)
+    np.maximum.at(high, g, x)
+    first_game = int(game.min()) if len(game) else 0
+    game_span = int(game.max()) - first_game + 1 if len(game) else 1
+    played, _, _ = dense(g * game_span + (game - first_game))
+    games = np.bincount(played // game_span, minlength=k)
+    hists = []
+    for i in range(k):
+        at = slice(bounds[i], bounds[i + 1])
+        part = pl.DataFrame(
+            {
+                "value": values[bins[at] % len(values)],
+                "count": counts[at].astype(np.int64),
+                "deal_rows": deal_rows[at],
+                "pairs": pairs[at],
+            }
+        )
+        hists.append(Histogram(part, int(deals[i]), int(m2[i])))
+    return Reduced(keys, per_deal, hists, games, low, high)
 
 
 @dataclass
@@ -341,9 +360,11 @@ class FriedmanSums:
         """``b``: one row per block, one column per treatment (variant)."""
         if len(b) == 0:
             return
-        self.rank_sums = self.rank_sums + stats.rankdata(b, axis=1).sum(axis=0)
-        self.blocks += len(b)
         t = (b[:, :, None] == b[:, None, :]).sum(axis=2)
+        # Mid-ranks within each block (scipy's rankdata): the values below, then the middle of the ties.
+        ranks = (b[:, :, None] > b[:, None, :]).sum(axis=2) + (t + 1) / 2
+        self.rank_sums = self.rank_sums + ranks.sum(axis=0)
+        self.blocks += len(b)
         self.ties += float((t * t - 1).sum())
         self.varies = self.varies or bool(np.any(b != b[:, :1]))
 
@@ -357,7 +378,7 @@ class FriedmanSums:
         return TestResult(
             "Friedman",
             stat,
-            float(stats.chi2.sf(stat, k - 1)),
+            dist.chi2_sf(stat, k - 1),
             stat / (n * (k - 1)),
             "kendall_w",
             float(k - 1),
@@ -389,5 +410,7 @@ def poisson_weights(seed: int, units: np.ndarray, resamples: int) -> np.ndarray:
         at = np.flatnonzero(blocks == b)
         rng = np.random.default_rng([seed, 0x5EED_B007, int(b)])
         draws = rng.integers(0, 65536, size=(resamples, POISSON_BLOCK), dtype=np.uint16)
-        out[:, at] = _POISSON_TABLE[draws[:, units[at] % POISSON_BLOCK]]
+        offsets = units[at] % POISSON_BLOCK
+        whole = len(at) == POISSON_BLOCK and bool(np.all(offsets == np.arange(POISSON_BLOCK)))
+        out[:, at] = _POISSON_TABLE[draws if whole else draws[:, offsets]]
     return out

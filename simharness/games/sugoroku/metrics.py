@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
-from simharness.games.estimates import Run, by_deal, frame, row
+from simharness.games.estimates import Deals, Run, by_deal, frame, row
+from simharness.stats.keys import GameKeys, group_codes
 from simharness.vocabulary import Term
 
 # Per-game counts of what the knobs decide (offsets, pinzoro back re-rolls, 6-zoro extra rolls) and
@@ -122,28 +124,40 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     ``goal_winner_not_top_rate`` (games whose goal-reacher did not finish with the top score).
     Intervals are 95% cluster-robust by deal; ``n`` is the number of deals.
     """
-    games = run.table("games").select("variant", "game", "winner")
-    players = run.table("players").join(games, on=["variant", "game"])
-    firsts = (pl.col("rank") == 1).cast(pl.Float64)
-    players = players.with_columns(
-        goal=pl.col("seat").cast(pl.Int64) == pl.col("winner").cast(pl.Int64),
-        top=firsts / firsts.sum().over("variant", "game"),
-    )
-    events = run.table("games")
+    games, players = run.table("games"), run.table("players")
+    keys = GameKeys(games)  # one position per game (a row of ``games``)
+
+    def per_game(column: str) -> np.ndarray:
+        values = games[column].to_numpy()
+        out = np.empty_like(values)
+        out[keys.row] = values
+        return out
+
+    found, at = keys.find(players)
+    players = players[found]
+    goal = players["seat"].cast(pl.Int64).to_numpy() == per_game("winner").astype(np.int64)[at]
+    first = (players["rank"] == 1).to_numpy()
+    top = first / np.bincount(at, weights=first, minlength=len(keys.keys))[at]
+    deals = players["deal"].to_numpy()
+    groups, group = group_codes(players, ["variant", "strategy"])
     rows: list[dict[str, Any]] = []
-    for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
-        rows.append(row(v, s, "goal_winner_rate", by_deal(mine["goal"], mine["deal"])))
-        rows.append(row(v, s, "top_score_rate", by_deal(mine["top"], mine["deal"])))
-        rows.extend(row(v, s, c, by_deal(mine[c], mine["deal"])) for c in CHOICES if c in mine.columns)
-    for (v,), mine in sorted(players.group_by("variant"), key=lambda g: g[0]):
-        per_game = mine.group_by("game", "deal").agg(
-            reached=pl.col("goal").any(),
-            not_top=(pl.col("goal") & (pl.col("rank") != 1)).any(),
+    for i in sorted(range(len(groups)), key=lambda i: groups[i]):
+        (v, s), mine = groups[i], np.flatnonzero(group == i)
+        d = Deals.of(deals[mine])
+        rows.append(row(v, s, "goal_winner_rate", by_deal(goal[mine], d)))
+        rows.append(row(v, s, "top_score_rate", by_deal(top[mine], d)))
+        rows.extend(
+            row(v, s, c, by_deal(players[c].to_numpy()[mine], d)) for c in CHOICES if c in players.columns
         )
-        rows.append(row(v, "all", "goal_reached_rate", by_deal(per_game["reached"], per_game["deal"])))
-        rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(per_game["not_top"], per_game["deal"])))
-        mine = events.filter(pl.col("variant") == v)
+    reached = np.bincount(at, weights=goal, minlength=len(keys.keys)) > 0
+    not_top = np.bincount(at, weights=goal & ~first, minlength=len(keys.keys)) > 0
+    game_deals = per_game("deal")
+    for i in sorted(range(len(keys.variants)), key=lambda i: keys.variants[i]):
+        v, mine = keys.variants[i], np.flatnonzero(keys.variant == i)
+        d = Deals.of(game_deals[mine])
+        rows.append(row(v, "all", "goal_reached_rate", by_deal(reached[mine], d)))
+        rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(not_top[mine], d)))
         for key, col in _GAME_EVENTS.items():
-            if col in mine.columns:
-                rows.append(row(v, "all", key, by_deal(mine[col].cast(pl.Int64) > 0, mine["deal"])))
+            if col in games.columns:
+                rows.append(row(v, "all", key, by_deal(per_game(col)[mine] > 0, d)))
     return frame(rows)
