@@ -6,7 +6,7 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::{chosen_index, option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{chosen_index, legal_list, option_error, parse_json, Items, Protocol, Tuples};
 use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
 use crate::games::hongkong::actions::{Action, Claim, Point, View};
@@ -164,16 +164,17 @@ impl Protocol for HongKong {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, _: &[Action], out: &mut Items<'py>) -> PyResult<()> {
         items(py, v, point, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        let tuple = |&a: &Action| action_tuple(py, point, a);
+    fn legal<'py>(py: Python<'py>, point: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        // A win's tuple is named by its point (tsumo or ron): not one per action.
+        let tuple = |&a: &Action| if a == Action::Win { action_tuple(py, point, a) } else { tuples.get(a, || action_tuple(py, point, a)) };
         if is_win(point) {
-            view_and_legal(py, view, legal.iter().rev().map(tuple))
+            legal_list(py, legal.iter().rev().map(tuple))
         } else {
-            view_and_legal(py, view, legal.iter().map(tuple))
+            legal_list(py, legal.iter().map(tuple))
         }
     }
 

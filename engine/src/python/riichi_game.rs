@@ -14,7 +14,7 @@
 //! seat), `dora_indicators`, `round`,
 //! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{legal_list, option_error, parse_json, Items, Protocol, Tuples};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::riichi::actions::{Action, Point, View};
@@ -111,12 +111,12 @@ impl Protocol for Riichi {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, _: &[Action], out: &mut Items<'py>) -> PyResult<()> {
         items(py, v, point, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn knob_answer(knobs: &Knobs, v: &View<'_>, point: Point, _: &[Action]) -> Option<Action> {

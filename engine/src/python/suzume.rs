@@ -8,7 +8,7 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{legal_list, option_error, parse_json, Items, Protocol, Tuples};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};
@@ -20,7 +20,7 @@ use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -106,12 +106,12 @@ impl Protocol for Suzume {
         Ok(rules.red_tiles)
     }
 
-    fn items<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    fn items<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, _: &[Action], out: &mut Items<'py>) -> PyResult<()> {
         items(py, red_tiles, v, point, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {

@@ -10,7 +10,7 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::{option_error, parse_json, view_and_legal, Items, Protocol};
+use super::{legal_list, option_error, parse_json, Items, Protocol, Tuples};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::trump::actions::{Action, Point, View};
@@ -22,7 +22,7 @@ use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
@@ -125,12 +125,12 @@ impl Protocol for Trump {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, _: &[Action], out: &mut Items<'py>) -> PyResult<()> {
         items(py, v, point, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {
