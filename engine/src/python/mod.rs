@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::ffi::{c_long, c_ulong};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::marker::PhantomData;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 mod hongkong;
 mod riichi;
@@ -257,7 +257,8 @@ pub(crate) trait Protocol: Game + Decisions {
     fn context<'py>(py: Python<'py>, rules: &Self::Rules) -> PyResult<Self::Context<'py>>;
 
     /// The items of the view `decide` receives at `point`, whose actions are `legal`, in order,
-    /// each through `out.item` (which builds only the values a strategy reads: [`View`]).
+    /// each through `out.item` (which builds only the values a strategy reads: [`View`]). The
+    /// keys are the same at every point of the same name (they are listed once per batch).
     fn items<'py>(
         py: Python<'py>,
         cx: &Self::Context<'py>,
@@ -391,15 +392,17 @@ pub(crate) struct Items<'py> {
     want: Want,
     at: usize,
     keys: Vec<&'static str>,
-    value: Option<Py<PyAny>>,
+    /// The item asked for, once built.
+    value: Option<(&'static str, Py<PyAny>)>,
 }
 
 impl<'py> Items<'py> {
     /// The view's item `key`, whose value `value` builds.
+    #[inline]
     pub fn item<T: IntoPyObject<'py>>(&mut self, key: &'static str, value: impl FnOnce() -> PyResult<T>) -> PyResult<()> {
         match self.want {
             Want::Keys => self.keys.push(key),
-            Want::Item(i) if i == self.at => self.value = Some(value()?.into_bound_py_any(self.py)?.unbind()),
+            Want::Item(i) if i == self.at => self.value = Some((key, value()?.into_bound_py_any(self.py)?.unbind())),
             Want::Item(_) => {}
         }
         self.at += 1;
@@ -424,10 +427,14 @@ unsafe impl Sync for Source {}
 /// kept past `decide` is completed as `decide` returns, so that it stays readable.
 #[pyclass(mapping, module = "simharness._engine", name = "_View")]
 pub(crate) struct View {
-    keys: Vec<&'static str>,
+    keys: Keys,
     values: Vec<Option<Py<PyAny>>>,
     source: Option<Source>,
 }
+
+/// The keys of the views of one point, shared by every view of it: [`Protocol::items`] lists the
+/// same keys for every view at a point of the same name, so they are listed once per batch.
+type Keys = Arc<[&'static str]>;
 
 impl View {
     fn value(&mut self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
@@ -437,9 +444,16 @@ impl View {
         let source = self.source.ok_or_else(|| PyRuntimeError::new_err("a view read after its decide() returned"))?;
         // SAFETY: see `Source`: the source is set only while its target lives.
         let items = unsafe { (*source.0)(Want::Item(i)) }?;
-        let v = items.value.expect("an item of the view's keys");
-        self.values[i] = Some(v.clone_ref(py));
-        Ok(v)
+        match items.value {
+            Some((key, v)) if key == self.keys[i] => {
+                self.values[i] = Some(v.clone_ref(py));
+                Ok(v)
+            }
+            _ => Err(PyRuntimeError::new_err(format!(
+                "the view's item {i} is no longer {:?}: a game's items differ at one point",
+                self.keys[i]
+            ))),
+        }
     }
 
     fn index(&self, key: &Bound<'_, PyAny>) -> Option<usize> {
@@ -479,11 +493,11 @@ impl View {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        PyList::new(py, &self.keys)?.try_iter().map(Bound::into_any)
+        PyList::new(py, self.keys.iter())?.try_iter().map(Bound::into_any)
     }
 
     fn keys(&self) -> Vec<&'static str> {
-        self.keys.clone()
+        self.keys.to_vec()
     }
 
     fn values(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
@@ -519,6 +533,8 @@ struct PyPlayer<'s, 'py, 'k, G: Protocol> {
     /// The view object of the last decision, which the next one fills again unless the strategy
     /// kept it.
     view: Option<Bound<'py, View>>,
+    /// The keys of the views of each point met, by the point's name.
+    keys: Vec<(&'static str, Keys)>,
 }
 
 impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
@@ -536,8 +552,17 @@ impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
         // SAFETY: only the lifetimes are erased; the view drops the pointer before `source` goes.
         let source = Source(unsafe { std::mem::transmute::<_, *const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static)>(source) });
         let reused = &mut self.view;
+        let name = G::point_name(point);
+        let known = &mut self.keys;
         let args = |py| {
-            let keys = (unsafe { (*source.0)(Want::Keys) })?.keys;
+            let keys = match known.iter().find(|(n, _)| *n == name) {
+                Some((_, keys)) => keys.clone(),
+                None => {
+                    let keys: Keys = (unsafe { (*source.0)(Want::Keys) })?.keys.into();
+                    known.push((name, keys.clone()));
+                    keys
+                }
+            };
             let v = match reused.take() {
                 Some(v) => {
                     let mut b = v.borrow_mut();
@@ -554,7 +579,7 @@ impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
             *reused = Some(v.clone());
             Ok((v.into_any(), G::legal(py, point, legal, tuples)?))
         };
-        let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), G::point_name(point), args, |r| G::chosen(r, point, legal));
+        let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), name, args, |r| G::chosen(r, point, legal));
         if let Some(v) = self.view.take() {
             // A view the strategy kept is completed while its source lives; then the source goes.
             // One it did not keep is emptied, to be filled at the next decision.
@@ -595,7 +620,15 @@ fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str,
         .enumerate()
         .map(|(slot, knobs)| {
             let slot = slot as u8;
-            slots.borrow().claims(slot).then_some(PyPlayer { slots: &slots, cx: &cx, tuples: &tuples, slot, knobs, view: None })
+            slots.borrow().claims(slot).then_some(PyPlayer {
+                slots: &slots,
+                cx: &cx,
+                tuples: &tuples,
+                slot,
+                knobs,
+                view: None,
+                keys: Vec::new(),
+            })
         })
         .collect();
     let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();
