@@ -95,10 +95,10 @@ PINNED = {
     "old-style": "5df9ba504ef1a5b28230307f9ced4aef403d3af4bcde8c9419b041efd2d4dc84",
     "settlement-136": "b29de1a804ba519148ffaeac4c95e7be1725d277291e8fd6452cc4a0915fa20c",
     "python-strategy": "699bc30031c14d9230ba597cbf4fe92a9dead059a4146a7aec84c174bdd6981d",
-    "python-view": "163fcab457585d0851af2e14028878d35f5e52397988bef05b14198c81442820",
+    "python-view": "2c4784c1f3d64d06c6eccbb4af2e11ea04f2531f2ede9da14802e1f4bb50df58",
     "show-old-style": "03e9eaf8441de43c91331299fc56ccf1c3eb9d3feb90be9306ab61a7812054c8",
     "show-python": "f0dac6a964d6dc8a534dc4c96355edc9d5618fe49f08242ed9a45300ec3f2066",
-    "show-python-view": "ce8a27a51cfc9a67fb908e8830f340e76e5b773ef4e4b21f516854e1ba661b31",
+    "show-python-view": "c4b21c516c057607748966dc7b59f514daee66729e4e40a99285eea532ea9b47",
     "rule-aware": "c24033d185031730c86ec08e1a1ac9d597017455acbadb81fd158cf4922a5874",
 }
 
@@ -107,11 +107,11 @@ PINNED_NUMERIC = {
     "old-style": "10a1544c4e88298cd1be71dfbd99c3ff3078ff89db1f1d59cebdab44fafbc3ba",
     "settlement-136": "b29e3b532cd3be6db07ba202960250a3047c8fe98ac7580ffb2926e1aacaedd7",
     "python-strategy": "21d759b7f30de2bb5049b1725293dcd6dbb715a6634f9afdd924e5f1997ca635",
-    "python-view": "b2a5aec6d763c2b71e2fd2d4d83290cf0b431ed51423faf68febdacca27e4039",
+    "python-view": "96503cde78bcf0381915042e009dbc313c1a9d021bcec5aea4023e6c7dd2a42f",
     "show-old-style": "6ef5b86822145080fcadbda0e18117150748b7e18757010fd5ff49a68078ccdc",
     "bao": "9ccbec4336605cd5796b6fe4c5b3aea5e9c81ef614bea8837ca25e63f818540b",
     "show-python": "40419298aae0b23c28a00aab7af27f1a38f9a1ecaf16efa44d89df4f2f3aa7f6",
-    "show-python-view": "71ffc75e4b527319e28a75974010626564eb47c62f48175851d224ad26d91da6",
+    "show-python-view": "2accbab5b5312827c9762452038b2bd1564fa0518420968b8e2f78d382c29954",
     "rule-aware": "38f20d1361b64aab8cfaaa17b8e8073cf62041554aea5729dcb8f4e18df5511c",
 }
 

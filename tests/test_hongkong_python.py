@@ -53,6 +53,7 @@ class Recorder(ChickenFast):
         assert view["seat_wind"] == (seat - view["dealer"]) % 4
         assert len(view["points"]) == len(view["rivers"]) == len(view["flowers"]) == 4
         assert ("win" in view) == (point in ("tsumo", "ron"))
+        _check_after(view, legal, seen)
         if point in ("tsumo", "ron"):
             assert legal == [(point,), ("pass",)]
             assert view["win"]["fan"] >= view["win"]["counted_fan"] >= 0
@@ -66,6 +67,44 @@ class Recorder(ChickenFast):
                 "chow from the left only"
             )
         return super().decide(view, legal)
+
+
+def _minus(c: list[int], *kinds: int) -> list[int]:
+    out = list(c)
+    for k in kinds:
+        out[k] -= 1
+    return out
+
+
+def _check_after(view: dict[str, Any], legal: list[tuple[Any, ...]], c: list[int]) -> None:
+    """`shanten_after` and `ukeire_after` as the module's helpers compute them from `hand`,
+    `tile` and `visible`: the keys tell the seat nothing its view does not."""
+    after, ukeire = view["shanten_after"], view["ukeire_after"]
+    assert isinstance(after, bytes) and len(after) == len(ukeire) == len(legal)
+    point, tile = view["point"], view["tile"]
+    for a, s, u in zip(legal, after, ukeire, strict=True):
+        if point == "discard":
+            rest = _minus(c, a[1])
+            assert s == shanten([rest])[0]
+            draws = [j for j in range(34) if rest[j] < 4]
+            drawn = shanten([[n + (k == j) for k, n in enumerate(rest)] for j in draws])
+            better = [j for j, d in zip(draws, drawn, strict=True) if d < s]
+            assert u == sum(max(0, 4 - rest[j] - view["visible"][j]) for j in better)
+            continue
+        assert u == 255
+        if point in ("tsumo", "ron"):
+            assert s == 255
+        elif a == ("pass",):
+            assert s == (shanten([c])[0] if point == "claim" else best_after_discard(c))
+        elif point == "kong":
+            assert s == shanten([_minus(c, *[a[1]] * c[a[1]])])[0]
+        else:
+            h = [n + (k == tile) for k, n in enumerate(c)]
+            if a[0] == "kong":
+                assert s == shanten([_minus(h, tile, tile, tile, tile)])[0]
+            else:
+                used = (tile, tile, tile) if a[0] == "pung" else (a[1], a[1] + 1, a[1] + 2)
+                assert s == best_after_discard(_minus(h, *used))
 
 
 def test_shanten_helpers_match_hand_worked_examples() -> None:

@@ -4,17 +4,20 @@ determinism across worker counts and resume."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-from simharness import config, engine, store
+from simharness import _engine, config, engine, store
 from simharness.cli import app
 from simharness.games.riichi import summary_metrics
 from simharness.games.riichi.metrics import RATIOS
+from simharness.games.riichi.python import ShantenGreedy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -219,6 +222,46 @@ def test_python_strategies_decide_through_the_protocol(tmp_path: Path) -> None:
     run = store.open_run(_run(cfg, tmp_path / "out"))
     assert run.manifest.lineup[0].knobs["python"] == "simharness.games.riichi.python:ShantenGreedy"
     assert run.table("players").height == 16
+
+
+class _ShantenAfter(ShantenGreedy):
+    """Decides as ShantenGreedy after checking the view's `shanten_after` against the shanten of
+    what each discard leaves of `hand` (so the key tells the seat nothing its hand does not), and
+    the order of `legal` the example reads."""
+
+    checked = 0
+
+    def decide(self, view: Mapping[str, Any], legal: list[tuple[Any, ...]]) -> int:
+        after = view["shanten_after"]
+        assert isinstance(after, bytes) and len(after) == len(legal)
+        counts = bytearray(34)
+        for t in view["hand"]:
+            if t < 136:  # flowers are extracted, never discarded
+                counts[t // 4] += 1
+        for a, s in zip(legal, after, strict=True):
+            if a[0] == "discard":
+                rest = bytearray(counts)
+                rest[a[1] // 4] -= 1
+                assert s == _engine.riichi_shanten_counts(bytes(rest))[0]
+                _ShantenAfter.checked += 1
+            else:
+                assert s == 255
+        names = [a[0] for a in legal]
+        if view["point"] == "response":
+            assert names[0] == "pass" and "ron" not in names[2:] and "tsumo" not in names
+        else:
+            assert "tsumo" not in names[1:] and "pass" not in names and "ron" not in names
+        return super().decide(view, legal)
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("tenhou", 4), ("tenhou_sanma", 3)])
+def test_shanten_after_is_each_discards_shanten(preset: str, seats: int) -> None:
+    rules = engine.resolve_rules("riichi", preset, {"game_length": "tonpuu"})
+    caller = engine.resolve_knobs("riichi", {"calls": "any"})
+    lineup = [dict(caller, python=f"{__name__}:_ShantenAfter"), *[caller] * (seats - 1)]
+    _ShantenAfter.checked = 0
+    engine.play_batch("riichi", rules, lineup, seed=4, first_game=0, count=2)
+    assert _ShantenAfter.checked > 500
 
 
 def test_event_log_samples_games_without_changing_them() -> None:

@@ -89,7 +89,7 @@ PINNED = {
     "three-players-multi-ron": "0e6fb08ec7956003a2d49fbda07f528539866fbd399748c5c2610a5e661dec52",
     "every-script-in-turn": "fb1f5b428b3a3f69c989d0bdf3d00c21fd320212d2d8e6cb05f4876be6ff39cc",
     "every-script-in-turn-2": "77eaba33133f8c9e246aa26d49698494c346c24364ce6906ca45ad85c71e88db",
-    "python-witness": "5be5362791e928bfd949730a1b29c253bbb75758be2c737d64671b8a7078d2ac",
+    "python-witness": "a84b5ebf1d8f90001ffbe1220ddbd8d1b475d69ac0efcdacc0ec08c48364007c",
     "rule-aware": "d2d82c036b52ac04ca213ca4237297389e837e894d0b826924c79ab4d4ff5bd6",
 }
 
@@ -97,13 +97,13 @@ PINNED = {
 SHOWN = {"shown-5": ("five-players-harsh", 2), "shown-python": ("python-witness", 1)}
 PINNED_SHOWN = {
     "shown-5": "02944557e2f4559a907e062165fc56084156ed05b7dcb920ec778606679598e2",
-    "shown-python": "3a644e01962e809ea3b514e218de2cdbd77d5b6008b713d59ff3bcebf8b57b27",
+    "shown-python": "8365cb2acedec0bbb3f65eb350d0bd6d1506b63cb0ba47897891647dbab51a6a",
 }
 
 # What the Python seats were shown, batch by batch.
 PINNED_VIEWS = {
-    "python-witness": "eac99592550d94f483e1c51cf8e1bb5ceb6f15fd6c1e595ae7cfe71ce4e32fdc",
-    "shown-python": "4d787c1c4383c32cfb94bf923dcfb86768af90c8a709c62a733c3fe313ff84f6",
+    "python-witness": "7a448023ef5c2e948a3d5d3eaf06c515a3f67d6ee48b2b3b2dd66c0f4afe7262",
+    "shown-python": "eb2317d28eef3cf91d53b043493c06ddb5712fe04a86c403590eb02c7dfe3079",
 }
 
 

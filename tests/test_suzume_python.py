@@ -4,6 +4,7 @@ and a script with a Python class runs through `simharness run`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -41,6 +42,7 @@ class Recorder(Fastest):
         held = hand[:-1] if point == "ron" else hand  # the ronned tile is in its river too
         tiles = held + [t for r in view["rivers"] for t in r]
         assert len(set(tiles)) == len(tiles), "a tile is in one place"
+        _check_after(view, legal)
         if point == "discard":
             assert legal == [("discard", t) for t in hand] and "win" not in view
         else:
@@ -48,6 +50,34 @@ class Recorder(Fastest):
         if point == "ron":
             assert view["from"] != view["seat"] and view["rivers"][view["from"]][-1] == view["tile"]
         return super().decide(view, legal)
+
+
+def _check_after(view: Mapping[str, Any], legal: list[tuple[Any, ...]]) -> None:
+    """`need_after`, `ukeire_after` and `safe` as the module's helpers compute them from `hand`,
+    `rivers` and `dora`: the keys tell the seat nothing its view does not."""
+    keys = ("need_after", "ukeire_after", "safe")
+    after = [view[k] for k in keys]
+    assert all(isinstance(b, bytes) and len(b) == len(legal) for b in after)
+    if view["point"] != "discard":
+        assert all(set(b) == {255} for b in after)
+        return
+    held = [0] * 11
+    for t in view["hand"]:
+        held[t // 4] += 1
+    seen = [0] * 11
+    for river in view["rivers"]:
+        for t in river:
+            seen[t // 4] += 1
+    if view["dora"] is not None:
+        seen[view["dora"]] += 1
+    unseen = [max(0, 4 - s - h) for s, h in zip(seen, held, strict=True)]
+    others = [{t // 4 for t in r} for p, r in enumerate(view["rivers"]) if p != view["seat"]]
+    for (_, tile), n, u, s in zip(legal, *after, strict=True):
+        rest = list(held)
+        rest[tile // 4] -= 1
+        assert n == need(tuple(rest))
+        assert u == sum(unseen[k] for k in improving(tuple(rest)))
+        assert s == sum(tile // 4 in r for r in others)
 
 
 def test_distance_helpers_match_hand_worked_examples() -> None:

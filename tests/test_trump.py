@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -343,6 +344,30 @@ class Passive:
         return 1
 
 
+class ShantenAfter(AlwaysRiichi):
+    """Decides as AlwaysRiichi after checking the view's `shanten_after` against the §12 shanten of
+    the 7 cards each discard leaves of `hand` (so the key tells the seat nothing its hand does
+    not), and that the first legal action tells the point."""
+
+    checked = 0
+
+    def decide(self, view: Mapping[str, Any], legal: list[tuple[Any, ...]]) -> int:
+        after = view["shanten_after"]
+        assert isinstance(after, bytes) and len(after) == len(legal)
+        first = {"joker": "keep", "tsumo": "tsumo", "ron": "ron", "discard": "discard"}[view["point"]]
+        assert legal[0][0] == first
+        hand = view["hand"]
+        for a, s in zip(legal, after, strict=True):
+            if a[0] not in ("discard", "riichi"):
+                assert s == 255
+            elif max(hand) < 52:  # the Python formula leaves Jokers out
+                rest = list(hand)
+                rest.remove(a[1])
+                assert s == shanten(tuple(sum(c // 4 == k for c in rest) for k in range(13)))
+                ShantenAfter.checked += 1
+        return super().decide(view, legal)
+
+
 class Raises:
     def decide(self, view: dict[str, Any], legal: list[tuple[Any, ...]]) -> int:
         raise KeyError("no such key")
@@ -365,6 +390,9 @@ def test_python_protocol_decisions_are_honoured() -> None:
         count=20,
     )
     assert example["players"].filter(player=0)["wins"].sum() > 0 and isinstance(AlwaysRiichi(), AlwaysRiichi)
+    ShantenAfter.checked = 0
+    play_batch("trump", {}, [dict(k, python=f"{ME}:ShantenAfter"), k, k], seed=4, first_game=0, count=20)
+    assert ShantenAfter.checked > 1000
     with pytest.raises(KeyError, match=r"lineup slot 1 \(seat \d\) at (joker|tsumo|discard|ron): "):
         play_batch("trump", {}, [k, dict(k, python=f"{ME}:Raises"), k], seed=4, first_game=0, count=2)
 

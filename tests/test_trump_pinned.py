@@ -60,9 +60,9 @@ PINNED = {
     "strict-double-ron": "6ffd974e6b09216cb8002959c9f1293c52d5cdd4aa6b7feda88bd7bda1c3a4f1",
     "mistakes": "ecf09cbe1e23f561285c9007dd97f4345f0fc4b500d860989a148bd833e8bf4e",
     "no-joker-keep": "55dd5582fea3dbb5dd05ce52f095fea8e119e5240eeddd779b4caf90c20e1718",
-    "python-strategies": "7dad36b7785b56ab9eba74837a839c78f5236be2325920c0e5baedbad36cb44a",
+    "python-strategies": "a2487f2d673f197a26a4361ca863edd14bf0dd5076d8c39609f5ad7986435065",
     "show-mistakes": "60247bf5752b02a5fbed5da664efe730ac4f26750e94c1211024ee1d530e7848",
-    "show-python": "7a13939ec5f0996caab505c5c2a197d642f563e858b89fcb2bd229739ae7ca77",
+    "show-python": "41a3a84b92bc5fa89d13d4de6522d6e7ee1de02047cbbb736d2e8d4d16b1a931",
 }
 
 

@@ -6,7 +6,7 @@
 //! `("pung",)`, `("chow", base)`) then `("pass",)`, each `("kong", kind)` then `("pass",)`, and
 //! one `("discard", kind)` per held kind, lowest first; the view dict is built in [`view`].
 
-use super::protocol::{chosen_index, view_and_legal, Items, Protocol};
+use super::protocol::{chosen_index, legal_list, Items, Protocol, Tuples};
 use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::{resolve_preset, Batch};
@@ -16,13 +16,14 @@ use crate::games::hongkong::hand::{HkMeld, Limit, Value};
 use crate::games::hongkong::rules::{presets, Rules};
 use crate::games::hongkong::scoring::{score_report, ScoreRequest};
 use crate::games::hongkong::show::show_with;
-use crate::games::hongkong::strategies::Knobs;
+use crate::games::hongkong::strategies::{shanten_after, ukeire, Knobs};
 use crate::games::hongkong::HongKong;
+use crate::games::riichi::accept;
 use crate::games::riichi::tiles::{Counts, MeldKind, KINDS};
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 /// JSON report of one hand (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides on `preset`. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -103,7 +104,7 @@ fn win<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyDict>> {
 
 /// The protocol's view: the point, its tile and (at a win) the win on offer, then the seat's
 /// view.
-fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
     if let Some(value) = v.win {
         out.item("win", || win(py, value))?;
     }
@@ -132,8 +133,31 @@ fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>)
     out.item("seasons", || Ok(v.bonus.map(|b| numbers(b.1))))?;
     out.item("points", || Ok(v.points))?;
     out.item("live", || Ok(v.live))?;
+    // One byte per action, in the order of the protocol's `legal`.
+    let listed = |f: &dyn Fn(&Action) -> u8| {
+        let bytes: Vec<u8> = if is_win(point) { legal.iter().rev().map(f).collect() } else { legal.iter().map(f).collect() };
+        PyBytes::new(py, &bytes)
+    };
+    out.item("shanten_after", || {
+        Ok(listed(&|&a| match shanten_after(v, point, a) {
+            i8::MAX => NONE,
+            s => s as u8,
+        }))
+    })?;
+    out.item("ukeire_after", || {
+        let discards = legal.iter().fold(0u64, |m, a| if let Action::Discard(k) = *a { m | 1 << k } else { m });
+        let accepting = accept::accepting_after(v.concealed, discards);
+        Ok(listed(&|&a| match a {
+            // At most 4 copies of 34 kinds: a byte holds it.
+            Action::Discard(k) => ukeire(v, k, accepting[usize::from(k)]) as u8,
+            _ => NONE,
+        }))
+    })?;
     Ok(())
 }
+
+/// `shanten_after` and `ukeire_after` of an action they do not apply to.
+const NONE: u8 = 255;
 
 /// Whether `point` is a win, whose protocol lists the win before the pass (the engine's yes/no
 /// points list `[Pass, Win]`).
@@ -165,16 +189,17 @@ impl Protocol for HongKong {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
-        items(py, v, point, out)
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, legal, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, point: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        let tuple = |&a: &Action| action_tuple(py, point, a);
+    fn legal<'py>(py: Python<'py>, point: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        // A win's tuple is named by its point (tsumo or ron): not one per action.
+        let tuple = |&a: &Action| if a == Action::Win { action_tuple(py, point, a) } else { tuples.get(a, || action_tuple(py, point, a)) };
         if is_win(point) {
-            view_and_legal(py, view, legal.iter().rev().map(tuple))
+            legal_list(py, legal.iter().rev().map(tuple))
         } else {
-            view_and_legal(py, view, legal.iter().map(tuple))
+            legal_list(py, legal.iter().map(tuple))
         }
     }
 

@@ -19,9 +19,11 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ffi::{c_long, c_ulong};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::marker::PhantomData;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The rules and knob sets of a batch in which some lineup slots are Python strategies, checked
 /// as `play_batch` checks them, with one `strategies` entry (an object or None) per slot.
@@ -93,6 +95,8 @@ fn strategy_error(py: Python<'_>, context: &str, cause: PyErr) -> PyErr {
 pub(crate) struct PySlots<'py> {
     py: Python<'py>,
     objects: Vec<Option<Bound<'py, PyAny>>>,
+    /// Each object's `decide`, looked up at its first decision (where a missing one is told).
+    methods: Vec<Option<Bound<'py, PyAny>>>,
     cancel: Option<Bound<'py, PyAny>>,
     /// The thread playing the batch (Python's ident), for [`interrupt_python_strategies`].
     thread: c_ulong,
@@ -105,7 +109,8 @@ impl<'py> PySlots<'py> {
     fn new(py: Python<'py>, objects: Vec<Option<Bound<'py, PyAny>>>, cancel: Option<Bound<'py, PyAny>>) -> Self {
         // SAFETY: a plain query of the calling thread's ident.
         let thread = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
-        PySlots { py, objects, cancel, thread, error: None }
+        let methods = objects.iter().map(|_| None).collect();
+        PySlots { py, objects, methods, cancel, thread, error: None }
     }
 
     /// Whether lineup slot `slot` is played by a Python object.
@@ -113,17 +118,17 @@ impl<'py> PySlots<'py> {
         self.objects.get(usize::from(slot)).is_some_and(Option::is_some)
     }
 
-    /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the arguments `args`
-    /// builds and reads its answer with `answer`: `None` when the slot plays its knobs, `Some(None)`
-    /// once the batch has failed (this call or an earlier one; the failure is kept with the slot,
-    /// seat and point) or was cancelled, else `Some(Some(answer))`. An interrupt is kept as it
-    /// is: it is not the strategy's fault.
+    /// Calls slot `slot`'s `decide` (for `seat`, at decision `point`) with the view and (unless
+    /// `None`) the list of legal actions that `args` builds, and reads its answer with `answer`:
+    /// `None` when the slot plays its knobs, `Some(None)` once the batch has failed (this call or
+    /// an earlier one; the failure is kept with the slot, seat and point) or was cancelled, else
+    /// `Some(Some(answer))`. An interrupt is kept as it is: it is not the strategy's fault.
     pub fn decide<T>(
         &mut self,
         slot: u8,
         seat: usize,
         point: &str,
-        args: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>>,
+        args: impl FnOnce(Python<'py>) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyList>>)>,
         answer: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
     ) -> Option<Option<T>> {
         let obj = self.objects.get(usize::from(slot))?.as_ref()?;
@@ -136,9 +141,17 @@ impl<'py> PySlots<'py> {
             let _deciding = Deciding::enter(self.thread);
             let cancelled =
                 self.cancel.as_ref().map_or(Ok(false), |c| c.call_method0(intern!(self.py, "is_set")).and_then(|s| s.is_truthy()));
+            let method = &mut self.methods[usize::from(slot)];
             match cancelled {
                 Ok(true) => Err(PyKeyboardInterrupt::new_err("the run was interrupted")),
-                Ok(false) => args(self.py).and_then(|args| obj.call_method1(intern!(self.py, "decide"), args)),
+                Ok(false) => match method {
+                    Some(m) => Ok(&*m),
+                    None => obj.getattr(intern!(self.py, "decide")).map(|m| &*method.insert(m)),
+                }
+                .and_then(|m| match args(self.py)? {
+                    (view, Some(legal)) => m.call1((view, legal)),
+                    (view, None) => m.call1((view,)),
+                }),
                 Err(e) => Err(e),
             }
         };
@@ -167,24 +180,27 @@ pub(crate) trait Protocol: Game + Decisions {
 
     fn context<'py>(py: Python<'py>, rules: &Self::Rules) -> PyResult<Self::Context<'py>>;
 
-    /// The items of the view `decide` receives at `point`, in order, each through `out.item`
-    /// (which builds only the values a strategy reads: [`View`]).
+    /// The items of the view `decide` receives at `point`, whose actions are `legal`, in order,
+    /// each through `out.item` (which builds only the values a strategy reads: [`View`]). The
+    /// keys are the same at every point of the same name (they are listed once per batch).
     fn items<'py>(
         py: Python<'py>,
         cx: &Self::Context<'py>,
         view: &Self::View<'_>,
         point: Self::Point,
+        legal: &[Self::Action],
         out: &mut Items<'py>,
     ) -> PyResult<()>;
 
-    /// The arguments of `decide` at `point` given its `view` (usually `(view, legal)`:
-    /// [`view_and_legal`]).
-    fn arguments<'py>(
+    /// The list of legal actions `decide` receives after the view at `point` (usually
+    /// [`legal_list`] of the actions' tuples, each made once per batch through `tuples`), or `None`
+    /// where `decide` takes the view alone.
+    fn legal<'py>(
         py: Python<'py>,
-        view: Bound<'py, PyAny>,
         point: Self::Point,
         legal: &[Self::Action],
-    ) -> PyResult<Bound<'py, PyTuple>>;
+        tuples: &Tuples<'py, Self::Action>,
+    ) -> PyResult<Option<Bound<'py, PyList>>>;
 
     /// The index in `legal` that `decide`'s `answer` chose: by default an int index.
     fn chosen(answer: &Bound<'_, PyAny>, _point: Self::Point, legal: &[Self::Action]) -> PyResult<usize> {
@@ -214,17 +230,76 @@ pub(crate) trait Protocol: Game + Decisions {
     ) -> Result<Vec<Table>, PlayerError>;
 }
 
-/// The usual arguments of `decide`: the view and the list of legal actions as tuples.
-pub(crate) fn view_and_legal<'py>(
+/// The usual list of legal actions: one tuple each.
+pub(crate) fn legal_list<'py>(
     py: Python<'py>,
-    view: Bound<'py, PyAny>,
     legal: impl IntoIterator<Item = PyResult<Bound<'py, PyTuple>>>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let list = PyList::empty(py);
-    for action in legal {
-        list.append(action?)?;
+) -> PyResult<Option<Bound<'py, PyList>>> {
+    // Sized once, not grown by appending.
+    let legal = legal.into_iter();
+    let mut tuples = Vec::with_capacity(legal.size_hint().0);
+    for t in legal {
+        tuples.push(t?);
     }
-    PyTuple::new(py, [view, list.into_any()])
+    PyList::new(py, tuples).map(Some)
+}
+
+/// A batch's action tuples, each made the first time an action is offered and shared after: a
+/// tuple is immutable, and making and freeing one per action and decision was most of what the
+/// list of legal actions cost.
+pub(crate) struct Tuples<'py, A> {
+    made: RefCell<HashMap<A, Bound<'py, PyTuple>, BuildHasherDefault<ActionHasher>>>,
+}
+
+/// A multiply-rotate hash of an action's few bytes (as rustc's FxHasher): the default SipHash
+/// cost more than making the tuple did.
+#[derive(Default)]
+struct ActionHasher(u64);
+
+impl Hasher for ActionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+impl<'py, A: Copy + Eq + Hash> Tuples<'py, A> {
+    /// The tuple of `action`, made by `make` unless made before.
+    pub fn get(&self, action: A, make: impl FnOnce() -> PyResult<Bound<'py, PyTuple>>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(t) = self.made.borrow().get(&action) {
+            return Ok(t.clone());
+        }
+        let t = make()?;
+        self.made.borrow_mut().insert(action, t.clone());
+        Ok(t)
+    }
+}
+
+impl<A> Default for Tuples<'_, A> {
+    fn default() -> Self {
+        Tuples { made: RefCell::new(HashMap::default()) }
+    }
 }
 
 /// What one pass over a game's [`Protocol::items`] collects: the keys, or the value of one item.
@@ -241,15 +316,17 @@ pub(crate) struct Items<'py> {
     want: Want,
     at: usize,
     keys: Vec<&'static str>,
-    value: Option<Py<PyAny>>,
+    /// The item asked for, once built.
+    value: Option<(&'static str, Py<PyAny>)>,
 }
 
 impl<'py> Items<'py> {
     /// The view's item `key`, whose value `value` builds.
+    #[inline]
     pub fn item<T: IntoPyObject<'py>>(&mut self, key: &'static str, value: impl FnOnce() -> PyResult<T>) -> PyResult<()> {
         match self.want {
             Want::Keys => self.keys.push(key),
-            Want::Item(i) if i == self.at => self.value = Some(value()?.into_bound_py_any(self.py)?.unbind()),
+            Want::Item(i) if i == self.at => self.value = Some((key, value()?.into_bound_py_any(self.py)?.unbind())),
             Want::Item(_) => {}
         }
         self.at += 1;
@@ -274,10 +351,14 @@ unsafe impl Sync for Source {}
 /// kept past `decide` is completed as `decide` returns, so that it stays readable.
 #[pyclass(mapping, module = "simharness._engine", name = "_View")]
 pub(crate) struct View {
-    keys: Vec<&'static str>,
+    keys: Keys,
     values: Vec<Option<Py<PyAny>>>,
     source: Option<Source>,
 }
+
+/// The keys of the views of one point, shared by every view of it: [`Protocol::items`] lists the
+/// same keys for every view at a point of the same name, so they are listed once per batch.
+type Keys = Arc<[&'static str]>;
 
 impl View {
     fn value(&mut self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
@@ -287,9 +368,16 @@ impl View {
         let source = self.source.ok_or_else(|| PyRuntimeError::new_err("a view read after its decide() returned"))?;
         // SAFETY: see `Source`: the source is set only while its target lives.
         let items = unsafe { (*source.0)(Want::Item(i)) }?;
-        let v = items.value.expect("an item of the view's keys");
-        self.values[i] = Some(v.clone_ref(py));
-        Ok(v)
+        match items.value {
+            Some((key, v)) if key == self.keys[i] => {
+                self.values[i] = Some(v.clone_ref(py));
+                Ok(v)
+            }
+            _ => Err(PyRuntimeError::new_err(format!(
+                "the view's item {i} is no longer {:?}: a game's items differ at one point",
+                self.keys[i]
+            ))),
+        }
     }
 
     fn index(&self, key: &Bound<'_, PyAny>) -> Option<usize> {
@@ -329,11 +417,11 @@ impl View {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        PyList::new(py, &self.keys)?.try_iter().map(Bound::into_any)
+        PyList::new(py, self.keys.iter())?.try_iter().map(Bound::into_any)
     }
 
     fn keys(&self) -> Vec<&'static str> {
-        self.keys.clone()
+        self.keys.to_vec()
     }
 
     fn values(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
@@ -363,8 +451,14 @@ impl View {
 struct PyPlayer<'s, 'py, 'k, G: Protocol> {
     slots: &'s RefCell<PySlots<'py>>,
     cx: &'s G::Context<'py>,
+    tuples: &'s Tuples<'py, G::Action>,
     slot: u8,
     knobs: &'k G::Knobs,
+    /// The view object of the last decision, which the next one fills again unless the strategy
+    /// kept it.
+    view: Option<Bound<'py, View>>,
+    /// The keys of the views of each point met, by the point's name.
+    keys: Vec<(&'static str, Keys)>,
 }
 
 impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
@@ -372,38 +466,63 @@ impl<'py, G: Protocol> Player<G> for PyPlayer<'_, 'py, '_, G> {
         if let Some(a) = G::knob_answer(self.knobs, view, point, legal) {
             return Ok(a);
         }
-        let (cx, py) = (self.cx, self.slots.borrow().py);
+        let (cx, py, tuples) = (self.cx, self.slots.borrow().py, self.tuples);
         let source = move |want: Want| {
             let keys = if matches!(want, Want::Keys) { Vec::with_capacity(32) } else { Vec::new() };
             let mut out = Items { py, want, at: 0, keys, value: None };
-            G::items(py, cx, view, point, &mut out).map(|()| out)
+            G::items(py, cx, view, point, legal, &mut out).map(|()| out)
         };
         let source: &(dyn Fn(Want) -> PyResult<Items<'py>> + '_) = &source;
         // SAFETY: only the lifetimes are erased; the view drops the pointer before `source` goes.
         let source = Source(unsafe { std::mem::transmute::<_, *const (dyn Fn(Want) -> PyResult<Items<'static>> + 'static)>(source) });
-        let mut shown: Option<Bound<'_, View>> = None;
+        let reused = &mut self.view;
+        let name = G::point_name(point);
+        let known = &mut self.keys;
         let args = |py| {
-            let keys = (unsafe { (*source.0)(Want::Keys) })?.keys;
-            let values = keys.iter().map(|_| None).collect();
-            let v = Bound::new(py, View { keys, values, source: Some(source) })?;
-            shown = Some(v.clone());
-            G::arguments(py, v.into_any(), point, legal)
+            let keys = match known.iter().find(|(n, _)| *n == name) {
+                Some((_, keys)) => keys.clone(),
+                None => {
+                    let keys: Keys = (unsafe { (*source.0)(Want::Keys) })?.keys.into();
+                    known.push((name, keys.clone()));
+                    keys
+                }
+            };
+            let v = match reused.take() {
+                Some(v) => {
+                    let mut b = v.borrow_mut();
+                    b.values.resize_with(keys.len(), || None);
+                    (b.keys, b.source) = (keys, Some(source));
+                    drop(b);
+                    v
+                }
+                None => {
+                    let values = keys.iter().map(|_| None).collect();
+                    Bound::new(py, View { keys, values, source: Some(source) })?
+                }
+            };
+            *reused = Some(v.clone());
+            Ok((v.into_any(), G::legal(py, point, legal, tuples)?))
         };
-        let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), G::point_name(point), args, |r| G::chosen(r, point, legal));
-        if let Some(v) = shown {
+        let answer = self.slots.borrow_mut().decide(self.slot, G::seat(view), name, args, |r| G::chosen(r, point, legal));
+        if let Some(v) = self.view.take() {
             // A view the strategy kept is completed while its source lives; then the source goes.
+            // One it did not keep is emptied, to be filled at the next decision.
             let py = v.py();
             // SAFETY: a plain read of the object's reference count.
             let kept = unsafe { pyo3::ffi::Py_REFCNT(v.as_ptr()) } > 1;
-            let mut v = v.borrow_mut();
+            let mut b = v.borrow_mut();
             if kept {
-                for i in 0..v.keys.len() {
-                    if v.value(py, i).is_err() {
+                for i in 0..b.keys.len() {
+                    if b.value(py, i).is_err() {
                         break;
                     }
                 }
+            } else {
+                b.values.iter_mut().for_each(|x| *x = None);
             }
-            v.source = None;
+            b.source = None;
+            drop(b);
+            self.view = (!kept).then_some(v);
         }
         // A failure stops the game at once; the slots keep the strategy's exception, told where.
         answer.flatten().map(|i| legal[i]).ok_or_else(|| Fault::Failed(format!("Python strategy of lineup slot {}", self.slot)))
@@ -418,13 +537,22 @@ fn play_python<'py, G: Protocol>(slots: PySlots<'py>, rules: &str, lineup: &str,
     let py = slots.py;
     let (rules, lineup) = checked_python_batch::<G>(rules, lineup, slots.objects.len())?;
     let cx = G::context(py, &rules)?;
+    let tuples = Tuples::default();
     let slots = RefCell::new(slots);
     let mut players: Vec<Option<PyPlayer<G>>> = lineup
         .iter()
         .enumerate()
         .map(|(slot, knobs)| {
             let slot = slot as u8;
-            slots.borrow().claims(slot).then_some(PyPlayer { slots: &slots, cx: &cx, slot, knobs })
+            slots.borrow().claims(slot).then_some(PyPlayer {
+                slots: &slots,
+                cx: &cx,
+                tuples: &tuples,
+                slot,
+                knobs,
+                view: None,
+                keys: Vec::new(),
+            })
         })
         .collect();
     let mut outside: Vec<Option<&mut dyn Player<G>>> = players.iter_mut().map(|p| p.as_mut().map(|p| p as _)).collect();

@@ -12,9 +12,10 @@
 //! `point` ("turn" or "response"), `after_call`, `from` and `tile` (responses), `hand`, `melds`
 //! (per seat: lists of (type, tiles)), `rivers`, `riichi`, `points`, `nuki` (extracted tiles per
 //! seat), `dora_indicators`, `round`,
-//! `honba`, `sticks`, `dealer`, `live_remaining` and `shanten` (of the own hand).
+//! `honba`, `sticks`, `dealer`, `live_remaining`, `shanten` (of the own hand) and `shanten_after`
+//! (bytes, one per legal action: the shanten after that discard, 255 for any other action).
 
-use super::protocol::{view_and_legal, Items, Protocol};
+use super::protocol::{legal_list, Items, Protocol, Tuples};
 use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
@@ -23,12 +24,12 @@ use crate::games::riichi::batch::play_tables;
 use crate::games::riichi::rules::Rules;
 use crate::games::riichi::show::show_with;
 use crate::games::riichi::strategies::{knob_answer, Knobs};
-use crate::games::riichi::{replay, rules, shanten, Riichi};
+use crate::games::riichi::{accept, replay, rules, shanten, Riichi};
 use crate::options::OptionError;
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyTuple};
 
 /// Replays one recorded hand (JSON, see `games::riichi::replay`) under the rules of `preset` with
 /// `overrides` (JSON object); returns the engine's result as JSON.
@@ -38,6 +39,9 @@ fn riichi_replay_hand(preset: &str, overrides: &str, hand: &str) -> PyResult<Str
     let hand = parse_json("hand", hand)?;
     replay::replay_hand(&rules, &hand).map(|v| v.to_string()).map_err(|e| option_error(OptionError::new("hand", e)))
 }
+
+/// `shanten_after` of an action that is no discard.
+const NOT_A_DISCARD: u8 = 255;
 
 fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>> {
     Ok(match a {
@@ -60,7 +64,7 @@ fn action_tuple<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyTuple>
     .cast_into::<PyTuple>()?)
 }
 
-fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
     out.item("seat", || Ok(v.seat))?;
     out.item("point", || Ok(point.name()))?;
     match point {
@@ -102,6 +106,15 @@ fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>)
     out.item("dealer", || Ok(v.dealer))?;
     out.item("live_remaining", || Ok(v.live_remaining))?;
     out.item("shanten", || Ok(shanten::shanten(&v.own.counts)))?;
+    out.item("shanten_after", || {
+        // The engine's table of every discard's shanten, which its own turn has usually built.
+        let after = accept::after_discards(&v.own.counts);
+        let of = |a: &Action| match *a {
+            Action::Discard { tile, .. } => after[usize::from(tile / 4)] as u8,
+            _ => NOT_A_DISCARD,
+        };
+        Ok(PyBytes::new(py, &legal.iter().map(of).collect::<Vec<u8>>()))
+    })?;
     Ok(())
 }
 
@@ -112,12 +125,12 @@ impl Protocol for Riichi {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
-        items(py, v, point, out)
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, legal, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn knob_answer(knobs: &Knobs, v: &View<'_>, point: Point, _: &[Action]) -> Option<Action> {

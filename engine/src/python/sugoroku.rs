@@ -7,7 +7,7 @@
 //! and pending multipliers, and never a face-down tile or the dice to come. Dice are drawn exactly
 //! as in a native batch, so a Python slot meets the same luck as the knobs it replaces.
 
-use super::protocol::{Items, Protocol};
+use super::protocol::{Items, Protocol, Tuples};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::sugoroku::actions::{Action, Point, View};
@@ -18,7 +18,7 @@ use crate::options::Options;
 use crate::table::Table;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::PyList;
 
 /// The view: the face-down squares (and the start and the goal) are `None` in `course`; their
 /// tiles are counted in `unseen`.
@@ -52,12 +52,20 @@ impl Protocol for Sugoroku {
         py.import("json")?.call_method1("loads", (rules.to_json().to_string(),))
     }
 
-    fn items<'py>(_: Python<'py>, rules: &Bound<'py, PyAny>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+    fn items<'py>(
+        _: Python<'py>,
+        rules: &Bound<'py, PyAny>,
+        v: &View<'_>,
+        point: Point,
+        _: &[Action],
+        out: &mut Items<'py>,
+    ) -> PyResult<()> {
         items(rules, v, point, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, _: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [view])
+    /// `decide(view)` alone: the answer is a bool, not an index.
+    fn legal<'py>(_: Python<'py>, _: Point, _: &[Action], _: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        Ok(None)
     }
 
     /// Only a real bool: a truthy int or string is more likely a bug than an answer.

@@ -8,21 +8,21 @@
 //! A Python strategy is a [`Player`](crate::decide::Player) like the native ones: its view dict is
 //! built from the seat's [`View`] and the point (the value of the win on offer), nothing else.
 
-use super::protocol::{view_and_legal, Items, Protocol};
+use super::protocol::{legal_list, Items, Protocol, Tuples};
 use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
 use crate::games::suzume::actions::{Action, Point, View};
 use crate::games::suzume::batch::play_tables;
 use crate::games::suzume::hand::Parts;
-use crate::games::suzume::scoring::{score_report, Tile};
+use crate::games::suzume::scoring::{score_report, Tables, Tile, KINDS};
 use crate::games::suzume::show::show_with;
 use crate::games::suzume::{Knobs, Rules, Suzume};
 use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad tiles, counts or options raise `ValueError((field, message))`.
@@ -45,7 +45,7 @@ fn kinds_of(mask: u16) -> Vec<u16> {
 }
 
 /// What a seat sees at a decision (the protocol's view, `simharness/games/suzume/python.py`).
-fn items<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+fn items<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
     out.item("point", || Ok(point.name()))?;
     out.item("seat", || Ok(v.seat))?;
     out.item("players", || Ok(v.players))?;
@@ -72,8 +72,31 @@ fn items<'py>(py: Python<'py>, red_tiles: bool, v: &View, point: Point, out: &mu
     if let Point::Tsumo { win } | Point::Ron { win } = point {
         out.item("win", || win_dict(py, &win))?;
     }
+    // One byte per legal action, from the engine's table of the hand's discards (S1's measures).
+    let per_discard = |f: &dyn Fn(u8, u8, u16) -> u8| {
+        let bytes: Vec<u8> = legal
+            .iter()
+            .map(|a| match *a {
+                Action::Discard(t) => {
+                    let (need, improving) = Tables::get().five_after(v.state, t.kind());
+                    f(t.kind(), need, improving)
+                }
+                _ => NONE,
+            })
+            .collect();
+        PyBytes::new(py, &bytes)
+    };
+    out.item("need_after", || Ok(per_discard(&|_, need, _| need)))?;
+    out.item("ukeire_after", || {
+        let unseen = v.unseen();
+        Ok(per_discard(&|_, _, improving| (0..KINDS).filter(|&k| improving >> k & 1 == 1).map(|k| unseen[k]).sum()))
+    })?;
+    out.item("safe", || Ok(per_discard(&|kind, _, _| v.safe_count(kind))))?;
     Ok(())
 }
+
+/// `need_after`, `ukeire_after` and `safe` of an action that is no discard.
+const NONE: u8 = 255;
 
 /// The value of the win on offer, part by part.
 fn win_dict<'py>(py: Python<'py>, p: &Parts) -> PyResult<Bound<'py, PyDict>> {
@@ -108,12 +131,12 @@ impl Protocol for Suzume {
         Ok(rules.red_tiles)
     }
 
-    fn items<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
-        items(py, red_tiles, v, point, out)
+    fn items<'py>(py: Python<'py>, &red_tiles: &bool, v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
+        items(py, red_tiles, v, point, legal, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Suzume>) -> Result<Vec<Table>, PlayerError> {

@@ -10,7 +10,7 @@
 //! like the native ones: the view dict and the legal tuples are built from the seat's [`View`], the
 //! point and its legal [`Action`]s alone.
 
-use super::protocol::{view_and_legal, Items, Protocol};
+use super::protocol::{legal_list, Items, Protocol, Tuples};
 use super::{option_error, parse_json};
 use crate::decide::{Outside, PlayerError};
 use crate::game::Batch;
@@ -24,7 +24,7 @@ use crate::options::{Options, Validate};
 use crate::table::Table;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 /// JSON report of one hand's value (see `scoring::score_report`); `rules` is a JSON object of rule
 /// overrides. Bad cards, counts or options raise `ValueError((field, message))`.
@@ -74,8 +74,11 @@ fn kinds_of(mask: u16) -> Vec<u16> {
     (0..14).filter(|k| mask & (1 << k) != 0).collect()
 }
 
+/// `shanten_after` of an action that is no discard.
+const NOT_A_DISCARD: u8 = 255;
+
 /// What a seat sees at a decision (the protocol's view, `simharness/games/trump/python.py`).
-fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
+fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
     out.item("point", || Ok(point.name()))?;
     out.item("seat", || Ok(v.seat))?;
     out.item("dealer", || Ok(v.dealer))?;
@@ -92,6 +95,14 @@ fn items<'py>(py: Python<'py>, v: &View<'_>, point: Point, out: &mut Items<'py>)
     out.item("live", || Ok(v.live))?;
     out.item("points", || Ok(v.points.to_vec()))?;
     out.item("pool", || Ok(v.pool))?;
+    out.item("shanten_after", || {
+        // The engine's §12 helpers of each discard, which it built for this decision.
+        let of = |a: &Action| match (a, v.after) {
+            (Action::Discard { card, .. }, Some(after)) => after[usize::from(card.kind())].normal as u8,
+            _ => NOT_A_DISCARD,
+        };
+        Ok(PyBytes::new(py, &legal.iter().map(of).collect::<Vec<u8>>()))
+    })?;
     if let Point::Tsumo(value) | Point::Ron(value) = point {
         out.item("win", || {
             let w = PyDict::new(py);
@@ -127,12 +138,12 @@ impl Protocol for Trump {
         Ok(())
     }
 
-    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, out: &mut Items<'py>) -> PyResult<()> {
-        items(py, v, point, out)
+    fn items<'py>(py: Python<'py>, (): &(), v: &View<'_>, point: Point, legal: &[Action], out: &mut Items<'py>) -> PyResult<()> {
+        items(py, v, point, legal, out)
     }
 
-    fn arguments<'py>(py: Python<'py>, view: Bound<'py, PyAny>, _: Point, legal: &[Action]) -> PyResult<Bound<'py, PyTuple>> {
-        view_and_legal(py, view, legal.iter().map(|&a| action_tuple(py, a)))
+    fn legal<'py>(py: Python<'py>, _: Point, legal: &[Action], tuples: &Tuples<'py, Action>) -> PyResult<Option<Bound<'py, PyList>>> {
+        legal_list(py, legal.iter().map(|&a| tuples.get(a, || action_tuple(py, a))))
     }
 
     fn play_with(rules: &Rules, lineup: &[Knobs], batch: &Batch, outside: &mut Outside<'_, Trump>) -> Result<Vec<Table>, PlayerError> {

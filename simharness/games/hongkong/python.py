@@ -9,8 +9,9 @@ game and ``__init__`` when making the instance raises; the original is its ``__c
 dice and mistake injection are keyed exactly as in native play, so a Python strategy meets the same
 luck as the knobs it is compared with.
 
-This is much slower than the native knobs (``benchmarks/hongkong.py`` reports the cost):
-prototype in Python, then express a strategy in knobs when it should run at scale.
+Each decision builds a Python view and calls Python, which costs more than the native knobs
+(``benchmarks/hongkong.py`` reports the cost: ``ChickenFast`` plays about half as fast as the
+native lineup): prototype in Python, then express a strategy in knobs when it should run at scale.
 
 Tiles are kinds ``0..33``: 0-8 characters 1-9 (``1m``-``9m``), 9-17 dots, 18-26 bamboo, 27-30 the
 winds E S W N, 31-33 the dragons 白 發 中 (Riichi's kind numbers; ``id // 4`` of a Riichi tile id).
@@ -48,17 +49,28 @@ A win below the rules' minimum is never offered: the engine counts it as refused
 - ``win`` (``tsumo`` and ``ron`` only): the value on offer: ``fan`` (bonus tiles included; the
   rules' ``max_fan`` for a limit hand), ``counted_fan`` (what the minimum counts), ``base`` (the
   table's multiplier), ``limit`` (the limit hand's name, or None) and ``items`` (``(name, fan)``
-  per fan item, as ``simharness score hongkong`` names them).
+  per fan item, as ``simharness score hongkong`` names them);
+- ``shanten_after``: bytes, one per action of ``legal``: the shanten the concealed hand is left
+  with (seven pairs and thirteen orphans count without melds): after a discard; after a claim (a
+  pung's or chow's with its best discard, a kong's before the replacement draw); after one's own
+  kong; after passing a claim, the hand's own, and after passing a kong, with its best discard;
+  255 at a win point;
+- ``ukeire_after``: bytes, one per action of ``legal``: for a discard, the unseen copies (four
+  less those in the hand left and those ``visible``) of the kinds whose draw lowers the shanten
+  that discard leaves; 255 for any other action.
 
-Speed: ``view`` is a read-only mapping whose values are built when first read (see
-``docs/python-api.md``): ``melds``, ``rivers`` and ``win`` build nested lists and dicts, so read them
-only when a decision needs them. Ask the engine for many parts' shanten in one call
-(:func:`shanten_bytes`, :func:`shanten_after_draws`); a Python seat's cost is mostly its own
-``decide`` (``ChickenFast``'s discard weighs every candidate's draws).
+Speed (see ``docs/python-api.md``): ``view`` is a read-only mapping whose values are built when
+first read, so read only what a decision needs. Cheap: ``legal`` (its tuples are made once per
+batch; its first action tells a win and a discard from the rest), the numbers, ``hand``,
+``visible``, ``shanten_after`` and ``ukeire_after`` (the engine's tables; ``min``, ``index`` and
+``count`` of the bytes run in C). Costly: ``melds``, ``rivers`` and ``win`` (nested lists and
+dicts). ``ChickenFast`` reads ``legal``, ``shanten_after`` and, on a tie, ``ukeire_after`` (at a
+win, ``win`` and ``live``); :func:`shanten` values any other parts in one call to the engine.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from simharness import _engine
@@ -70,7 +82,7 @@ HONORS = 27
 
 
 class HongKongStrategy(Protocol):
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int: ...
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int: ...
 
 
 def shanten(hands: list[list[int]]) -> list[int]:
@@ -82,15 +94,6 @@ def shanten(hands: list[list[int]]) -> list[int]:
 def shanten_bytes(parts: bytes) -> list[int]:
     """:func:`shanten` of parts given as 34 kind counts each, concatenated."""
     return memoryview(_engine.riichi_shanten_counts(parts)).cast("b").tolist()
-
-
-def shanten_after_draws(c: list[int], draws: list[int]) -> list[int]:
-    """Shanten of ``c`` plus one tile of each kind in ``draws`` (one part per draw), built as bytes
-    rather than lists."""
-    parts = bytearray(bytes(c) * len(draws))
-    for i, k in enumerate(draws):
-        parts[i * KINDS + k] += 1
-    return shanten_bytes(bytes(parts))
 
 
 def counts(kinds: list[int]) -> list[int]:
@@ -119,64 +122,46 @@ class ChickenFast:
     chow that lowers it; declare the first kong that does not slow the hand; discard the tile that
     leaves the least shanten, then the most unseen tiles that lower it, then honours before
     terminals before middle tiles, then the lowest kind. It makes the same decisions as the knobs
-    of ``strategies/hongkong/chicken-fast.toml``, with the same ``min_win_fan`` and ``relax_live``."""
+    of ``strategies/hongkong/chicken-fast.toml``, with the same ``min_win_fan`` and ``relax_live``,
+    reading the engine's ``shanten_after`` and ``ukeire_after`` rather than computing them."""
 
     min_win_fan = 0
     relax_live = 8
 
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
-        point = view["point"]
-        if point in ("tsumo", "ron"):
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int:
+        first = legal[0][0]
+        if first in ("tsumo", "ron"):
             win = view["win"]
             take = win["limit"] is not None or win["counted_fan"] >= self.min_win_fan
             return 0 if take or view["live"] <= self.relax_live else 1
-        c = counts(view["hand"])
-        if point == "claim":
-            return self._claim(c, view["tile"], legal)
-        if point == "kong":
-            now = best_after_discard(c)
-            for i, (_, k) in enumerate(legal[:-1]):
-                if shanten([_minus(c, k, c[k])])[0] <= now:
-                    return i
-            return len(legal) - 1
-        return self._discard(c, view["visible"], legal)
-
-    @staticmethod
-    def _claim(c: list[int], tile: int, legal: list[Action]) -> int:
-        now = shanten([c])[0]
+        after: bytes = view["shanten_after"]
+        if first == "discard":
+            return self._discard(after, view, legal)
+        # A claim or a kong, then the pass, which leaves the hand's shanten as it is.
+        now = after[-1]
         for i, action in enumerate(legal[:-1]):
-            h = list(c)
-            h[tile] += 1
-            if action[0] == "chow":
-                for k in range(action[1], action[1] + 3):
-                    h[k] -= 1
-                if best_after_discard(h) < now:
-                    return i
-            elif action[0] == "pung":
-                if best_after_discard(_minus(h, tile, 3)) < now:
-                    return i
-            elif shanten([_minus(h, tile, 4)])[0] <= now:
+            if after[i] < now or (after[i] == now and action[0] == "kong"):
                 return i
         return len(legal) - 1
 
     @staticmethod
-    def _discard(c: list[int], visible: list[int], legal: list[Action]) -> int:
-        held = [a[1] for a in legal]
-        after = dict(zip(held, shanten([_minus(c, k) for k in held]), strict=True))
-        top = min(after.values())
-        best: tuple[int, ...] | None = None
-        choice = 0
-        for i, x in enumerate(held):
-            if after[x] != top:
-                continue
-            rest = _minus(c, x)
-            draws = [j for j in range(KINDS) if rest[j] < 4]
-            lowered = shanten_after_draws(rest, draws)
-            ukeire = sum(
-                max(0, 4 - rest[j] - visible[j]) for j, s in zip(draws, lowered, strict=True) if s < top
-            )
-            order = 0 if x >= HONORS else 1 if x % 9 in (0, 8) else 2
-            key = (-ukeire, order, x)
-            if best is None or key < best:
-                best, choice = key, i
+    def _discard(after: bytes, view: Mapping[str, Any], legal: list[Action]) -> int:
+        top = min(after)
+        choice = after.index(top)
+        if after.count(top) == 1:
+            return choice
+        ukeire: bytes = view["ukeire_after"]
+        # Discards are listed lowest kind first: a later one wins only by more ukeire or an earlier
+        # order (honours, terminals, middle tiles).
+        best = (ukeire[choice], _order(legal[choice][1]))
+        for i in range(choice + 1, len(after)):
+            if after[i] == top:
+                key = (ukeire[i], _order(legal[i][1]))
+                if key[0] > best[0] or (key[0] == best[0] and key[1] < best[1]):
+                    best, choice = key, i
         return choice
+
+
+def _order(kind: int) -> int:
+    """Honours before terminals before middle tiles."""
+    return 0 if kind >= HONORS else 1 if kind % 9 in (0, 8) else 2

@@ -9,10 +9,12 @@ making the instance raises; the original is its ``__cause__``). The tiles a hand
 exactly as in native play, so a Python strategy meets the same luck as the knobs it is compared
 with.
 
-This is much slower than the native knobs (``benchmarks/suzume.py`` reports the cost): prototype in
-Python, then express a strategy in knobs when it should run at scale.
+A native decision costs a fraction of a microsecond, a call to Python about as much as several
+(``benchmarks/suzume.py`` reports the cost: ``Fastest`` plays about a fifth as fast as the native
+lineup): prototype in Python, then express a strategy in knobs when it should run at scale.
 
-Decision points (``view["point"]``) and their ``legal`` actions:
+Decision points (``view["point"]``) and their ``legal`` actions (the first action tells them
+apart):
 
 - ``"tsumo"`` (D1, after one's own draw completes a legal win): ``[("tsumo",), ("pass",)]``;
   passing goes on to the discard;
@@ -42,16 +44,23 @@ a number (``id % 4 == 0`` and ``id < 36``) is its red copy when the rules have r
 - ``win``: at D1 and D3 only, the value of the win on offer: ``score`` (what the winner is owed,
   dealer bonus included), ``base`` (checked against the minimum), ``set_points``, ``red``,
   ``dora``, ``tanyao``, ``chanta``, ``yakuman`` (``"none"``, ``"all_green"``, ``"chinyao"``,
-  ``"super_red"``), ``yakuman_points`` and ``dealer_bonus``.
+  ``"super_red"``), ``yakuman_points`` and ``dealer_bonus``;
+- ``need_after``, ``ukeire_after``, ``safe``: bytes, one per action of ``legal``, from the
+  engine's tables: for a discard, the distance to a win of the 5 tiles it leaves (:func:`need`),
+  the unseen copies (four less those held and those seen: rivers and dora) of the kinds whose draw
+  lowers that distance (:func:`improving`), and how many opponents have the tile's kind in their
+  river (so cannot ron it); 255 for a win or a pass.
 
-Speed: ``view`` is a read-only mapping whose values are built when first read (see
-``docs/python-api.md``): ``rivers`` and ``win`` build nested lists and dicts, so read them only when
-a decision needs them, ``view["point"]`` first. A Python seat's cost is mostly its own ``decide``:
-cache what depends only on the hand (``need`` and ``improving`` below).
+Speed (see ``docs/python-api.md``): ``view`` is a read-only mapping whose values are built when
+first read, so read only what a decision needs. Cheap: ``legal`` (its tuples are made once per
+batch), the numbers, ``hand``, and the per-action bytes (``min``, ``index``, ``count`` and
+``translate`` of bytes, and ``zip`` and ``min`` of their tuples, run in C; ``Fastest`` orders its
+discards so). Costly: ``rivers`` and ``win`` (nested lists and dicts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
@@ -62,7 +71,7 @@ CHUN = 10
 
 
 class SuzumeStrategy(Protocol):
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int: ...
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int: ...
 
 
 def _targets() -> list[tuple[int, ...]]:
@@ -113,41 +122,42 @@ class Fastest:
     player); discard the tile that leaves the least distance to a win, then the most unseen
     winning/improving tiles, then the tile the most opponents cannot ron, then the tile of least
     value kept (red, dora, 中), then the lowest kind. It makes the same decisions as the knobs
-    ``discard = "fastest"`` with the same ``min_win_score``."""
+    ``discard = "fastest"`` with the same ``min_win_score``, reading the engine's ``need_after``,
+    ``ukeire_after`` and ``safe`` rather than computing them (:func:`need` and :func:`improving`
+    compute the first two in Python)."""
 
     min_win_score = 0
 
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
-        if view["point"] != "discard":
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int:
+        if legal[0][0] != "discard":
             win = view["win"]["score"] >= self.min_win_score or view["stock"] <= view["players"]
             return 0 if win else 1
+        need: bytes = view["need_after"]
+        top = min(need)
+        if need.count(top) == 1:
+            return need.index(top)
+        # Then the most ukeire, then the most opponents who cannot ron the tile: tuples zipped
+        # from the bytes (inverted where more is better) compare in C.
+        more, safe = view["ukeire_after"].translate(_MORE_FIRST), view["safe"].translate(_MORE_FIRST)
+        keys = list(zip(need, more, safe, strict=True))
+        best = min(keys)
+        choice = keys.index(best)
+        if keys.count(best) == 1:
+            return choice
+        # Still tied: the least value kept (red, dora, 中), then the lowest kind; a later tile of
+        # the same kind and colour ties with the first, which stays the choice.
         hand: list[int] = view["hand"]
-        held = [0] * KINDS
-        for t in hand:
-            held[t // 4] += 1
-        seen = [0] * KINDS
-        for river in view["rivers"]:
-            for t in river:
-                seen[t // 4] += 1
-        if view["dora"] is not None:
-            seen[view["dora"]] += 1
-        unseen = [max(0, 4 - s - h) for s, h in zip(seen, held, strict=True)]
-        opponents = [set(t // 4 for t in r) for p, r in enumerate(view["rivers"]) if p != view["seat"]]
-        best: tuple[int, ...] | None = None
-        choice = 0
-        done: set[tuple[int, bool]] = set()
-        for i, t in enumerate(hand):
-            kind = t // 4
-            red = view["red_tiles"] and t < 36 and t % 4 == 0
-            if (kind, red) in done:
-                continue
-            done.add((kind, red))
-            rest = list(held)
-            rest[kind] -= 1
-            ukeire = sum(unseen[k] for k in improving(tuple(rest)))
-            safe = sum(kind in r for r in opponents)
-            keep = int(red) + int(kind == view["dora"]) + int(kind == CHUN)
-            key = (need(tuple(rest)), -ukeire, -safe, keep, kind)
-            if best is None or key < best:
-                best, choice = key, i
+        dora, red_tiles = view["dora"], view["red_tiles"]
+        low: tuple[int, int] | None = None
+        for i in range(choice, len(keys)):
+            if keys[i] == best:
+                t = hand[i]
+                kind = t // 4
+                key = ((red_tiles and t < 36 and t % 4 == 0) + (kind == dora) + (kind == CHUN), kind)
+                if low is None or key < low:
+                    low, choice = key, i
         return choice
+
+
+# A byte's complement (255 - b), for ordering bytes where more is better.
+_MORE_FIRST = bytes(range(255, -1, -1))

@@ -6,11 +6,13 @@ for the seat that slot plays. ``decide`` returns the index of the chosen action 
 exception, a non-int or an index out of range stops the batch with an error of the same type naming
 the game index, the lineup slot, the seat and the decision point (or the game and ``__init__`` when
 making the instance raises; the original is its ``__cause__``). The cards are keyed exactly as in
-native play, so a Python strategy meets the same luck as the knobs it is compared with. It is much
-slower than the native knobs: prototype in Python, then express a strategy in knobs when it should
+native play, so a Python strategy meets the same luck as the knobs it is compared with. It costs
+more than the native knobs (``benchmarks/trump.py`` reports it: ``AlwaysRiichi`` plays about 0.4 as
+fast as the native lineup): prototype in Python, then express a strategy in knobs when it should
 run at scale.
 
-Decision points (``view["point"]``) and their ``legal`` actions:
+Decision points (``view["point"]``) and their ``legal`` actions, which also tell the points
+apart by their first action:
 
 - ``"joker"`` (D1/D6, a Joker in hand, not in riichi, keeping allowed): ``[("keep",), ("set_aside",)]``;
 - ``"tsumo"`` (D2, the hand after one's draw is complete): ``[("tsumo",), ("pass",)]``;
@@ -27,17 +29,23 @@ at ``"ron"`` the 7 held plus the discard, last); ``card`` (the last card of ``ha
 (per kind, copies visible: discards, the indicator, Jokers out of play); ``discarded`` and
 ``discarded_after_riichi`` (per seat, the kinds in its discards); ``riichi`` and ``jokers_aside``
 (per seat); ``dora``, ``seat_wind`` and ``round_wind`` (kinds); ``live`` (cards left to draw);
-``points`` (per seat) and ``pool`` (riichi sticks on the table); at ``"tsumo"`` and ``"ron"``
-``win`` (``han``, ``points``, ``yaku``, ``dora``, ``jokers``).
+``points`` (per seat) and ``pool`` (riichi sticks on the table); ``shanten_after`` (bytes, one
+per action of ``legal``: at ``"discard"`` the §12 standard and four-pairs shanten of the 7 cards
+that discard leaves, from the engine's table of every 7-card hand, for a riichi discard as for the
+plain one; 255 for any other action); at ``"tsumo"`` and ``"ron"`` ``win`` (``han``, ``points``,
+``yaku``, ``dora``, ``jokers``).
 
-Speed: ``view`` is a read-only mapping whose values are built when first read (see
-``docs/python-api.md``), so read only the keys a decision needs, ``view["point"]`` first; the per-seat
-lists (``discarded``, ``discarded_after_riichi``) cost the most to build. Cache what depends only on
-the hand (``discard_kind`` below): a Python seat's cost is mostly its own ``decide``.
+Speed (see ``docs/python-api.md``): ``view`` is a read-only mapping whose values are built when
+first read, so read only the keys a decision needs. Cheap: ``legal`` (its tuples are made once per
+batch), the numbers, ``hand`` and ``shanten_after`` (``min``, ``index`` and ``count`` of the bytes
+run in C). Costly: the per-seat lists (``discarded``, ``discarded_after_riichi``) and ``win``.
+``AlwaysRiichi`` below reads ``legal[0]``, ``hand`` and ``shanten_after`` and nothing else;
+:func:`shanten` values any other 7 cards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
@@ -46,14 +54,11 @@ from simharness import _engine
 Action = tuple[Any, ...]
 
 RANKS = 13
+JOKER = 52  # the first Joker's id
 
 
 class TrumpStrategy(Protocol):
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int: ...
-
-
-def kind(card: int) -> int:
-    return 13 if card >= 52 else card // 4
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int: ...
 
 
 @cache
@@ -109,40 +114,37 @@ def shanten_formula(counts: tuple[int, ...]) -> int:
     return min(best, 3 - pairs + max(0, 4 - kinds))
 
 
-@cache
-def discard_kind(kinds: tuple[int, ...]) -> int:
-    """The kind (of 8 cards' sorted kinds, no Joker) whose discard leaves the lowest shanten, the
-    lowest kind on a tie: cached, as the same hands recur."""
-    counts = [0] * RANKS
-    for k in kinds:
-        counts[k] += 1
-
-    def after(k: int) -> int:
-        rest = list(counts)
-        rest[k] -= 1
-        return shanten(tuple(rest))
-
-    return min(sorted(set(kinds)), key=after)
-
-
 class AlwaysRiichi:
     """A simple T1 in Python: set Jokers aside, take every win, discard the card that leaves the
-    lowest shanten (the lowest kind on a tie; a Joker first), and declare riichi whenever it is
-    offered with that discard."""
+    lowest shanten (the lowest kind on a tie, its first card in the hand; a Joker first), and
+    declare riichi whenever it is offered with that discard. It tells the points apart by the
+    first legal action and reads the engine's ``shanten_after``, so that a decision builds no more
+    than the hand's list."""
 
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> int:
-        point = view["point"]
-        if point == "joker":
+    def decide(self, view: Mapping[str, Any], legal: list[Action]) -> int:
+        first = legal[0][0]
+        if first == "keep":
             return 1
-        if point != "discard":
+        if first != "discard":
             return 0
         hand: list[int] = view["hand"]
-        kinds = tuple(sorted(kind(c) for c in hand))
-        # The first Joker, else the first card of the best kind.
-        want = RANKS if kinds[-1] == RANKS else discard_kind(kinds)
-        best = next(i for i, c in enumerate(hand) if kind(c) == want)
-        card = hand[best]
-        for i, a in enumerate(legal):
-            if a[0] == "riichi" and a[1] == card:
-                return i
-        return best
+        if JOKER in hand or JOKER + 1 in hand:
+            for i, c in enumerate(hand):
+                if c >= JOKER:
+                    return i
+        after: bytes = view["shanten_after"]
+        best = min(after)
+        i = after.index(best)
+        if after.count(best) > 1:
+            # A tie: the first card of the lowest kind among the cards that leave the least.
+            low = hand[i] >> 2
+            for j in range(i + 1, len(hand)):
+                if after[j] == best and hand[j] >> 2 < low:
+                    i, low = j, hand[j] >> 2
+        if best == 0 and len(legal) > len(hand):
+            # Riichi is offered with every discard that leaves a hand waiting on something.
+            try:
+                return legal.index(("riichi", hand[i]), len(hand))
+            except ValueError:
+                pass
+        return i

@@ -13,7 +13,7 @@ use crate::decide::Decisions;
 use crate::games::riichi::tiles::{Counts, Kind};
 
 /// A claim on another player's discard (H-D6), in priority order after the win.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Claim {
     Kong,
     Pung,
@@ -54,7 +54,7 @@ impl Point {
 }
 
 /// One choice at a decision point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Decline the win, the claim or the kong.
     Pass,

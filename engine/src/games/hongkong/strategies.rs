@@ -193,22 +193,17 @@ impl Bot<'_> {
         if k.claims == ClaimRule::Random {
             return claims(legal).find(|_| self.rng.below(2) == 0);
         }
-        let melds = v.melds.len();
         if let Some(plan) = self.planner(v) {
             return planned_claim(&plan, v, tile, legal, allowed);
         }
-        let now = shanten_of(v.concealed, 4 - melds);
-        claims(legal).filter(allowed).find(|c| {
-            let mut h = *v.concealed;
-            h[usize::from(tile)] += 1;
-            match *c {
-                Claim::Kong => h[usize::from(tile)] -= 4,
-                Claim::Pung => h[usize::from(tile)] -= 3,
-                Claim::Chow { base } => (base..base + 3).for_each(|x| h[usize::from(x)] -= 1),
-            }
-            match c {
-                Claim::Kong => shanten_of(&h, 3 - melds) <= now,
-                _ => Self::best_after_discard(&h) < now,
+        let point = Point::Claim { tile };
+        let now = shanten_after(v, point, Action::Pass);
+        claims(legal).filter(allowed).find(|&c| {
+            let after = shanten_after(v, point, Action::Claim(c));
+            if c == Claim::Kong {
+                after <= now
+            } else {
+                after < now
             }
         })
     }
@@ -217,19 +212,12 @@ impl Bot<'_> {
         if !self.knobs.kongs {
             return None;
         }
-        let melds = v.melds.len();
-        let now = Self::best_after_discard(v.concealed);
+        let now = shanten_after(v, Point::Kong, Action::Pass);
         let mut kinds = legal.iter().filter_map(|a| match *a {
             Action::Kong(k) => Some(k),
             _ => None,
         });
-        kinds.find(|&k| {
-            let mut h = *v.concealed;
-            let n = h[usize::from(k)];
-            h[usize::from(k)] = 0;
-            let after_melds = if n == 4 { melds + 1 } else { melds };
-            shanten_of(&h, 4 - after_melds) <= now
-        })
+        kinds.find(|&k| shanten_after(v, Point::Kong, Action::Kong(k)) <= now)
     }
 
     fn discard(&mut self, v: &View) -> Kind {
@@ -297,16 +285,52 @@ impl Bot<'_> {
                 2
             }
         };
-        // Unseen copies counted in the hand after the discard (the discarded tile is not yet seen).
-        let ukeire = |x: Kind| {
-            let unseen = |j: Kind| {
-                let j = usize::from(j);
-                u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]))
-            };
-            kinds_in(accepting[usize::from(x)]).map(unseen).sum::<u32>()
-        };
+        let ukeire = |x: Kind| ukeire(v, x, accepting[usize::from(x)]);
         kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
     }
+}
+
+/// The shanten the concealed hand is left with by `action` at `point`, as H1 measures it: after a
+/// discard; after a claim (a pung's or chow's with its best discard, a kong's before its
+/// replacement draw); after a kong of one's own; the hand's own after passing a claim, and with its
+/// best discard after passing a kong. `i8::MAX` at a win point. The native policy's claims and
+/// kongs compare these, and the Python protocol shows them (`shanten_after`).
+pub fn shanten_after(v: &View, point: Point, action: Action) -> i8 {
+    let c = v.concealed;
+    let melds = v.melds.len();
+    match (point, action) {
+        (Point::Discard, Action::Discard(k)) => accept::after_discards(c)[usize::from(k)],
+        (Point::Claim { tile }, Action::Claim(claim)) => {
+            let (h, _) = after_claim(c, tile, claim);
+            if claim == Claim::Kong {
+                shanten_of(&h, 3 - melds)
+            } else {
+                Bot::best_after_discard(&h)
+            }
+        }
+        (Point::Claim { .. }, Action::Pass) => shanten_of(c, 4 - melds),
+        (Point::Kong, Action::Kong(k)) => {
+            let mut h = *c;
+            let n = h[usize::from(k)];
+            h[usize::from(k)] = 0;
+            let after_melds = if n == 4 { melds + 1 } else { melds };
+            shanten_of(&h, 4 - after_melds)
+        }
+        (Point::Kong, Action::Pass) => Bot::best_after_discard(c),
+        _ => i8::MAX,
+    }
+}
+
+/// H1's ukeire of discarding `x`: the unseen copies of the kinds in `accepting` (those that lower
+/// the shanten of the hand left), counted in the hand after the discard (the discarded tile is not
+/// yet seen).
+pub fn ukeire(v: &View, x: Kind, accepting: u64) -> u32 {
+    let c = v.concealed;
+    let unseen = |j: Kind| {
+        let j = usize::from(j);
+        u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]))
+    };
+    kinds_in(accepting).map(unseen).sum::<u32>()
 }
 
 /// The concealed tiles after claiming `tile` for `claim`, and the set claimed.

@@ -21,7 +21,7 @@ use crate::decide::{Decisions, Fault, Player, PlayerError};
 
 /// One action. Tiles are Tenhou ids 0–135 (kind = id / 4; flowers 136–143); a red five is a
 /// distinct id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Discard the tile; `riichi` declares riichi with it.
     Discard {

@@ -41,7 +41,7 @@ impl Point {
 }
 
 /// One choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// At [`Point::KeepJoker`].
     Keep,
