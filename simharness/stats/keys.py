@@ -154,14 +154,17 @@ class GameKeys:
         rows = np.flatnonzero((game >= 0) & (game < self.span) & (self.keys[at] == key))
         return rows, at[rows]
 
-    def column(self, frame: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """``frame``'s column ``name`` per game (0 where the game has no row or a null) and whether
-        each game has a value (1.0 or 0.0)."""
+    def columns(self, frame: pl.DataFrame, names: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each of ``frame``'s columns ``names`` per game (0 where the game has no row or a null) and
+        whether each game has a value (1.0 or 0.0)."""
         rows, at = self.find(frame)
-        column = frame[name].cast(pl.Float64)
-        known = column.is_not_null().to_numpy()[rows]
-        out = np.zeros(len(self.keys))
-        out[at[known]] = column.to_numpy()[rows][known]
-        has = np.zeros(len(self.keys))
-        has[at[known]] = 1.0
-        return out, has
+        out = {}
+        for name in names:
+            column = frame[name].cast(pl.Float64)
+            known = column.is_not_null().to_numpy()[rows]
+            values = np.zeros(len(self.keys))
+            values[at[known]] = column.to_numpy()[rows][known]
+            has = np.zeros(len(self.keys))
+            has[at[known]] = 1.0
+            out[name] = (values, has)
+        return out

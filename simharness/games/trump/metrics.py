@@ -141,7 +141,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     first_claim = hands["claim"].to_numpy() == 0
     is_win = (outcome == OUTCOME["tsumo"]) | (outcome == OUTCOME["ron"])
     fast = has_facts(games.columns)
-    for j in sorted(set(hand_variant[first_claim].tolist()) - {-1}, key=lambda j: variants[j]):
+    # Variants with hands (an unknown variant's hands, −1, in none).
+    logged = np.bincount(hand_variant[first_claim] + 1, minlength=len(variants) + 1)[1:] > 0
+    for j in sorted(np.flatnonzero(logged).tolist(), key=lambda j: variants[j]):
         v = variants[j]
         first = np.flatnonzero(first_claim & (hand_variant == j))
         deals = Deals.of(hand_deal[first])
