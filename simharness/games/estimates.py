@@ -23,7 +23,7 @@ import polars as pl
 from simharness.stats import dist
 from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
-from simharness.stats.keys import dense, shared_deals
+from simharness.stats.keys import dense, shared_deals, variant_index
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 from simharness.vocabulary import HAN_BINS
 
@@ -368,6 +368,22 @@ def _dealer_rows_of_games(variant: str, games: pl.DataFrame, keep: bool) -> list
             )
         )
     return rows
+
+
+def winner_groups(
+    players: pl.DataFrame, group: np.ndarray, hands: pl.DataFrame, variants: list[str]
+) -> np.ndarray:
+    """Each ``hands`` row's winner (``winner_player``, the lineup slot, on a row with ``claims``)
+    as the group of that slot's ``players`` rows in the row's variant (``group``: each players row's
+    group, e.g. of (variant, strategy)); −1 where no slot of the lineup won."""
+    player = players["player"].to_numpy().astype(np.int64)
+    slots = int(player.max(initial=0)) + 1
+    slot_group = np.full(len(variants) * slots + 1, -1)  # the last: no winner
+    slot_group[variant_index(players, variants) * slots + player] = group
+    winner = hands["winner_player"].to_numpy().astype(np.int64)
+    hand_variant = variant_index(hands, variants)
+    won = (hands["claims"].to_numpy() > 0) & (winner >= 0) & (winner < slots) & (hand_variant >= 0)
+    return slot_group[np.where(won, hand_variant * slots + winner, len(slot_group) - 1)]
 
 
 def combined_rows(acc: dict[tuple[str, str, str], Sums]) -> list[dict[str, Any]]:

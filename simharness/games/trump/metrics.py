@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from simharness import _engine, engine
-from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, han_rows, row
+from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, han_rows, row, winner_groups
 from simharness.stats.balance import has_facts
 from simharness.stats.keys import GameKeys, group_codes, variant_index
 from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
@@ -105,19 +105,9 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         per_hand_rates.append(("chombo_rate", "chombo"))
     groups, group = group_codes(players, ["variant", "strategy"])
     # Each (variant, seat slot)'s group, for the winner of a hand.
-    player = players["player"].to_numpy().astype(np.int64)
-    slots = int(player.max(initial=0)) + 1
-    slot_group = np.full(len(variants) * slots, -1)
-    slot_group[variant_index(players, variants) * slots + player] = group
+    won_group = winner_groups(players, group, hands, variants)
     hand_variant = variant_index(hands, variants)
     claims = hands["claims"].to_numpy()
-    winner = hands["winner_player"].to_numpy().astype(np.int64)
-    winner_slot = np.where((winner >= 0) & (winner < slots), hand_variant * slots + winner, -1)
-    won_group = np.where(
-        (claims > 0) & (winner_slot >= 0) & (winner_slot < len(slot_group)),
-        slot_group[np.clip(winner_slot, 0, len(slot_group) - 1)],
-        -1,
-    )
     deal = players["deal"].to_numpy()
     hand_deal = hands["deal"].to_numpy()
     outcome = hands["outcome"].to_numpy()
