@@ -178,6 +178,9 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
     best = (
         hands.filter(pl.col("claims") > 0)
         .with_columns((pl.col("yakuman") > 0).alias("is_yakuman"))
+        # Only a variant's biggest wins can come first: sort those alone.
+        .filter(pl.col("is_yakuman") == pl.col("is_yakuman").max().over("variant"))
+        .filter(pl.col("points") == pl.col("points").max().over("variant"))
         .sort("is_yakuman", "points", "game", "hand", descending=[True, True, False, False])
         .unique("variant", keep="first", maintain_order=True)
     )
