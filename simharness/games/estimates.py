@@ -371,17 +371,21 @@ def _dealer_rows_of_games(variant: str, games: pl.DataFrame, keep: bool) -> list
 
 
 def winner_groups(
-    players: pl.DataFrame, group: np.ndarray, hands: pl.DataFrame, variants: list[str]
+    players: pl.DataFrame,
+    group: np.ndarray,
+    hands: pl.DataFrame,
+    hand_variant: np.ndarray,
+    variants: list[str],
 ) -> np.ndarray:
     """Each ``hands`` row's winner (``winner_player``, the lineup slot, on a row with ``claims``)
     as the group of that slot's ``players`` rows in the row's variant (``group``: each players row's
-    group, e.g. of (variant, strategy)); −1 where no slot of the lineup won."""
+    group, e.g. of (variant, strategy); ``hand_variant``: each hands row's index in ``variants``);
+    −1 where no slot of the lineup won."""
     player = players["player"].to_numpy().astype(np.int64)
     slots = int(player.max(initial=0)) + 1
     slot_group = np.full(len(variants) * slots + 1, -1)  # the last: no winner
     slot_group[variant_index(players, variants) * slots + player] = group
     winner = hands["winner_player"].to_numpy().astype(np.int64)
-    hand_variant = variant_index(hands, variants)
     won = (hands["claims"].to_numpy() > 0) & (winner >= 0) & (winner < slots) & (hand_variant >= 0)
     return slot_group[np.where(won, hand_variant * slots + winner, len(slot_group) - 1)]
 

@@ -90,6 +90,14 @@ def group_codes(frame: pl.DataFrame, by: list[str]) -> tuple[list[tuple[Any, ...
     return keys, rank[inverse]
 
 
+def members(codes: np.ndarray, groups: int) -> list[np.ndarray]:
+    """The rows of each of ``groups`` groups (``codes``: each row's group; a row of none is −1), in
+    row order: one sort instead of a pass over every row per group."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(groups + 1))
+    return [order[bounds[i] : bounds[i + 1]] for i in range(groups)]
+
+
 def value_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values of ``x`` (sorted) and each one's index among them; counted, without a
     sort, when every value is an integer of a modest range (scores, lengths)."""
@@ -116,11 +124,9 @@ def shared_deals(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def variant_index(frame: pl.DataFrame, variants: list[str]) -> np.ndarray:
     """Each row's variant as its index in ``variants`` (−1 for a variant not among them)."""
-    return (
-        frame["variant"]
-        .replace_strict(variants, np.arange(len(variants)), default=-1, return_dtype=pl.Int64)
-        .to_numpy()
-    )
+    found, index = _column(frame["variant"])
+    position = {v: i for i, v in enumerate(variants)}
+    return np.array([position.get(v, -1) for v in found], dtype=np.int64)[index]
 
 
 class GameKeys:

@@ -12,7 +12,7 @@ from simharness import engine
 from simharness.games import estimates
 from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, row, winner_groups
 from simharness.stats.balance import has_facts
-from simharness.stats.keys import GameKeys, dense, group_codes, variant_index
+from simharness.stats.keys import GameKeys, dense, group_codes, members, variant_index
 from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
@@ -40,6 +40,8 @@ RULE_COUNTERS = {
 POINT_BINS = ("points_1_4", "points_5_9", "points_10_14", "points_15_19", "points_20_29", "points_30plus")
 _POINT_EDGES = ((1, 4), (5, 9), (10, 14), (15, 19), (20, 29), (30, None))
 DISTRIBUTIONS = {"points of a win": POINT_BINS}
+# Per hand played: each metric's column of the players table.
+PER_HAND = {"win_rate": "wins", "deal_in_rate": "deal_ins", "yakuman_rate": "yakuman"}
 
 METRICS = (
     Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
@@ -104,23 +106,26 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     games = run.table("games")
     variants = GameKeys(games).variants
     groups, group = group_codes(players, ["variant", "strategy"])
-    won_group = winner_groups(players, group, hands, variants)
+    hand_variant = variant_index(hands, variants)
+    won_group = winner_groups(players, group, hands, hand_variant, variants)
+    rows_of, wins_of = members(group, len(groups)), members(won_group, len(groups))
+    outcome = hands["outcome"].to_numpy()
     deal = players["deal"].to_numpy()
     played = players["hands"].cast(pl.Float64).to_numpy()
     hand_deal = hands["deal"].to_numpy()
     points = hands["points"].to_numpy()
+    per_hand = {m: players[c].to_numpy() for m, c in PER_HAND.items()}
     rows: list[dict[str, Any]] = []
     for i in sorted(range(len(groups)), key=lambda i: groups[i]):
-        (v, s), mine = groups[i], np.flatnonzero(group == i)
+        (v, s), mine = groups[i], rows_of[i]
         deals = Deals.of(deal[mine])
-        for metric, c in (("win_rate", "wins"), ("deal_in_rate", "deal_ins"), ("yakuman_rate", "yakuman")):
-            rows.append(row(v, s, metric, by_deal(players[c].to_numpy()[mine] / played[mine], deals)))
-        won = np.flatnonzero(won_group == i)
+        for metric, count in per_hand.items():
+            rows.append(row(v, s, metric, by_deal(count[mine] / played[mine], deals)))
+        won = wins_of[i]
         deals = Deals.of(hand_deal[won])
-        tsumo = hands["outcome"].to_numpy()[won] == OUTCOME["tsumo"]
+        tsumo = outcome[won] == OUTCOME["tsumo"]
         rows.append(row(v, s, "tsumo_share", by_deal(tsumo, deals)))
         rows.append(row(v, s, "mean_win_points", by_deal(points[won], deals)))
-    hand_variant = variant_index(hands, variants)
     claims = hands["claims"].to_numpy()
     first_claim = hands["claim"].to_numpy() == 0
     yakuman = hands["yakuman"].to_numpy()
@@ -140,10 +145,10 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         _keys, hand_index, _rows = dense((game - game.min()) * (int(hand.max()) + 1) + hand)
         hand_deals = np.empty(len(_keys), dtype=np.int64)
         hand_deals[hand_index] = hand_deal[mine]
-        per_hand = Deals.of(hand_deals)
+        hand_deals_of = Deals.of(hand_deals)
         for code, name in YAKUMAN.items():
             count = np.bincount(hand_index, weights=yakuman[mine] == code, minlength=len(_keys))
-            rows.append(row(v, "all", f"{name}_rate", by_deal(count, per_hand)))
+            rows.append(row(v, "all", f"{name}_rate", by_deal(count, hand_deals_of)))
         # The dealer rotates every hand here: no dealer's keep rate.
         rows.extend(
             dealer_rows(

@@ -11,7 +11,7 @@ import polars as pl
 from simharness import _engine, engine
 from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, han_rows, row, winner_groups
 from simharness.stats.balance import has_facts
-from simharness.stats.keys import GameKeys, group_codes, variant_index
+from simharness.stats.keys import GameKeys, group_codes, members, variant_index
 from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
 # `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
@@ -105,29 +105,32 @@ def summary_metrics(run: Run) -> pl.DataFrame:
         per_hand_rates.append(("chombo_rate", "chombo"))
     groups, group = group_codes(players, ["variant", "strategy"])
     # Each (variant, seat slot)'s group, for the winner of a hand.
-    won_group = winner_groups(players, group, hands, variants)
     hand_variant = variant_index(hands, variants)
+    won_group = winner_groups(players, group, hands, hand_variant, variants)
+    rows_of, wins_of = members(group, len(groups)), members(won_group, len(groups))
+    counts = {c: players[c].to_numpy() for _metric, c in per_hand_rates}
+    riichi, riichi_wins = players["riichi"].to_numpy(), players["riichi_wins"].to_numpy()
+    han, points = hands["han"].to_numpy(), hands["points"].to_numpy()
     claims = hands["claims"].to_numpy()
     deal = players["deal"].to_numpy()
     hand_deal = hands["deal"].to_numpy()
     outcome = hands["outcome"].to_numpy()
     rows: list[dict[str, Any]] = []
     for i in sorted(range(len(groups)), key=lambda i: groups[i]):
-        (v, s), mine = groups[i], np.flatnonzero(group == i)
+        (v, s), mine = groups[i], rows_of[i]
         deals = Deals.of(deal[mine])
         for metric, col in per_hand_rates:
-            rate = players[col].to_numpy()[mine].astype(float) / played[mine]
+            rate = counts[col][mine].astype(float) / played[mine]
             rows.append(row(v, s, metric, by_deal(rate, deals)))
-        riichi = players["riichi"].to_numpy()[mine]
-        declared = mine[riichi > 0]
+        declared = mine[riichi[mine] > 0]
         if len(declared):  # a strategy that never declares has no success rate
-            success = players["riichi_wins"].to_numpy()[declared].astype(float) / riichi[riichi > 0]
+            success = riichi_wins[declared].astype(float) / riichi[declared]
             rows.append(row(v, s, "riichi_success", by_deal(success, deal[declared])))
-        won = np.flatnonzero(won_group == i)
+        won = wins_of[i]
         deals = Deals.of(hand_deal[won])
         rows.append(row(v, s, "tsumo_share", by_deal(outcome[won] == OUTCOME["tsumo"], deals)))
-        rows.append(row(v, s, "mean_han", by_deal(hands["han"].to_numpy()[won], deals)))
-        rows.append(row(v, s, "mean_win_points", by_deal(hands["points"].to_numpy()[won], deals)))
+        rows.append(row(v, s, "mean_han", by_deal(han[won], deals)))
+        rows.append(row(v, s, "mean_win_points", by_deal(points[won], deals)))
     first_claim = hands["claim"].to_numpy() == 0
     is_win = (outcome == OUTCOME["tsumo"]) | (outcome == OUTCOME["ron"])
     fast = has_facts(games.columns)
