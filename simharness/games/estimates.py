@@ -23,7 +23,7 @@ import polars as pl
 from simharness.stats import dist
 from simharness.stats.balance import has_facts
 from simharness.stats.intervals import Interval
-from simharness.stats.keys import dense, shared_deals
+from simharness.stats.keys import dense, shared_deals, variant_index
 from simharness.stats.streaming import Moments, PairedSums, ratio_from_moments
 from simharness.vocabulary import HAN_BINS
 
@@ -196,8 +196,8 @@ class Deals:
     rows: np.ndarray
 
     @classmethod
-    def of(cls, deals: np.ndarray) -> Deals:
-        deals = np.asarray(deals, dtype=np.int64)
+    def of(cls, deals: np.ndarray | pl.Series) -> Deals:
+        deals = (deals.to_numpy() if isinstance(deals, pl.Series) else np.asarray(deals)).astype(np.int64)
         lowest = int(deals.min()) if len(deals) else 0
         ids, index, rows = dense(deals - lowest)
         return cls(ids + lowest, index, rows)
@@ -223,22 +223,32 @@ def _by_deal(
 ) -> Estimate:
     """:func:`ratio_by_deal` with the checks of ``den`` made (``den`` None: one per row)."""
     nonnegative = bool((num >= 0).all()) and den_nonnegative
-    moments, per_deal = Moments.empty(2), None
-    if len(num):
-        # One count of the deals for both the moments and the pairing (a report calls this hundreds
-        # of times on hand rows).
-        d = deals if isinstance(deals, Deals) else Deals.of(deals)
-        size = len(d.ids)
-        dens = d.rows.astype(float) if den is None else np.bincount(d.index, den, size)
-        per_deal = (d.ids, np.bincount(d.index, num, size), dens)
-        moments = Moments.of(per_deal[1], per_deal[2])
-    return Estimate.of(RatioSums(moments, nonnegative, at_most_den, count_den, per_deal))
+    if not len(num):
+        return Estimate.of(RatioSums(Moments.empty(2), nonnegative, at_most_den, count_den))
+    # One count of the deals for both the moments and the pairing (a report calls this hundreds
+    # of times on hand rows).
+    d = deals if isinstance(deals, Deals) else Deals.of(deals)
+    size = len(d.ids)
+    dens = d.rows.astype(float) if den is None else np.bincount(d.index, den, size)
+    return _of_deal_sums(d.ids, np.bincount(d.index, num, size), dens, nonnegative, at_most_den, count_den)
 
 
-def by_deal(values: pl.Series | np.ndarray, deals: pl.Series | Deals) -> Estimate:
+def _of_deal_sums(
+    ids: np.ndarray,
+    num: np.ndarray,
+    den: np.ndarray,
+    nonnegative: bool,
+    at_most_den: bool,
+    count_den: bool = False,
+) -> Estimate:
+    """The estimate of the per-deal sums ``num``, ``den`` of the deals ``ids``."""
+    return Estimate.of(RatioSums(Moments.of(num, den), nonnegative, at_most_den, count_den, (ids, num, den)))
+
+
+def by_deal(values: pl.Series | np.ndarray, deals: pl.Series | np.ndarray | Deals) -> Estimate:
     """The mean of ``values`` with its 95% interval clustered by deal (``n`` counts deals)."""
     x = values.cast(pl.Float64).to_numpy() if isinstance(values, pl.Series) else values.astype(float)
-    d = deals if isinstance(deals, Deals) else deals.to_numpy()
+    d = deals.to_numpy() if isinstance(deals, pl.Series) else deals
     return _by_deal(x, None, d, True, bool((x <= 1).all()))
 
 
@@ -266,12 +276,26 @@ def paired_by_deal(a: pl.DataFrame, b: pl.DataFrame) -> Estimate:
     return Estimate.of(PairedEstimate(sums))
 
 
-def han_rows(variant: str, han: pl.Series, deals: pl.Series) -> list[dict[str, Any]]:
+def han_rows(variant: str, han: pl.Series, deals: pl.Series | Deals) -> list[dict[str, Any]]:
     """Each ``vocabulary.HAN_BINS`` bin's share of the wins whose han are ``han`` (strategy ``all``),
     clustered by ``deals``."""
+    d = deals if isinstance(deals, Deals) else Deals.of(deals)
+    if not len(han):
+        return [row(variant, "all", key, by_deal(han, d)) for key in HAN_BINS]
+    # Wins per deal and han (1 … 12, and 13 for 13 or more), counted at once for every bin.
+    h = np.minimum(han.to_numpy().astype(np.int64), len(HAN_BINS))
+    binned = h >= 1
+    wins = np.bincount(
+        d.index[binned] * (len(HAN_BINS) + 1) + h[binned], minlength=len(d.ids) * (len(HAN_BINS) + 1)
+    ).reshape(len(d.ids), -1)
     return [
-        row(variant, "all", key, by_deal(han >= 13 if key == "han_13plus" else han == int(key[4:]), deals))
-        for key in HAN_BINS
+        row(
+            variant,
+            "all",
+            key,
+            _of_deal_sums(d.ids, wins[:, i].astype(float), d.rows.astype(float), True, True),
+        )
+        for i, key in enumerate(HAN_BINS, 1)
     ]
 
 
@@ -344,6 +368,26 @@ def _dealer_rows_of_games(variant: str, games: pl.DataFrame, keep: bool) -> list
             )
         )
     return rows
+
+
+def winner_groups(
+    players: pl.DataFrame,
+    group: np.ndarray,
+    hands: pl.DataFrame,
+    hand_variant: np.ndarray,
+    variants: list[str],
+) -> np.ndarray:
+    """Each ``hands`` row's winner (``winner_player``, the lineup slot, on a row with ``claims``)
+    as the group of that slot's ``players`` rows in the row's variant (``group``: each players row's
+    group, e.g. of (variant, strategy); ``hand_variant``: each hands row's index in ``variants``);
+    −1 where no slot of the lineup won."""
+    player = players["player"].to_numpy().astype(np.int64)
+    slots = int(player.max(initial=0)) + 1
+    slot_group = np.full(len(variants) * slots + 1, -1)  # the last: no winner
+    slot_group[variant_index(players, variants) * slots + player] = group
+    winner = hands["winner_player"].to_numpy().astype(np.int64)
+    won = (hands["claims"].to_numpy() > 0) & (winner >= 0) & (winner < slots) & (hand_variant >= 0)
+    return slot_group[np.where(won, hand_variant * slots + winner, len(slot_group) - 1)]
 
 
 def combined_rows(acc: dict[tuple[str, str, str], Sums]) -> list[dict[str, Any]]:

@@ -84,6 +84,20 @@ def _top(frame: pl.DataFrame, by: str, *then: str) -> dict[str, Any] | None:
     return frame.sort(keys, descending=[True] + [False] * (len(keys) - 1)).row(0, named=True)
 
 
+def _tops(frame: pl.DataFrame, by: str, *then: str) -> dict[str, dict[str, Any]]:
+    """:func:`_top` of each variant's rows (``variant``), in one pass over ``frame``."""
+    if frame.height == 0:
+        return {}
+    column = frame[by]
+    if column.null_count() == 0 and not (column.dtype.is_float() and column.is_nan().any()):
+        frame = frame.filter(pl.col(by) == pl.col(by).max().over("variant"))
+    keys = [by, "game", *then]
+    first = frame.sort(["variant", *keys], descending=[False, True] + [False] * (len(keys) - 1)).unique(
+        "variant", keep="first", maintain_order=True
+    )
+    return {str(r["variant"]): r for r in first.iter_rows(named=True)}
+
+
 def _who(players: pl.DataFrame, game: int, seat: int) -> str:
     """``seat 2 (efficiency)``: a seat of one game and the strategy that played it."""
     row = players.filter((pl.col("game") == game) & (pl.col("seat") == seat))
@@ -165,26 +179,40 @@ def _loss_pick(top: dict[str, Any] | None, players: pl.DataFrame) -> Pick | None
     )
 
 
-def _from_facts(games: pl.DataFrame, players: pl.DataFrame) -> dict[Kind, Pick | None]:
-    """The comeback and the biggest loss of one variant's games from their standings facts."""
-    behind = games.filter(pl.col("winner_max_deficit") > 0).select(
-        "game", d=pl.col("winner_max_deficit").cast(pl.Float64), hand=pl.col("winner_max_deficit_hand")
+def _from_facts(games: pl.DataFrame, players: pl.DataFrame) -> dict[str, dict[Kind, Pick | None]]:
+    """Per variant the comeback and the biggest loss of its games from their standings facts."""
+    behind = _tops(
+        games.filter(pl.col("winner_max_deficit") > 0).select(
+            "variant",
+            "game",
+            d=pl.col("winner_max_deficit").cast(pl.Float64),
+            hand=pl.col("winner_max_deficit_hand"),
+        ),
+        "d",
     )
-    top = _top(behind, "d")
-    if top is not None:
-        # The winner as the slow path names it: of the seats ranked first, the lowest.
-        first = players.filter((pl.col("game") == top["game"]) & (pl.col("rank") == 1))
-        top["w"] = int(first["seat"].min())  # type: ignore[arg-type]  # a game has a first place
-    lost = games.filter(pl.col("largest_loss") > 0).select(
-        "game",
-        loss=pl.col("largest_loss").cast(pl.Float64),
-        hand=pl.col("largest_loss_hand"),
-        seat=pl.col("largest_loss_seat"),
+    lost = _tops(
+        games.filter(pl.col("largest_loss") > 0).select(
+            "variant",
+            "game",
+            loss=pl.col("largest_loss").cast(pl.Float64),
+            hand=pl.col("largest_loss_hand"),
+            seat=pl.col("largest_loss_seat"),
+        ),
+        "loss",
     )
-    return {
-        Kind.COMEBACK: _comeback_pick(top, players),
-        Kind.BIGGEST_LOSS: _loss_pick(_top(lost, "loss"), players),
-    }
+    out: dict[str, dict[Kind, Pick | None]] = {}
+    for v in {*behind, *lost}:
+        pv = players.filter(
+            (pl.col("variant") == v)
+            & pl.col("game").is_in([r["game"] for r in (behind.get(v), lost.get(v)) if r])
+        )
+        top = behind.get(v)
+        if top is not None:
+            # The winner as the slow path names it: of the seats ranked first, the lowest.
+            first = pv.filter((pl.col("game") == top["game"]) & (pl.col("rank") == 1))
+            top["w"] = int(first["seat"].min())  # type: ignore[arg-type]  # a game has a first place
+        out[v] = {Kind.COMEBACK: _comeback_pick(top, pv), Kind.BIGGEST_LOSS: _loss_pick(lost.get(v), pv)}
+    return out
 
 
 def _biggest_loss(hands: pl.DataFrame | None, players: pl.DataFrame, seats: int) -> Pick | None:
@@ -221,22 +249,23 @@ def candidates(run: RunLike) -> dict[tuple[str, Kind], Pick]:
     best_hands = notable(hands) if notable is not None and hands is not None else None
     # Seats per game, for the slow path's standings.
     seats = 0 if fast else players_per_game(players)
+    facts = _from_facts(games, players) if fast else {}
+    longest, unit = (_tops(gl[0], "length"), gl[1]) if gl is not None else ({}, "")
     out: dict[tuple[str, Kind], Pick] = {}
     for v in variant_names(run, players):
-        pv = players.filter(pl.col("variant") == v)
         found: dict[Kind, Pick | None]
         if fast:
-            found = _from_facts(games.filter(pl.col("variant") == v), pv)
+            found = facts.get(v, {})
         else:
+            pv = players.filter(pl.col("variant") == v)
             hv = hands.filter(pl.col("variant") == v) if hands is not None else None
             found = {
                 Kind.COMEBACK: _comeback(hv, pv, seats) if hv is not None else None,
                 Kind.BIGGEST_LOSS: _biggest_loss(hv, pv, seats),
             }
-        if gl is not None:
-            top = _top(gl[0].filter(pl.col("variant") == v), "length")
-            if top is not None:
-                found[Kind.LONGEST] = Pick(top["game"], top["length"], f"{top['length']:g} {gl[1]}")
+        top = longest.get(v)
+        if top is not None:
+            found[Kind.LONGEST] = Pick(top["game"], top["length"], f"{top['length']:g} {unit}")
         if best_hands is not None:
             mine = best_hands.filter(pl.col("variant") == v).sort("score", "game", descending=[True, False])
             if mine.height:

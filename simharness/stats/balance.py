@@ -238,14 +238,15 @@ def _per_game(
                 for c in flags
             ),
         )
-        has = {c: games.column(counted, c) for c in counted.columns[2:]}
+        has = games.columns(counted, counted.columns[2:])
         cols.update({c: value for c, (value, _has) in has.items()})
         cols.update({f"{c}_games": flag for c, (_value, flag) in has.items()})
     if lengths is not None:
-        cols["length"], cols["length_games"] = games.column(lengths, "length")
+        cols["length"], cols["length_games"] = games.columns(lengths, ["length"])["length"]
     if hand_level is not None:
-        for c in hand_level.columns[2:]:
-            cols[c] = games.column(hand_level, c)[0]
+        cols.update(
+            {c: value for c, (value, _has) in games.columns(hand_level, hand_level.columns[2:]).items()}
+        )
     return PerGame(games.variant, grid("deal")[:, 0].astype(np.int64), cols)
 
 

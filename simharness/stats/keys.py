@@ -90,6 +90,14 @@ def group_codes(frame: pl.DataFrame, by: list[str]) -> tuple[list[tuple[Any, ...
     return keys, rank[inverse]
 
 
+def members(codes: np.ndarray, groups: int) -> list[np.ndarray]:
+    """The rows of each of ``groups`` groups (``codes``: each row's group; a row of none is −1), in
+    row order: one sort instead of a pass over every row per group."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(groups + 1))
+    return [order[bounds[i] : bounds[i + 1]] for i in range(groups)]
+
+
 def value_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values of ``x`` (sorted) and each one's index among them; counted, without a
     sort, when every value is an integer of a modest range (scores, lengths)."""
@@ -116,11 +124,9 @@ def shared_deals(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def variant_index(frame: pl.DataFrame, variants: list[str]) -> np.ndarray:
     """Each row's variant as its index in ``variants`` (−1 for a variant not among them)."""
-    return (
-        frame["variant"]
-        .replace_strict(variants, np.arange(len(variants)), default=-1, return_dtype=pl.Int64)
-        .to_numpy()
-    )
+    found, index = _column(frame["variant"])
+    position = {v: i for i, v in enumerate(variants)}
+    return np.array([position.get(v, -1) for v in found], dtype=np.int64)[index]
 
 
 class GameKeys:
@@ -154,14 +160,17 @@ class GameKeys:
         rows = np.flatnonzero((game >= 0) & (game < self.span) & (self.keys[at] == key))
         return rows, at[rows]
 
-    def column(self, frame: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """``frame``'s column ``name`` per game (0 where the game has no row or a null) and whether
-        each game has a value (1.0 or 0.0)."""
+    def columns(self, frame: pl.DataFrame, names: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each of ``frame``'s columns ``names`` per game (0 where the game has no row or a null) and
+        whether each game has a value (1.0 or 0.0)."""
         rows, at = self.find(frame)
-        column = frame[name].cast(pl.Float64)
-        known = column.is_not_null().to_numpy()[rows]
-        out = np.zeros(len(self.keys))
-        out[at[known]] = column.to_numpy()[rows][known]
-        has = np.zeros(len(self.keys))
-        has[at[known]] = 1.0
-        return out, has
+        out = {}
+        for name in names:
+            column = frame[name].cast(pl.Float64)
+            known = column.is_not_null().to_numpy()[rows]
+            values = np.zeros(len(self.keys))
+            values[at[known]] = column.to_numpy()[rows][known]
+            has = np.zeros(len(self.keys))
+            has[at[known]] = 1.0
+            out[name] = (values, has)
+        return out

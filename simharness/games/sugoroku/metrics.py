@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from simharness.games.estimates import Deals, Run, by_deal, frame, row
-from simharness.stats.keys import GameKeys, group_codes
+from simharness.stats.keys import GameKeys, group_codes, members
 from simharness.vocabulary import Term
 
 # Per-game counts of what the knobs decide (offsets, pinzoro back re-rolls, 6-zoro extra rolls) and
@@ -140,20 +140,21 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     top = first / np.bincount(at, weights=first, minlength=len(keys.keys))[at]
     deals = players["deal"].to_numpy()
     groups, group = group_codes(players, ["variant", "strategy"])
+    rows_of = members(group, len(groups))
+    choices = {c: players[c].to_numpy() for c in CHOICES if c in players.columns}
     rows: list[dict[str, Any]] = []
     for i in sorted(range(len(groups)), key=lambda i: groups[i]):
-        (v, s), mine = groups[i], np.flatnonzero(group == i)
+        (v, s), mine = groups[i], rows_of[i]
         d = Deals.of(deals[mine])
         rows.append(row(v, s, "goal_winner_rate", by_deal(goal[mine], d)))
         rows.append(row(v, s, "top_score_rate", by_deal(top[mine], d)))
-        rows.extend(
-            row(v, s, c, by_deal(players[c].to_numpy()[mine], d)) for c in CHOICES if c in players.columns
-        )
+        rows.extend(row(v, s, c, by_deal(values[mine], d)) for c, values in choices.items())
     reached = np.bincount(at, weights=goal, minlength=len(keys.keys)) > 0
     not_top = np.bincount(at, weights=goal & ~first, minlength=len(keys.keys)) > 0
     game_deals = per_game("deal")
+    games_of = members(keys.variant, len(keys.variants))
     for i in sorted(range(len(keys.variants)), key=lambda i: keys.variants[i]):
-        v, mine = keys.variants[i], np.flatnonzero(keys.variant == i)
+        v, mine = keys.variants[i], games_of[i]
         d = Deals.of(game_deals[mine])
         rows.append(row(v, "all", "goal_reached_rate", by_deal(reached[mine], d)))
         rows.append(row(v, "all", "goal_winner_not_top_rate", by_deal(not_top[mine], d)))

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simharness import engine
 from simharness.games import estimates
-from simharness.games.estimates import Run, by_deal, dealer_rows, frame, row
+from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, row, winner_groups
+from simharness.stats.balance import has_facts
+from simharness.stats.keys import GameKeys, dense, group_codes, members, variant_index
 from simharness.vocabulary import DEALER, Term
 
 # `hands.yakuman` codes (see `simharness schema suzume`).
@@ -37,6 +40,8 @@ RULE_COUNTERS = {
 POINT_BINS = ("points_1_4", "points_5_9", "points_10_14", "points_15_19", "points_20_29", "points_30plus")
 _POINT_EDGES = ((1, 4), (5, 9), (10, 14), (15, 19), (20, 29), (30, None))
 DISTRIBUTIONS = {"points of a win": POINT_BINS}
+# Per hand played: each metric's column of the players table.
+PER_HAND = {"win_rate": "wins", "deal_in_rate": "deal_ins", "yakuman_rate": "yakuman"}
 
 METRICS = (
     Term("win_rate", "win rate", "% of hands", "Hands won over hands played"),
@@ -99,54 +104,75 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     players = run.table("players")
     hands = run.table("hands")
     games = run.table("games")
-    slots = players.select("variant", "player", "strategy").unique()
-    wins = hands.filter(pl.col("claims") > 0).join(
-        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
-    )
+    variants = GameKeys(games).variants
+    groups, group = group_codes(players, ["variant", "strategy"])
+    hand_variant = variant_index(hands, variants)
+    won_group = winner_groups(players, group, hands, hand_variant, variants)
+    rows_of, wins_of = members(group, len(groups)), members(won_group, len(groups))
+    outcome = hands["outcome"].to_numpy()
+    deal = players["deal"].to_numpy()
+    played = players["hands"].cast(pl.Float64).to_numpy()
+    hand_deal = hands["deal"].to_numpy()
+    points = hands["points"].to_numpy()
+    per_hand = {m: players[c].to_numpy() for m, c in PER_HAND.items()}
     rows: list[dict[str, Any]] = []
-    for (v, s), mine in sorted(players.group_by("variant", "strategy"), key=lambda g: g[0]):
-        per_hand = mine.select(
-            "deal",
-            *(pl.col(c).cast(pl.Float64) / pl.col("hands") for c in ("wins", "deal_ins", "yakuman")),
-        )
-        rows.append(row(v, s, "win_rate", by_deal(per_hand["wins"], per_hand["deal"])))
-        rows.append(row(v, s, "deal_in_rate", by_deal(per_hand["deal_ins"], per_hand["deal"])))
-        rows.append(row(v, s, "yakuman_rate", by_deal(per_hand["yakuman"], per_hand["deal"])))
-        won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == OUTCOME["tsumo"], won["deal"])))
-        rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
-    for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(row(v, "all", "draw_rate", by_deal(first["claims"] == 0, first["deal"])))
-        rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] > 1, first["deal"])))
-        per_hand = (
-            hands.filter(pl.col("variant") == v)
-            .group_by("deal", "game", "hand")
-            .agg(*((pl.col("yakuman") == code).sum().alias(name) for code, name in YAKUMAN.items()))
-        )
-        for name in YAKUMAN.values():
-            rows.append(row(v, "all", f"{name}_rate", by_deal(per_hand[name], per_hand["deal"])))
-        mine = hands.filter(pl.col("variant") == v)
+    for i in sorted(range(len(groups)), key=lambda i: groups[i]):
+        (v, s), mine = groups[i], rows_of[i]
+        deals = Deals.of(deal[mine])
+        for metric, count in per_hand.items():
+            rows.append(row(v, s, metric, by_deal(count[mine] / played[mine], deals)))
+        won = wins_of[i]
+        deals = Deals.of(hand_deal[won])
+        tsumo = outcome[won] == OUTCOME["tsumo"]
+        rows.append(row(v, s, "tsumo_share", by_deal(tsumo, deals)))
+        rows.append(row(v, s, "mean_win_points", by_deal(points[won], deals)))
+    claims = hands["claims"].to_numpy()
+    first_claim = hands["claim"].to_numpy() == 0
+    yakuman = hands["yakuman"].to_numpy()
+    fast = has_facts(games.columns)
+    # Variants with hands (an unknown variant's hands, −1, in none).
+    logged = np.bincount(hand_variant[first_claim] + 1, minlength=len(variants) + 1)[1:] > 0
+    for j in sorted(np.flatnonzero(logged).tolist(), key=lambda j: variants[j]):
+        v = variants[j]
+        first = np.flatnonzero(first_claim & (hand_variant == j))
+        deals = Deals.of(hand_deal[first])
+        rows.append(row(v, "all", "draw_rate", by_deal(claims[first] == 0, deals)))
+        rows.append(row(v, "all", "multi_ron_rate", by_deal(claims[first] > 1, deals)))
+        # Per hand (a hand is one row per claim): how many of its wins were each yakuman.
+        mine = np.flatnonzero(hand_variant == j)
+        game = hands["game"].to_numpy()[mine].astype(np.int64)
+        hand = hands["hand"].to_numpy()[mine].astype(np.int64)
+        _keys, hand_index, _rows = dense((game - game.min()) * (int(hand.max()) + 1) + hand)
+        hand_deals = np.empty(len(_keys), dtype=np.int64)
+        hand_deals[hand_index] = hand_deal[mine]
+        hand_deals_of = Deals.of(hand_deals)
+        for code, name in YAKUMAN.items():
+            count = np.bincount(hand_index, weights=yakuman[mine] == code, minlength=len(_keys))
+            rows.append(row(v, "all", f"{name}_rate", by_deal(count, hand_deals_of)))
         # The dealer rotates every hand here: no dealer's keep rate.
         rows.extend(
             dealer_rows(
                 v,
-                mine,
+                # The games' counts need no hands (an older run's come from them).
+                hands.clear() if fast else hands.filter(pl.col("variant") == v),
                 (pl.col("claims") > 0) & (pl.col("winner") == pl.col("dealer")),
                 keep=False,
                 games=games.filter(pl.col("variant") == v),
             )
         )
-        won = mine.filter(pl.col("claims") > 0)
+        won = np.flatnonzero((claims > 0) & (hand_variant == j))
+        deals = Deals.of(hand_deal[won])
         for key, col in (
             ("red_share", "red"),
             ("dora_share", "dora"),
             ("tanyao_share", "tanyao"),
             ("chanta_share", "chanta"),
         ):
-            rows.append(row(v, "all", key, by_deal(won[col] > 0, won["deal"])))
+            rows.append(row(v, "all", key, by_deal(hands[col].to_numpy()[won] > 0, deals)))
+        top = int(points[won].max(initial=0))
         for key, (lo, hi) in zip(POINT_BINS, _POINT_EDGES, strict=True):
-            flag = (won["points"] >= lo) & (won["points"] <= (hi if hi is not None else won["points"].max()))
-            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
+            flag = (points[won] >= lo) & (points[won] <= (hi if hi is not None else top))
+            rows.append(row(v, "all", key, by_deal(flag, deals)))
     return frame(rows)
 
 
@@ -157,6 +183,9 @@ def notable_hand(hands: pl.DataFrame) -> pl.DataFrame:
     best = (
         hands.filter(pl.col("claims") > 0)
         .with_columns((pl.col("yakuman") > 0).alias("is_yakuman"))
+        # Only a variant's biggest wins can come first: sort those alone.
+        .filter(pl.col("is_yakuman") == pl.col("is_yakuman").max().over("variant"))
+        .filter(pl.col("points") == pl.col("points").max().over("variant"))
         .sort("is_yakuman", "points", "game", "hand", descending=[True, True, False, False])
         .unique("variant", keep="first", maintain_order=True)
     )

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simharness import _engine, engine
-from simharness.games.estimates import Run, by_deal, dealer_rows, frame, han_rows, row
+from simharness.games.estimates import Deals, Run, by_deal, dealer_rows, frame, han_rows, row, winner_groups
+from simharness.stats.balance import has_facts
+from simharness.stats.keys import GameKeys, group_codes, members, variant_index
 from simharness.vocabulary import DEALER, HAN, HAN_BINS, Term
 
 # `hands.yaku` bit i is yaku YAKU[i] (see `simharness schema trump`), named by the engine.
@@ -82,11 +85,13 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     players = run.table("players")
     hands = run.table("hands")
     games = run.table("games")
-    slots = players.select("variant", "player", "strategy").unique()
-    wins = hands.filter(pl.col("claims") > 0).join(
-        slots, left_on=["variant", "winner_player"], right_on=["variant", "player"], how="left"
-    )
-    played = players.join(games.select("variant", "game", "hands"), on=["variant", "game"], how="left")
+    keys = GameKeys(games)
+    variants = keys.variants
+    game_hands = np.empty(games.height)
+    game_hands[keys.row] = games["hands"].cast(pl.Float64).to_numpy()
+    found, at = keys.find(players)
+    played = np.full(players.height, np.nan)  # hands of each player's game
+    played[found] = game_hands[at]
     per_hand_rates = [
         ("win_rate", "wins"),
         ("deal_in_rate", "deal_ins"),
@@ -98,50 +103,66 @@ def summary_metrics(run: Run) -> pl.DataFrame:
     # before the column existed).
     if "chombo" in players.columns and players["chombo"].sum():
         per_hand_rates.append(("chombo_rate", "chombo"))
+    groups, group = group_codes(players, ["variant", "strategy"])
+    # Each (variant, seat slot)'s group, for the winner of a hand.
+    hand_variant = variant_index(hands, variants)
+    won_group = winner_groups(players, group, hands, hand_variant, variants)
+    rows_of, wins_of = members(group, len(groups)), members(won_group, len(groups))
+    counts = {c: players[c].to_numpy() for _metric, c in per_hand_rates}
+    riichi, riichi_wins = players["riichi"].to_numpy(), players["riichi_wins"].to_numpy()
+    han, points = hands["han"].to_numpy(), hands["points"].to_numpy()
+    claims = hands["claims"].to_numpy()
+    deal = players["deal"].to_numpy()
+    hand_deal = hands["deal"].to_numpy()
+    outcome = hands["outcome"].to_numpy()
     rows: list[dict[str, Any]] = []
-    for (v, s), mine in sorted(played.group_by("variant", "strategy"), key=lambda g: g[0]):
-        per_hand = mine.select(
-            "deal", *(pl.col(c).cast(pl.Float64) / pl.col("hands") for _, c in per_hand_rates)
-        )
+    for i in sorted(range(len(groups)), key=lambda i: groups[i]):
+        (v, s), mine = groups[i], rows_of[i]
+        deals = Deals.of(deal[mine])
         for metric, col in per_hand_rates:
-            rows.append(row(v, s, metric, by_deal(per_hand[col], per_hand["deal"])))
-        declared = mine.filter(pl.col("riichi") > 0)
-        if declared.height:  # a strategy that never declares has no success rate
-            rows.append(
-                row(
-                    v,
-                    s,
-                    "riichi_success",
-                    by_deal(declared["riichi_wins"].cast(pl.Float64) / declared["riichi"], declared["deal"]),
-                )
-            )
-        won = wins.filter((pl.col("variant") == v) & (pl.col("strategy") == s))
-        rows.append(row(v, s, "tsumo_share", by_deal(won["outcome"] == OUTCOME["tsumo"], won["deal"])))
-        rows.append(row(v, s, "mean_han", by_deal(won["han"], won["deal"])))
-        rows.append(row(v, s, "mean_win_points", by_deal(won["points"], won["deal"])))
-    for (v,), first in sorted(hands.filter(pl.col("claim") == 0).group_by("variant"), key=lambda g: g[0]):
-        rows.append(
-            row(v, "all", "draw_rate", by_deal(first["outcome"] == OUTCOME["exhaustive_draw"], first["deal"]))
-        )
-        mine = hands.filter(pl.col("variant") == v)
-        is_win = pl.col("outcome").is_in([OUTCOME["tsumo"], OUTCOME["ron"]])
+            rate = counts[col][mine].astype(float) / played[mine]
+            rows.append(row(v, s, metric, by_deal(rate, deals)))
+        declared = mine[riichi[mine] > 0]
+        if len(declared):  # a strategy that never declares has no success rate
+            success = riichi_wins[declared].astype(float) / riichi[declared]
+            rows.append(row(v, s, "riichi_success", by_deal(success, deal[declared])))
+        won = wins_of[i]
+        deals = Deals.of(hand_deal[won])
+        rows.append(row(v, s, "tsumo_share", by_deal(outcome[won] == OUTCOME["tsumo"], deals)))
+        rows.append(row(v, s, "mean_han", by_deal(han[won], deals)))
+        rows.append(row(v, s, "mean_win_points", by_deal(points[won], deals)))
+    first_claim = hands["claim"].to_numpy() == 0
+    is_win = (outcome == OUTCOME["tsumo"]) | (outcome == OUTCOME["ron"])
+    fast = has_facts(games.columns)
+    # Variants with hands (an unknown variant's hands, −1, in none).
+    logged = np.bincount(hand_variant[first_claim] + 1, minlength=len(variants) + 1)[1:] > 0
+    for j in sorted(np.flatnonzero(logged).tolist(), key=lambda j: variants[j]):
+        v = variants[j]
+        first = np.flatnonzero(first_claim & (hand_variant == j))
+        deals = Deals.of(hand_deal[first])
+        drawn = outcome[first] == OUTCOME["exhaustive_draw"]
+        rows.append(row(v, "all", "draw_rate", by_deal(drawn, deals)))
         # The dealer's keep comes from the log (a chombo's replay is the same dealer's, not a keep).
         rows.extend(
             dealer_rows(
                 v,
-                mine,
-                is_win & (pl.col("winner") == pl.col("dealer")),
+                # The games' counts need no hands (an older run's come from them).
+                hands.clear() if fast else hands.filter(pl.col("variant") == v),
+                pl.col("outcome").is_in([OUTCOME["tsumo"], OUTCOME["ron"]])
+                & (pl.col("winner") == pl.col("dealer")),
                 keep=False,
                 games=games.filter(pl.col("variant") == v),
             )
         )
-        rows.append(row(v, "all", "dealer_keep_rate", by_deal(first["dealer_keeps"], first["deal"])))
-        rows.append(row(v, "all", "multi_ron_rate", by_deal(first["claims"] >= 2, first["deal"])))
-        won = mine.filter(is_win)
-        yaku = won["yaku"].cast(pl.Int64)
-        rows.append(row(v, "all", "held_joker_share", by_deal(won["jokers"] > 0, won["deal"])))
+        keeps = hands["dealer_keeps"].to_numpy()[first]
+        rows.append(row(v, "all", "dealer_keep_rate", by_deal(keeps, deals)))
+        rows.append(row(v, "all", "multi_ron_rate", by_deal(claims[first] >= 2, deals)))
+        won = np.flatnonzero(is_win & (hand_variant == j))
+        yaku = hands["yaku"].cast(pl.Int64).to_numpy()[won]
+        deals = Deals.of(hand_deal[won])
+        rows.append(row(v, "all", "held_joker_share", by_deal(hands["jokers"].to_numpy()[won] > 0, deals)))
         for key, name in (("chinitsu_share", "chinitsu"), ("double_riichi_share", "double_riichi")):
             flag = (yaku // (1 << YAKU.index(name))) % 2 == 1
-            rows.append(row(v, "all", key, by_deal(flag, won["deal"])))
-        rows.extend(han_rows(v, won["han"].cast(pl.Int64), won["deal"]))
+            rows.append(row(v, "all", key, by_deal(flag, deals)))
+        rows.extend(han_rows(v, hands["han"][won].cast(pl.Int64), deals))
     return frame(rows)
