@@ -6,6 +6,7 @@ path to write the record before maturin packs the wheel, when the package itself
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 from pathlib import Path
@@ -48,6 +49,9 @@ def write_record(repo: Path) -> None:
         RECORD.write_text(json.dumps({"git_commit": commit}) + "\n")
 
 
+# Once per process: the code that runs is what was imported, and asking git costs three processes
+# (about 20 ms), which a library caller running many small experiments would pay on each.
+@functools.cache
 def git_commit() -> str | None:
     """The commit of this simharness: live from git in a source checkout, else the build's record."""
     live = checkout_commit(PACKAGE.parent)

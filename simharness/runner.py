@@ -534,9 +534,14 @@ def _execute(
     )
     played = 0
     # Four redraws a second rather than rich's ten: a redraw costs milliseconds of the CPU the
-    # games run on (about a tenth of a one-worker sugoroku run's at ten).
+    # games run on (about a tenth of a one-worker sugoroku run's at ten). A quiet console draws
+    # nothing, so it is not rendered at all (rich would still lay the bar out on each refresh).
     with Progress(
-        *columns, console=console, transient=False, disable=already == total, refresh_per_second=4
+        *columns,
+        console=console,
+        transient=False,
+        disable=already == total or console.quiet,
+        refresh_per_second=4,
     ) as progress:
         task = progress.add_task("playing", total=total, completed=already, rate="")
         lock = threading.Lock()
