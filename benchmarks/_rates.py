@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 from rich.console import Console
 from rich.table import Table
 
-from simharness import config, engine, runner
+from simharness import config, engine, runner, store
 
 REPO = Path(__file__).resolve().parent.parent
 SIMHARNESS = [sys.executable, "-m", "simharness.cli"]
@@ -113,6 +114,21 @@ def pipeline_rate(
         return games_of(exp) / max(clock() - start, 1e-9)
 
 
+def encoding_rate(exp: config.Experiment, repeat: int) -> float:
+    """Games per CPU second of encoding a run's shards alone (``store.shard_bytes``, the same bytes
+    the pipeline writes), best of ``repeat``: the run is played first (not timed) and its shards read
+    back. With the engine's rate it bounds the pipeline's: ``1 / (1 / engine + 1 / encoding)``."""
+    with tempfile.TemporaryDirectory() as out:
+        run_dir = runner.run(exp, Path(out), jobs=1, backend="threading", console=Console(quiet=True))
+        shards = [pq.read_table(p) for p in sorted(run_dir.rglob("*.parquet"))]
+
+    def encode() -> None:
+        for table in shards:
+            store.shard_bytes(table, {})
+
+    return best(lambda: cpu_rate(encode, games_of(exp)), repeat)
+
+
 def engine_and_pipeline(exp: config.Experiment, repeat: int) -> tuple[float, float]:
     """Games per CPU second of the engine alone and of the pipeline, measured in turn (best of
     ``repeat`` each)."""
@@ -175,6 +191,9 @@ def game_rows(
     ]
     if pipeline_target:
         out.append(Row(exp.game, "pipeline, 1 worker", pipe, unit, "target", pipeline_target, "≥ 1"))
+    # What the pipeline could reach if encoding its Parquet were its only cost beyond the engine.
+    bound = 1 / (1 / eng + 1 / encoding_rate(exp, repeat))
+    out.append(Row(exp.game, "engine + Parquet encoding", bound, unit, "engine", eng, "(the bound)"))
     return [*out, Row(exp.game, "one Python seat", seat, unit, native_name, native_rate, "≥ 0.33")]
 
 
