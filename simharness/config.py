@@ -1,28 +1,33 @@
 """Experiment configs: a TOML file → a validated, fully resolved :class:`Experiment`.
 
-Everything that can be wrong with a config is found here, before any game runs: the file's own
-structure (pydantic), then every variant's rules and every lineup slot's knobs through the engine,
+Everything that can be wrong with a config is found by :func:`load`, before any game runs: the
+file's own structure (:mod:`simharness.configfile`), the designs that make its variants
+(:mod:`simharness.designs`), then every variant's rules and every lineup slot's knobs through the engine,
 whose errors are re-labelled with the file and the config path of the offending value
 (``rules.payout_cap``, ``variants.no-cap.payout_cap``, ``players[1].knobs.x``).
 """
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import inspect
 import itertools
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ValidationError
 
-from simharness import backends, engine, strategies, tomlfile
+from simharness import backends, designs, engine, strategies, tomlfile
 from simharness import sweep as sweep_design
+from simharness.configfile import (
+    ExperimentFile,
+    MetaFile,
+    PlayerEntry,
+    SweepUntilFile,
+    UntilFile,
+)
 from simharness.errors import ConfigError
 from simharness.games import registry
 from simharness.manifest import identity_hash
@@ -37,134 +42,6 @@ MAX_SHARD = 5000
 # written them (measured: Hong Kong mahjong, the largest per game, peaks at 0.65 GB with one
 # worker at 50,000 games), and a larger shard only loses more games to an interruption.
 MAX_SHARD_SIZE = 50_000
-# [variants] and the combinations of [grid] together make at most this many variants (each is
-# resolved by the engine when the config is read and has a folder per table).
-MAX_VARIANTS = 10_000
-# The engine releases the GIL while it plays and so do polars and pyarrow while they write, so threads
-# use every core without the start-up cost of worker processes; "loky" isolates workers in processes
-# and "dask" spreads shards over a cluster (backends.py).
-DEFAULT_BACKEND = backends.Backend.THREADING.value
-
-_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"
-NAME_PATTERN = _NAME  # a run's (and a variant's) name; `sweep --name` checks it before writing a config
-
-
-class PlayerEntry(BaseModel):
-    """One lineup slot: a strategy script, optionally with knob overrides and its own label."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    strategy: str = Field(min_length=1)
-    label: str | None = Field(default=None, min_length=1)
-    knobs: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_name(cls, v: Any) -> Any:
-        return {"strategy": v} if isinstance(v, str) else v
-
-
-class UntilFile(BaseModel):
-    """``[until]``: stop adding shards when the three-outcome sequential test of strategy A vs B
-    decides: A better by ≥ mu1, B better by ≥ mu1, or no difference as large as mu1."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    test: Literal["sprt"] = "sprt"
-    a: str = Field(min_length=1, description="strategy A (as named in the players table)")
-    b: str = Field(min_length=1, description="strategy B")
-    metric: Literal["win", "final_points", "rank", "rank_points"] = "win"
-    variant: str | None = None
-    mu0: float = Field(default=0.0, description="the null difference: 0 (kept for older configs)")
-    mu1: float = Field(gt=0, description="the difference (either sign) the test must tell from none")
-    alpha: float = Field(default=0.05, gt=0, lt=0.5)
-    beta: float = Field(default=0.05, gt=0, lt=0.5)
-    look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
-
-
-class SweepUntilFile(BaseModel):
-    """``[sweep.until]``: stop playing each variant when its two-sided sequential test against the
-    base decides (see :mod:`simharness.sweep_until`)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    metric: str = Field(
-        min_length=1,
-        description='a sweep metric: "win[<strategy>]", "final_points[<strategy>]" or '
-        '"rank_points[<strategy>]"',
-    )
-    mu1: float = Field(gt=0, description="the effect (either sign) the test must tell from none")
-    alpha: float = Field(default=0.05, gt=0, lt=0.5, description="error rate over the whole sweep")
-    beta: float = Field(default=0.05, gt=0, lt=0.5)
-    look_every: int | None = Field(default=None, gt=0, description="games per variant between looks")
-
-
-class ChallengersFile(BaseModel):
-    """``[challengers]``: each challenger in every seat of every deal against copies of the field
-    (one variant per challenger and the field's own variant; see :func:`_challengers`)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    field: PlayerEntry = Field(description="the strategy of the other seats (and of the field variant)")
-    strategies: list[PlayerEntry] = Field(min_length=1, description="the challengers")
-    seats: int | None = Field(default=None, gt=0, description="seats per table; default the game's count")
-
-
-class MetaFile(BaseModel):
-    """``[meta]``: every profile (multiset of ``strategies`` over the seats) as a lineup variant, under
-    each rule variant of ``[variants]``/``[grid]`` (see :func:`_meta`); the last four fields say how
-    the run is read (``report.meta``), never what is played."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    strategies: list[PlayerEntry] = Field(min_length=2, description="the strategies of the metagame")
-    seats: int | None = Field(default=None, gt=0, description="seats per table; default the game's count")
-    metric: Literal["first_place", "rank_points", "final_points"] = Field(
-        default="rank_points", description="the payoff of a player in a game"
-    )
-    alpha: float = Field(
-        default=100.0, gt=0, description="α-Rank's selection intensity (payoffs in range units)"
-    )
-    resamples: int = Field(default=200, ge=20, le=10_000, description="bootstrap resamples of the deals")
-    seed: int = Field(default=0, ge=0, lt=2**64, description="the bootstrap's seed")
-
-
-class SweepFile(BaseModel):
-    """``[sweep]``: one variant per non-base value of each option (see :mod:`simharness.sweep`)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    options: Literal["all"] | list[str] = "all"
-    levels: dict[str, list[Any]] = Field(default_factory=dict, description="values tried per option")
-    exempt: dict[str, str] = Field(
-        default_factory=dict, description="options expected to play the base's games, with the reason"
-    )
-    until: SweepUntilFile | None = None
-
-
-class ExperimentFile(BaseModel):
-    """The structure of an experiment TOML file."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    name: str = Field(pattern=_NAME, description="run directory name under --out")
-    game: str = Field(min_length=1)
-    games: int = Field(gt=0, lt=2**64, description="games per variant (game indices are 64-bit)")
-    seed: int = Field(ge=0, lt=2**64)
-    description: str = ""
-    duplicate: bool = False
-    shard_size: int | None = Field(default=None, gt=0, description="games per shard; default by game cost")
-    backend: str = Field(default=DEFAULT_BACKEND, min_length=1)
-    # Required unless [challengers] makes the lineups.
-    players: list[PlayerEntry] | None = Field(default=None, min_length=1)
-    rank_points: list[float | int] | None = Field(default=None, description="points of 1st, 2nd, ... place")
-    rules: dict[str, Any] = Field(default_factory=dict)
-    variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    grid: dict[str, list[Any]] = Field(default_factory=dict)
-    until: UntilFile | None = None
-    sweep: SweepFile | None = None
-    challengers: ChallengersFile | None = None
-    meta: MetaFile | None = None
 
 
 @dataclass(frozen=True)
@@ -317,8 +194,8 @@ def from_dict(
     if not isinstance(preset, str):
         raise fail("rules.preset", f"expected a preset name, got {preset!r}")
     base = {k: v for k, v in f.rules.items() if k != "preset"}
-    challengers = _challengers(f, info, preset, base, path) if f.challengers is not None else None
-    meta = _meta(f, info, preset, base, path) if f.meta is not None else None
+    challengers = designs.challengers(f, info, preset, base, path) if f.challengers is not None else None
+    meta = designs.meta(f, info, preset, base, path) if f.meta is not None else None
     entries: list[PlayerEntry] = (
         challengers.field_lineup
         if challengers is not None
@@ -335,18 +212,18 @@ def from_dict(
     if duplicate and f.games % n:
         raise fail("games", f"with duplicate = true, expected a multiple of the {n} players, got {f.games}")
 
-    design = _sweep(f, preset, base, n, path) if f.sweep is not None else None
+    design = designs.sweep(f, preset, base, n, path) if f.sweep is not None else None
     own_lineups: dict[str, tuple[list[Any], str]] = {}
     overrides: dict[str, tuple[dict[str, Any], str]]
     if challengers is not None:
-        overrides = {name: ({}, "rules") for name in (FIELD_VARIANT, *challengers.lineups)}
+        overrides = {name: ({}, "rules") for name in (designs.FIELD_VARIANT, *challengers.lineups)}
         own_lineups = challengers.lineups
     elif meta is not None:
         overrides, own_lineups = meta.overrides, meta.lineups
     elif design is not None:
         overrides = {name: (over, "sweep") for name, over in design.variants.items()}
     else:
-        overrides = _variant_overrides(f, path)
+        overrides = designs.variant_overrides(f, path)
         own_lineups = {name: _lineup_of(over, where, path) for name, (over, where) in overrides.items()}
         own_lineups = {name: lineup for name, lineup in own_lineups.items() if lineup[0]}
         overrides = {
@@ -359,7 +236,7 @@ def from_dict(
     for name, (over, where) in overrides.items():
         key = repr(sorted(over.items()))
         if key not in resolved:
-            resolved[key] = _resolve(f.game, preset, base, over, where, path)
+            resolved[key] = designs.resolve_rules(f.game, preset, base, over, where, path)
         variants[name] = resolved[key]
     for name, resolved in variants.items():
         # A rule option `players` fixes the seat count (Riichi: 3 = sanma).
@@ -426,8 +303,10 @@ def from_dict(
     shard_size = f.shard_size or default_shard_size(
         f.game, f.games, len(variants), f.until or per_variant, deal_games
     )
-    until = _until(f.until, shard_size, variants, lineup, path) if f.until is not None else None
-    sweep_until = _sweep_until(per_variant, shard_size, variants, lineup, path) if per_variant else None
+    until = designs.until(f.until, shard_size, variants, lineup, path) if f.until is not None else None
+    sweep_until = (
+        designs.sweep_until(per_variant, shard_size, variants, lineup, path) if per_variant else None
+    )
     return Experiment(
         path=path,
         name=f.name,
@@ -506,186 +385,6 @@ def _lineup_of(over: dict[str, Any], where: str, path: Path) -> tuple[list[Any],
     return entries, field
 
 
-@dataclass(frozen=True)
-class _Challengers:
-    """``[challengers]`` as variants: ``field`` (the field in every seat: the top-level lineup) and
-    one per challenger (``lineups``: the challenger in slot 0, the field in the others); duplicate
-    play seats slot 0 in every seat of every deal, and all variants share the keyed deals."""
-
-    field_lineup: list[PlayerEntry]
-    lineups: dict[str, tuple[list[PlayerEntry], str]]
-
-    def record(self, field_name: str, lineups: dict[str, list[Slot]]) -> dict[str, Any]:
-        return {
-            "field": field_name,
-            "field_variant": FIELD_VARIANT,
-            "challengers": {name: slots[0].strategy for name, slots in lineups.items()},
-        }
-
-
-FIELD_VARIANT = "field"
-
-
-def _seats(
-    seats: int | None,
-    f: ExperimentFile,
-    info: engine.GameInfo,
-    preset: str,
-    base: dict[str, Any],
-    path: Path,
-    field: str,
-) -> int:
-    """The seats per table of a design that makes its own lineups: ``seats`` if given, else the rules'
-    player count, else the game's fixed count."""
-    if seats is not None:
-        return seats
-    rule = _resolve(f.game, preset, base, {}, "rules", path).get("players")
-    if isinstance(rule, int):
-        return rule
-    if info.min_players == info.max_players:
-        return info.min_players
-    raise ConfigError(
-        f"{f.game} takes {info.min_players} to {info.max_players} players: expected the seats per table",
-        file=path,
-        field=field,
-    )
-
-
-@dataclass(frozen=True)
-class _Meta:
-    """``[meta]`` as variants: one per (rule variant, profile), each seating its profile's lineup
-    (strategies in the order of ``strategies``, each as many times as the profile counts it)."""
-
-    first_lineup: list[PlayerEntry]
-    lineups: dict[str, tuple[list[PlayerEntry], str]]
-    overrides: dict[str, tuple[dict[str, Any], str]]
-    record: dict[str, Any]
-
-
-def meta_variant(rule: str | None, lineup: list[str]) -> str:
-    """The name of a profile's variant: its seats' strategies joined by ``+``, after its rule
-    variant's name and a dot when the study has several rule variants."""
-    profile = "+".join(lineup)
-    return profile if rule is None else f"{rule}.{profile}"
-
-
-def _meta(f: ExperimentFile, info: engine.GameInfo, preset: str, base: dict[str, Any], path: Path) -> _Meta:
-    from simharness.stats.metagame import profiles
-
-    m = f.meta
-    assert m is not None
-    for other, present in (
-        ("players", f.players is not None),
-        ("challengers", f.challengers is not None),
-        ("sweep", f.sweep is not None),
-        ("until", f.until is not None),
-    ):
-        if present:
-            raise ConfigError(
-                f"[meta] makes the lineups itself and reads rule variants from [variants] and [grid]; "
-                f"remove {other}",
-                file=path,
-                field=other,
-            )
-    if f.duplicate is False and "duplicate" in f.model_fields_set:
-        raise ConfigError(
-            "[meta] plays each profile seat-rotated (duplicate play); remove duplicate = false",
-            file=path,
-            field="duplicate",
-        )
-    seats = _seats(m.seats, f, info, preset, base, path, "meta.seats")
-    names: list[str] = []
-    for i, entry in enumerate(m.strategies):
-        name = entry.label or entry.strategy
-        where = f"meta.strategies[{i}]"
-        if not re.match(_NAME, name) or "+" in name or name in names:
-            why = "is given twice" if name in names else "may use letters, digits and _ . - only"
-            raise ConfigError(
-                f'the strategy "{name}" names the profiles\' variants, and that name {why}: '
-                "give it a `label`",
-                file=path,
-                field=where,
-            )
-        names.append(name)
-    rules = _variant_overrides(f, path)
-    for over, where in rules.values():
-        if "players" in over and isinstance(over["players"], list):
-            raise ConfigError(
-                "[meta] seats every profile itself: a rule variant sets rules only",
-                file=path,
-                field=f"{where}.players",
-            )
-    counts = profiles(len(names), seats)
-    total = len(counts) * len(rules)
-    if total > MAX_VARIANTS:
-        raise ConfigError(
-            f"expected at most {MAX_VARIANTS:,} variants in all, got {total:,} ({len(counts):,} profiles of "
-            f"{len(names)} strategies over {seats} seats × {len(rules)} rule variants)",
-            file=path,
-            field="meta.strategies",
-        )
-    several = len(rules) > 1 or next(iter(rules)) != "base"
-    lineups: dict[str, tuple[list[PlayerEntry], str]] = {}
-    overrides: dict[str, tuple[dict[str, Any], str]] = {}
-    record: dict[str, Any] = {"strategies": names, "seats": seats, "rules": {}, "profiles": {}}
-    for rule, (over, where) in rules.items():
-        record["rules"][rule] = []
-        for c in counts:
-            seated = [i for i, n in enumerate(c) for _ in range(n)]
-            name = meta_variant(rule if several else None, [names[i] for i in seated])
-            if name in overrides:
-                raise ConfigError(
-                    f'two profiles make the variant name "{name}"; rename a rule variant',
-                    file=path,
-                    field=where,
-                )
-            lineups[name] = ([m.strategies[i] for i in seated], "meta.strategies")
-            overrides[name] = (over, where)
-            record["rules"][rule].append(name)
-            record["profiles"][name] = {"rules": rule, "counts": list(c)}
-    first = next(iter(lineups.values()))[0]
-    return _Meta(first, lineups, overrides, record)
-
-
-def _challengers(
-    f: ExperimentFile, info: engine.GameInfo, preset: str, base: dict[str, Any], path: Path
-) -> _Challengers:
-    c = f.challengers
-    assert c is not None
-    for other, present in (
-        ("players", f.players is not None),
-        ("variants", bool(f.variants)),
-        ("grid", bool(f.grid)),
-        ("sweep", f.sweep is not None),
-        ("until", f.until is not None),
-    ):
-        if present:
-            raise ConfigError(
-                f"[challengers] makes the lineups and variants itself; remove {other}", file=path, field=other
-            )
-    if f.duplicate is False and "duplicate" in f.model_fields_set:
-        raise ConfigError(
-            "[challengers] seats each challenger in every seat of every deal (duplicate play); "
-            "remove duplicate = false",
-            file=path,
-            field="duplicate",
-        )
-    seats = _seats(c.seats, f, info, preset, base, path, "challengers.seats")
-    lineups: dict[str, tuple[list[PlayerEntry], str]] = {}
-    for i, entry in enumerate(c.strategies):
-        where = f"challengers.strategies[{i}]"
-        name = entry.label or entry.strategy
-        if not re.match(_NAME, name) or name in (FIELD_VARIANT, *lineups):
-            why = "is taken" if re.match(_NAME, name) else "may use letters, digits and _ . + - only"
-            raise ConfigError(
-                f'the challenger "{name}" names its variant, and that name {why}: give it a `label`',
-                file=path,
-                field=where,
-            )
-        lineups[name] = ([entry, *[c.field] * (seats - 1)], where)
-    return _Challengers([c.field] * seats, lineups)
-
-
 def default_shard_size(
     game: str,
     games: int,
@@ -706,171 +405,6 @@ def default_shard_size(
     return size
 
 
-def _sweep(
-    f: ExperimentFile, preset: str, base: dict[str, Any], seats: int, path: Path
-) -> sweep_design.Design:
-    """The ``[sweep]`` design, its option names checked; values that would change the seat count
-    are skipped (the lineup fixes it)."""
-    assert f.sweep is not None
-    if f.variants or f.grid:
-        raise ConfigError(
-            "a [sweep] makes the variants itself; remove [variants] and [grid]", file=path, field="sweep"
-        )
-    known = [s.name for s in engine.rule_options(f.game)]
-    named = f.sweep.options if isinstance(f.sweep.options, list) else []
-    for where, names in (
-        ("options", named),
-        ("levels", list(f.sweep.levels)),
-        ("exempt", list(f.sweep.exempt)),
-    ):
-        for name in names:
-            if name not in known:
-                hint = difflib.get_close_matches(name, known, n=1)
-                extra = f' (did you mean "{hint[0]}"?)' if hint else ""
-                raise ConfigError(
-                    f'unknown rule option "{name}" of {f.game}{extra}', file=path, field=f"sweep.{where}"
-                )
-    try:
-        d = sweep_design.design(f.game, preset, base, named or None, f.sweep.levels)
-    except engine.OptionError as e:
-        raise ConfigError(e.message, file=path, field=f"sweep.levels.{e.field}") from None
-    for name, over in list(d.variants.items()):
-        seats_rule = over.get("players")
-        if isinstance(seats_rule, int) and seats_rule != seats:
-            d.skipped[name] = f"players = {seats_rule} needs a lineup of {seats_rule}; this one seats {seats}"
-            del d.variants[name], d.option_of[name]
-    return d
-
-
-def _until(
-    u: UntilFile, shard_size: int, variants: dict[str, Any], lineup: list[Slot], path: Path
-) -> dict[str, Any]:
-    """The ``[until]`` section checked against the lineup and variants, with defaults filled in."""
-    names = sorted({s.strategy for s in lineup})
-    for key in ("a", "b"):
-        if getattr(u, key) not in names:
-            raise ConfigError(
-                f'expected a strategy of the lineup ({", ".join(names)}), got "{getattr(u, key)}"',
-                file=path,
-                field=f"until.{key}",
-            )
-    if u.a == u.b:
-        raise ConfigError("expected a strategy different from until.a", file=path, field="until.b")
-    variant = u.variant or next(iter(variants))
-    if variant not in variants:
-        raise ConfigError(
-            f'expected one of the variants ({", ".join(variants)}), got "{variant}"',
-            file=path,
-            field="until.variant",
-        )
-    if u.mu0 != 0:
-        raise ConfigError(
-            "expected 0 (or no mu0): the test tells a difference of ±mu1 either way from none",
-            file=path,
-            field="until.mu0",
-        )
-    return {**u.model_dump(), "variant": variant, "look_every": _look_every(u, shard_size, "until", path)}
-
-
-def _look_every(u: UntilFile | SweepUntilFile, shard_size: int, where: str, path: Path) -> int:
-    """``look_every`` (default: one shard), a multiple of the shard size so that looks fall between shards."""
-    look = u.look_every or shard_size
-    if look % shard_size:
-        raise ConfigError(
-            f"expected a multiple of shard_size ({shard_size}), so looks fall between shards; got {look}",
-            file=path,
-            field=f"{where}.look_every",
-        )
-    return look
-
-
-def _sweep_until(
-    u: SweepUntilFile, shard_size: int, variants: dict[str, Any], lineup: list[Slot], path: Path
-) -> dict[str, Any]:
-    """``[sweep.until]`` checked against the lineup, with the metric split and defaults filled in."""
-    from simharness.sweep_until import parse_metric
-
-    names = sorted({s.strategy for s in lineup})
-    try:
-        metric, strategy = parse_metric(u.metric, names)
-    except ValueError as e:
-        raise ConfigError(str(e), file=path, field="sweep.until.metric") from None
-    if len(variants) < 2:
-        raise ConfigError("the sweep has no variant besides the base to test", file=path, field="sweep.until")
-    return {
-        **u.model_dump(),
-        "measure": metric,
-        "strategy": strategy,
-        "look_every": _look_every(u, shard_size, "sweep.until", path),
-    }
-
-
-def _variant_overrides(f: ExperimentFile, path: Path) -> dict[str, tuple[dict[str, Any], str]]:
-    """Each variant's overrides of [rules], from [variants.*] and the combinations of [grid], with
-    the config path they were written under."""
-    out: dict[str, tuple[dict[str, Any], str]] = {}
-    for name, over in f.variants.items():
-        if not re.match(_NAME, name):
-            raise ConfigError(
-                "a variant name may use letters, digits and _ . + - only", file=path, field=f"variants.{name}"
-            )
-        out[name] = (over, f"variants.{name}")
-    if f.grid:
-        for key, values in f.grid.items():
-            if not values:
-                raise ConfigError("expected a non-empty list of values", file=path, field=f"grid.{key}")
-        combinations = math.prod(len(values) for values in f.grid.values())
-        if len(out) + combinations > MAX_VARIANTS:
-            sizes = " × ".join(str(len(values)) for values in f.grid.values())
-            raise ConfigError(
-                f"expected at most {MAX_VARIANTS:,} variants in all, got {len(out) + combinations:,} "
-                f"({len(out)} in [variants] and {sizes} = {combinations:,} combinations)",
-                file=path,
-                field="grid",
-            )
-        for combo in itertools.product(*f.grid.values()):
-            over = dict(zip(f.grid, combo, strict=True))
-            name = "+".join(f"{k}-{_label(v)}" for k, v in over.items())
-            if not re.match(_NAME, name):
-                raise ConfigError(
-                    f'the combination gives the variant name "{name}", which may use letters, '
-                    "digits and _ . + - only",
-                    file=path,
-                    field="grid",
-                )
-            if name in out:
-                raise ConfigError(
-                    f'the grid makes a variant "{name}" that [variants] already defines',
-                    file=path,
-                    field="grid",
-                )
-            out[name] = (over, "grid")
-    return out or {"base": ({}, "rules")}
-
-
-def _label(v: Any) -> str:
-    if isinstance(v, list):  # a set option's value: its members
-        return ".".join(_label(x) for x in v) or "none"
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def _resolve(
-    game: str, preset: str, base: dict[str, Any], over: dict[str, Any], where: str, path: Path
-) -> dict[str, Any]:
-    try:
-        return engine.resolve_rules(game, preset, {**base, **over})
-    except engine.OptionError as e:
-        # A contradiction names several options ("a+b"): blame the variant if it set any of them.
-        parts = e.field.split("+")
-        if e.field == "preset":
-            field = "rules.preset"
-        elif any(p in over for p in parts) or not any(p in base for p in parts):
-            field = f"{where}.{e.field}"
-        else:
-            field = f"rules.{e.field}"
-        raise ConfigError(e.message, file=path, field=field) from None
-
-
 def _check_names(named: list[tuple[str, Slot]], path: Path) -> None:
     """Every strategy name (a row of the players table, of the report, of ``compare``) is one script
     with one set of knobs, in every variant's lineup: two different ones under one name would be
@@ -885,7 +419,10 @@ def _check_names(named: list[tuple[str, Slot]], path: Path) -> None:
             how = f"script {seen.path} vs {s.path}"
         else:
             keys = [k for k in dict.fromkeys([*seen.knobs, *s.knobs]) if seen.knobs.get(k) != s.knobs.get(k)]
-            shown = [f"{k} = {_label(seen.knobs.get(k))} vs {_label(s.knobs.get(k))}" for k in keys[:4]]
+            shown = [
+                f"{k} = {designs.value_label(seen.knobs.get(k))} vs {designs.value_label(s.knobs.get(k))}"
+                for k in keys[:4]
+            ]
             more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
             how = f"script {s.path}, knobs {', '.join(shown)}{more}"
         raise ConfigError(
@@ -944,6 +481,6 @@ def _slot(game: str, i: int, p: PlayerEntry, path: Path, where: str) -> Slot:
         raise
     label = p.label or script.name
     if p.knobs and p.label is None:
-        label += "(" + ",".join(f"{k}={_label(v)}" for k, v in p.knobs.items()) + ")"
+        label += "(" + ",".join(f"{k}={designs.value_label(v)}" for k, v in p.knobs.items()) + ")"
     source = strategies.source(script.python, knobs.get(engine.PYTHON_DIR_KEY)) if script.python else None
     return Slot(i, label, script.name, script.version, knobs, str(script_path), source)

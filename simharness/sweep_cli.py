@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from simharness import config, runner, store, strategies, tomlfile
+from simharness import config, configfile, runner, store, strategies, tomlfile
 from simharness.errors import ConfigError
 
 
@@ -178,7 +178,7 @@ def register(app: typer.Typer, user_errors: Any, out: Console) -> None:
         shown_rows = parse_rows(rows)
         given = [p.strip() for p in players.split(",")] if players else None
         lineup = given or coverage_lineup(game)
-        if name is not None and not re.match(config.NAME_PATTERN, name):
+        if name is not None and not re.match(configfile.NAME_PATTERN, name):
             raise ConfigError(
                 f'"{name}" is not a run name: letters, digits and _ . + - only, from a letter or digit',
                 field="--name",

@@ -9,7 +9,7 @@ import pytest
 from harness_helpers import in_repo  # noqa: F401 (a fixture)
 from typer.testing import CliRunner
 
-from simharness import config, engine, strategies
+from simharness import config, configfile, engine, strategies
 from simharness.cli import app
 from simharness.errors import ConfigError
 
@@ -235,7 +235,7 @@ def test_the_default_shard_size_gives_every_config_work_for_many_workers() -> No
     # a small experiment is one shard; a huge one is cut at MAX_SHARD; [until] looks fall between shards
     assert config.default_shard_size("riichi", 30, 1) == 30
     assert config.default_shard_size("sugoroku", 10**12, 2) == config.MAX_SHARD
-    until = config.UntilFile(a="x", b="y", mu1=0.1, look_every=1200)
+    until = configfile.UntilFile(a="x", b="y", mu1=0.1, look_every=1200)
     assert config.default_shard_size("riichi", 20000, 1, until) == 300
     # under duplicate play a deal's games never straddle two shards, nor two looks
     for game, games, seats in (("suzume", 3 * 40_001, 3), ("riichi", 4 * 5_003, 4), ("sugoroku", 12, 3)):

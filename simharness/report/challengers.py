@@ -1,6 +1,6 @@
 """The report of a ``[challengers]`` design: each challenger against the field and against each other.
 
-The design (``config._challengers``) plays one variant per challenger (the challenger in one seat,
+The design (``designs.challengers``) plays one variant per challenger (the challenger in one seat,
 copies of the field in the others; duplicate play seats it in every seat of every deal) and the
 field's own variant (the field in every seat), all on the same keyed deals. A challenger's score on
 a deal is its mean over its rows there, one per seat; the field's is its mean over its variant's
