@@ -192,7 +192,7 @@ def run(
         from simharness.report.full import build_report, print_report
         from simharness.report.summary import print_summary
 
-        report = build_report(store.open_run(run_dir))
+        report = build_report(store.open_run(run_dir), jobs=jobs)
         if full:
             print_report(report, out)
         else:

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from simharness.errors import RunDirError
 from simharness.report.frames import RunLike, players_frame, variant_names
-from simharness.report.stream import chunks, following, shard_count, summed
+from simharness.report.stream import chunks, opening, shard_count, summed
 from simharness.report.summary import sequential_lines
 from simharness.report.sums import Arm
 from simharness.report.textfit import fmt_ci
@@ -93,12 +93,10 @@ def compare_strategies(
         if task is not None and progress is not None:
             progress.advance(task, shards)
 
-    parts = chunks(run)
-    first = next(parts, None)
+    first = opening(run)
     if first is None:
         raise ValueError("the run has no games to compare")
-    # Every variant and strategy of the run plays in the first chunk.
-    players = players_frame(first[0])
+    players = players_frame(first)
     va, vb = (_checked(run, players, k, s, v or variant) for k, s, v in (("a", sa, va), ("b", sb, vb)))
     if (sa, va) == (sb, vb):
         raise ValueError(f"b: expected a strategy or variant different from a ({sa}@{va})")
@@ -113,9 +111,7 @@ def compare_strategies(
     games_per_deal = Moments.empty(1)
     sides = ((sa, va), (sb, vb))
     each = functools.partial(_chunk_sums, sides, metric, own)
-    summed_parts = summed(each, following([first], parts), jobs, done)
-    del first  # a pool reads the first chunk again in a worker: its tables need not stay here
-    for part in summed_parts:
+    for part in summed(each, chunks(run), jobs, done):
         arms["a"] += part.a
         arms["b"] += part.b
         paired += part.paired

@@ -3,11 +3,15 @@
 A chunk is about the game's ``REPORT_CHUNK`` games (``games.registry.report_chunk``) over all variants,
 of whole shards (``store.Run.chunks``); it holds
 every row of its deals in every variant, so per-deal quantities are complete inside it. Each chunk
-is read, added to :class:`~simharness.report.sums.SummarySums` (and the scorecard's
-:class:`~simharness.stats.balance.ScorecardSums`) and dropped: memory is one chunk plus sums whose size
-depends on groups, distinct scores and bootstrap replicates, never on the number of games, and
-time is linear in the games. Before the chunks, the scorecard's setup (the baseline variant's
-score distribution and strategy win rates) is one lazy scan of two columns.
+is read and reduced to its sums (:func:`chunk_sums`: a fresh
+:class:`~simharness.report.sums.SummarySums`, the scorecard's
+:class:`~simharness.stats.balance.ScorecardSums`, ... that read that chunk alone), in this process
+or in worker processes (``--jobs``, :func:`summed`), and the chunks' sums are added up in chunk
+order: memory is a chunk per worker plus sums whose size depends on groups, distinct scores and
+bootstrap replicates, never on the number of games, time is linear in the games, and the result
+does not depend on the number of jobs. Before the chunks, what they are counted against
+(:class:`Basis`) is read from the first shard of each variant and lazy scans of one column (the
+tails' quantiles, the scorecard's baseline score distribution and strategy win rates).
 
 A game package's ``summary_metrics`` runs on every chunk and its estimates are added up
 (:class:`GameMetrics`). What is not bounded: the sequential test keeps one paired score per deal
@@ -145,6 +149,18 @@ def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
         yield CachedRun(sub), shards
 
 
+def opening(run: RunLike) -> RunLike | None:
+    """The run's first shard of every variant (a run held in memory: the run itself; None: a run of
+    no shards): what the report fixes before the chunks is read from it, since every variant and
+    strategy plays in it and every shard has the same columns. One shard, not a chunk, so that a
+    pool's workers read the chunks while this process holds little."""
+    split = getattr(run, "chunks", None)
+    if split is None:
+        return run
+    first = next(split(1), None)
+    return None if first is None else first[0]
+
+
 def chunk_games(run: RunLike) -> int:
     """Games per variant in a chunk: the game's ``REPORT_CHUNK`` shared by the run's variants, since
     a chunk holds every variant's games of its deals."""
@@ -225,8 +241,8 @@ class Basis:
 
 
 def basis(run: RunLike, first: RunLike, scorecard: bool) -> tuple[Basis, TailSums]:
-    """The :class:`Basis` of ``run`` from its ``first`` chunk (every variant plays in it), and the
-    tails' sums to add the chunks' to."""
+    """The :class:`Basis` of ``run`` from its ``first`` shards (:func:`opening`), and the tails'
+    sums to add the chunks' to."""
     players = players_frame(first)
     variants = variant_names(run, players)
     axis = seat_axis(players)
@@ -301,7 +317,7 @@ def chunk_sums(basis: Basis, chunk: RunLike) -> ChunkSums:
     )
 
 
-def following(ahead: list[T], rest: Iterator[T]) -> Iterator[T]:
+def _following(ahead: list[T], rest: Iterator[T]) -> Iterator[T]:
     """The items of ``ahead``, then those of ``rest``; ``ahead``'s are taken out of it as they are
     yielded, so that nothing here keeps a chunk (and the tables it read) once it is handed on."""
     while ahead:
@@ -329,11 +345,11 @@ def summed(
     """
     ahead = list(itertools.islice(parts, 2))
     if backends.workers(jobs) == 1 or len(ahead) < 2:
-        for chunk, shards in following(ahead, parts):
+        for chunk, shards in _following(ahead, parts):
             yield fn(chunk)
             done(shards)
         return
-    numbered = ((fn, i, shards, chunk) for i, (chunk, shards) in enumerate(following(ahead, parts)))
+    numbered = ((fn, i, shards, chunk) for i, (chunk, shards) in enumerate(_following(ahead, parts)))
     waiting: dict[int, T] = {}
     next_up = 0
     with backends.pool(backends.Backend.LOKY, jobs) as pool:
@@ -359,11 +375,10 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None, 
         if task is not None and progress is not None:
             progress.advance(task, shards)
 
-    parts = chunks(run)
-    first = next(parts, None)
+    first = opening(run)
     if first is None:
         raise ValueError("the run has no games to report")
-    base, tails = basis(run, first[0], scorecard)
+    base, tails = basis(run, first, scorecard)
     variants = base.variants
     sums = SummarySums(base.seat_axis, base.players)
     seq = _looks(run)
@@ -374,9 +389,7 @@ def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None, 
     design = run.manifest.challengers
     challengers = ChallengerSums(design) if design else None
     card = balance.ScorecardSums(base.card, RESAMPLES, seed=0) if base.card is not None else None
-    parts_summed = summed(functools.partial(chunk_sums, base), following([first], parts), jobs, done)
-    del first  # a pool reads the first chunk again in a worker: its tables need not stay here
-    for part in parts_summed:
+    for part in summed(functools.partial(chunk_sums, base), chunks(run), jobs, done):
         sums += part.sums
         tails += part.tails
         metrics += part.metrics
