@@ -39,7 +39,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, nargs="+", default=[20000], help="games per variant, one run each")
     ap.add_argument("--config", type=Path, default=Path("configs/sugoroku-demo.toml"))
-    ap.add_argument("--jobs", type=int, default=None, help="workers of the run and the report (default: all)")
+    ap.add_argument("--jobs", type=int, default=None, help="workers of run, report, compare (default: all)")
     args = ap.parse_args()
     exp = config.load(args.config)
     variants = len(exp.variants)
@@ -69,7 +69,7 @@ def main() -> int:
             cmp_s, cmp_gb = math.nan, math.nan
             if len(pair) == 2:
                 compare = [*SIMHARNESS, "compare", str(run_dir), "--a", pair[0], "--b", pair[1], "--json"]
-                cmp_s, cmp_gb = measured(compare)
+                cmp_s, cmp_gb = measured([*compare, *jobs])
         total = games * variants
         slow = total >= TIMED_FROM and max(rep_s, cmp_s if len(pair) == 2 else 0.0) / run_s > TARGET_RATIO
         big = max(rep_gb, html_gb, cmp_gb if len(pair) == 2 else 0.0) > TARGET_RSS_GB

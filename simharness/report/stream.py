@@ -194,7 +194,8 @@ def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
 def scorecard_setup(
     run: RunLike, variants: list[str], players: pl.DataFrame, games: pl.DataFrame | None, axis: str
 ) -> balance.Setup:
-    """The scorecard's setup from a lazy scan of the baseline variant and the first chunk's columns."""
+    """The scorecard's setup from a lazy scan of the baseline variant and the columns of ``players``
+    and ``games`` (those of every shard)."""
     base = _variant_scan(run, variants[0])
     points = (
         base.group_by("final_points").agg(count=pl.len()).sort("final_points").collect(engine="streaming")
@@ -229,7 +230,7 @@ def tail_setup(run: RunLike, variants: list[str]) -> TailSums:
 @dataclass(frozen=True)
 class Basis:
     """What every chunk's sums are counted against, fixed before the chunks are summed (from the first
-    chunk and lazy scans of the run, :func:`basis`): the variants in order (the baseline first), the
+    shards and lazy scans of the run, :func:`basis`): the variants in order (the baseline first), the
     turn-order column, the players per game, the tails' quantiles (``report.tails.TailSums.cuts``)
     and the scorecard's setup (None: no scorecard)."""
 
