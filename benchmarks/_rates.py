@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -198,15 +199,51 @@ def game_rows(
 
 
 def measured(cmd: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of ``cmd`` run as a child process (its output discarded)."""
+    """Wall seconds and peak memory (GB) of ``cmd`` run as a child process (its output discarded).
+
+    The memory is the resident set summed over the process and its descendants, sampled every
+    ``_SAMPLE_S``: a run's and a report's worker processes hold memory at the same time, and the
+    kernel's peak (``ru_maxrss``) is that of the largest process alone; that one is taken when it is
+    more (a peak between samples). Pages shared between processes count in each.
+    """
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.wait(_SAMPLE_S):
+            peak = max(peak, _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     _pid, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t
+    stop.set()
+    sampler.join()
     if os.waitstatus_to_exitcode(status) != 0:
         err = proc.stderr.read().decode() if proc.stderr else ""
         raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
-    return seconds, usage.ru_maxrss / 2**20  # ru_maxrss is in kB on Linux
+    return seconds, max(peak, usage.ru_maxrss * 1024) / 2**30  # ru_maxrss is in kB on Linux
+
+
+_SAMPLE_S = 0.05
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of process ``root`` and its descendants now (a process gone counts 0)."""
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * _PAGE
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 def report_row(path: Path, games: int, jobs: int | None = None) -> Row:
@@ -217,7 +254,7 @@ def report_row(path: Path, games: int, jobs: int | None = None) -> Row:
     with tempfile.TemporaryDirectory() as tmp:
         run_cmd = [*SIMHARNESS, "run", str(path), "--games", str(games), "--out", tmp, "-q", *jobs_args]
         run_s, _ = measured(run_cmd)
-        report_s, _ = measured([*SIMHARNESS, "report", str(Path(tmp) / exp.name), "--json"])
+        report_s, _ = measured([*SIMHARNESS, "report", str(Path(tmp) / exp.name), "--json", *jobs_args])
     total = games_of(exp)
     where = f"{jobs or os.cpu_count()} jobs"
     return Row(exp.game, f"report --json ({total:,} games)", total / report_s, "games/s wall",

@@ -2,7 +2,8 @@
 
 For each size, plays the config (default: the sugoroku demo) with `simharness run` into a temporary
 directory, then reports it with `simharness report --json` and `simharness report --html`, each
-in its own process so that its peak RSS is its own, and `simharness compare` of the lineup's first
+in its own process (with the run's ``--jobs``) so that its peak memory is its own (summed over its
+worker processes: ``_rates.measured``), and `simharness compare` of the lineup's first
 two strategies likewise (nan for a lineup of one strategy). Prints, per size: games, the run's time
 and peak RSS, the report's, the report's time as a multiple of the run's against the target, and
 compare's (the report and compare stream the run chunk by chunk: memory flat in the games, time
@@ -38,7 +39,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, nargs="+", default=[20000], help="games per variant, one run each")
     ap.add_argument("--config", type=Path, default=Path("configs/sugoroku-demo.toml"))
-    ap.add_argument("--jobs", type=int, default=None, help="workers of the run (default: all cores)")
+    ap.add_argument("--jobs", type=int, default=None, help="workers of run, report, compare (default: all)")
     args = ap.parse_args()
     exp = config.load(args.config)
     variants = len(exp.variants)
@@ -56,19 +57,19 @@ def main() -> int:
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
     for games in args.games:
         with tempfile.TemporaryDirectory() as tmp:
-            run_cmd = [*SIMHARNESS, "run", str(args.config), "--games", str(games), "--out", tmp, "-q"]
-            if args.jobs:
-                run_cmd += ["--jobs", str(args.jobs)]
+            # The same workers for the run and what reads it (the target is "at the same jobs").
+            jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+            run_cmd = [*SIMHARNESS, "run", str(args.config), "--games", str(games), "--out", tmp, "-q", *jobs]
             run_s, run_gb = measured(run_cmd)
             run_dir = next(p for p in Path(tmp).iterdir() if p.is_dir())
-            rep_s, rep_gb = measured([*SIMHARNESS, "report", str(run_dir), "--json"])
+            rep_s, rep_gb = measured([*SIMHARNESS, "report", str(run_dir), "--json", *jobs])
             html_s, html_gb = measured(
-                [*SIMHARNESS, "report", str(run_dir), "--html", str(Path(tmp) / "r.html")]
+                [*SIMHARNESS, "report", str(run_dir), "--html", str(Path(tmp) / "r.html"), *jobs]
             )
             cmp_s, cmp_gb = math.nan, math.nan
             if len(pair) == 2:
                 compare = [*SIMHARNESS, "compare", str(run_dir), "--a", pair[0], "--b", pair[1], "--json"]
-                cmp_s, cmp_gb = measured(compare)
+                cmp_s, cmp_gb = measured([*compare, *jobs])
         total = games * variants
         slow = total >= TIMED_FROM and max(rep_s, cmp_s if len(pair) == 2 else 0.0) / run_s > TARGET_RATIO
         big = max(rep_gb, html_gb, cmp_gb if len(pair) == 2 else 0.0) > TARGET_RSS_GB

@@ -179,21 +179,33 @@ class Run:
         """One row per hand, in the games that have hands."""
         return self.table("hands")
 
-    def report(self) -> Report:
-        """The report ``simharness report`` prints (one pass over the run)."""
+    def report(self, *, jobs: int = 1) -> Report:
+        """The report ``simharness report`` prints (one pass over the run, its chunks summed in
+        ``jobs`` worker processes, -1 for every core, each holding a chunk; the same report for any
+        number)."""
         from simharness.report.full import report_of
         from simharness.report.stream import collect
 
-        collected = collect(self._run, scorecard=True)
+        runner.check_jobs(jobs)
+        collected = collect(self._run, scorecard=True, jobs=jobs)
         return Report(self, report_of(collected), collected.sums)
 
     def compare(
-        self, a: str, b: str, *, metric: str = "win", variant: str | None = None, alpha: float = 0.05
+        self,
+        a: str,
+        b: str,
+        *,
+        metric: str = "win",
+        variant: str | None = None,
+        alpha: float = 0.05,
+        jobs: int = 1,
     ) -> dict[str, Any]:
-        """Strategies ``a`` and ``b`` paired on shared deals, as ``simharness compare --json``."""
+        """Strategies ``a`` and ``b`` paired on shared deals, as ``simharness compare --json`` (``jobs``
+        as for :meth:`report`)."""
         from simharness.report.compare import compare_strategies
 
-        return compare_strategies(self._run, a, b, metric=metric, variant=variant, alpha=alpha)
+        runner.check_jobs(jobs)
+        return compare_strategies(self._run, a, b, metric=metric, variant=variant, alpha=alpha, jobs=jobs)
 
     def show(self, game: int, *, variant: str | None = None, out: str | Path | None = None) -> Path:
         """Plays ``game`` again with every event and writes its page (default: inside the run

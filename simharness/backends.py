@@ -112,8 +112,8 @@ class Pool:
     cancel: threading.Event | None = None
 
 
-def _jobs(jobs: int) -> int:
-    """joblib's convention: -1 is every core, -2 all but one, ..."""
+def workers(jobs: int) -> int:
+    """The workers ``jobs`` asks for, in joblib's convention: -1 is every core, -2 all but one, ..."""
     return jobs if jobs > 0 else max(1, (joblib.cpu_count() or 1) + 1 + jobs)
 
 
@@ -128,10 +128,10 @@ def pool(backend: Backend, jobs: int, scheduler: str | None = None) -> Iterator[
     elif backend is Backend.MULTIPROCESSING:
         # spawn, not fork: a forked child of a process with polars' and the engine's threads can hang.
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(_jobs(jobs), mp_context=ctx, **stop) as ex:
-            yield Pool(_executor_imap(ex, _jobs(jobs)), local=True)
+        with ProcessPoolExecutor(workers(jobs), mp_context=ctx, **stop) as ex:
+            yield Pool(_executor_imap(ex, workers(jobs)), local=True)
     elif backend is Backend.THREADING:
-        with _threads(_jobs(jobs)) as p:
+        with _threads(workers(jobs)) as p:
             yield p
     else:
         with joblib.parallel_config(backend=LokyBackend(**stop), n_jobs=jobs):
@@ -245,7 +245,7 @@ def _dask(jobs: int, scheduler: str | None) -> Iterator[Pool]:
         if address is None:
             cluster = stack.enter_context(
                 LocalCluster(
-                    n_workers=_jobs(jobs), threads_per_worker=1, processes=True, dashboard_address=None
+                    n_workers=workers(jobs), threads_per_worker=1, processes=True, dashboard_address=None
                 )
             )
             client = stack.enter_context(Client(cluster))

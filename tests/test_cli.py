@@ -102,6 +102,10 @@ def test_report_of_a_run_and_of_a_wrong_directory(tmp_path: Path) -> None:
     data = json.loads(_ok("report", str(tmp_path / "out" / "small"), "--json"))
     assert data["run"]["name"] == "small"
     assert list(data["variants"]) == ["cap-500", "no-cap"]
+    for command in ("report", "compare --a naive --b greedy"):
+        refused = CliRunner().invoke(app, [*command.split(), str(tmp_path / "out" / "small"), "--jobs", "0"])
+        assert refused.exit_code == 2
+        assert refused.stderr.startswith("error: --jobs: expected a number of workers >= 1")
     bad = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert bad.exit_code == 2
     assert bad.stderr == f"error: {tmp_path}: not a run directory (no manifest.json)\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,12 @@ from rich.console import Console
 from rich.progress import Progress
 from stats_fixtures import make_run
 
-from simharness import config, runner, store
+from simharness import backends, config, runner, store
 from simharness.report import compare, stream
 from simharness.report.compare import compare_strategies
 from simharness.report.frames import game_lengths, optional_table, players_frame, seat_axis, variant_names
-from simharness.report.full import build_report
+from simharness.report.full import build_report, report_of
+from simharness.report.html import write_html
 from simharness.report.summary import build_summary
 from simharness.stats import balance
 from simharness.stats.balance import Bootstrap, scorecard
@@ -335,3 +337,101 @@ def test_game_metric_differences_are_paired_by_deal_as_worked_out_in_memory(
         a, b = rows[(v, "all", "draw_rate")], rows[(base, "all", "draw_rate")]
         independent = np.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"])
         assert 2 * half < independent
+
+
+SEQUENTIAL = """\
+name = "stream-seq"
+game = "sugoroku"
+games = 1200
+seed = 5
+duplicate = true
+shard_size = 100
+players = [{strategy = "naive", label = "twin-a"}, "greedy", {strategy = "naive", label = "twin-b"}, "random"]
+[until]
+a = "twin-a"
+b = "twin-b"
+metric = "win"
+mu0 = 0.0
+mu1 = 0.02
+look_every = 400
+"""
+
+CHALLENGERS = """\
+name = "stream-challengers"
+game = "suzume"
+games = 48
+seed = 5
+shard_size = 8
+[challengers]
+field = "fastest"
+strategies = ["defensive", "max-points"]
+seats = 4
+"""
+
+
+@pytest.fixture(scope="module")
+def designs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, store.Run]:
+    """Runs of a sequential test (looks) and of a challenger design."""
+    tmp = tmp_path_factory.mktemp("designs")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(REPO)
+        return {
+            "sequential": _played(tmp / "sequential", SEQUENTIAL),
+            "challengers": _played(tmp / "challengers", CHALLENGERS),
+        }
+
+
+@pytest.mark.parametrize("kind", ["sugoroku", "suzume", "riichi", "sequential", "challengers"])
+def test_a_report_is_the_same_to_the_byte_for_any_number_of_jobs(
+    kind: str,
+    runs: dict[str, store.Run],
+    designs: dict[str, store.Run],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Chunks summed in worker processes, in whatever order they finish, add up to the report of one
+    process: the same JSON and HTML, byte for byte (#27)."""
+    run = {**runs, **designs}[kind]
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)  # one chunk per shard: many in flight
+    assert sum(1 for _ in stream.chunks(run)) > 1
+
+    def report(jobs: int) -> tuple[str, bytes]:
+        collected = stream.collect(run, scorecard=True, jobs=jobs)
+        data = report_of(collected)
+        page = tmp_path / str(jobs) / "report.html"
+        page.parent.mkdir()
+        write_html(run, data, page, collected.sums)
+        return json.dumps(data, indent=2, allow_nan=False, default=str), page.read_bytes()
+
+    alone = report(1)
+    pools, real = [], backends.pool
+
+    def pool(*args: Any) -> Any:
+        pools.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(backends, "pool", pool)
+    assert report(2) == alone
+    assert pools, "with two jobs, the chunks are summed in worker processes"
+    summary = json.loads(alone[0])
+    assert (summary["sequential"] is not None) == (kind == "sequential")
+    assert (summary["challengers"] is not None) == (kind == "challengers")
+
+
+@pytest.mark.parametrize(
+    ("kind", "a", "b"), [("sugoroku", "naive", "greedy@no-cap"), ("sequential", "twin-a", "twin-b")]
+)
+def test_a_comparison_is_the_same_for_any_number_of_jobs(
+    kind: str,
+    a: str,
+    b: str,
+    runs: dict[str, store.Run],
+    designs: dict[str, store.Run],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``compare`` sums its chunks in worker processes as the report does, to the same result (#27)."""
+    run = {**runs, **designs}[kind]
+    monkeypatch.setattr(stream, "chunk_games", lambda run: 1)
+    one, two = (compare_strategies(run, a, b, jobs=jobs) for jobs in (1, 2))
+    assert json.dumps(one, allow_nan=False) == json.dumps(two, allow_nan=False)
+    assert (one["sequential"] is not None) == (kind == "sequential") and one["permutation"] is not None

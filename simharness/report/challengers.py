@@ -30,7 +30,7 @@ from simharness.report.sums import Arm
 from simharness.report.textfit import Col, fmt_ci, print_fitted
 from simharness.stats.hypotheses import holm
 from simharness.stats.paired import Baseline
-from simharness.stats.streaming import Moments, PairedSums
+from simharness.stats.streaming import Moments, PairedSums, add_into
 
 # The report's columns a challenger is ranked on (``report.frames.players_frame``), the last first.
 METRICS = ("win", "final_points", "rank_points")
@@ -78,6 +78,13 @@ class ChallengerSums:
                     deals[a]["y"].to_numpy(),
                     deals[b]["y"].to_numpy(),
                 )
+
+    def __iadd__(self, other: ChallengerSums) -> ChallengerSums:
+        """A later chunk's sums of the same design (``add`` on fresh sums)."""
+        self.games_per_deal += other.games_per_deal
+        add_into(self.arms, other.arms)
+        add_into(self.paired, other.paired)
+        return self
 
     def _compare(self, m: str, a: str, b: str) -> dict[str, Any]:
         ra, rb = self.arms[(m, a)], self.arms[(m, b)]

@@ -18,6 +18,19 @@ if TYPE_CHECKING:
     from simharness.store import Run
 
 
+# One process by default: a worker holds a chunk (about 0.4 GB at the largest), so every core's
+# worker would take the report past 1 GB on any machine of more than two; on two cores the workers
+# were no faster than one process (a worker's start-up and imports eat what the second core gains).
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes summing the run's chunks (each holds one, up to ~0.4 GB); -1 = all cores.",
+    ),
+]
+
+
 def _console() -> Console:
     return Console()
 
@@ -69,12 +82,15 @@ def report(
             "variant, with a warning saying what is missing.",
         ),
     ] = False,
+    jobs: JobsOpt = 1,
 ) -> None:
     """Summarise a finished run: per variant, strategy and seat, every metric with a 95% CI. A
     metagame's run (`simharness meta`, `[meta]`) leads with its metagame, then every profile's numbers."""
     from simharness.report.full import report_of
     from simharness.report.stream import collect
+    from simharness.runner import check_jobs
 
+    check_jobs(jobs)
     run = _open(run_dir, partial)
     metagame = _metagame(run) if run.manifest.meta is not None else None
     if metagame is not None and html is not None:
@@ -83,7 +99,7 @@ def report(
 
         write_meta_html(metagame, html)
     with _progress() as progress:
-        collected = collect(run, scorecard=True, progress=progress)
+        collected = collect(run, scorecard=True, progress=progress, jobs=jobs)
     if collected.note is not None and not json:
         # JSON carries it among the scorecard's notes; stdout stays the JSON alone.
         Console(stderr=True).print(f"[yellow]note:[/] {collected.note}")
@@ -139,15 +155,18 @@ def compare(
     ] = None,
     alpha: Annotated[float, typer.Option(help="Two-sided level of the fixed-sample verdict.")] = 0.05,
     json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    jobs: JobsOpt = 1,
 ) -> None:
     """Two strategies paired on shared deals: difference, clustered CI, pairing gain, fixed-sample verdict."""
     from simharness.report.compare import compare_strategies, print_comparison
+    from simharness.runner import check_jobs
 
+    check_jobs(jobs)
     run = _open(run_dir)
     try:
         with _progress() as progress:
             result = compare_strategies(
-                run, a, b, metric=metric, variant=variant, alpha=alpha, progress=progress
+                run, a, b, metric=metric, variant=variant, alpha=alpha, progress=progress, jobs=jobs
             )
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,7 @@ from rich.table import Table
 
 from simharness.errors import RunDirError
 from simharness.report.frames import RunLike, players_frame, variant_names
-from simharness.report.stream import chunks, shard_count
+from simharness.report.stream import chunks, opening, shard_count, summed
 from simharness.report.summary import sequential_lines
 from simharness.report.sums import Arm
 from simharness.report.textfit import fmt_ci
@@ -60,6 +62,7 @@ def compare_strategies(
     variant: str | None = None,
     alpha: float = 0.05,
     progress: Progress | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Paired comparison of strategies ``a`` and ``b`` (A − B), as a JSON-ready dict.
 
@@ -75,7 +78,8 @@ def compare_strategies(
 
     The run is read chunk by chunk of whole shards (``report.stream.chunks``), as the report is:
     memory holds one chunk plus sums, and the per-deal differences for the permutation test only up
-    to :data:`PERMUTATION_MAX_DEALS`, never the players table.
+    to :data:`PERMUTATION_MAX_DEALS`, never the players table; its chunks are summed in ``jobs``
+    processes (-1: every core; ``report.stream.summed``), with the same result for any number.
     ``progress`` (a rich Progress) gets a task counting the shards read.
     """
     if metric not in METRIC_EXPRS:
@@ -84,43 +88,40 @@ def compare_strategies(
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
     (sa, va), (sb, vb) = arm(a), arm(b)
     task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
+
+    def done(shards: int) -> None:
+        if task is not None and progress is not None:
+            progress.advance(task, shards)
+
+    first = opening(run)
+    if first is None:
+        raise ValueError("the run has no games to compare")
+    players = players_frame(first)
+    va, vb = (_checked(run, players, k, s, v or variant) for k, s, v in (("a", sa, va), ("b", sb, vb)))
+    if (sa, va) == (sb, vb):
+        raise ValueError(f"b: expected a strategy or variant different from a ({sa}@{va})")
+    seq = run.manifest.sequential
+    own: UntilRecord | None = None  # the run's sequential test, if it was stopped on this comparison
+    if va == vb and seq is not None and seq.looks and seq.comparison == (sa, sb, metric, va):
+        own = seq
     arms = {"a": Arm(), "b": Arm()}
     paired = PairedSums()
     differences: list[np.ndarray] | None = []  # None once there are too many for the permutation test
     scores: list[np.ndarray] = []
     games_per_deal = Moments.empty(1)
-    seq = run.manifest.sequential
-    own: UntilRecord | None = None  # the run's sequential test, if it was stopped on this comparison
-    for i, (sub, shards) in enumerate(chunks(run)):
-        players = players_frame(sub)
-        if i == 0:  # every variant and strategy of the run plays in the first chunk
-            va, vb = (
-                _checked(run, players, k, s, v or variant) for k, s, v in (("a", sa, va), ("b", sb, vb))
-            )
-            if (sa, va) == (sb, vb):
-                raise ValueError(f"b: expected a strategy or variant different from a ({sa}@{va})")
-            if va == vb and seq is not None and seq.looks and seq.comparison == (sa, sb, metric, va):
-                own = seq
-        # A metric is evaluated within its variant's games (numbered per variant), then the arm's rows kept.
-        pa, pb = (
-            players.filter(pl.col("variant") == v)
-            .with_columns(METRIC_EXPRS[metric].alias("y"))
-            .filter(pl.col("strategy") == s)
-            for s, v in ((sa, va), (sb, vb))
-        )
-        da, db = arms["a"].add(pa), arms["b"].add(pb)
-        joined = da.join(db, on="deal", suffix="_b")
-        paired.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), da["y"].to_numpy(), db["y"].to_numpy())
+    sides = ((sa, va), (sb, vb))
+    each = functools.partial(_chunk_sums, sides, metric, own)
+    for part in summed(each, chunks(run), jobs, done):
+        arms["a"] += part.a
+        arms["b"] += part.b
+        paired += part.paired
         if differences is not None:
-            differences.append((joined["y"] - joined["y_b"]).to_numpy())
+            differences.append(part.differences)
             if paired.pairs.n > PERMUTATION_MAX_DEALS:
                 differences = None
-        pv = players.filter(pl.col("variant") == va)
-        games_per_deal += Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy())
-        if own is not None:
-            scores.append(look_scores(players, own, own.games))
-        if task is not None and progress is not None:
-            progress.advance(task, shards)
+        games_per_deal += part.games_per_deal
+        if part.scores is not None:
+            scores.append(part.scores)
     ra, rb = arms["a"], arms["b"]
     baseline = Baseline(ra.rows.var(0), rb.rows.var(0), float(games_per_deal.mean[0]))
     res: dict[str, Any] = paired.result(baseline=baseline).to_dict()
@@ -146,6 +147,47 @@ def compare_strategies(
         "verdict": fixed_sample_verdict(res["difference"], res["pvalue"], alpha),
         "sequential": until_result(own, np.concatenate(scores)) if own is not None else None,
     }
+
+
+@dataclass
+class _ChunkSums:
+    """One chunk's part of a comparison's sums (``_chunk_sums``)."""
+
+    a: Arm
+    b: Arm
+    paired: PairedSums
+    differences: np.ndarray  # the per-deal differences of the shared deals
+    games_per_deal: Moments
+    scores: np.ndarray | None  # the run's sequential test's paired scores, if it was on this comparison
+
+
+def _chunk_sums(
+    sides: tuple[tuple[str, str], tuple[str, str]], metric: str, own: UntilRecord | None, chunk: RunLike
+) -> _ChunkSums:
+    """The sums of one chunk of whole deals for the arms ``sides`` ((strategy, variant) of a and b),
+    a function of the chunk alone, so that any process can compute it (``report.stream.summed``)."""
+    players = players_frame(chunk)
+    # A metric is evaluated within its variant's games (numbered per variant), then the arm's rows kept.
+    pa, pb = (
+        players.filter(pl.col("variant") == v)
+        .with_columns(METRIC_EXPRS[metric].alias("y"))
+        .filter(pl.col("strategy") == s)
+        for s, v in sides
+    )
+    a, b = Arm(), Arm()
+    da, db = a.add(pa), b.add(pb)
+    joined = da.join(db, on="deal", suffix="_b")
+    paired = PairedSums()
+    paired.add(joined["y"].to_numpy(), joined["y_b"].to_numpy(), da["y"].to_numpy(), db["y"].to_numpy())
+    pv = players.filter(pl.col("variant") == sides[0][1])
+    return _ChunkSums(
+        a,
+        b,
+        paired,
+        (joined["y"] - joined["y_b"]).to_numpy(),
+        Moments.of(pv.group_by("deal").agg(pl.col("game").n_unique())["game"].to_numpy()),
+        look_scores(players, own, own.games) if own is not None else None,
+    )
 
 
 def _permutation(d: np.ndarray) -> dict[str, Any] | None:

@@ -284,7 +284,15 @@ class ExtremeGames:
         self.best: dict[tuple[str, Kind], Pick] = {}
 
     def add(self, chunk: RunLike) -> None:
-        for key, pick in candidates(chunk).items():
+        self._keep(candidates(chunk))
+
+    def __iadd__(self, other: ExtremeGames) -> ExtremeGames:
+        """Another chunk's picks (``add`` on a fresh one)."""
+        self._keep(other.best)
+        return self
+
+    def _keep(self, picks: dict[tuple[str, Kind], Pick]) -> None:
+        for key, pick in picks.items():
             if pick.beats(self.best.get(key)):
                 self.best[key] = pick
 

@@ -61,6 +61,11 @@ class CachedRun:
         self._tables: dict[str, pl.DataFrame] = {}
         self._players: pl.DataFrame | None = None
 
+    def __reduce__(self) -> tuple[type[CachedRun], tuple[RunLike]]:
+        # A chunk sent to a worker process is the shards it names, read there; never the tables
+        # read here.
+        return CachedRun, (self._run,)
+
     def table(self, name: str) -> pl.DataFrame:
         if name not in self._tables:
             self._tables[name] = self._run.table(name)

@@ -3,11 +3,15 @@
 A chunk is about the game's ``REPORT_CHUNK`` games (``games.registry.report_chunk``) over all variants,
 of whole shards (``store.Run.chunks``); it holds
 every row of its deals in every variant, so per-deal quantities are complete inside it. Each chunk
-is read, added to :class:`~simharness.report.sums.SummarySums` (and the scorecard's
-:class:`~simharness.stats.balance.ScorecardSums`) and dropped: memory is one chunk plus sums whose size
-depends on groups, distinct scores and bootstrap replicates, never on the number of games, and
-time is linear in the games. Before the chunks, the scorecard's setup (the baseline variant's
-score distribution and strategy win rates) is one lazy scan of two columns.
+is read and reduced to its sums (:func:`chunk_sums`: a fresh
+:class:`~simharness.report.sums.SummarySums`, the scorecard's
+:class:`~simharness.stats.balance.ScorecardSums`, ... that read that chunk alone), in this process
+or in worker processes (``--jobs``, :func:`summed`), and the chunks' sums are added up in chunk
+order: memory is a chunk per worker plus sums whose size depends on groups, distinct scores and
+bootstrap replicates, never on the number of games, time is linear in the games, and the result
+does not depend on the number of jobs. Before the chunks, what they are counted against
+(:class:`Basis`) is read from the first shard of each variant and lazy scans of one column (the
+tails' quantiles, the scorecard's baseline score distribution and strategy win rates).
 
 A game package's ``summary_metrics`` runs on every chunk and its estimates are added up
 (:class:`GameMetrics`). What is not bounded: the sequential test keeps one paired score per deal
@@ -16,14 +20,17 @@ of its variant (it needs them for the stopping-aware estimate).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
 from rich.progress import Progress
 
+from simharness import backends
 from simharness.games import estimates, registry
 from simharness.report.challengers import ChallengerSums
 from simharness.report.extremes import ExtremeGames
@@ -42,11 +49,15 @@ from simharness.report.frames import (
 )
 from simharness.report.glance import rank_shares, share_rows
 from simharness.report.sums import SummarySums
-from simharness.report.tails import TailSums
+from simharness.report.tails import TailPart, TailSums, tail_part
 from simharness.stats import balance
+from simharness.stats.looks import UntilRecord
 from simharness.stats.sequential import look_scores, until_result
+from simharness.stats.streaming import add_into
 
 RESAMPLES = 1000  # scorecard bootstrap replicates
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -87,12 +98,22 @@ class GameMetrics:
             base = acc.get((baseline, s, m)) if baseline is not None and v != baseline else None
             if isinstance(sums, estimates.RatioSums) and isinstance(base, estimates.RatioSums):
                 self.pairs.setdefault((v, s, m), estimates.PairedRatioSums()).add(sums, base)
-        for key, part in acc.items():
-            assert part is not None  # checked above
-            if key in self.sums:
-                self.sums[key] += part  # type: ignore[operator]  # a metric's sums are of one kind
-            else:
-                self.sums[key] = part
+        for sums in acc.values():
+            # The chunk's per-deal sums serve the pairs above only: a chunk's sums sent back by a
+            # worker process are then of the size of the metrics, not of the chunk's deals.
+            if isinstance(sums, estimates.RatioSums):
+                sums.per_deal = None
+        add_into(self.sums, acc)
+
+    def __iadd__(self, other: GameMetrics) -> GameMetrics:
+        """A later chunk's metrics (``add`` on a fresh one); once a chunk could not be added up, the
+        metrics are computed whole and the later chunks' are not needed."""
+        if not self.whole:
+            self.whole = other.whole
+        if not self.whole:
+            add_into(self.pairs, other.pairs)
+            add_into(self.sums, other.sums)
+        return self
 
     def differences(self, baseline: str) -> list[dict[str, Any]]:
         """Every variant's metric minus the baseline's, paired by deal (``games.estimates.PairedRatioSums``):
@@ -128,6 +149,18 @@ def chunks(run: RunLike) -> Iterator[tuple[RunLike, int]]:
         yield CachedRun(sub), shards
 
 
+def opening(run: RunLike) -> RunLike | None:
+    """The run's first shard of every variant (a run held in memory: the run itself; None: a run of
+    no shards): what the report fixes before the chunks is read from it, since every variant and
+    strategy plays in it and every shard has the same columns. One shard, not a chunk, so that a
+    pool's workers read the chunks while this process holds little."""
+    split = getattr(run, "chunks", None)
+    if split is None:
+        return run
+    first = next(split(1), None)
+    return None if first is None else first[0]
+
+
 def chunk_games(run: RunLike) -> int:
     """Games per variant in a chunk: the game's ``REPORT_CHUNK`` shared by the run's variants, since
     a chunk holds every variant's games of its deals."""
@@ -161,7 +194,8 @@ def players_frame_lazy(run: RunLike, players: pl.LazyFrame) -> pl.LazyFrame:
 def scorecard_setup(
     run: RunLike, variants: list[str], players: pl.DataFrame, games: pl.DataFrame | None, axis: str
 ) -> balance.Setup:
-    """The scorecard's setup from a lazy scan of the baseline variant and the first chunk's columns."""
+    """The scorecard's setup from a lazy scan of the baseline variant and the columns of ``players``
+    and ``games`` (those of every shard)."""
     base = _variant_scan(run, variants[0])
     points = (
         base.group_by("final_points").agg(count=pl.len()).sort("final_points").collect(engine="streaming")
@@ -193,60 +227,181 @@ def tail_setup(run: RunLike, variants: list[str]) -> TailSums:
     )
 
 
-def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None) -> Collected:
-    """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``).
+@dataclass(frozen=True)
+class Basis:
+    """What every chunk's sums are counted against, fixed before the chunks are summed (from the first
+    shards and lazy scans of the run, :func:`basis`): the variants in order (the baseline first), the
+    turn-order column, the players per game, the tails' quantiles (``report.tails.TailSums.cuts``)
+    and the scorecard's setup (None: no scorecard)."""
+
+    variants: list[str]
+    seat_axis: str
+    players: int
+    cuts: dict[tuple[str, float], float]
+    card: balance.Setup | None
+
+
+def basis(run: RunLike, first: RunLike, scorecard: bool) -> tuple[Basis, TailSums]:
+    """The :class:`Basis` of ``run`` from its ``first`` shards (:func:`opening`), and the tails'
+    sums to add the chunks' to."""
+    players = players_frame(first)
+    variants = variant_names(run, players)
+    axis = seat_axis(players)
+    tails = tail_setup(run, variants)
+    card = scorecard_setup(run, variants, players, first.table("games"), axis) if scorecard else None
+    return Basis(variants, axis, players_per_game(players), tails.cuts, card), tails
+
+
+@dataclass
+class ChunkSums:
+    """One chunk's part of each of the report's sums: the sums as they are after reading that chunk
+    alone (:func:`chunk_sums`), which :func:`collect` adds up in chunk order."""
+
+    sums: SummarySums
+    tails: TailPart
+    metrics: GameMetrics
+    ranks: GameMetrics
+    extremes: ExtremeGames
+    challengers: ChallengerSums | None
+    card: balance.ScorecardSums | None
+    # The sequential test's paired scores, one per deal of its variant (None: the run had no looks).
+    scores: np.ndarray | None
+
+
+def rank_share_rows(chunk: RunLike) -> pl.DataFrame:
+    """The rank shares of a chunk (``report.glance.share_rows``), as a game's metrics are computed."""
+    return share_rows(players_frame(chunk))
+
+
+def _looks(run: RunLike) -> UntilRecord | None:
+    """The run's sequential test, if it took looks."""
+    seq = run.manifest.sequential
+    return seq if seq is not None and seq.looks else None
+
+
+def chunk_sums(basis: Basis, chunk: RunLike) -> ChunkSums:
+    """The sums of one chunk of whole deals: a function of the chunk and ``basis`` alone, so that any
+    process can compute it (see :func:`collect`)."""
+    players = players_frame(chunk)
+    gl = game_lengths(chunk)
+    lengths, unit = gl if gl is not None else (None, None)
+    sums = SummarySums(basis.seat_axis, basis.players)
+    sums.unit = unit
+    sums.add(players, lengths, basis.variants)
+    design = chunk.manifest.challengers
+    challengers = ChallengerSums(design) if design else None
+    if challengers is not None:
+        challengers.add(players)
+    card = None
+    if basis.card is not None:
+        games = chunk.table("games")
+        # A run whose games table holds the standings facts needs no hands for the scorecard.
+        hands = None if balance.has_facts(games.columns) else optional_table(chunk, "hands")
+        card = balance.ScorecardSums(basis.card, RESAMPLES, seed=0)
+        card.add(players, games, lengths, hands)
+    seq = _looks(chunk)
+    metrics = GameMetrics(registry.summary_metrics(chunk.manifest.game))
+    metrics.add(chunk, basis.variants[0])
+    ranks = GameMetrics(rank_share_rows)
+    ranks.add(chunk)
+    extremes = ExtremeGames()
+    extremes.add(chunk)
+    return ChunkSums(
+        sums,
+        tail_part(basis.cuts, basis.variants[0], players),
+        metrics,
+        ranks,
+        extremes,
+        challengers,
+        card,
+        look_scores(players, seq, seq.games) if seq is not None else None,
+    )
+
+
+def _following(ahead: list[T], rest: Iterator[T]) -> Iterator[T]:
+    """The items of ``ahead``, then those of ``rest``; ``ahead``'s are taken out of it as they are
+    yielded, so that nothing here keeps a chunk (and the tables it read) once it is handed on."""
+    while ahead:
+        yield ahead.pop(0)
+    yield from rest
+
+
+def _numbered(fn: Callable[[RunLike], T], i: int, shards: int, chunk: RunLike) -> tuple[int, int, T]:
+    """``fn(chunk)`` in a worker process, with the chunk's place and shards."""
+    return i, shards, fn(chunk)
+
+
+def summed(
+    fn: Callable[[RunLike], T], parts: Iterator[tuple[RunLike, int]], jobs: int, done: Callable[[int], None]
+) -> Iterator[T]:
+    """``fn`` of every chunk of ``parts`` (chunks and their shards), in chunk order: here for one job
+    (or one chunk), else in ``jobs`` worker processes (-1: every core; ``backends.pool``), which read
+    their chunks themselves. ``done(shards)`` is told of each chunk as it is summed, in any order.
+
+    ``fn`` must be a pure function of the chunk (its sums), picklable for a pool (a module's
+    function, or a ``functools.partial`` of one). The pool keeps a bounded number of chunks in
+    flight (``backends.pool``); a chunk summed before an earlier one waits here for it, so the sums
+    come in the order a single process gives them, and what is added up from them is the same, to
+    the byte, for any number of jobs.
+    """
+    ahead = list(itertools.islice(parts, 2))
+    if backends.workers(jobs) == 1 or len(ahead) < 2:
+        for chunk, shards in _following(ahead, parts):
+            yield fn(chunk)
+            done(shards)
+        return
+    numbered = ((fn, i, shards, chunk) for i, (chunk, shards) in enumerate(_following(ahead, parts)))
+    waiting: dict[int, T] = {}
+    next_up = 0
+    with backends.pool(backends.Backend.LOKY, jobs) as pool:
+        for i, shards, sums in pool.imap_unordered(_numbered, numbered):
+            done(shards)
+            waiting[i] = sums
+            while next_up in waiting:
+                yield waiting.pop(next_up)
+                next_up += 1
+
+
+def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None, jobs: int = 1) -> Collected:
+    """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``), its chunks
+    summed in ``jobs`` processes (-1: every core; see :func:`summed`).
 
     ``progress`` (a rich Progress) gets a task counting the shards read, over all variants.
     """
     task = None
     if progress is not None:
         task = progress.add_task(run.manifest.name, total=shard_count(run))
-    seq = run.manifest.sequential
-    seq = seq if seq is not None and seq.looks else None
-    metrics = GameMetrics(registry.summary_metrics(run.manifest.game))
-    ranks = GameMetrics(lambda chunk: share_rows(players_frame(chunk)))
-    extremes = ExtremeGames()
-    scores: list[np.ndarray] = []
-    sums: SummarySums | None = None
-    design = run.manifest.challengers
-    challengers = ChallengerSums(design) if design else None
-    card: balance.ScorecardSums | None = None
-    tails: TailSums | None = None
-    variants: list[str] = []
-    for sub, shards in chunks(run):
-        players = players_frame(sub)
-        gl = game_lengths(sub)
-        lengths, unit = gl if gl is not None else (None, None)
-        if sums is None:
-            variants = variant_names(run, players)
-            axis = seat_axis(players)
-            sums = SummarySums(axis, players_per_game(players))
-            tails = tail_setup(run, variants)
-            if scorecard:
-                games = sub.table("games")
-                card = balance.ScorecardSums(
-                    scorecard_setup(run, variants, players, games, axis), RESAMPLES, seed=0
-                )
-        sums.unit = unit
-        sums.add(players, lengths, variants)
-        if tails is not None:
-            tails.add(players)
-        if challengers is not None:
-            challengers.add(players)
-        if card is not None:
-            games = sub.table("games")
-            # A run whose games table holds the standings facts needs no hands for the scorecard.
-            hands = None if balance.has_facts(games.columns) else optional_table(sub, "hands")
-            card.add(players, games, lengths, hands)
-        if seq is not None:
-            scores.append(look_scores(players, seq, seq.games))
-        metrics.add(sub, variants[0])
-        ranks.add(sub)
-        extremes.add(sub)
+
+    def done(shards: int) -> None:
         if task is not None and progress is not None:
             progress.advance(task, shards)
-    if sums is None or tails is None:
+
+    first = opening(run)
+    if first is None:
         raise ValueError("the run has no games to report")
+    base, tails = basis(run, first, scorecard)
+    variants = base.variants
+    sums = SummarySums(base.seat_axis, base.players)
+    seq = _looks(run)
+    scores: list[np.ndarray] = []
+    metrics = GameMetrics(registry.summary_metrics(run.manifest.game))
+    ranks = GameMetrics(rank_share_rows)
+    extremes = ExtremeGames()
+    design = run.manifest.challengers
+    challengers = ChallengerSums(design) if design else None
+    card = balance.ScorecardSums(base.card, RESAMPLES, seed=0) if base.card is not None else None
+    for part in summed(functools.partial(chunk_sums, base), chunks(run), jobs, done):
+        sums += part.sums
+        tails += part.tails
+        metrics += part.metrics
+        ranks += part.ranks
+        extremes += part.extremes
+        if challengers is not None and part.challengers is not None:
+            challengers += part.challengers
+        if card is not None and part.card is not None:
+            card += part.card
+        if part.scores is not None:
+            scores.append(part.scores)
     summary = {
         "run": provenance(run),
         "variant_order": variants,

@@ -25,6 +25,7 @@ from simharness.stats.streaming import (
     Histogram,
     Moments,
     PairedSums,
+    add_into,
     ratio_from_moments,
     reduce_groups,
 )
@@ -56,6 +57,23 @@ class GroupSums:
     low: float = math.inf
     high: float = -math.inf
     hist: Histogram | None = None
+
+    def __iadd__(self, other: GroupSums) -> GroupSums:
+        """Another chunk's rows of the group, added as ``SummarySums.add`` adds a chunk's."""
+        self.rows += other.rows
+        self.games += other.games
+        self.wins += other.wins
+        self.wins_sq += other.wins_sq
+        self.win += other.win
+        self.value += other.value
+        self.rank_points += other.rank_points
+        self.low, self.high = min(self.low, other.low), max(self.high, other.high)
+        if other.hist is not None:
+            if self.hist is None:
+                self.hist = other.hist
+            else:
+                self.hist += other.hist
+        return self
 
     def row_variance(self, metric: str) -> float:
         """Variance over single rows of ``win`` or of the value (``stats.paired.row_variance``)."""
@@ -119,6 +137,22 @@ class SummarySums:
         if lengths is not None and lengths.height:
             length = self._groups(lengths.with_columns(key=pl.lit(None)), "length", "key", "length", False)
         self._pairs(strategy, length, variants)
+
+    def __iadd__(self, other: SummarySums) -> SummarySums:
+        """The sums of a later chunk (``add`` on fresh sums): chunks summed apart (in worker
+        processes) and added up in chunk order give the numbers of ``add`` called chunk by chunk
+        (``stats.streaming.add_into``)."""
+        for mine, theirs in (
+            (self.games, other.games),
+            (self.deals, other.deals),
+            (self.seats, other.seats),
+            (self.groups, other.groups),
+            (self.paired, other.paired),
+            (self.friedman, other.friedman),
+        ):
+            add_into(mine, theirs)
+        self.unit = other.unit
+        return self
 
     def _groups(
         self, frame: pl.DataFrame, kind: str, key: str, value: str, win: bool, also: tuple[str, ...] = ()
@@ -288,6 +322,13 @@ class Arm:
         self.rows = Moments.empty(1)
         self.deals = Moments.empty(2)
         self.lo, self.hi = math.inf, -math.inf
+
+    def __iadd__(self, other: Arm) -> Arm:
+        """Another chunk's rows of the arm (``add`` on a fresh arm)."""
+        self.rows += other.rows
+        self.deals += other.deals
+        self.lo, self.hi = min(self.lo, other.lo), max(self.hi, other.hi)
+        return self
 
     def add(self, rows: pl.DataFrame) -> pl.DataFrame:
         """Adds a chunk's rows of this arm; returns their per-deal means (``per_deal``)."""

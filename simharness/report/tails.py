@@ -20,6 +20,7 @@ on the distinct scores and the variants, never on the games.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ import polars as pl
 
 from simharness.stats.dist import norm_ppf, norm_sf
 from simharness.stats.intervals import Interval, ratio_interval
-from simharness.stats.streaming import inverted_cdf_index
+from simharness.stats.streaming import add_into, inverted_cdf_index
 
 TAILS = (0.01, 0.99)
 CONFIDENCE = 0.95
@@ -50,6 +51,15 @@ class _Cdf:
     mm: float = 0.0  # Σ m_d²
     deals: int = 0
 
+    def __iadd__(self, other: _Cdf) -> _Cdf:
+        self.below += other.below
+        self.rows += other.rows
+        self.bb += other.bb
+        self.bm += other.bm
+        self.mm += other.mm
+        self.deals += other.deals
+        return self
+
     @property
     def share(self) -> float:
         return self.below / self.rows if self.rows else math.nan
@@ -68,6 +78,13 @@ class _Cross:
     bm: float = 0.0  # Σ b_v·m_b
     mb: float = 0.0  # Σ m_v·b_b
     mm: float = 0.0
+
+    def __iadd__(self, other: _Cross) -> _Cross:
+        self.bb += other.bb
+        self.bm += other.bm
+        self.mb += other.mb
+        self.mm += other.mm
+        return self
 
     def cov(self, v: _Cdf, b: _Cdf) -> float:
         """Σ_d (b_vd − F_v·m_vd)(b_bd − F_b·m_bd)."""
@@ -96,6 +113,55 @@ def _dist(points: pl.DataFrame) -> _Dist:
 
 
 @dataclass
+class TailPart:
+    """One chunk's sums at the tails' quantiles, which :class:`TailSums` adds up."""
+
+    cdfs: dict[tuple[str, float], _Cdf]
+    cross: dict[tuple[str, float], _Cross]
+
+
+def tail_part(cuts: Mapping[tuple[str, float], float], base: str, players: pl.DataFrame) -> TailPart:
+    """A chunk of whole deals: every variant's ``players`` rows (``variant``, ``deal``,
+    ``final_points``), counted at each (variant, tail)'s quantile ``cuts`` (:attr:`TailSums.cuts`)
+    and paired with the baseline ``base`` on the chunk's deals."""
+    part = TailPart({}, {})
+    for q in TAILS:
+        per: dict[str, pl.DataFrame] = {}
+        for (v,), pv in players.partition_by("variant", as_dict=True).items():
+            cut = cuts.get((str(v), q))
+            if cut is None:
+                continue
+            d = pv.group_by("deal").agg(
+                b=(pl.col("final_points") <= cut).sum().cast(pl.Float64), m=pl.len().cast(pl.Float64)
+            )
+            b, m = d["b"].to_numpy(), d["m"].to_numpy()
+            part.cdfs[(str(v), q)] = _Cdf(
+                cut,
+                below=float(b.sum()),
+                rows=float(m.sum()),
+                bb=float((b * b).sum()),
+                bm=float((b * m).sum()),
+                mm=float((m * m).sum()),
+                deals=d.height,
+            )
+            per[str(v)] = d
+        baseline = per.get(base)
+        if baseline is None:
+            continue
+        for v, d in per.items():
+            if v == base:
+                continue
+            j = d.join(baseline, on="deal", suffix="_b")
+            part.cross[(v, q)] = _Cross(
+                bb=float((j["b"] * j["b_b"]).sum()),
+                bm=float((j["b"] * j["m_b"]).sum()),
+                mb=float((j["m"] * j["b_b"]).sum()),
+                mm=float((j["m"] * j["m_b"]).sum()),
+            )
+    return part
+
+
+@dataclass
 class TailSums:
     """The tails' sums over the chunks added (see the module doc).
 
@@ -117,38 +183,16 @@ class TailSums:
     def base(self) -> str:
         return next(iter(self.points))
 
-    def add(self, players: pl.DataFrame) -> None:
-        """A chunk of whole deals: every variant's ``players`` rows (``variant``, ``deal``,
-        ``final_points``)."""
-        for q in TAILS:
-            per: dict[str, pl.DataFrame] = {}
-            for (v,), pv in players.partition_by("variant", as_dict=True).items():
-                c = self.cdfs.get((str(v), q))
-                if c is None:
-                    continue
-                d = pv.group_by("deal").agg(
-                    b=(pl.col("final_points") <= c.value).sum().cast(pl.Float64), m=pl.len().cast(pl.Float64)
-                )
-                b, m = d["b"].to_numpy(), d["m"].to_numpy()
-                c.below += float(b.sum())
-                c.rows += float(m.sum())
-                c.bb += float((b * b).sum())
-                c.bm += float((b * m).sum())
-                c.mm += float((m * m).sum())
-                c.deals += d.height
-                per[str(v)] = d
-            base = per.get(self.base)
-            if base is None:
-                continue
-            for v, d in per.items():
-                if v == self.base:
-                    continue
-                j = d.join(base, on="deal", suffix="_b")
-                x = self.cross.setdefault((v, q), _Cross())
-                x.bb += float((j["b"] * j["b_b"]).sum())
-                x.bm += float((j["b"] * j["m_b"]).sum())
-                x.mb += float((j["m"] * j["b_b"]).sum())
-                x.mm += float((j["m"] * j["m_b"]).sum())
+    @property
+    def cuts(self) -> dict[tuple[str, float], float]:
+        """Each (variant, tail)'s quantile: what a chunk's sums are counted at (:func:`tail_part`)."""
+        return {key: c.value for key, c in self.cdfs.items()}
+
+    def __iadd__(self, part: TailPart) -> TailSums:
+        """A chunk's sums (:func:`tail_part`), added in chunk order."""
+        add_into(self.cdfs, part.cdfs)
+        add_into(self.cross, part.cross)
+        return self
 
     def _interval(self, v: str, q: float) -> Interval:
         """Woodruff's interval of the quantile ``q`` of variant ``v`` (as ``Histogram.quantiles``)."""

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 import numpy as np
 import polars as pl
+from threadpoolctl import threadpool_limits
 
 from simharness.stats.hypotheses import (
     ClusterCounts,
@@ -36,7 +37,7 @@ from simharness.stats.hypotheses import (
 from simharness.stats.intervals import Interval, resample_counts
 from simharness.stats.keys import GameKeys, dense, variant_index
 from simharness.stats.scorecard import METRICS
-from simharness.stats.streaming import linear_quantile, poisson_weights
+from simharness.stats.streaming import add_into, linear_quantile, poisson_weights
 
 # The games table's standings facts (``simharness schema GAME``: the engine's ``hand_game_rows!``),
 # with ``hands``, the number of hands of the game.
@@ -464,11 +465,7 @@ class ScorecardSums:
                 self.slow_path = True
         self.hand_level = hand_level is not None
         per_game = _per_game(players, games, lengths, hand_level, st)
-        cols = list(per_game.columns)
-        if self.columns is None:
-            self.columns = cols
-        elif cols != self.columns:
-            raise ValueError(f"scorecard: a chunk of the run has columns {cols}, expected {self.columns}")
+        cols = self._same_columns(list(per_game.columns))
         lowest = int(per_game.deal.min(initial=0))
         deals, di, _counts = dense(per_game.deal - lowest)
         deals = deals + lowest
@@ -497,6 +494,26 @@ class ScorecardSums:
             self.totals[v] = self.totals.get(v, 0) + m[:, block].sum(axis=0)
             self.replicates[v] = self.replicates.get(v, 0) + reps[:, block]
 
+    def __iadd__(self, other: ScorecardSums) -> ScorecardSums:
+        """A later chunk's sums (``add`` on fresh sums of the same setup), added as ``add`` adds a
+        chunk's (``stats.streaming.add_into``)."""
+        if other.columns is not None:
+            self._same_columns(other.columns)
+        self.hand_level = other.hand_level
+        self.slow_path = self.slow_path or other.slow_path
+        add_into(self.totals, other.totals)
+        add_into(self.replicates, other.replicates)
+        add_into(self.seats, other.seats)
+        return self
+
+    def _same_columns(self, cols: list[str]) -> list[str]:
+        """``cols``, the per-game quantities of a chunk, which every chunk of a run must share."""
+        if self.columns is None:
+            self.columns = cols
+        elif cols != self.columns:
+            raise ValueError(f"scorecard: a chunk of the run has columns {cols}, expected {self.columns}")
+        return cols
+
 
 def _replicate_sums(
     m: np.ndarray, units: np.ndarray, resamples: int, seed: int, bootstrap: Bootstrap
@@ -511,8 +528,12 @@ def _replicate_sums(
             out[start : start + b] = resample_counts(rng, np.ones(len(units), dtype=np.int64), b) @ m
         return out
     step = max(1, 4_000_000 // resamples)  # units per block of weights: a few million at a time
-    for start in range(0, len(units), step):
-        out += poisson_weights(seed, units[start : start + step], resamples) @ m[start : start + step]
+    # One BLAS thread: OpenBLAS's products round differently with its number of threads, which is
+    # the cores here but cores/jobs in a report's worker processes (joblib's limit), and the report
+    # must be the same, to the byte, for any number of jobs.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for start in range(0, len(units), step):
+            out += poisson_weights(seed, units[start : start + step], resamples) @ m[start : start + step]
     return out
 
 

@@ -18,6 +18,7 @@ and tests of ``stats.intervals``, ``stats.paired`` and ``stats.hypotheses``:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,17 @@ class Moments:
 
     def var(self, i: int, ddof: int = 1) -> float:
         return float(self.m2[i, i] / (self.n - ddof)) if self.n > ddof else math.nan
+
+
+def add_into(total: dict[Any, Any], part: Mapping[Any, Any]) -> None:
+    """Adds each sum of ``part`` (one chunk's) to ``total``'s sum of the same key; a key new to
+    ``total`` takes ``part``'s sum itself. A sum started from zero holds exactly its first term, so
+    chunks summed apart and added up in chunk order give the numbers of adding them one by one."""
+    for key, sums in part.items():
+        if key in total:
+            total[key] += sums
+        else:
+            total[key] = sums
 
 
 def ratio_from_moments(
@@ -367,6 +379,14 @@ class FriedmanSums:
         self.blocks += len(b)
         self.ties += float((t * t - 1).sum())
         self.varies = self.varies or bool(np.any(b != b[:, :1]))
+
+    def __iadd__(self, other: FriedmanSums) -> FriedmanSums:
+        """The blocks of another chunk (``add`` on fresh sums), as ``add`` would have counted them."""
+        self.rank_sums = self.rank_sums + other.rank_sums
+        self.blocks += other.blocks
+        self.ties += other.ties
+        self.varies = self.varies or other.varies
+        return self
 
     def result(self) -> TestResult:
         """``stats.hypotheses.friedman`` on every block added (scipy's statistic with tie correction)."""
