@@ -409,6 +409,29 @@ struct Discards {
     /// The accepting set after each discard in `known`.
     masks: [u64; KINDS],
     known: u64,
+    /// Accepting sets of recent hands left by a discard, by their suit patterns (kept from turn to
+    /// turn): the hand a seat keeps is, on its next turn, the hand less the tile it draws, so
+    /// discarding that tile asks again for a set weighed the turn before.
+    recent: Box<[Recent; RECENT]>,
+}
+
+/// Slots of [`Discards::recent`]: a seat's last kept hand must outlive the three other seats'
+/// turns between its own.
+const RECENT: usize = 64;
+
+/// A hand's suit patterns (its counts, one to one) and its accepting set.
+#[derive(Clone, Copy)]
+struct Recent {
+    key: [u32; 4],
+    mask: u64,
+}
+
+impl Recent {
+    /// The slot of a hand: a multiplicative hash of its patterns.
+    fn slot(key: &[u32; 4]) -> usize {
+        let h = key[0] ^ key[1].rotate_left(8) ^ key[2].rotate_left(16) ^ key[3].rotate_left(24);
+        (h.wrapping_mul(0x9E37_79B1) >> (32 - RECENT.trailing_zeros())) as usize
+    }
 }
 
 impl Discards {
@@ -425,6 +448,8 @@ impl Discards {
             after: [i8::MAX; KINDS],
             masks: [0; KINDS],
             known: 0,
+            // No hand has these patterns (each suit's index is below 5^9).
+            recent: Box::new([Recent { key: [u32::MAX; 4], mask: 0 }; RECENT]),
         }
     }
 
@@ -502,6 +527,15 @@ impl Discards {
         let melds = self.suits.melds;
         let a = k / 9;
         let i = self.suits.idx[a] - POW5[k % 9];
+        // The set is a function of the hand left, c − k, alone.
+        let mut key = self.suits.idx.map(|x| x as u32);
+        key[a] = i as u32;
+        let slot = Recent::slot(&key);
+        if self.recent[slot].key == key {
+            self.masks[k] = self.recent[slot].mask;
+            self.known |= 1 << k;
+            return self.masks[k];
+        }
         let da = dist(a, i);
         let std = finish(&self.suits.rest[a], da, melds);
         // A special form counts only where it can be as low as the standard form.
@@ -532,6 +566,7 @@ impl Discards {
         }
         self.masks[k] = mask;
         self.known |= 1 << k;
+        self.recent[slot] = Recent { key, mask };
         mask
     }
 
