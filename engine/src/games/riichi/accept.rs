@@ -209,86 +209,93 @@ impl Suits {
     }
 
     /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
-    /// on an optimal split. The SSSE3 form of the SWAR version below: one byte shuffle aligns the
-    /// other suits' entry m' = melds − m, 1 − p with this suit's (m, p) for all ten targets at once,
-    /// and the improving-tile row is OR-ed over the hit targets without a branch per target.
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    fn accept_mask(&self, std: i8) -> u64 {
-        use std::arch::x86_64::*;
-        let melds = self.melds.min(4);
-        let imp = improve();
-        let mut mask = 0u64;
-        // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte
-        // entry or of the two halves of a 32-byte improving-tile row.
-        unsafe {
-            let shuffle = _mm_loadu_si128(SHUFFLE[melds].as_ptr().cast());
-            let live = _mm_cmpgt_epi8(shuffle, _mm_set1_epi8(-1));
-            let goal = _mm_set1_epi8(std + 1);
-            let zero = _mm_setzero_si128();
-            for b in 0..4 {
-                // The targets of this suit on an optimal split that a tile could still lower: m
-                // melds and p pairs here (distance > 0) and the rest elsewhere, summing to the goal.
-                let d = _mm_load_si128(self.d[b].0.as_ptr().cast());
-                let rest = _mm_shuffle_epi8(_mm_load_si128(self.rest[b].0.as_ptr().cast()), shuffle);
-                let on = _mm_cmpeq_epi8(_mm_adds_epu8(d, rest), goal);
-                let on = _mm_and_si128(_mm_andnot_si128(_mm_cmpeq_epi8(d, zero), on), live);
-                if _mm_movemask_epi8(on) == 0 {
-                    continue;
-                }
-                // Only now is the improving-tile row read (a cache miss in a large table).
-                let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
-                let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
-                let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
-                let mut bits = _mm_or_si128(lo, hi);
-                bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
-                bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
-                bits = _mm_or_si128(bits, _mm_srli_si128::<2>(bits));
-                mask |= (_mm_cvtsi128_si32(bits) as u64 & 0x1FF) << (9 * b);
-            }
-        }
-        mask
-    }
-
-    /// Kinds that lower the standard-form shanten `std`: the improving tiles of every suit target
     /// on an optimal split.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
     fn accept_mask(&self, std: i8) -> u64 {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        let goal = ONES * u64::from((std + 1) as u8);
-        let imp = improve();
-        let mut mask = 0u64;
-        let melds = self.melds.min(4);
-        // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
-        let live = ((1u64 << (8 * (melds + 1))) - 1) & (ONES << 7);
-        for b in 0..4 {
-            // The targets of this suit on an optimal split that a tile could still lower: m melds
-            // and p pairs here (distance > 0) and melds − m, 1 − p in the other suits, summing to
-            // the goal. All eight values of m at once in a u64 (SWAR): byte-reversing the other
-            // suits' half and shifting it aligns byte m with melds − m. No byte carries into the
-            // next: distances and padding are below 0x40, the other suits' entries up to `melds`
-            // below 0x80, and the bytes shifted in are zero.
-            let (d0, d1) = (half(self.d[b], 0), half(self.d[b], 1));
-            let shift = 8 * (7 - melds);
-            let r1 = half(&self.rest[b], 1).swap_bytes() >> shift;
-            let r0 = half(&self.rest[b], 0).swap_bytes() >> shift;
-            let no_pair = zero_bytes((d0 + r1) ^ goal) & !zero_bytes(d0) & live;
-            let pair = zero_bytes((d1 + r0) ^ goal) & !zero_bytes(d1) & live;
-            if no_pair | pair == 0 {
-                continue;
-            }
-            // Only now is the improving-tile row read (a cache miss in a large table).
-            let row = if b == 3 { &imp.honor[self.idx[b]] } else { &imp.suit[self.idx[b]] };
-            let mut bits = 0u16;
-            for (mut on, base) in [(no_pair, 0), (pair, 8)] {
-                while on != 0 {
-                    bits |= row.0[base + on.trailing_zeros() as usize / 8];
-                    on &= on - 1;
-                }
-            }
-            mask |= u64::from(bits) << (9 * b);
-        }
-        mask
+        (0..4).fold(0, |mask, b| mask | suit_accept(self.d[b], &self.rest[b], self.melds, std, || row(b, self.idx[b])) << (9 * b))
     }
+}
+
+/// The improving-tile row of pattern `idx` of suit `b`.
+fn row(b: usize, idx: usize) -> &'static Row {
+    let imp = improve();
+    if b == 3 {
+        &imp.honor[idx]
+    } else {
+        &imp.suit[idx]
+    }
+}
+
+/// The tiles of one suit (bit r = rank r) that lower a hand's standard-form shanten `std`: the
+/// improving tiles (`row`) of the suit's targets on an optimal split, where the suit has the
+/// distances `d` and the other three suits combined have `rest`. The SSSE3 form of the SWAR
+/// version below: one byte shuffle aligns the other suits' entry m' = melds − m, 1 − p with this
+/// suit's (m, p) for all ten targets at once, and the improving-tile row is OR-ed over the hit
+/// targets without a branch per target.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline(always)]
+fn suit_accept(d: &Entry, rest: &Entry, melds: usize, std: i8, row: impl FnOnce() -> &'static Row) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSSE3 is enabled at compile time (the cfg above); every load is of a 16-byte entry
+    // or of the two halves of a 32-byte improving-tile row.
+    unsafe {
+        let shuffle = _mm_loadu_si128(SHUFFLE[melds.min(4)].as_ptr().cast());
+        let live = _mm_cmpgt_epi8(shuffle, _mm_set1_epi8(-1));
+        let goal = _mm_set1_epi8(std + 1);
+        // The targets of this suit on an optimal split that a tile could still lower: m melds and
+        // p pairs here (distance > 0) and the rest elsewhere, summing to the goal.
+        let d = _mm_load_si128(d.0.as_ptr().cast());
+        let rest = _mm_shuffle_epi8(_mm_load_si128(rest.0.as_ptr().cast()), shuffle);
+        let on = _mm_cmpeq_epi8(_mm_adds_epu8(d, rest), goal);
+        let on = _mm_and_si128(_mm_andnot_si128(_mm_cmpeq_epi8(d, _mm_setzero_si128()), on), live);
+        if _mm_movemask_epi8(on) == 0 {
+            return 0;
+        }
+        // Only now is the improving-tile row read (a cache miss in a large table).
+        let row = row();
+        let lo = _mm_and_si128(_mm_load_si128(row.0.as_ptr().cast()), _mm_unpacklo_epi8(on, on));
+        let hi = _mm_and_si128(_mm_load_si128(row.0.as_ptr().add(8).cast()), _mm_unpackhi_epi8(on, on));
+        let mut bits = _mm_or_si128(lo, hi);
+        bits = _mm_or_si128(bits, _mm_srli_si128::<8>(bits));
+        bits = _mm_or_si128(bits, _mm_srli_si128::<4>(bits));
+        bits = _mm_or_si128(bits, _mm_srli_si128::<2>(bits));
+        _mm_cvtsi128_si32(bits) as u64 & 0x1FF
+    }
+}
+
+/// The tiles of one suit that lower a hand's standard-form shanten `std` (see the SSSE3 form).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+#[inline(always)]
+fn suit_accept(d: &Entry, rest: &Entry, melds: usize, std: i8, row: impl FnOnce() -> &'static Row) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let goal = ONES * u64::from((std + 1) as u8);
+    let melds = melds.min(4);
+    // Byte m (m ≤ melds) of the eight-byte halves below is target m of this suit.
+    let live = ((1u64 << (8 * (melds + 1))) - 1) & (ONES << 7);
+    // The targets of this suit on an optimal split that a tile could still lower: m melds and p
+    // pairs here (distance > 0) and melds − m, 1 − p in the other suits, summing to the goal. All
+    // eight values of m at once in a u64 (SWAR): byte-reversing the other suits' half and shifting
+    // it aligns byte m with melds − m. No byte carries into the next: distances and padding are
+    // below 0x40, the other suits' entries up to `melds` below 0x80, and the bytes shifted in are
+    // zero.
+    let (d0, d1) = (half(d, 0), half(d, 1));
+    let shift = 8 * (7 - melds);
+    let r1 = half(rest, 1).swap_bytes() >> shift;
+    let r0 = half(rest, 0).swap_bytes() >> shift;
+    let no_pair = zero_bytes((d0 + r1) ^ goal) & !zero_bytes(d0) & live;
+    let pair = zero_bytes((d1 + r0) ^ goal) & !zero_bytes(d1) & live;
+    if no_pair | pair == 0 {
+        return 0;
+    }
+    // Only now is the improving-tile row read (a cache miss in a large table).
+    let row = row();
+    let mut bits = 0u16;
+    for (mut on, base) in [(no_pair, 0), (pair, 8)] {
+        while on != 0 {
+            bits |= row.0[base + on.trailing_zeros() as usize / 8];
+            on &= on - 1;
+        }
+    }
+    u64::from(bits)
 }
 
 /// Terminal and honor kinds, bit per kind.
@@ -386,17 +393,45 @@ struct Discards {
     hand: Counts,
     sum: Summary,
     suits: Suits,
-    /// pair[x][y]: suits x and y combined (x ≠ y). Suits 0–1 and 2–3 come with the view; the
-    /// four mixed pairs are filled on the first accepting-set query (`mixed`).
+    /// pair[x][y]: suits x < y combined, where bit 4x + y of `paired` is set. Suits 0–1 and 2–3
+    /// come with the view; the four mixed pairs are combined when an accepting set needs them
+    /// (discards from one or two suits need only some).
     pair: [[Entry; 4]; 4],
-    mixed: bool,
-    /// Per suit, the last discard's distances there and the combinations they gave: discards of
-    /// different kinds often leave the suit the same distances (two isolated honors, say).
-    last: [Option<(Entry, [Entry; 4])>; 4],
+    paired: u16,
+    /// Per suit, the last discard's distances there and the tiles of the other suits that then
+    /// lower the hand: discards of different kinds often leave the suit the same distances (two
+    /// isolated honors, say), and so the other suits the same accepting tiles.
+    last: [Option<(Entry, u64)>; 4],
+    /// The seven-pairs/orphans shanten of a 14-tile hand (`i8::MAX` otherwise): no discard lowers
+    /// it, so a discard whose standard shanten is below it has no special-form accepting tiles.
+    floor: i8,
     after: [i8; KINDS],
     /// The accepting set after each discard in `known`.
     masks: [u64; KINDS],
     known: u64,
+    /// Accepting sets of recent hands left by a discard, by their suit patterns (kept from turn to
+    /// turn): the hand a seat keeps is, on its next turn, the hand less the tile it draws, so
+    /// discarding that tile asks again for a set weighed the turn before.
+    recent: Box<[Recent; RECENT]>,
+}
+
+/// Slots of [`Discards::recent`]: a seat's last kept hand must outlive the three other seats'
+/// turns between its own.
+const RECENT: usize = 64;
+
+/// A hand's suit patterns (its counts, one to one) and its accepting set.
+#[derive(Clone, Copy)]
+struct Recent {
+    key: [u32; 4],
+    mask: u64,
+}
+
+impl Recent {
+    /// The slot of a hand: a multiplicative hash of its patterns.
+    fn slot(key: &[u32; 4]) -> usize {
+        let h = key[0] ^ key[1].rotate_left(8) ^ key[2].rotate_left(16) ^ key[3].rotate_left(24);
+        (h.wrapping_mul(0x9E37_79B1) >> (32 - RECENT.trailing_zeros())) as usize
+    }
 }
 
 impl Discards {
@@ -407,11 +442,14 @@ impl Discards {
             sum: Summary { tiles: 0, held: 0, pairs: 0 },
             suits: Suits::of([0; 4], 0),
             pair: [[Entry([0; 16]); 4]; 4],
-            mixed: false,
+            paired: 0,
             last: [None; 4],
+            floor: i8::MAX,
             after: [i8::MAX; KINDS],
             masks: [0; KINDS],
             known: 0,
+            // No hand has these patterns (each suit's index is below 5^9).
+            recent: Box::new([Recent { key: [u32::MAX; 4], mask: 0 }; RECENT]),
         }
     }
 
@@ -462,71 +500,111 @@ impl Discards {
         self.hand = *c;
         self.sum = sum;
         self.suits = suits;
-        (self.pair[0][1], self.pair[1][0], self.pair[2][3], self.pair[3][2]) = (ab, ab, cd, cd);
-        self.mixed = false;
+        (self.pair[0][1], self.pair[2][3]) = (ab, cd);
+        self.paired = 1 << 1 | 1 << (4 * 2 + 3);
         self.last = [None; 4];
-        self.masks = [0; KINDS];
+        self.floor = special_floor;
         self.known = 0;
     }
 
-    /// The accepting set after discarding `k` (held).
+    /// Suits x < y combined.
+    fn pair(&mut self, x: usize, y: usize) -> &Entry {
+        let bit = 1 << (4 * x + y);
+        if self.paired & bit == 0 {
+            self.pair[x][y] = comb(self.suits.d[x], self.suits.d[y], self.suits.melds);
+            self.paired |= bit;
+        }
+        &self.pair[x][y]
+    }
+
+    /// The accepting set after discarding `k` (held): [`accepting`] of c − k, suit by suit. The
+    /// other three suits combined are c's for k's own suit; each other suit needs the combination
+    /// of the two remaining ones with k's suit after the discard.
     fn mask(&mut self, k: usize) -> u64 {
         if self.known & 1 << k != 0 {
             return self.masks[k];
         }
-        let Suits { idx, d, rest: triple, melds } = self.suits;
-        if !self.mixed {
-            for (x, y) in [(0, 2), (0, 3), (1, 2), (1, 3)] {
-                self.pair[x][y] = comb(d[x], d[y], melds);
-                self.pair[y][x] = self.pair[x][y];
-            }
-            self.mixed = true;
-        }
-        let pair = &self.pair;
+        let melds = self.suits.melds;
         let a = k / 9;
-        let mut idx13 = idx;
-        idx13[a] -= POW5[k % 9];
-        let mut d13 = d;
-        d13[a] = dist(a, idx13[a]);
-        let rest = match self.last[a] {
-            Some((e, rest)) if e.0 == d13[a].0 => rest,
-            _ => {
-                let [x, y, z] = OTHERS[a];
-                let mut rest = [Entry([0; 16]); 4];
-                rest[a] = triple[a];
-                rest[x] = comb(&pair[y][z], d13[a], melds);
-                rest[y] = comb(&pair[x][z], d13[a], melds);
-                rest[z] = comb(&pair[x][y], d13[a], melds);
-                self.last[a] = Some((*d13[a], rest));
-                rest
-            }
-        };
-        let suits = Suits { idx: idx13, d: d13, rest, melds };
-        let special = (self.sum.tiles == 14).then(|| Special::new(&self.sum).without(k, self.hand[k]));
-        self.masks[k] = accept_of(&suits, special.as_ref()).1;
+        let i = self.suits.idx[a] - POW5[k % 9];
+        // The set is a function of the hand left, c − k, alone.
+        let mut key = self.suits.idx.map(|x| x as u32);
+        key[a] = i as u32;
+        let slot = Recent::slot(&key);
+        if self.recent[slot].key == key {
+            self.masks[k] = self.recent[slot].mask;
+            self.known |= 1 << k;
+            return self.masks[k];
+        }
+        let da = dist(a, i);
+        let std = finish(&self.suits.rest[a], da, melds);
+        // A special form counts only where it can be as low as the standard form.
+        let special = (self.floor <= std).then(|| Special::new(&self.sum).without(k, self.hand[k]));
+        let sp = special.as_ref().map_or(i8::MAX, Special::shanten);
+        let base = std.min(sp);
+        let mut mask = 0;
+        if std == base {
+            let others = match self.last[a] {
+                Some((e, others)) if e.0 == da.0 => others,
+                _ => {
+                    let [x, y, z] = OTHERS[a];
+                    let mut others = 0;
+                    for (b, (p, q)) in [(x, (y, z)), (y, (x, z)), (z, (x, y))] {
+                        let rest = comb(self.pair(p, q), da, melds);
+                        let idx = self.suits.idx[b];
+                        others |= suit_accept(self.suits.d[b], &rest, melds, std, || row(b, idx)) << (9 * b);
+                    }
+                    self.last[a] = Some((*da, others));
+                    others
+                }
+            };
+            mask = others | suit_accept(da, &self.suits.rest[a], melds, std, || row(a, i)) << (9 * a);
+        }
+        // A special form lowers the shanten only if it is already optimal (a tile moves it by one).
+        if let Some(x) = special.filter(|_| sp == base) {
+            mask |= x.lowering();
+        }
+        self.masks[k] = mask;
         self.known |= 1 << k;
-        self.masks[k]
+        self.recent[slot] = Recent { key, mask };
+        mask
     }
 
     /// For each kind in `want` (held): the accepting set after discarding it.
     fn accepting(&mut self, want: u64) -> [u64; KINDS] {
+        let mut masks = [0; KINDS];
         for k in Bits(want & self.sum.held) {
-            self.mask(k);
+            masks[k] = self.mask(k);
         }
-        self.masks
+        masks
     }
 
-    /// The shanten `s` of the best discards and a superset of the accepting set after any
-    /// discard that leaves `s` (without the discarded kind), if the standard form alone decides.
-    /// A tile that lowers the hand left, c − k + j, lowers the whole hand c as well (one more
-    /// tile never adds to a distance, and c's distance is s + 1): the superset is c's own
-    /// accepting set. Seven pairs and orphans move by a tile at a time, so they matter only
-    /// where c's special shanten is at most s.
-    fn bound(&self) -> Option<(i8, u64)> {
+    /// The shanten `s` of the best discards and, for each kind `k` in `want` (held) whose discard
+    /// leaves `s`, a superset of the accepting set after discarding it, if the standard form alone
+    /// decides. A tile that lowers the hand left, c − k + j, lowers the whole hand c as well (one
+    /// more tile never adds to a distance, and c's distance is s + 1): the superset is c's own
+    /// accepting set in the suits other than k's. In k's own suit it is exact, and cheap: the
+    /// other three suits combined are c's, so no combination is needed, only k's suit's
+    /// distances after the discard. Seven pairs and orphans move by a tile at a time, so they
+    /// matter only where c's special shanten is at most s.
+    fn bounds(&self, want: u64, supersets: &mut [u64; KINDS]) -> Option<i8> {
         let best = self.after.iter().copied().min()?;
         let std = self.suits.standard();
         let special = (self.sum.tiles == 14).then(|| Special::new(&self.sum).shanten());
-        (std == best && std >= 0 && special.is_none_or(|sp| sp > best)).then(|| (best, self.suits.accept_mask(std)))
+        if !(std == best && std >= 0 && special.is_none_or(|sp| sp > best)) {
+            return None;
+        }
+        let superset = self.suits.accept_mask(std);
+        for k in Bits(want & self.sum.held) {
+            if self.after[k] != best {
+                continue;
+            }
+            let a = k / 9;
+            let i = self.suits.idx[a] - POW5[k % 9];
+            let own = suit_accept(dist(a, i), &self.suits.rest[a], self.suits.melds, best, || row(a, i));
+            supersets[k] = superset & !(0x1FF << (9 * a)) | own << (9 * a);
+        }
+        Some(best)
     }
 }
 
@@ -594,11 +672,11 @@ pub fn accepting_after(c: &Counts, want: u64) -> [u64; KINDS] {
     with_discards(c, |d| d.accepting(want))
 }
 
-/// For the 3n+2-tile part `c`: the shanten `s` of its best discards and a superset of the
-/// accepting set after every discard of kind `k` that leaves `s`, once `k` is taken out; `None`
-/// where seven pairs or orphans could be in play.
-pub fn accepting_bound(c: &Counts) -> Option<(i8, u64)> {
-    with_discards(c, |d| d.bound())
+/// For the 3n+2-tile part `c`: the shanten `s` of its best discards and, in `supersets[k]` for
+/// each kind `k` in `want` (held) whose discard leaves `s`, a superset of the accepting set after
+/// discarding it; `None` where seven pairs or orphans could be in play.
+pub fn accepting_bounds(c: &Counts, want: u64, supersets: &mut [u64; KINDS]) -> Option<i8> {
+    with_discards(c, |d| d.bounds(want, supersets))
 }
 
 /// The accepting set of `c` minus a held `k` (one kind of [`accepting_after`]).
@@ -648,14 +726,17 @@ mod tests {
             if c[extra] < 4 {
                 c[extra] += 1;
                 let got = after_discards(&c);
-                let bound = accepting_bound(&c);
+                let mut supersets = [0; KINDS];
+                let bound = accepting_bounds(&c, u64::MAX, &mut supersets);
                 let masks = accepting_after(&c, u64::MAX);
                 for j in 0..KINDS {
                     if c[j] > 0 {
                         assert_eq!(accepting_after_kind(&c, j), masks[j]);
-                        if let Some((s, superset)) = bound.filter(|&(s, _)| got[j] == s) {
+                        if let Some(s) = bound.filter(|&s| got[j] == s) {
                             bounded += 1;
-                            assert_eq!(masks[j] & !(superset & !(1 << j)), 0, "bound after discarding {j} of {c:?} at {s}");
+                            assert_eq!(masks[j] & !supersets[j], 0, "bound after discarding {j} of {c:?} at {s}");
+                            let suit = 0x1FF << (9 * (j / 9));
+                            assert_eq!(masks[j] & suit, supersets[j] & suit, "own suit after discarding {j} of {c:?}");
                         }
                         c[j] -= 1;
                         assert_eq!(got[j], shanten(&c), "discard {j} of {c:?}");

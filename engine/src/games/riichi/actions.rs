@@ -239,6 +239,9 @@ pub fn riichi_foul(rules: &Rules, seen: &Counts, c: &Counts, river: u64, extra: 
     rules.kara_riichi_chombo && !(0..KINDS).any(|k| waits & bit(k as u8) != 0 && c[k] + seen[k] + u8::from(extra == Some(k as Kind)) < 4)
 }
 
+/// The kinds 5m, 5p and 5s, bit per kind.
+const FIVES: u64 = 1 << 4 | 1 << 13 | 1 << 22;
+
 impl State<'_> {
     /// Whether `seat` may ron `tile`: the wait and furiten test inline (it settles nearly every
     /// response), the rest out of line.
@@ -278,7 +281,8 @@ impl State<'_> {
             if forbidden & bit(k) != 0 {
                 continue;
             }
-            let red = self.is_red(id);
+            // Only fives can be red: the rules are asked about those alone.
+            let red = FIVES & bit(k) != 0 && self.is_red(id);
             let seen = if red { &mut red_done } else { &mut done };
             if *seen & bit(k) != 0 {
                 continue;

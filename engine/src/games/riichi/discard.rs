@@ -3,7 +3,7 @@
 //! `yaku_plan`), the most unseen accepting tiles and the least value kept back; ukeire is weighed
 //! only where it decides, on the accepting-tile sets of `accept.rs`.
 
-use super::accept::{accepting, accepting_after_kind, accepting_bound, after_discards, Bits};
+use super::accept::{accepting, accepting_after_kind, accepting_bounds, after_discards, Bits};
 use super::actions::{Action, View};
 use super::defense;
 use super::plan::{self, Plan};
@@ -150,13 +150,14 @@ pub(super) fn choose(k: &Knobs, v: &View<'_>, legal: &[Action], guard: Guard) ->
     // is never weighed.
     let weigh = want.count_ones() > 1 || need_uk;
     let mut unseen48 = [0u8; 48];
+    let mut supersets = [0; KINDS];
     let mut bound = None;
     if weigh {
         unseen48[..KINDS].copy_from_slice(&v.unseen());
-        bound = accepting_bound(&c);
+        bound = accepting_bounds(&c, want, &mut supersets);
     }
     let most = |kind: usize| match bound {
-        Some((s, superset)) if after[kind] == s => weighted_count(superset & !(1 << kind), &unseen48),
+        Some(s) if after[kind] == s => weighted_count(supersets[kind], &unseen48),
         _ => u32::MAX,
     };
     let value_of = |kind: usize| if k.keep_value { value(v, kind) } else { 0 };
