@@ -275,19 +275,60 @@ impl Bot<'_> {
                 want |= 1 << x;
             }
         }
-        let accepting = accept::accepting_after(c, want);
-        let order = |x: Kind| {
-            if is_honor(x) {
-                0
-            } else if is_terminal(x) {
-                1
-            } else {
-                2
-            }
-        };
-        let ukeire = |x: Kind| ukeire(v, x, accepting[usize::from(x)]);
-        kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
+        if want.count_ones() == 1 {
+            return want.trailing_zeros() as Kind;
+        }
+        best_ukeire(v, want, &after)
     }
+}
+
+/// Among the discards `want` (held, tied on the discard key), the one with the most ukeire, then
+/// honours before terminals before middle tiles, then the lowest kind. `after` is the shanten
+/// after each discard.
+///
+/// An accepting set costs a few hundred instructions per candidate, and a turn ties several: the
+/// candidates are weighed best bound first, and those whose bound cannot beat the best found are
+/// never computed. The bound is the ukeire of the superset that `accept::accepting_bound` gives
+/// for every discard leaving its shanten; a candidate without one is bounded by nothing.
+fn best_ukeire(v: &View, want: u64, after: &[i8; KINDS]) -> Kind {
+    let c = v.concealed;
+    let preference = |x: Kind| {
+        let order = if is_honor(x) {
+            0
+        } else if is_terminal(x) {
+            1
+        } else {
+            2
+        };
+        (std::cmp::Reverse(order), std::cmp::Reverse(x))
+    };
+    let unseen = |j: usize| u32::from(4u8.saturating_sub(c[j] + v.visible[j]));
+    let bound = accept::accepting_bound(c).map(|(s, superset)| (s, superset, kinds_in(superset).map(|j| unseen(usize::from(j))).sum::<u32>()));
+    let mut candidates = [(0u32, Kind::MAX); KINDS];
+    let mut n = 0;
+    for x in kinds_in(want) {
+        // The superset less the discarded kind, whose other kinds' unseen copies the discard
+        // leaves as they are.
+        let top = match bound {
+            Some((s, superset, all)) if after[usize::from(x)] == s => all - if superset >> x & 1 == 1 { unseen(usize::from(x)) } else { 0 },
+            _ => u32::MAX,
+        };
+        candidates[n] = (top, x);
+        n += 1;
+    }
+    let candidates = &mut candidates[..n];
+    candidates.sort_unstable_by_key(|&(top, x)| std::cmp::Reverse((top, preference(x))));
+    let mut best: Option<((u32, (std::cmp::Reverse<u8>, std::cmp::Reverse<Kind>)), Kind)> = None;
+    for &(top, x) in candidates.iter() {
+        if best.is_some_and(|(b, _)| (top, preference(x)) < b) {
+            break;
+        }
+        let key = (ukeire(v, x, accept::accepting_after_kind(c, usize::from(x))), preference(x));
+        if best.is_none_or(|(b, _)| key > b) {
+            best = Some((key, x));
+        }
+    }
+    best.map_or(0, |(_, x)| x)
 }
 
 /// The shanten the concealed hand is left with by `action` at `point`, as H1 measures it: after a
