@@ -14,8 +14,8 @@ use super::scoring::{bao_payer, false_win, payments, Claimed};
 use super::wall::{build_wall, DEAD_WALL};
 use super::HongKong;
 use crate::decide::{ask, Player, PlayerError};
-use crate::games::riichi::accept;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
+use crate::games::riichi::{accept, shanten};
 use crate::rng::{Key, Stream};
 
 /// Key tags (ASCII), keyed seed / tag / deal / hand (then the seat, for a strategy's draws), as in
@@ -464,8 +464,10 @@ fn play<'a>(
             // Kongs: four in hand, or the fourth tile of an exposed pung.
             let seat = &t.seats[s];
             let added = seat.melds.iter().filter(|m| m.kind == MeldKind::Pon && seat.hand[usize::from(m.base)] > 0);
-            let kongs =
-                seat.hand.iter().enumerate().fold(added.fold(0u64, |b, m| b | 1 << m.base), |b, (k, &n)| b | u64::from(n == 4) << k);
+            // Four in hand: among the kinds held twice or more, a few at most.
+            let pairs = shanten::summary(&seat.hand).pairs;
+            let fours = accept::Bits(pairs).filter(|&k| seat.hand[k] == 4).fold(0u64, |b, k| b | 1 << k);
+            let kongs = added.fold(fours, |b, m| b | 1 << m.base);
             if kongs != 0 && t.live() > 0 {
                 let mut legal = Legal::per_kind(kongs, Action::Kong);
                 legal.push(Action::Pass);
