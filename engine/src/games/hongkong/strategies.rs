@@ -197,13 +197,17 @@ impl Bot<'_> {
             return planned_claim(&plan, v, tile, legal, allowed);
         }
         let point = Point::Claim { tile };
-        let now = shanten_after(v, point, Action::Pass);
+        // The hand's shanten (`shanten_after` of a pass) with the kinds that lower it: a pung or
+        // chow leaves at least the shanten of the hand with the tile (its set is one way to use
+        // the tile, and a tile less never lowers a shanten), so only a tile that lowers the hand can
+        // make one worth claiming, and the claim's own shanten is not computed otherwise.
+        let (now, lowering) = accept::accepting(v.concealed);
+        let lowers = lowering >> tile & 1 == 1;
         claims(legal).filter(allowed).find(|&c| {
-            let after = shanten_after(v, point, Action::Claim(c));
             if c == Claim::Kong {
-                after <= now
+                shanten_after(v, point, Action::Claim(c)) <= now
             } else {
-                after < now
+                lowers && shanten_after(v, point, Action::Claim(c)) < now
             }
         })
     }
