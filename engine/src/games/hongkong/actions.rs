@@ -10,6 +10,7 @@ use super::hand::{HkMeld, Value};
 use super::rules::Rules;
 use super::HongKong;
 use crate::decide::Decisions;
+use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind};
 
 /// A claim on another player's discard (H-D6), in priority order after the win.
@@ -124,7 +125,8 @@ impl Legal {
 
 /// The kinds of `hand`, a bit per kind.
 pub fn held(hand: &Counts) -> u64 {
-    hand.iter().enumerate().fold(0, |m, (k, &n)| m | u64::from(n > 0) << k)
+    // The shanten tables' summary finds it in a few vector instructions; asked at every discard.
+    shanten::summary(hand).held
 }
 
 impl Default for Legal {

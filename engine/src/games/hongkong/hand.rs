@@ -434,6 +434,11 @@ fn nine_gates(all: &Counts, win: Kind) -> bool {
 /// The unrelated hands (§8.4): 14 concealed tiles.
 pub fn unrelated(c: &Counts) -> Option<Limit> {
     let honours: u8 = c[27..].iter().sum();
+    // Every unrelated hand holds at least five honours (checked first: the engine asks about
+    // every hand it cannot otherwise rule out).
+    if honours < 5 {
+        return None;
+    }
     let suited = |s: usize| c[s * 9..s * 9 + 9].iter().sum::<u8>();
     // Distinct suited kinds of one suit, pairwise at least 3 apart.
     let spread = |s: usize| {
@@ -441,9 +446,7 @@ pub fn unrelated(c: &Counts) -> Option<Limit> {
         held.windows(2).all(|w| w[1] - w[0] >= 3)
     };
     let pairs = c.iter().filter(|&&n| n == 2).count();
-    // Every unrelated hand holds at least five honours (checked first: the engine asks about
-    // every hand it cannot otherwise rule out).
-    if honours < 5 || c.iter().any(|&n| n > 2) || pairs > 1 {
+    if c.iter().any(|&n| n > 2) || pairs > 1 {
         return None;
     }
     if (0..3).all(|s| suited(s) == 3 && spread(s)) && honours == 5 {

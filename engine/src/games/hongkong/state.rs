@@ -14,8 +14,8 @@ use super::scoring::{bao_payer, false_win, payments, Claimed};
 use super::wall::{build_wall, DEAD_WALL};
 use super::HongKong;
 use crate::decide::{ask, Player, PlayerError};
-use crate::games::riichi::shanten;
 use crate::games::riichi::tiles::{Counts, Kind, MeldKind, KINDS};
+use crate::games::riichi::{accept, shanten};
 use crate::rng::{Key, Stream};
 
 /// Key tags (ASCII), keyed seed / tag / deal / hand (then the seat, for a strategy's draws), as in
@@ -150,6 +150,27 @@ pub(super) struct Seat {
     pub(super) seasons: u8,
     /// The sets claimed from discards, in order (for 包).
     claimed: Vec<Claimed>,
+    /// The wait set of the concealed tiles it was found for (`Waits::hand`): every discard is
+    /// checked for a win by three seats and every draw by one, and a seat's concealed tiles
+    /// change only on its own turn, so one wait set answers all those checks.
+    waits: Waits,
+}
+
+/// The kinds that complete `hand` (3n+1 concealed tiles), 0 unless it is ready.
+#[derive(Clone)]
+struct Waits {
+    hand: Counts,
+    waits: u64,
+}
+
+impl Waits {
+    /// Matches no hand (no hand holds 255 tiles of a kind).
+    const NONE: Waits = Waits { hand: [u8::MAX; KINDS], waits: 0 };
+
+    fn of(hand: &Counts) -> Waits {
+        let (shanten, accepting) = accept::accepting(hand);
+        Waits { hand: *hand, waits: if shanten == 0 { accepting } else { 0 } }
+    }
 }
 
 pub struct HandSetup<'a> {
@@ -284,17 +305,31 @@ impl Table<'_> {
         }
     }
 
+    /// Whether `win` completes `hand` less that tile (the standard form, seven pairs or thirteen
+    /// orphans, as the shanten tables see them), from seat `s`'s wait set of those tiles.
+    fn completes(&mut self, s: u8, hand: &Counts, win: Kind) -> bool {
+        let mut before = *hand;
+        before[usize::from(win)] -= 1;
+        let waits = &mut self.seats[usize::from(s)].waits;
+        if waits.hand != before {
+            *waits = Waits::of(&before);
+        }
+        waits.waits >> win & 1 == 1
+    }
+
     /// The legal win of seat `s` holding `hand` (winning kind included); a complete hand under
     /// the minimum is counted as refused.
     pub(super) fn win_value(&mut self, s: u8, hand: &Counts, win: Kind, ctx: &WinContext) -> Option<Winner> {
-        let seat = &self.seats[usize::from(s)];
-        // Cheap rejection: the table-driven shanten covers every shape but the unrelated hands,
-        // the bonus-tile wins and seven pairs with four of a kind.
+        // Cheap rejection: the wait set covers every shape but the unrelated hands, the
+        // bonus-tile wins and seven pairs with four of a kind.
         let flower_win = ctx.flowers.count_ones() + ctx.seasons.count_ones() >= 7;
-        let unrelated = || seat.melds.is_empty() && self.rules.unrelated_hands && super::hand::unrelated(hand).is_some();
-        if !flower_win && !self.rules.seven_pairs_allow_four && shanten::shanten(hand) >= 0 && !unrelated() {
-            return None;
+        if !flower_win && !self.rules.seven_pairs_allow_four && !self.completes(s, hand, win) {
+            let seat = &self.seats[usize::from(s)];
+            if !(seat.melds.is_empty() && self.rules.unrelated_hands && super::hand::unrelated(hand).is_some()) {
+                return None;
+            }
         }
+        let seat = &self.seats[usize::from(s)];
         let h = Hand { concealed: *hand, melds: seat.melds.clone(), win };
         let v = evaluate(self.rules, &h, ctx)?;
         if v.legal(self.rules) {
@@ -309,7 +344,12 @@ impl Table<'_> {
     fn discard_from(&mut self, s: u8, k: Kind) {
         let seat = &mut self.seats[usize::from(s)];
         debug_assert!(seat.hand[usize::from(k)] > 0);
+        // A native player has just weighed this discard: its wait set is at hand.
+        let waits = accept::known_waits_after(&seat.hand, usize::from(k));
         seat.hand[usize::from(k)] -= 1;
+        if let Some(waits) = waits {
+            seat.waits = Waits { hand: seat.hand, waits };
+        }
         self.visible[usize::from(k)] += 1;
         self.rivers[usize::from(s)].push(k);
         self.discards_left += 1;
@@ -353,7 +393,7 @@ fn play<'a>(
     let rules = setup.rules;
     let (wall, dice) = build_wall(rules, &setup.keys);
     let end = wall.len();
-    let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new() };
+    let seat = || Seat { hand: [0; KINDS], melds: Vec::new(), flowers: 0, seasons: 0, claimed: Vec::new(), waits: Waits::NONE };
     let mut t = Table {
         rules,
         wall,
@@ -424,8 +464,10 @@ fn play<'a>(
             // Kongs: four in hand, or the fourth tile of an exposed pung.
             let seat = &t.seats[s];
             let added = seat.melds.iter().filter(|m| m.kind == MeldKind::Pon && seat.hand[usize::from(m.base)] > 0);
-            let kongs =
-                seat.hand.iter().enumerate().fold(added.fold(0u64, |b, m| b | 1 << m.base), |b, (k, &n)| b | u64::from(n == 4) << k);
+            // Four in hand: among the kinds held twice or more, a few at most.
+            let pairs = shanten::summary(&seat.hand).pairs;
+            let fours = accept::Bits(pairs).filter(|&k| seat.hand[k] == 4).fold(0u64, |b, k| b | 1 << k);
+            let kongs = added.fold(fours, |b, m| b | 1 << m.base);
             if kongs != 0 && t.live() > 0 {
                 let mut legal = Legal::per_kind(kongs, Action::Kong);
                 legal.push(Action::Pass);

@@ -13,8 +13,8 @@ use super::hand::{HkMeld, Value};
 use super::plan::{shanten_of, Planner};
 use super::HongKong;
 use crate::decide::{Fault, Player};
-use crate::games::riichi::accept;
 use crate::games::riichi::tiles::{is_honor, is_terminal, Counts, Kind, MeldKind, KINDS};
+use crate::games::riichi::{accept, shanten};
 use crate::options::Validate;
 use crate::rng::Stream;
 use crate::{option_enum, options};
@@ -197,13 +197,17 @@ impl Bot<'_> {
             return planned_claim(&plan, v, tile, legal, allowed);
         }
         let point = Point::Claim { tile };
-        let now = shanten_after(v, point, Action::Pass);
+        // The hand's shanten (`shanten_after` of a pass) with the kinds that lower it: a pung or
+        // chow leaves at least the shanten of the hand with the tile (its set is one way to use
+        // the tile, and a tile less never lowers a shanten), so only a tile that lowers the hand can
+        // make one worth claiming, and the claim's own shanten is not computed otherwise.
+        let (now, lowering) = accept::accepting(v.concealed);
+        let lowers = lowering >> tile & 1 == 1;
         claims(legal).filter(allowed).find(|&c| {
-            let after = shanten_after(v, point, Action::Claim(c));
             if c == Claim::Kong {
-                after <= now
+                shanten_after(v, point, Action::Claim(c)) <= now
             } else {
-                after < now
+                lowers && shanten_after(v, point, Action::Claim(c)) < now
             }
         })
     }
@@ -275,18 +279,115 @@ impl Bot<'_> {
                 want |= 1 << x;
             }
         }
-        let accepting = accept::accepting_after(c, want);
-        let order = |x: Kind| {
-            if is_honor(x) {
-                0
-            } else if is_terminal(x) {
-                1
-            } else {
-                2
-            }
+        if want.count_ones() == 1 {
+            return want.trailing_zeros() as Kind;
+        }
+        best_ukeire(v, want, &after)
+    }
+}
+
+/// Among the discards `want` (held, tied on the discard key), the one with the most ukeire, then
+/// honours before terminals before middle tiles, then the lowest kind. `after` is the shanten
+/// after each discard.
+///
+/// An accepting set costs a few hundred instructions per candidate, and a turn ties several: the
+/// candidates are weighed best bound first (the ukeire of a superset of their accepting sets, see
+/// [`Supersets`]), and those whose bound cannot beat the best found are never computed.
+fn best_ukeire(v: &View, want: u64, after: &[i8; KINDS]) -> Kind {
+    let c = v.concealed;
+    // (ukeire, preference) in one integer, preference in the low 16 bits: honours (2) before
+    // terminals (1) before middle tiles (0), then the lowest kind.
+    let rank = |ukeire: u32, x: Kind| {
+        let order = if is_honor(x) {
+            2
+        } else if is_terminal(x) {
+            1
+        } else {
+            0
         };
-        let ukeire = |x: Kind| ukeire(v, x, accepting[usize::from(x)]);
-        kinds_in(want).max_by_key(|&x| (ukeire(x), std::cmp::Reverse(order(x)), std::cmp::Reverse(x))).unwrap_or(0)
+        u64::from(ukeire) << 16 | order << 8 | u64::from(u8::MAX - x)
+    };
+    let kind = |rank: u64| u8::MAX - (rank & 0xFF) as Kind;
+    let supersets = Supersets::new(c);
+    let unseen = Unseen::new(v);
+    let mut bounds = [0u64; KINDS];
+    let mut n = 0;
+    for x in kinds_in(want) {
+        let top = supersets.of(x, after[usize::from(x)]).map_or(u32::MAX, |s| unseen.after(x, s));
+        bounds[n] = rank(top, x);
+        n += 1;
+    }
+    let bounds = &mut bounds[..n];
+    bounds.sort_unstable_by(|a, b| b.cmp(a));
+    let mut best = 0;
+    for &bound in bounds.iter() {
+        if bound < best {
+            break;
+        }
+        let x = kind(bound);
+        best = best.max(rank(unseen.after(x, accept::accepting_after_kind(c, usize::from(x))), x));
+    }
+    kind(best)
+}
+
+/// Supersets of the accepting sets after the discards of a 3n+2-tile hand `c`, without computing
+/// them: a kind that lowers the hand left, c − x + j, below its shanten s lowers it through the
+/// standard form or a special one (seven pairs, thirteen orphans: a full closed hand only).
+/// - The standard form: c − x + j ⊂ c + j and one more tile never adds to a distance, so the
+///   standard shanten of c + j is below s too. Where c's own standard shanten is s, j is in c's
+///   standard accepting set; above s, no tile brings c − x + j below s (a tile lowers a shanten
+///   by one at most); below s there is no bound.
+/// - Seven pairs: a kind held once in c − x, or any kind while it holds fewer than seven kinds
+///   (no bound); thirteen orphans: no bound (rarely the nearest form).
+struct Supersets {
+    /// `accept::accepting_bound`: the best discards' shanten and a superset for each discard
+    /// leaving it (the special forms cannot matter there); else c's standard shanten and
+    /// standard accepting set, found when first asked.
+    bound: Option<(i8, u64)>,
+    standard: std::cell::OnceCell<(i8, u64)>,
+    hand: Counts,
+    closed: bool,
+}
+
+/// Every kind: no bound.
+const ALL: u64 = (1 << KINDS) - 1;
+
+impl Supersets {
+    fn new(c: &Counts) -> Self {
+        let closed = c.iter().map(|&n| u32::from(n)).sum::<u32>() == 14;
+        Supersets { bound: accept::accepting_bound(c), standard: std::cell::OnceCell::new(), hand: *c, closed }
+    }
+
+    /// A superset of the accepting set after discarding `x`, which leaves shanten `s`; None for
+    /// no bound.
+    fn of(&self, x: Kind, s: i8) -> Option<u64> {
+        if let Some((best, superset)) = self.bound {
+            // The bound holds for the discards leaving `best` and leaves the discarded kind out.
+            return (best == s).then_some(superset & !(1 << x));
+        }
+        // `accepting` on the 3n+2 tiles: the standard form's shanten and accepting set (the
+        // special forms count for 13 tiles only), as `accepting_bound` finds them.
+        let &(standard, accepting) = self.standard.get_or_init(|| accept::accepting(&self.hand));
+        let mut set = match standard.cmp(&s) {
+            std::cmp::Ordering::Equal => accepting,
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => return None,
+        };
+        if self.closed {
+            let mut rest = self.hand;
+            rest[usize::from(x)] -= 1;
+            if shanten::kokushi(&rest) <= s {
+                return None;
+            }
+            if shanten::chiitoitsu(&rest) <= s {
+                let kinds = shanten::summary(&rest);
+                if kinds.held.count_ones() < 7 {
+                    return None;
+                }
+                set |= kinds.held & !kinds.pairs;
+            }
+        }
+        Some(set & ALL)
     }
 }
 
@@ -325,12 +426,40 @@ pub fn shanten_after(v: &View, point: Point, action: Action) -> i8 {
 /// the shanten of the hand left), counted in the hand after the discard (the discarded tile is not
 /// yet seen).
 pub fn ukeire(v: &View, x: Kind, accepting: u64) -> u32 {
-    let c = v.concealed;
-    let unseen = |j: Kind| {
-        let j = usize::from(j);
-        u32::from(4u8.saturating_sub(c[j] - u8::from(j == usize::from(x)) + v.visible[j]))
-    };
-    kinds_in(accepting).map(unseen).sum::<u32>()
+    Unseen::new(v).after(x, accepting)
+}
+
+/// The unseen copies of each kind for the deciding seat (4 less its concealed and visible copies)
+/// as three bit planes (bit i of each count), so that the copies of a set of kinds are three
+/// popcounts: a discard weighs the ukeire of several candidates and the bounds of all of them.
+struct Unseen<'a> {
+    planes: [u64; 3],
+    concealed: &'a Counts,
+    visible: &'a Counts,
+}
+
+impl<'a> Unseen<'a> {
+    fn new(v: &View<'a>) -> Self {
+        let mut planes = [0u64; 3];
+        for j in 0..KINDS {
+            let n = 4u8.saturating_sub(v.concealed[j] + v.visible[j]);
+            for (i, plane) in planes.iter_mut().enumerate() {
+                *plane |= u64::from(n >> i & 1) << j;
+            }
+        }
+        Unseen { planes, concealed: v.concealed, visible: v.visible }
+    }
+
+    /// The unseen copies of the kinds in `kinds` once `x` is discarded (one more copy of `x`).
+    fn after(&self, x: Kind, kinds: u64) -> u32 {
+        let held = self.planes.iter().enumerate().map(|(i, p)| (kinds & p).count_ones() << i).sum::<u32>();
+        if kinds >> x & 1 == 0 {
+            return held;
+        }
+        let x = usize::from(x);
+        let n = |c: u8| u32::from(4u8.saturating_sub(c + self.visible[x]));
+        held - n(self.concealed[x]) + n(self.concealed[x] - 1)
+    }
 }
 
 /// The concealed tiles after claiming `tile` for `claim`, and the set claimed.
