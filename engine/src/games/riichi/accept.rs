@@ -587,14 +587,16 @@ impl Discards {
     /// other three suits combined are c's, so no combination is needed, only k's suit's
     /// distances after the discard. Seven pairs and orphans move by a tile at a time, so they
     /// matter only where c's special shanten is at most s.
-    fn bounds(&self, want: u64, supersets: &mut [u64; KINDS]) -> Option<i8> {
+    /// The best discards' shanten and one superset of the accepting set after each of them.
+    fn bound(&self) -> Option<(i8, u64)> {
         let best = self.after.iter().copied().min()?;
         let std = self.suits.standard();
         let special = (self.sum.tiles == 14).then(|| Special::new(&self.sum).shanten());
-        if !(std == best && std >= 0 && special.is_none_or(|sp| sp > best)) {
-            return None;
-        }
-        let superset = self.suits.accept_mask(std);
+        (std == best && std >= 0 && special.is_none_or(|sp| sp > best)).then(|| (best, self.suits.accept_mask(std)))
+    }
+
+    fn bounds(&self, want: u64, supersets: &mut [u64; KINDS]) -> Option<i8> {
+        let (best, superset) = self.bound()?;
         for k in Bits(want & self.sum.held) {
             if self.after[k] != best {
                 continue;
@@ -679,6 +681,13 @@ pub fn accepting_bounds(c: &Counts, want: u64, supersets: &mut [u64; KINDS]) -> 
     with_discards(c, |d| d.bounds(want, supersets))
 }
 
+/// For the 3n+2-tile part `c`: the shanten `s` of its best discards and one superset of the
+/// accepting set after every discard of kind `k` that leaves `s`, once `k` is taken out (looser
+/// than [`accepting_bounds`]' per kind); `None` where seven pairs or orphans could be in play.
+pub fn accepting_bound(c: &Counts) -> Option<(i8, u64)> {
+    with_discards(c, |d| d.bound())
+}
+
 /// The accepting set of `c` minus a held `k` (one kind of [`accepting_after`]).
 pub fn accepting_after_kind(c: &Counts, k: usize) -> u64 {
     with_discards(c, |d| d.mask(k))
@@ -728,6 +737,8 @@ mod tests {
                 let got = after_discards(&c);
                 let mut supersets = [0; KINDS];
                 let bound = accepting_bounds(&c, u64::MAX, &mut supersets);
+                let loose = accepting_bound(&c);
+                assert_eq!(loose.map(|(s, _)| s), bound, "{c:?}");
                 let masks = accepting_after(&c, u64::MAX);
                 for j in 0..KINDS {
                     if c[j] > 0 {
@@ -735,6 +746,8 @@ mod tests {
                         if let Some(s) = bound.filter(|&s| got[j] == s) {
                             bounded += 1;
                             assert_eq!(masks[j] & !supersets[j], 0, "bound after discarding {j} of {c:?} at {s}");
+                            let (_, union) = loose.unwrap_or_default();
+                            assert_eq!(supersets[j] & !union, 0, "the one bound holds each kind's: {j} of {c:?}");
                             let suit = 0x1FF << (9 * (j / 9));
                             assert_eq!(masks[j] & suit, supersets[j] & suit, "own suit after discarding {j} of {c:?}");
                         }
