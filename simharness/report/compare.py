@@ -16,7 +16,7 @@ from rich.table import Table
 
 from simharness.errors import RunDirError
 from simharness.report.frames import RunLike, players_frame, variant_names
-from simharness.report.stream import chunks, opening, shard_count, summed
+from simharness.report.stream import chunks, opening, shards_read, summed
 from simharness.report.summary import sequential_lines
 from simharness.report.sums import Arm
 from simharness.report.textfit import fmt_ci
@@ -87,12 +87,7 @@ def compare_strategies(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha: expected a probability in (0, 1), got {alpha}")
     (sa, va), (sb, vb) = arm(a), arm(b)
-    task = None if progress is None else progress.add_task(f"{a} vs {b}", total=shard_count(run))
-
-    def done(shards: int) -> None:
-        if task is not None and progress is not None:
-            progress.advance(task, shards)
-
+    done = shards_read(progress, f"{a} vs {b}", run)
     first = opening(run)
     if first is None:
         raise ValueError("the run has no games to compare")

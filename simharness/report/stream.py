@@ -362,20 +362,21 @@ def summed(
                 next_up += 1
 
 
+def shards_read(progress: Progress | None, name: str, run: RunLike) -> Callable[[int], None]:
+    """What counts the shards read on a new task ``name`` of ``progress`` (nothing without one)."""
+    if progress is None:
+        return lambda _shards: None
+    task = progress.add_task(name, total=shard_count(run))
+    return lambda shards: progress.advance(task, shards)
+
+
 def collect(run: RunLike, *, scorecard: bool, progress: Progress | None = None, jobs: int = 1) -> Collected:
     """One pass over ``run``: the summary (and the balance scorecard when ``scorecard``), its chunks
     summed in ``jobs`` processes (-1: every core; see :func:`summed`).
 
     ``progress`` (a rich Progress) gets a task counting the shards read, over all variants.
     """
-    task = None
-    if progress is not None:
-        task = progress.add_task(run.manifest.name, total=shard_count(run))
-
-    def done(shards: int) -> None:
-        if task is not None and progress is not None:
-            progress.advance(task, shards)
-
+    done = shards_read(progress, run.manifest.name, run)
     first = opening(run)
     if first is None:
         raise ValueError("the run has no games to report")
