@@ -376,7 +376,9 @@ fn accept_of(suits: &Suits, special: Option<&Special>) -> (i8, u64) {
 }
 
 /// The shanten of `c` (a 3n+1-tile concealed part) and the bit mask of the kinds whose addition
-/// lowers it. With shanten 0 the mask is the wait set (kinds held four times excluded).
+/// lowers it. With shanten 0 the mask is the wait set (kinds held four times excluded). On a
+/// 3n+2-tile part it is the standard form's (n melds and the pair), which Hong Kong's discard reads
+/// as a bound: the special forms count for 13 tiles only.
 pub fn accepting(c: &Counts) -> (i8, u64) {
     let s = summary(c);
     let n = s.tiles as usize;
@@ -695,7 +697,7 @@ pub fn accepting_after_kind(c: &Counts, k: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::shanten::shanten;
+    use super::super::shanten::{shanten, standard};
     use super::*;
     use crate::rng::Key;
 
@@ -735,6 +737,21 @@ mod tests {
             if c[extra] < 4 {
                 c[extra] += 1;
                 let got = after_discards(&c);
+                if n == 13 {
+                    // A 14-tile part: the standard form's shanten and the kinds that lower it.
+                    let std = standard(&c, 4);
+                    let mut lowering = 0u64;
+                    for j in 0..KINDS {
+                        if c[j] < 4 {
+                            c[j] += 1;
+                            if standard(&c, 4) < std {
+                                lowering |= 1 << j;
+                            }
+                            c[j] -= 1;
+                        }
+                    }
+                    assert_eq!(accepting(&c), (std, lowering), "{c:?}");
+                }
                 let mut supersets = [0; KINDS];
                 let bound = accepting_bounds(&c, u64::MAX, &mut supersets);
                 let loose = accepting_bound(&c);
