@@ -18,11 +18,10 @@ from simharness.report.textfit import Col, fmt_ci, print_fitted
 from simharness.report.verdict import build_verdict
 
 
-def build_report(run: RunLike, progress: Progress | None = None, jobs: int = 1) -> dict[str, Any]:
+def build_report(run: RunLike, progress: Progress | None = None) -> dict[str, Any]:
     """Every number of the report, JSON-ready: the summary plus ``scorecard`` (see ``stats.balance``),
-    from one streaming pass over the run (``report.stream``, its chunks summed in ``jobs``
-    processes); ``progress`` shows the shards read."""
-    return report_of(collect(run, scorecard=True, progress=progress, jobs=jobs))
+    from one streaming pass over the run (``report.stream``); ``progress`` shows the shards read."""
+    return report_of(collect(run, scorecard=True, progress=progress))
 
 
 def report_of(collected: Collected) -> dict[str, Any]:
